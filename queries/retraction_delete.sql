@@ -1,0 +1,2 @@
+-- Restore a retracted run.
+DELETE FROM retractions WHERE run_id = :run_id;

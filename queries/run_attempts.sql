@@ -1,0 +1,12 @@
+-- Attempts of a run with their prediction snapshot and the files citing them.
+SELECT a.attempt_id, a.short_name, a.lever, a.backend, a.isolated_speedup, a.e2e_delta_pct,
+       a.verdict, a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
+       a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence,
+       a.pred_pct_gpu_time, a.lever_kind, a.gate,
+       (SELECT json_group_array(rel_path) FROM (
+          SELECT DISTINCT s.rel_path FROM attempt_sources x
+          JOIN sources s ON s.source_id = x.source_id
+          WHERE x.attempt_id = a.attempt_id ORDER BY s.rel_path)) AS sources
+FROM attempts a
+WHERE a.run_id = :run_id
+ORDER BY a.short_name, a.attempt_key;

@@ -1,0 +1,2 @@
+-- Drop a run's derived attempts before re-deriving them (sources stay).
+DELETE FROM attempts WHERE run_id = :run_id;

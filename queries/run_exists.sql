@@ -1,0 +1,2 @@
+-- Whether a run row exists.
+SELECT 1 FROM runs WHERE run_id = :run_id;

@@ -1,0 +1,38 @@
+// Daily tools: `retract RUN --reason`, `restore RUN`, `export`, `check`.
+#pragma once
+
+#include "cli/context.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace rfdb::cli {
+
+struct RetractOptions {
+  std::string run_id;
+  std::string reason;
+};
+void add_retract_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_retract(const RetractOptions& opts, Context& ctx);
+
+struct RestoreOptions {
+  std::string run_id;
+};
+void add_restore_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_restore(const RestoreOptions& opts, Context& ctx);
+
+struct ExportOptions {
+  std::string format = "csv"; // csv | json
+  std::string output;         // empty = stdout
+};
+void add_export_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_export(const ExportOptions& opts, Context& ctx);
+
+struct CheckOptions {
+  std::string format = "table"; // table | json
+};
+void add_check_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_check(const CheckOptions& opts, Context& ctx);
+
+} // namespace rfdb::cli

@@ -1,0 +1,143 @@
+#include "cli/cmd_ingest.hpp"
+
+#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "ingest/ingest.hpp"
+#include "util/time.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace rfdb::cli {
+
+namespace {
+
+std::string warning_text(const ingest::Warning& w)
+{
+  std::string where = w.file;
+  if (!w.pointer.empty()) {
+    where += (w.pointer.starts_with("/") ? " " : ":") + w.pointer;
+  }
+  return where + ": " + w.message;
+}
+
+nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_run)
+{
+  auto paths = nlohmann::ordered_json::array();
+  for (const auto& p : report.paths) {
+    auto warnings = nlohmann::ordered_json::array();
+    for (const auto& w : p.warnings) {
+      warnings.push_back({{"file", w.file}, {"pointer", w.pointer}, {"message", w.message}});
+    }
+    nlohmann::ordered_json j{
+      {"path", p.path},
+      {"kind", p.kind},
+      {"target", p.target},
+      {"status", p.status},
+      {"files", {{"added", p.new_files}, {"superseded", p.superseded_files}, {"unchanged", p.unchanged_files},
+                 {"skipped", p.skipped_files}}},
+      {"rows", {{"kernels", p.kernels}, {"verdicts", p.verdicts}, {"verdicts_superseded", p.verdicts_superseded},
+                {"attempts", p.attempts}, {"findings", p.findings}}},
+      {"warnings", warnings},
+      {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
+    };
+    paths.push_back(std::move(j));
+  }
+  return {{"ok", report.ok()}, {"dry_run", dry_run}, {"paths", paths}};
+}
+
+void print_text(const ingest::IngestReport& report, bool dry_run, Context& ctx)
+{
+  const char* would = dry_run ? "would be " : "";
+  for (const auto& p : report.paths) {
+    if (p.error) {
+      continue; // printed as an error below
+    }
+    if (p.kind == "run") {
+      fmt::print(ctx.out, "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
+                          " ({} superseded kept), {} attempts\n",
+                 p.target, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
+                 p.kernels, p.verdicts, p.verdicts_superseded, p.attempts);
+    } else {
+      fmt::print(ctx.out, "knowledge {} {}{}: {} new file(s), {} superseded, {} unchanged, {} skipped; {} findings\n",
+                 p.path, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
+                 p.skipped_files, p.findings);
+    }
+    for (const auto& f : p.superseded_files) {
+      fmt::print(ctx.out, "  superseded {}\n", f);
+    }
+  }
+}
+
+} // namespace
+
+int run_ingest(const IngestOptions& opts, Context& ctx)
+{
+  auto db = open_for_write(ctx);
+  if (!db) {
+    return report_error(ctx, "ingest", db.error());
+  }
+  ingest::IngestRequest req;
+  req.paths = opts.paths;
+  if (!opts.run_id.empty()) {
+    req.run_id = opts.run_id;
+  }
+  req.dry_run = opts.dry_run ? ingest::DryRun::yes : ingest::DryRun::no;
+  req.strict = opts.strict ? ingest::Strict::yes : ingest::Strict::no;
+  req.now = util::format_iso_timestamp(ctx.now());
+  auto progress = [&](const std::string& line) {
+    if (!opts.quiet && opts.paths.size() > 1) {
+      fmt::print(ctx.err, "{}\n", line);
+    }
+  };
+  const auto report = ingest::ingest(*db, req, progress);
+  if (opts.format == "json") {
+    fmt::print(ctx.out, "{}\n", report_json(report, opts.dry_run).dump(2));
+  } else {
+    print_text(report, opts.dry_run, ctx);
+  }
+  int code = 0;
+  for (const auto& p : report.paths) {
+    for (const auto& w : p.warnings) {
+      fmt::print(ctx.err, "rfdb: warning: {}\n", warning_text(w));
+    }
+    if (p.error) {
+      code = std::max(code, report_error(ctx, "ingest", *p.error));
+    }
+  }
+  return code;
+}
+
+void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
+{
+  auto opts = std::make_shared<IngestOptions>();
+  auto* cmd = app.add_subcommand(
+    "ingest", "Store eval dirs, single artifacts or legacy knowledge (one transaction per path)");
+  cmd->add_option("PATH", opts->paths,
+                  "Eval dir, single artifact (needs --run), learned-cards dir, backend_playbook.md or _inbox proposal")
+    ->required()
+    ->check(CLI::ExistingPath);
+  cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
+    ->type_name("RUN_ID");
+  cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
+  cmd->add_flag("--strict", opts->strict, "Knowledge import: fail (writing nothing) on any warning");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_flag("-q,--quiet", opts->quiet, "No progress lines");
+  cmd->footer(R"(Examples:
+  rfdb ingest exp/e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq
+  rfdb ingest exp/e2e_*                      # several runs, each atomically
+  rfdb ingest --run e2e_x_20260101_000000_1_a exp/x/profile/round_1/profile_roofline.json
+  rfdb ingest knowledge/learned/ knowledge/backend_playbook.md
+  rfdb ingest --dry-run --format json exp/e2e_x
+
+Re-ingesting is safe: files already stored are skipped, rewritten files supersede
+their older version (older roofline verdicts stay queryable). A file that cannot
+be parsed, or a value that would poison calibration, fails that run with the
+file and JSON pointer named, exit 1, and the database unchanged.)");
+  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_ingest(*opts, ctx); }; });
+}
+
+} // namespace rfdb::cli

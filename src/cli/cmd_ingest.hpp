@@ -1,0 +1,26 @@
+// `rfdb ingest PATH...` — store eval dirs, single artifacts (with --run) and
+// legacy knowledge (cards dirs, backend_playbook.md, _inbox proposals).
+#pragma once
+
+#include "cli/context.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::cli {
+
+struct IngestOptions {
+  std::vector<std::string> paths;
+  std::string run_id;           // empty = from the eval dir name
+  bool dry_run = false;
+  bool strict = false;
+  std::string format = "table"; // table | json
+  bool quiet = false;
+};
+void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_ingest(const IngestOptions& opts, Context& ctx);
+
+} // namespace rfdb::cli

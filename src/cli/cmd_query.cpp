@@ -1,0 +1,120 @@
+#include "cli/cmd_query.hpp"
+
+#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "util/table.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace rfdb::cli {
+
+namespace {
+
+std::string csv_cell(const std::optional<std::string>& v)
+{
+  if (!v) {
+    return "";
+  }
+  if (v->find_first_of(",\"\n") == std::string::npos) {
+    return *v;
+  }
+  std::string out = "\"";
+  for (char c : *v) {
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+void print_table(const store::Table& t, const std::string& format, std::ostream& out)
+{
+  if (format == "json") {
+    auto arr = nlohmann::ordered_json::array();
+    for (const auto& row : t.rows) {
+      nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+      for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        obj[t.columns[c]] = row[c] ? nlohmann::ordered_json(*row[c]) : nlohmann::ordered_json(nullptr);
+      }
+      arr.push_back(std::move(obj));
+    }
+    fmt::print(out, "{}\n", arr.dump(2));
+    return;
+  }
+  if (format == "csv") {
+    std::string line;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      line += (c ? "," : "") + csv_cell(t.columns[c]);
+    }
+    fmt::print(out, "{}\n", line);
+    for (const auto& row : t.rows) {
+      line.clear();
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        line += (c ? "," : "") + csv_cell(row[c]);
+      }
+      fmt::print(out, "{}\n", line);
+    }
+    return;
+  }
+  std::vector<util::Column> cols;
+  for (const auto& c : t.columns) {
+    cols.push_back({c});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (const auto& cell : row) {
+      cells.push_back(cell.value_or("NULL"));
+    }
+    rows.push_back(std::move(cells));
+  }
+  fmt::print(out, "{}", util::render_table(cols, rows));
+}
+
+int run_query(const QueryOptions& opts, Context& ctx)
+{
+  if (opts.list || opts.name.empty()) {
+    for (const auto& n : store::named_queries()) {
+      fmt::print(ctx.out, "{}\n", n);
+    }
+    return 0;
+  }
+  std::vector<std::pair<std::string, std::string>> params;
+  for (const auto& p : opts.params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return report_error(ctx, "query", make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
+    }
+    params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
+  }
+  auto db = open_for_read(ctx);
+  if (!db) {
+    return report_error(ctx, "query", db.error());
+  }
+  auto table = store::run_named_query(*db, opts.name, params);
+  if (!table) {
+    return report_error(ctx, "query", table.error());
+  }
+  print_table(*table, opts.format, ctx.out);
+  return 0;
+}
+
+void add_query_command(CLI::App& app, Context& ctx, Runner& runner)
+{
+  auto opts = std::make_shared<QueryOptions>();
+  auto* cmd = app.add_subcommand("query", "Run a named read-only query from queries/ (--list shows them)");
+  cmd->add_option("NAME", opts->name, "Query name (file stem in queries/)");
+  cmd->add_option("-p,--param", opts->params, "Bind a named parameter, e.g. -p run_id=e2e_x")
+    ->type_name("KEY=VALUE");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_flag("--list", opts->list, "List the available queries");
+  cmd->footer("Examples:\n  rfdb query --list\n  rfdb query verdicts_all --format csv\n"
+              "  rfdb query run_attempts -p run_id=e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq");
+  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_query(*opts, ctx); }; });
+}
+
+} // namespace rfdb::cli

@@ -1,0 +1,27 @@
+// `rfdb runs` — list stored runs; `rfdb show RUN` — one run in full.
+// `show --format json` is a contract (README "JSON contracts").
+#pragma once
+
+#include "cli/context.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace rfdb::cli {
+
+struct RunsOptions {
+  std::string format = "table"; // table | json
+  bool all = false;             // include retracted runs
+};
+void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_runs(const RunsOptions& opts, Context& ctx);
+
+struct ShowOptions {
+  std::string run_id;
+  std::string format = "table"; // table | json
+};
+void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_show(const ShowOptions& opts, Context& ctx);
+
+} // namespace rfdb::cli

@@ -1,0 +1,58 @@
+// `rfdb ingest`: store eval dirs, single artifacts and legacy knowledge.
+//
+// Each run (and each knowledge path) is one transaction: all of it lands or
+// none. Every input file is parsed and validated before the transaction
+// starts, so bad input never touches the database. A file whose content is
+// already stored (same run, path and sha256) is skipped; a path with new
+// content stores a new version that supersedes the old one, and the run's
+// rows are re-derived from its files (see derive.hpp).
+#pragma once
+
+#include "ingest/artifacts.hpp"
+#include "store/database.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::ingest {
+
+enum class DryRun { no, yes };
+enum class Strict { no, yes };
+
+struct IngestRequest {
+  std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
+  std::optional<std::string> run_id; // --run: identity for single artifacts / override
+  DryRun dry_run = DryRun::no;
+  Strict strict = Strict::no;        // knowledge: any warning fails the path
+  std::string now;                   // ISO-8601 UTC timestamp for ingested_at
+};
+
+// What happened to one path.
+struct PathReport {
+  std::string path;
+  std::string target;                // run_id, or "knowledge"
+  std::string kind;                  // run | knowledge
+  std::string status;                // added | updated | unchanged | failed
+  std::vector<std::string> new_files;
+  std::vector<std::string> superseded_files;
+  int unchanged_files = 0;
+  int kernels = 0, verdicts = 0, verdicts_superseded = 0, attempts = 0, findings = 0;
+  int skipped_files = 0;             // knowledge files skipped (malformed or not cards)
+  std::vector<Warning> warnings;     // warnings of the files read this time
+  std::optional<Error> error;
+};
+
+struct IngestReport {
+  std::vector<PathReport> paths;
+  [[nodiscard]] bool ok() const;
+};
+
+// Ingest every path of `req` (each atomically). `progress` receives one line
+// per path as work starts (may be empty). Never throws; per-path failures
+// are in the report (status failed, error set) and later paths still run.
+IngestReport ingest(store::Database& db, const IngestRequest& req,
+                    const std::function<void(const std::string&)>& progress);
+
+} // namespace rfdb::ingest

@@ -1,0 +1,145 @@
+// The store: one SQLite file per team history.
+//
+// `Database::open` is the only place a connection is made: it refuses files
+// that are not rfdb databases or were written by a newer rfdb (without
+// touching them), sets busy_timeout, WAL and foreign_keys, then applies the
+// embedded migrations in one BEGIN IMMEDIATE transaction keyed by
+// PRAGMA user_version (STYLE.md rules 14–16).
+//
+// SQLiteCpp types never leave store/: callers prepare the named SQL files in
+// queries/ and bind by parameter name. Errors surface as rfdb::Error with the
+// query name and SQLite's primary and extended result codes.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace SQLite {
+class Database;
+class Statement;
+} // namespace SQLite
+
+namespace rfdb::store {
+
+// PRAGMA application_id stamped on every rfdb database ("RFDB").
+inline constexpr std::int32_t k_application_id = 0x52464442;
+
+// A prepared statement, reusable across rows: bind, exec (or step/read), and
+// it resets itself for the next row. A failed bind is remembered and returned
+// by the next exec/step, so call sites stay linear.
+class Statement {
+public:
+  Statement(); // empty; assign a prepared one before use
+  Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name);
+  Statement(Statement&&) noexcept;
+  Statement& operator=(Statement&&) noexcept;
+  ~Statement();
+
+  // Bind `value` to the named parameter (":name"); nullopt binds NULL.
+  Statement& bind(const char* name, std::nullopt_t);
+  Statement& bind(const char* name, std::int64_t value);
+  Statement& bind(const char* name, int value);
+  Statement& bind(const char* name, double value);
+  Statement& bind(const char* name, bool value);
+  Statement& bind(const char* name, std::string_view value);
+  Statement& bind(const char* name, const std::string& value);
+  Statement& bind(const char* name, const char* value);
+  Statement& bind(const char* name, const std::optional<double>& value);
+  Statement& bind(const char* name, const std::optional<std::int64_t>& value);
+  Statement& bind(const char* name, const std::optional<std::string>& value);
+  Statement& bind(const char* name, const std::optional<bool>& value);
+
+  // Run to completion, then reset and clear bindings. Returns changed rows.
+  Result<int> exec();
+  // Advance one row: true while a row is available. Call reset() when done
+  // early; after the last row the statement resets itself.
+  Result<bool> step();
+  void reset();
+
+  // Column readers for the current row (0-based index or column name).
+  [[nodiscard]] bool is_null(int col) const;
+  [[nodiscard]] std::int64_t get_int(int col) const;
+  [[nodiscard]] double get_double(int col) const;
+  [[nodiscard]] std::string get_text(int col) const;
+  [[nodiscard]] std::optional<std::int64_t> get_opt_int(int col) const;
+  [[nodiscard]] std::optional<double> get_opt_double(int col) const;
+  [[nodiscard]] std::optional<std::string> get_opt_text(int col) const;
+  [[nodiscard]] int column_count() const;
+  [[nodiscard]] std::string column_name(int col) const;
+  // Index of a named result column; -1 when absent.
+  [[nodiscard]] int column_index(std::string_view name) const;
+
+private:
+  template <typename T> Statement& bind_value(const char* name, const T& value);
+  Error sqlite_error(const std::exception& e) const;
+
+  std::unique_ptr<SQLite::Statement> m_stmt;
+  std::string m_name;
+  std::optional<Error> m_bind_error;
+};
+
+class Transaction;
+
+class Database {
+public:
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+  ~Database();
+
+  // Open (creating if needed) the database at `path` (":memory:" allowed)
+  // and migrate it to the newest embedded schema.
+  // Errors: not_rfdb_db (foreign application_id, or not SQLite at all),
+  // schema_too_new (user_version above the newest migration), db, io.
+  static Result<Database> open(const std::string& path);
+
+  // Open a database that may not exist: a missing file yields an empty,
+  // migrated in-memory database (for read-only commands on a fresh setup).
+  static Result<Database> open_existing_or_empty(const std::string& path);
+
+  // Prepare `sql`; `name` (the queries/ file stem) is used in error messages.
+  Result<Statement> prepare(std::string_view sql, std::string_view name);
+  // Execute one or more statements without results.
+  Result<void> exec(std::string_view sql, std::string_view name);
+  // BEGIN IMMEDIATE: takes the write lock now, waiting up to busy_timeout.
+  Result<Transaction> begin_immediate();
+
+  [[nodiscard]] std::int64_t last_insert_rowid() const;
+  // PRAGMA user_version (the applied migration count).
+  [[nodiscard]] int schema_version() const;
+  [[nodiscard]] const std::string& path() const { return m_path; }
+
+private:
+  explicit Database(std::unique_ptr<SQLite::Database> db, std::string path);
+  Result<void> migrate();
+
+  std::unique_ptr<SQLite::Database> m_db;
+  std::string m_path;
+  friend class Transaction;
+};
+
+// RAII write transaction: rolls back unless commit() succeeded.
+class Transaction {
+public:
+  explicit Transaction(Database& db) : m_db(&db) {}
+  Transaction(Transaction&& other) noexcept;
+  Transaction& operator=(Transaction&&) = delete;
+  ~Transaction();
+
+  Result<void> commit();
+  // Roll back now (also done by the destructor); never throws.
+  void rollback() noexcept;
+
+private:
+  Database* m_db;
+  bool m_open = true;
+};
+
+// Newest schema version this binary knows (the number of embedded migrations).
+int newest_schema_version();
+
+} // namespace rfdb::store

@@ -1,0 +1,94 @@
+// Reading runs back: the summaries behind `rfdb runs` and the full record
+// behind `rfdb show`, plus retract/restore. Units: pct_gpu_time and
+// *_pct are percent 0–100, roofline_pct and target_eff fractions 0–1,
+// speedups × over baseline, throughputs tok/s.
+#pragma once
+
+#include "store/database.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::store {
+
+struct RunSummary {
+  std::string run_id;
+  std::optional<std::string> run_date, model, gfx, backend, backend_version;
+  std::optional<std::int64_t> isl, osl, conc, tp;
+  std::optional<double> baseline_throughput_tok_s, final_throughput_tok_s, throughput_speedup;
+  std::string validation_class;
+  std::int64_t rounds = 0, verdicts = 0, attempts = 0, sources = 0;
+  std::optional<std::string> retracted_reason;
+};
+
+struct KernelRow {
+  std::string round;
+  std::optional<std::int64_t> rank;
+  std::string short_name, name;
+  double pct_gpu_time = 0;
+  std::optional<std::string> classification;
+  std::optional<bool> editable;
+  std::optional<double> total_ms;
+  std::optional<std::int64_t> calls;
+};
+
+struct VerdictRow {
+  std::optional<std::string> round;
+  std::string short_name, op_class, stage, source_kind;
+  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  std::string headroom_class, bound_type, confidence;
+  bool suspect = false;
+  std::optional<std::string> phase;
+  std::optional<double> pct_gpu_time;
+  bool dispatch_bound = false;
+};
+
+struct Prediction {
+  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  std::optional<std::string> headroom_class, confidence;
+  std::optional<double> pct_gpu_time;
+};
+
+struct AttemptRow {
+  std::string short_name, lever;
+  std::optional<std::string> backend;
+  std::optional<double> isolated_speedup, e2e_delta_pct;
+  std::string verdict;
+  Prediction prediction;
+  std::string lever_kind;
+  std::optional<std::string> gate;
+  std::vector<std::string> sources; // rel paths, sorted
+};
+
+struct RunDetail {
+  std::string run_id;
+  std::optional<std::string> run_date, model, model_arch_class, model_dtype, gfx, device_name;
+  std::optional<std::string> backend, backend_version;
+  std::optional<std::int64_t> tp, isl, osl, conc;
+  std::optional<double> baseline_throughput_tok_s, final_throughput_tok_s, throughput_speedup;
+  std::optional<std::string> validation_status;
+  std::string validation_class;
+  std::optional<std::string> output_parity, retracted_reason, retracted_at;
+  std::vector<KernelRow> kernels;
+  std::vector<VerdictRow> verdicts;
+  std::vector<AttemptRow> attempts;
+};
+
+// All runs, oldest first. Retracted runs only with IncludeRetracted::yes.
+enum class IncludeRetracted { no, yes };
+Result<std::vector<RunSummary>> list_runs(Database& db, IncludeRetracted include);
+
+// One run with its Top-N rows, current verdicts and attempts.
+// Errors: not_found when no run has that id.
+Result<RunDetail> get_run(Database& db, const std::string& run_id);
+
+// Mark a run retracted (kept, but excluded from priors and the playbook).
+// Errors: not_found for an unknown run.
+Result<void> retract_run(Database& db, const std::string& run_id, const std::string& reason,
+                         const std::string& at_timestamp);
+// Undo retract_run. Errors: not_found when the run is not retracted.
+Result<void> restore_run(Database& db, const std::string& run_id);
+
+} // namespace rfdb::store

@@ -1,0 +1,52 @@
+#include "util/table.hpp"
+
+#include <algorithm>
+
+namespace rfdb::util {
+
+namespace {
+
+// Display width in code points (UTF-8 continuation bytes do not count).
+std::size_t display_width(const std::string& s)
+{
+  return static_cast<std::size_t>(
+    std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+} // namespace
+
+std::string render_table(const std::vector<Column>& columns,
+                         const std::vector<std::vector<std::string>>& rows)
+{
+  std::vector<std::size_t> width(columns.size(), 0);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    width[c] = display_width(columns[c].header);
+    for (const auto& row : rows) {
+      if (c < row.size()) {
+        width[c] = std::max(width[c], display_width(row[c]));
+      }
+    }
+  }
+  auto line = [&](auto cell_at) {
+    std::string out;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string cell = cell_at(c);
+      const std::string pad(width[c] - display_width(cell), ' ');
+      if (c > 0) {
+        out += "  ";
+      }
+      out += columns[c].align == Align::right ? pad + cell : cell + pad;
+    }
+    while (!out.empty() && out.back() == ' ') {
+      out.pop_back();
+    }
+    return out + "\n";
+  };
+  std::string out = line([&](std::size_t c) { return columns[c].header; });
+  for (const auto& row : rows) {
+    out += line([&](std::size_t c) { return c < row.size() ? row[c] : std::string(); });
+  }
+  return out;
+}
+
+} // namespace rfdb::util
