@@ -1,0 +1,257 @@
+-- index kernel_samples_round
+CREATE INDEX kernel_samples_round ON kernel_samples (round_id, short_name);
+-- index learned_findings_identity
+CREATE INDEX learned_findings_identity ON learned_findings (identity);
+-- index sources_identity
+CREATE UNIQUE INDEX sources_identity ON sources (ifnull(run_id, ''), rel_path, sha256);
+-- index sources_run
+CREATE INDEX sources_run ON sources (run_id, kind);
+-- index verdicts_run_kernel
+CREATE INDEX verdicts_run_kernel ON verdicts (run_id, short_name);
+-- table attempt_sources
+CREATE TABLE attempt_sources (
+  attempt_id   INTEGER NOT NULL REFERENCES attempts(attempt_id) ON DELETE CASCADE,
+  source_id    INTEGER NOT NULL REFERENCES sources(source_id),
+  json_pointer TEXT NOT NULL,
+  PRIMARY KEY (attempt_id, source_id, json_pointer)
+) STRICT;
+-- table attempts
+CREATE TABLE attempts (
+  attempt_id            INTEGER PRIMARY KEY,
+  run_id                TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  attempt_key           TEXT NOT NULL, -- short_name|backend-or-lever, the merge identity
+  short_name            TEXT NOT NULL,
+  candidate             TEXT,          -- overlay candidate / ledger direction / sweep trial id
+  lever                 TEXT NOT NULL, -- human description of what was tried
+  lever_kind            TEXT NOT NULL CHECK (lever_kind IN ('config', 'backend', 'tuning', 'authored', 'fusion', 'precision', 'other')),
+  backend               TEXT,
+  winner_kind           TEXT,
+  op_class              TEXT NOT NULL DEFAULT 'unknown' CHECK (op_class IN ('gemm', 'moe', 'attn', 'elementwise', 'unknown')),
+  regime                TEXT,
+  isolated_speedup      REAL CHECK (isolated_speedup IS NULL OR isolated_speedup > 0),
+  e2e_delta_pct         REAL,
+  gate                  TEXT,          -- accepted | stack | rejected | incomplete | NULL
+  verdict               TEXT NOT NULL CHECK (verdict IN ('confirmed', 'partial', 'dead_end', 'flagged', 'incomplete', 'unknown')),
+  verdict_raw           TEXT,
+  output_parity         TEXT,
+  parity_kind           TEXT,
+  reason                TEXT,
+  round                 TEXT,          -- profile round the prediction came from
+  -- prediction snapshot (NULL when no verdict existed for the kernel)
+  pred_verdict_id       INTEGER REFERENCES verdicts(verdict_id),
+  pred_source_kind      TEXT,
+  pred_stage            TEXT,
+  pred_roofline_pct     REAL,
+  pred_target_eff       REAL,
+  pred_attainable_speedup REAL,
+  pred_expected_e2e_gain_pct REAL,
+  pred_headroom_class   TEXT,
+  pred_bound_type       TEXT,
+  pred_confidence       TEXT,
+  pred_suspect          INTEGER,
+  pred_pct_gpu_time     REAL,
+  -- measured post-optimization efficiency, fraction (roofline-v1 post), if any
+  post_efficiency       REAL,
+  UNIQUE (run_id, attempt_key)
+) STRICT;
+-- table bench_summaries
+CREATE TABLE bench_summaries (
+  bench_id                 INTEGER PRIMARY KEY,
+  run_id                   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  source_id                INTEGER NOT NULL REFERENCES sources(source_id),
+  role                     TEXT NOT NULL, -- baseline | validation_base | validation_final | config | overlay_ref | overlay_cand | final | other
+  label                    TEXT,          -- e.g. 'cfg2', 'cand_fused_moe_kernel'
+  throughput_tok_s_median  REAL,
+  throughput_spread_pct    REAL,
+  ttft_ms_median           REAL,
+  tpot_ms_median           REAL,
+  runs_count               INTEGER,
+  metric_basis             TEXT,
+  measurement_mode         TEXT
+) STRICT;
+-- table kernel_samples
+CREATE TABLE kernel_samples (
+  sample_id        INTEGER PRIMARY KEY,
+  round_id         INTEGER NOT NULL REFERENCES profile_rounds(round_id) ON DELETE CASCADE,
+  rank             INTEGER,
+  name             TEXT NOT NULL,
+  short_name       TEXT NOT NULL,
+  pct_gpu_time     REAL NOT NULL CHECK (pct_gpu_time BETWEEN 0 AND 100),
+  raw_pct_gpu_time REAL,
+  total_ms         REAL,
+  calls            INTEGER,
+  avg_us           REAL,
+  classification   TEXT,
+  backend_guess    TEXT,
+  editable         INTEGER CHECK (editable IN (0, 1)),
+  phase            TEXT,
+  base_latency_ms  TEXT,  -- JSON {phase: ms per launch}
+  shapes           TEXT,  -- JSON
+  dtypes           TEXT,  -- JSON
+  json_pointer     TEXT NOT NULL,
+  raw              TEXT NOT NULL -- the row's JSON, extra keys included
+) STRICT;
+-- table learned_findings
+CREATE TABLE learned_findings (
+  finding_id      INTEGER PRIMARY KEY,
+  source_id       INTEGER NOT NULL REFERENCES sources(source_id),
+  origin          TEXT NOT NULL CHECK (origin IN ('card', 'playbook', 'proposal')),
+  identity        TEXT NOT NULL,   -- card file name, or playbook line identity
+  name            TEXT,
+  key_raw         TEXT,
+  kernel_class_raw TEXT,
+  op_class        TEXT NOT NULL CHECK (op_class IN ('gemm', 'moe', 'attn', 'elementwise', 'method', 'unknown')),
+  gfx             TEXT,
+  regime          TEXT NOT NULL CHECK (regime IN ('decode', 'prefill', 'both', 'unknown')),
+  regime_raw      TEXT,
+  model           TEXT,
+  model_class     TEXT,
+  type            TEXT,
+  stars           INTEGER CHECK (stars IS NULL OR stars BETWEEN 1 AND 3),
+  lever           TEXT,
+  apply           TEXT,
+  verify          TEXT,
+  cautions        TEXT,  -- JSON array
+  sources_cited   TEXT,  -- JSON array of `- source:` values
+  effect          TEXT,
+  iso_min         REAL,
+  iso_max         REAL,
+  e2e_min_pct     REAL,
+  e2e_max_pct     REAL,
+  confirms        INTEGER,
+  confirms_cited  INTEGER,
+  confirms_blind  INTEGER,
+  losses          INTEGER,
+  attempts        INTEGER,
+  lifecycle       TEXT NOT NULL DEFAULT 'active',
+  last_seen       TEXT,
+  text            TEXT,
+  fields          TEXT,  -- JSON object of every front-matter key as read
+  superseded      INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
+) STRICT;
+-- table profile_rounds
+CREATE TABLE profile_rounds (
+  round_id             INTEGER PRIMARY KEY,
+  run_id               TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  round                TEXT NOT NULL,  -- '0' | 'config' | 'head' | '1' | …
+  round_order          INTEGER NOT NULL, -- sort key: 0 < config < head < fusion_capture < 1 < 2 …
+  source_id            INTEGER NOT NULL REFERENCES sources(source_id),
+  parser_source        TEXT,           -- raw `source`: torch-trace | rocprofv3 | merged | tracelens…
+  total_gpu_time_ms    REAL,
+  num_kernel_launches  INTEGER,
+  num_distinct_kernels INTEGER,
+  UNIQUE (run_id, round)
+) STRICT;
+-- table retractions
+CREATE TABLE retractions (
+  run_id       TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+  reason       TEXT NOT NULL,
+  retracted_at TEXT NOT NULL
+) STRICT;
+-- table roofline_docs
+CREATE TABLE roofline_docs (
+  doc_id                   INTEGER PRIMARY KEY,
+  run_id                   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  source_id                INTEGER NOT NULL REFERENCES sources(source_id),
+  source_kind              TEXT NOT NULL CHECK (source_kind IN ('analytic', 'measured')),
+  round                    TEXT,      -- analytic: profile round; measured: NULL
+  stage                    TEXT NOT NULL CHECK (stage IN ('A', 'B', 'C')),
+  phase                    TEXT,      -- measured: baseline | post
+  task                     TEXT,      -- measured: path component before roofline/
+  gfx                      TEXT,
+  peaks                    TEXT,      -- JSON
+  ranking_by_pct           TEXT,      -- JSON array of names
+  ranking_by_expected_gain TEXT,      -- JSON array of names
+  degraded                 TEXT,      -- JSON
+  skill_errors             TEXT,      -- JSON
+  superseded               INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
+) STRICT;
+-- table runs
+CREATE TABLE runs (
+  run_id                    TEXT PRIMARY KEY,
+  run_date                  TEXT,            -- YYYY-MM-DD, from the dir name or artifacts
+  model                     TEXT,
+  model_arch_class          TEXT,
+  model_dtype               TEXT,
+  gfx                       TEXT,
+  device_name               TEXT,
+  backend                   TEXT,            -- serving stack: vllm | sglang | …
+  backend_version           TEXT,
+  tp                        INTEGER,
+  isl                       INTEGER,
+  osl                       INTEGER,
+  conc                      INTEGER,
+  available_backends        TEXT,            -- JSON array
+  baseline_throughput_tok_s REAL,
+  final_throughput_tok_s    REAL,
+  throughput_speedup        REAL,            -- × final over baseline
+  validation_status         TEXT,            -- producer's raw string
+  validation_class          TEXT NOT NULL DEFAULT 'unknown'
+    CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')),
+  output_parity             TEXT,
+  eval_dir                  TEXT,            -- path given to ingest (informational)
+  first_ingested_at         TEXT NOT NULL,
+  last_ingested_at          TEXT NOT NULL
+) STRICT;
+-- table sources
+CREATE TABLE sources (
+  source_id     INTEGER PRIMARY KEY,
+  run_id        TEXT REFERENCES runs(run_id) ON DELETE CASCADE, -- NULL for knowledge files
+  rel_path      TEXT NOT NULL,     -- relative to the eval dir (or knowledge dir)
+  kind          TEXT NOT NULL,     -- env_report | bench_summary | profile_topn | profile_roofline |
+                                   -- measured_roofline | integrate_result | opbench_result |
+                                   -- sweep_results | director_validation | workflow_return |
+                                   -- learned_card | legacy_playbook | kb_proposal
+  variant       TEXT,              -- producer variant, e.g. topN 'A' | 'B' | 'tracelens'
+  sha256        TEXT NOT NULL,
+  bytes         INTEGER NOT NULL,
+  raw           TEXT NOT NULL,     -- file content as read
+  ingested_at   TEXT NOT NULL,
+  superseded_by INTEGER REFERENCES sources(source_id)
+) STRICT;
+-- table verdicts
+CREATE TABLE verdicts (
+  verdict_id            INTEGER PRIMARY KEY,
+  doc_id                INTEGER NOT NULL REFERENCES roofline_docs(doc_id) ON DELETE CASCADE,
+  run_id                TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  round                 TEXT,
+  round_order           INTEGER,
+  short_name            TEXT NOT NULL,
+  name                  TEXT,
+  op_class              TEXT NOT NULL CHECK (op_class IN ('gemm', 'moe', 'attn', 'elementwise', 'unknown')),
+  op_class_raw          TEXT,
+  regime                TEXT,
+  pct_gpu_time          REAL CHECK (pct_gpu_time IS NULL OR pct_gpu_time BETWEEN 0 AND 100),
+  t_ms                  REAL,
+  launches_per_step     REAL,
+  bytes_est             REAL,
+  flops_est             REAL,
+  hbm_util              REAL,
+  compute_util          REAL,
+  arithmetic_intensity  REAL,
+  ridge_point           REAL,
+  bound_type            TEXT NOT NULL CHECK (bound_type IN ('memory', 'compute', 'latency', 'unknown')),
+  bound_type_raw        TEXT,
+  roofline_pct          REAL,
+  roofline_pct_raw      REAL,
+  target_eff            REAL,
+  attainable_speedup    REAL,
+  expected_e2e_gain_pct REAL,
+  headroom_class        TEXT NOT NULL CHECK (headroom_class IN ('underperforming', 'moderate', 'saturated', 'unknown')),
+  headroom_class_raw    TEXT,
+  stage                 TEXT NOT NULL CHECK (stage IN ('A', 'B', 'C')),
+  source_kind           TEXT NOT NULL CHECK (source_kind IN ('analytic', 'measured')),
+  confidence            TEXT NOT NULL CHECK (confidence IN ('low', 'medium', 'high')),
+  suspect               INTEGER NOT NULL DEFAULT 0 CHECK (suspect IN (0, 1)),
+  dispatch_bound        INTEGER NOT NULL DEFAULT 0 CHECK (dispatch_bound IN (0, 1)),
+  modeled               INTEGER CHECK (modeled IN (0, 1)),
+  phase                 TEXT,   -- measured: baseline | post
+  case_id               TEXT,   -- measured: dominant case
+  observed_limit        TEXT,   -- measured: roofline-v1 classification.observed_limit
+  headroom_ratio        REAL,   -- measured: × ceiling / performance
+  roofline_efficiency_pct REAL, -- measured: percent 0–100+
+  byte_reduction_levers TEXT,   -- JSON array
+  superseded            INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1)),
+  json_pointer          TEXT NOT NULL,
+  raw                   TEXT NOT NULL
+) STRICT;

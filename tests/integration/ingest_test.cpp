@@ -1,0 +1,314 @@
+// End-to-end ingest through the CLI, in-process: real values after ingest,
+// idempotence, the stage A→B supersede, and every class of bad input failing
+// with file + JSON pointer, exit 1 and the database byte-for-byte unchanged.
+#include "support/helpers.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace rfdb::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json show(const fs::path& db, const std::string& run)
+{
+  auto r = run_cli({"--db", db.string(), "show", run, "--format", "json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+const json& find_by(const json& arr, const std::string& key, const std::string& value)
+{
+  for (const auto& e : arr) {
+    if (e.value(key, "") == value) {
+      return e;
+    }
+  }
+  static const json none;
+  ADD_FAILURE() << "no element with " << key << " = " << value;
+  return none;
+}
+
+// Replace the first occurrence of `from` in `file` with `to`.
+void patch(const fs::path& file, const std::string& from, const std::string& to)
+{
+  std::string text = read_bytes(file);
+  const auto at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from << " not in " << file;
+  text.replace(at, from.size(), to);
+  write_bytes(file, text);
+}
+
+} // namespace
+
+TEST(Ingest, CanonicalRunStoresVerdictsAndAttemptWithPrediction)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  auto r = run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(k_canonical_run + " added: 17 new file(s)"), std::string::npos) << r.out;
+
+  const json run = show(db, k_canonical_run);
+  EXPECT_EQ(run["gfx"], "gfx950");
+  EXPECT_EQ(run["backend"], "vllm");
+  EXPECT_EQ(run["model_arch_class"], "hybrid_linear_attention_moe");
+  EXPECT_EQ(run["workload"]["isl"], 1024);
+  EXPECT_EQ(run["workload"]["osl"], 1024);
+  EXPECT_EQ(run["workload"]["conc"], 64);
+
+  const json& moe = find_by(run["verdicts"], "short_name", "fused_moe_kernel");
+  EXPECT_DOUBLE_EQ(moe["roofline_pct"].get<double>(), 0.88);
+  EXPECT_EQ(moe["headroom_class"], "saturated");
+  EXPECT_EQ(moe["bound_type"], "memory");
+  EXPECT_EQ(moe["op_class"], "moe");
+  EXPECT_EQ(moe["stage"], "B");
+  EXPECT_EQ(moe["confidence"], "medium");
+  EXPECT_DOUBLE_EQ(moe["attainable_speedup"].get<double>(), 1.023);
+
+  const json& attn = find_by(run["verdicts"], "short_name", "kernel_paged_attention_2d");
+  EXPECT_DOUBLE_EQ(attn["roofline_pct"].get<double>(), 0.18);
+  EXPECT_EQ(attn["headroom_class"], "underperforming");
+
+  const json& att = find_by(run["attempts"], "short_name", "fused_moe_kernel");
+  EXPECT_DOUBLE_EQ(att["isolated_speedup"].get<double>(), 1.047);
+  EXPECT_DOUBLE_EQ(att["e2e_delta_pct"].get<double>(), -0.064);
+  EXPECT_DOUBLE_EQ(att["prediction"]["attainable_speedup"].get<double>(), 1.023);
+  EXPECT_DOUBLE_EQ(att["prediction"]["roofline_pct"].get<double>(), 0.88);
+  EXPECT_EQ(att["prediction"]["headroom_class"], "saturated");
+  EXPECT_DOUBLE_EQ(att["prediction"]["pct_gpu_time"].get<double>(), 26.45);
+  // One attempt citing every file that describes it.
+  const auto sources = att["sources"].get<std::vector<std::string>>();
+  EXPECT_EQ(sources, (std::vector<std::string>{"kernels/fused_moe_kernel_task/opbench_result.json",
+                                               "overlay/cand_fused_moe_kernel/integrate_result.json",
+                                               "workflow_return.json"}));
+
+  const json& paged = find_by(run["attempts"], "short_name", "kernel_paged_attention_2d");
+  EXPECT_DOUBLE_EQ(paged["isolated_speedup"].get<double>(), 1.56);
+  EXPECT_TRUE(paged["e2e_delta_pct"].is_null());
+  EXPECT_DOUBLE_EQ(paged["prediction"]["attainable_speedup"].get<double>(), 2.778);
+}
+
+TEST(Ingest, StageCMeasuredRooflineLinksTaskToProfiledKernel)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_attn_run).string()}).code, 0);
+  const json run = show(db, k_attn_run);
+  const json& att = find_by(run["attempts"], "short_name", "decode_attention");
+  EXPECT_DOUBLE_EQ(att["isolated_speedup"].get<double>(), 1.72);
+  EXPECT_DOUBLE_EQ(att["prediction"]["roofline_pct"].get<double>(), 0.31);
+  EXPECT_DOUBLE_EQ(att["prediction"]["attainable_speedup"].get<double>(), 1.613);
+  EXPECT_EQ(att["prediction"]["confidence"], "high");
+  EXPECT_DOUBLE_EQ(att["prediction"]["pct_gpu_time"].get<double>(), 31.74);
+  // The post roofline's measured efficiency is kept for calibration.
+  EXPECT_EQ(query_value(db, "SELECT post_efficiency FROM attempts WHERE short_name = 'decode_attention'"), "0.58");
+}
+
+TEST(Ingest, SuspectAndDispatchBoundVerdictsHaveNoHeadroom)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
+  EXPECT_EQ(query_value(db, "SELECT headroom_class || ',' || suspect || ',' || roofline_pct_raw FROM verdicts "
+                            "WHERE short_name = 'fused_add_rmsnorm_kernel' AND round = '0'"),
+            "unknown,1,1.35");
+  EXPECT_EQ(query_value(db, "SELECT headroom_class || ',' || dispatch_bound || ',' || bound_type FROM verdicts "
+                            "WHERE short_name = 'vectorized_elementwise_kernel' AND round = '0'"),
+            "unknown,1,latency");
+}
+
+TEST(Ingest, ReingestingTheSameDirChangesNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()}).code, 0);
+  const std::string before = dump_tables(db);
+  auto r = run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("unchanged: 0 new file(s), 0 superseded, 17 unchanged"), std::string::npos) << r.out;
+  EXPECT_EQ(dump_tables(db), before);
+}
+
+TEST(Ingest, IngestOrderDoesNotChangeDerivedRows)
+{
+  TempDir tmp;
+  const auto a = tmp / "a.sqlite";
+  const auto b = tmp / "b.sqlite";
+  ASSERT_EQ(run_cli({"--db", a.string(), "ingest", run_fixture(k_canonical_run).string(),
+                     run_fixture(k_gemm_run).string()}).code, 0);
+  ASSERT_EQ(run_cli({"--db", b.string(), "ingest", run_fixture(k_gemm_run).string(),
+                     run_fixture(k_canonical_run).string()}).code, 0);
+  auto attempts = [](const fs::path& db) {
+    return run_cli({"--db", db.string(), "export", "--format", "csv"}).out;
+  };
+  EXPECT_EQ(attempts(a), attempts(b));
+}
+
+TEST(Ingest, StageBRooflineSupersedesStageAAndKeepsItQueryable)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto roofline = run / "profile/round_0/profile_roofline.json";
+  const std::string stage_b = read_bytes(roofline);
+  write_bytes(roofline, read_bytes(fixtures_dir() / "variants/canonical_profile_roofline.stage_A.json"));
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run.string()}).code, 0);
+  EXPECT_EQ(query_value(db, "SELECT stage || ',' || roofline_pct FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
+            "A,0.85");
+
+  write_bytes(roofline, stage_b);
+  auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("updated: 1 new file(s), 1 superseded"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("superseded profile/round_0/profile_roofline.json"), std::string::npos) << r.out;
+  EXPECT_EQ(query_value(db, "SELECT stage || ',' || roofline_pct FROM verdicts "
+                            "WHERE short_name = 'fused_moe_kernel' AND superseded = 0"),
+            "B,0.88");
+  EXPECT_EQ(query_value(db, "SELECT stage || ',' || roofline_pct || ',' || confidence FROM verdicts "
+                            "WHERE short_name = 'fused_moe_kernel' AND superseded = 1"),
+            "A,0.85,low");
+  // The attempt's prediction follows the current (stage B) verdict.
+  EXPECT_EQ(query_value(db, "SELECT pred_attainable_speedup FROM attempts WHERE short_name = 'fused_moe_kernel'"),
+            "1.023");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
+}
+
+TEST(Ingest, DryRunReportsButWritesNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
+  const std::string before = read_bytes(db);
+  auto r = run_cli({"--db", db.string(), "ingest", "--dry-run", "--format", "json",
+                    run_fixture(k_canonical_run).string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["dry_run"], true);
+  EXPECT_EQ(j["paths"][0]["status"], "added");
+  EXPECT_EQ(j["paths"][0]["rows"]["attempts"], 4);
+  EXPECT_EQ(read_bytes(db), before);
+}
+
+TEST(Ingest, SingleArtifactNeedsRunAndLandsInThatRun)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto file = run_fixture(k_canonical_run) / "profile/round_0/profile_topN.json";
+  auto r = run_cli({"--db", db.string(), "ingest", file.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("needs --run"), std::string::npos) << r.err;
+  r = run_cli({"--db", db.string(), "ingest", "--run", "manual_run", file.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT rel_path FROM sources WHERE run_id = 'manual_run'"),
+            "profile/round_0/profile_topN.json");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM kernel_samples"), "10");
+}
+
+TEST(Ingest, UnknownClosedValueIsStoredAsUnknownWithAWarning)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  patch(run / "profile/round_0/profile_roofline.json", "\"bound_type\": \"memory\"", "\"bound_type\": \"dispatch\"");
+  auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("rfdb: warning: profile/round_0/profile_roofline.json /entries/0/bound_type"),
+            std::string::npos)
+    << r.err;
+  EXPECT_NE(r.err.find("dispatch"), std::string::npos) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT bound_type || ',' || bound_type_raw FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
+            "unknown,dispatch");
+}
+
+// ---- bad input: exit 1, file + pointer named, database byte-for-byte unchanged
+
+struct BadInput {
+  const char* name;
+  const char* file; // relative to the run dir
+  std::string (*mutate)(std::string);
+  const char* expect_in_error;
+};
+
+std::string replace_first(std::string text, const std::string& from, const std::string& to)
+{
+  const auto at = text.find(from);
+  if (at != std::string::npos) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+const BadInput k_bad_inputs[] = {
+  {"truncated_json", "profile/round_0/profile_topN.json", [](std::string t) { return t.substr(0, t.size() / 2); },
+   "profile/round_0/profile_topN.json"},
+  {"wrong_type", "profile/round_0/profile_topN.json",
+   [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": [26.45]"); },
+   "/top_kernels/0/pct_gpu_time"},
+  {"nan", "overlay/cand_fused_moe_kernel/integrate_result.json",
+   [](std::string t) { return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": NaN"); },
+   "overlay/cand_fused_moe_kernel/integrate_result.json"},
+  {"infinity", "profile/round_0/profile_roofline.json",
+   [](std::string t) { return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": Infinity"); },
+   "profile/round_0/profile_roofline.json"},
+  {"negative_speedup", "overlay/cand_fused_moe_kernel/integrate_result.json",
+   [](std::string t) { return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": -1.047"); },
+   "/isolated_speedup"},
+  {"pct_150", "profile/round_0/profile_topN.json",
+   [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": 150"); },
+   "/top_kernels/0/pct_gpu_time"},
+  {"roofline_pct_raw_not_a_number", "profile/round_0/profile_roofline.json",
+   [](std::string t) { return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": \"high\""); },
+   "/entries/0/roofline_pct_raw"},
+  {"empty_file", "workflow_return.json", [](std::string) { return std::string(); }, "workflow_return.json"},
+  {"binary_garbage", "director_e2e_validation.json",
+   [](std::string) { return std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", 18); },
+   "director_e2e_validation.json"},
+  {"deep_nesting", "env_report.json",
+   [](std::string) { return std::string(10000, '[') + std::string(10000, ']'); }, "nesting deeper"},
+};
+
+class IngestBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(IngestBadInput, FailsNamingTheFileAndLeavesTheDatabaseUnchanged)
+{
+  const BadInput& bad = GetParam();
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
+  const std::string before = read_bytes(db);
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  write_bytes(run / bad.file, bad.mutate(read_bytes(run / bad.file)));
+  auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("rfdb: error: ingest: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(bad.file), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(bad.expect_in_error), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(db), before) << "database changed";
+  EXPECT_FALSE(fs::exists(tmp / "rfdb.sqlite-wal") && fs::file_size(tmp / "rfdb.sqlite-wal") > 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllClasses, IngestBadInput, ::testing::ValuesIn(k_bad_inputs),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Ingest, MissingEnvReportFailsAndWritesNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
+  const std::string before = read_bytes(db);
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  fs::remove(run / "env_report.json");
+  auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing env_report.json"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(db), before);
+}
+
+} // namespace rfdb::test

@@ -1,0 +1,120 @@
+#include "support/helpers.hpp"
+
+#include "cli/app.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <date/date.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+
+namespace rfdb::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir()
+{
+  std::random_device rd;
+  for (int i = 0; i < 100; ++i) {
+    auto candidate = fs::temp_directory_path() / ("rfdb_test_" + std::to_string(rd()));
+    if (fs::create_directory(candidate)) {
+      m_path = candidate;
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a temporary directory");
+}
+
+TempDir::~TempDir()
+{
+  std::error_code ec;
+  fs::remove_all(m_path, ec);
+}
+
+CliResult run_cli(const std::vector<std::string>& args)
+{
+  std::ostringstream out;
+  std::ostringstream err;
+  using namespace date;
+  const auto fixed = sys_days{2026_y / November / 30} + std::chrono::hours{12};
+  cli::Context ctx{"", out, err, [fixed] { return std::chrono::system_clock::time_point(fixed); }, false};
+  CliResult r;
+  r.code = cli::run_with(args, ctx, "");
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+fs::path fixtures_dir() { return RFDB_FIXTURES_DIR; }
+fs::path runs_dir() { return fixtures_dir() / "runs"; }
+fs::path run_fixture(const std::string& name) { return runs_dir() / name; }
+
+std::string read_bytes(const fs::path& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& p, const std::string& content)
+{
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << content;
+}
+
+fs::path copy_run(const std::string& name, const fs::path& dir)
+{
+  const auto dest = dir / name;
+  fs::copy(run_fixture(name), dest, fs::copy_options::recursive);
+  return dest;
+}
+
+std::string dump_tables(const fs::path& db)
+{
+  SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
+  std::string out;
+  SQLite::Statement tables(conn, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  std::vector<std::string> names;
+  while (tables.executeStep()) {
+    names.push_back(tables.getColumn(0).getString());
+  }
+  for (const auto& t : names) {
+    out += "## " + t + "\n";
+    SQLite::Statement rows(conn, "SELECT * FROM \"" + t + "\" ORDER BY 1");
+    while (rows.executeStep()) {
+      for (int c = 0; c < rows.getColumnCount(); ++c) {
+        out += (c ? "|" : "") + (rows.isColumnNull(c) ? std::string("NULL") : rows.getColumn(c).getString());
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string query_value(const fs::path& db, const std::string& sql)
+{
+  SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
+  SQLite::Statement s(conn, sql);
+  if (!s.executeStep()) {
+    return "";
+  }
+  return s.isColumnNull(0) ? "NULL" : s.getColumn(0).getString();
+}
+
+bool update_golden(const std::string& rel, const std::string& actual)
+{
+  const char* flag = std::getenv("RFDB_UPDATE_GOLDEN");
+  if (flag == nullptr || std::string(flag) != "1") {
+    return false;
+  }
+  write_bytes(fs::path(RFDB_GOLDEN_DIR) / rel, actual);
+  return true;
+}
+
+std::string read_golden(const std::string& rel) { return read_bytes(fs::path(RFDB_GOLDEN_DIR) / rel); }
+
+} // namespace rfdb::test

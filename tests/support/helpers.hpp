@@ -1,0 +1,71 @@
+// Test support: a temporary directory, in-process CLI runs with captured
+// output and a fixed clock, file helpers, and golden-file comparison.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace rfdb::test {
+
+// A fresh directory under the system temp dir, removed on destruction.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
+  [[nodiscard]] std::filesystem::path operator/(const std::string& rel) const { return m_path / rel; }
+
+private:
+  std::filesystem::path m_path;
+};
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Run `rfdb <args>` in-process with the clock fixed at 2026-11-30T12:00:00Z.
+CliResult run_cli(const std::vector<std::string>& args);
+
+std::filesystem::path fixtures_dir();
+std::filesystem::path runs_dir();    // tests/fixtures/runs
+std::filesystem::path run_fixture(const std::string& name); // runs_dir()/name
+
+inline const std::string k_canonical_run = "e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq";
+inline const std::string k_gemm_run = "e2e_Qwen-Qwen3-32B_20260703_142210_9120_p0aa";
+inline const std::string k_attn_run = "e2e_meta-llama-Llama-3.1-70B-Instruct_20260815_083000_3311_zz9f";
+
+// Whole-file helpers.
+std::string read_bytes(const std::filesystem::path& p);
+void write_bytes(const std::filesystem::path& p, const std::string& content);
+// Copy a fixture run into `dir` and return the copy's path.
+std::filesystem::path copy_run(const std::string& name, const std::filesystem::path& dir);
+
+// Every row of every rfdb table as text, for "nothing changed" checks.
+std::string dump_tables(const std::filesystem::path& db);
+
+// One value from a SQL query on `db` (first column of the first row, "NULL"
+// when null, "" when there is no row).
+std::string query_value(const std::filesystem::path& db, const std::string& sql);
+
+// Compare `actual` with tests/golden/<rel>. With RFDB_UPDATE_GOLDEN=1 the file
+// is rewritten and the test is skipped, so regenerating cannot pass by accident.
+#define RFDB_EXPECT_GOLDEN(rel, actual)                                                                    \
+  do {                                                                                                     \
+    if (::rfdb::test::update_golden(rel, actual)) {                                                        \
+      GTEST_SKIP() << "golden file " << (rel) << " regenerated";                                           \
+    }                                                                                                      \
+    EXPECT_EQ(::rfdb::test::read_golden(rel), actual) << "golden file " << (rel)                         \
+                                                        << " differs; regenerate with RFDB_UPDATE_GOLDEN=1"; \
+  } while (false)
+
+bool update_golden(const std::string& rel, const std::string& actual);
+std::string read_golden(const std::string& rel);
+
+} // namespace rfdb::test

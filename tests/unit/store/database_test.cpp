@@ -1,0 +1,162 @@
+// The store's safety rules: schema from migrations equals the golden dump,
+// newer and foreign databases are refused untouched (exit 3), every
+// embedded query prepares against the schema, transactions roll back.
+#include "rfdb_sql.hpp"
+#include "store/database.hpp"
+#include "support/helpers.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace rfdb::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string schema_dump(const fs::path& db)
+{
+  SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
+  SQLite::Statement s(conn, "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name");
+  std::string out;
+  while (s.executeStep()) {
+    out += "-- " + s.getColumn(0).getString() + " " + s.getColumn(1).getString() + "\n";
+    out += s.getColumn(2).getString() + ";\n";
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(Database, FreshSchemaMatchesGoldenDump)
+{
+  TempDir tmp;
+  const auto path = tmp / "rfdb.sqlite";
+  {
+    auto db = store::Database::open(path.string());
+    ASSERT_TRUE(db) << db.error().describe();
+    EXPECT_EQ(db->schema_version(), store::newest_schema_version());
+  }
+  RFDB_EXPECT_GOLDEN("schema.sql", schema_dump(path));
+  EXPECT_EQ(query_value(path, "PRAGMA application_id"), std::to_string(store::k_application_id));
+  EXPECT_EQ(query_value(path, "PRAGMA journal_mode"), "wal");
+}
+
+TEST(Database, ReopeningIsIdempotent)
+{
+  TempDir tmp;
+  const auto path = tmp / "rfdb.sqlite";
+  ASSERT_TRUE(store::Database::open(path.string()));
+  const std::string before = read_bytes(path);
+  ASSERT_TRUE(store::Database::open(path.string()));
+  EXPECT_EQ(read_bytes(path), before);
+}
+
+TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
+{
+  TempDir tmp;
+  const auto path = tmp / "rfdb.sqlite";
+  {
+    auto db = store::Database::open(path.string());
+    ASSERT_TRUE(db);
+  }
+  {
+    SQLite::Database conn(path.string(), SQLite::OPEN_READWRITE);
+    conn.exec("PRAGMA user_version = 99");
+  }
+  const std::string before = read_bytes(path);
+  auto r = run_cli({"--db", path.string(), "runs"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 1"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(path), before);
+}
+
+TEST(Database, ForeignSqliteFileIsRefusedWithExit3)
+{
+  TempDir tmp;
+  const auto path = tmp / "other.sqlite";
+  {
+    SQLite::Database conn(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    conn.exec("CREATE TABLE t (x)");
+  }
+  const std::string before = read_bytes(path);
+  auto r = run_cli({"--db", path.string(), "ingest", run_fixture(k_canonical_run).string()});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("not an rfdb database"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(path), before);
+}
+
+TEST(Database, NonSqliteFileIsRefusedWithExit3)
+{
+  TempDir tmp;
+  const auto path = tmp / "notes.txt";
+  write_bytes(path, "these are not the droids\n");
+  auto r = run_cli({"--db", path.string(), "runs"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("not an rfdb database"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(path), "these are not the droids\n");
+}
+
+TEST(Database, EveryEmbeddedQueryPreparesAgainstTheSchema)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  ASSERT_FALSE(sql::k_queries.empty());
+  for (const auto& q : sql::k_queries) {
+    auto s = db->prepare(q.sql, q.name);
+    EXPECT_TRUE(s) << q.name << ": " << (s ? "" : s.error().describe());
+  }
+}
+
+TEST(Database, TransactionRollsBackUnlessCommitted)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  {
+    auto tx = db->begin_immediate();
+    ASSERT_TRUE(tx);
+    auto ins = db->exec("INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')",
+                        "test");
+    ASSERT_TRUE(ins) << ins.error().describe();
+  }
+  auto s = db->prepare("SELECT count(*) FROM runs", "count");
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(*s->step());
+  EXPECT_EQ(s->get_int(0), 0);
+}
+
+TEST(Database, BindErrorSurfacesAtExecWithQueryName)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  auto s = db->prepare("SELECT :a", "probe");
+  ASSERT_TRUE(s);
+  s->bind(":no_such_param", 1);
+  auto r = s->exec();
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().describe().find("query probe"), std::string::npos) << r.error().describe();
+}
+
+TEST(Database, ConcurrentIngestsFromSeveralConnectionsAllLand)
+{
+  TempDir tmp;
+  const auto path = tmp / "rfdb.sqlite";
+  const std::vector<std::string> runs{k_canonical_run, k_gemm_run, k_attn_run};
+  std::vector<int> codes(runs.size(), -1);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    threads.emplace_back([&, i] {
+      codes[i] = run_cli({"--db", path.string(), "ingest", run_fixture(runs[i]).string()}).code;
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(codes, (std::vector<int>{0, 0, 0}));
+  EXPECT_EQ(query_value(path, "SELECT count(*) FROM runs"), "3");
+}
+
+} // namespace rfdb::test
