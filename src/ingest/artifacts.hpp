@@ -1,0 +1,288 @@
+// Pure parsers: one eval-dir artifact (already parsed by parse_json_text)
+// → typed rows whose fields are named like the columns of
+// migrations/0001_init.sql. No I/O, no database.
+//
+// Every parser takes the document, its path relative to the eval dir (used in
+// warnings, in errors, and to recover identity the file itself omits, e.g. the
+// task dir before `roofline/`), and a warning sink.
+//
+// Tolerant/strict split (issue 2, DESIGN.md §2): missing optional keys are
+// null, numbers-as-strings are accepted, an out-of-set closed value becomes
+// "unknown" plus a Warning naming file + JSON pointer + raw value. Errors
+// (invalid_input) are reserved for values that would poison calibration or
+// violate a column CHECK: wrong types, pct_gpu_time outside 0–100, a zero /
+// negative / non-finite speedup, a missing required key. Errors carry
+// `rel_path` as their outermost context and the JSON pointer in the message,
+// so callers add only the run.
+//
+// Fields a caller owns (run_id, source_id, round of a Top-N, bench role) are
+// left empty here and documented as "set by the caller".
+#pragma once
+
+#include "ingest/json_util.hpp"
+#include "util/result.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfdb::ingest {
+
+// Non-fatal finding. `pointer` is a JSON pointer into `file` ("" = the root).
+struct Warning {
+  std::string file;
+  std::string pointer;
+  std::string message;
+};
+
+// env_report.json (FORMATS.md §2.1) → the identity columns of `runs`.
+struct EnvReport {
+  std::optional<std::string> model;
+  std::optional<std::string> model_arch_class;
+  std::optional<std::string> model_dtype;
+  std::optional<std::string> gfx;
+  std::optional<std::string> device_name;
+  std::optional<std::string> backend; // serving stack: vllm | sglang | …
+  std::optional<std::string> backend_version;
+  std::optional<std::int64_t> tp;
+  std::optional<std::int64_t> isl;
+  std::optional<std::int64_t> osl;
+  std::optional<std::int64_t> conc;
+  std::optional<std::string> available_backends; // JSON array text
+};
+
+// Headline outcome columns of `runs`, from director_e2e_validation.json or
+// workflow_return.json. Throughputs tok/s; throughput_speedup × final/base.
+struct RunOutcome {
+  std::optional<std::string> model; // producer's model_name
+  std::optional<double> baseline_throughput_tok_s;
+  std::optional<double> final_throughput_tok_s;
+  std::optional<double> throughput_speedup;
+  std::optional<std::string> validation_status; // raw string
+  std::string validation_class = "unknown";     // win | no_win | flagged | unknown
+  std::optional<std::string> output_parity;
+};
+
+// bench_summary.json (FORMATS.md §2.2) → `bench_summaries`.
+struct BenchSummary {
+  std::string role;                              // set by the caller (baseline | validation_base | …)
+  std::optional<std::string> label;              // set by the caller
+  std::optional<double> throughput_tok_s_median; // tok/s, aggregate
+  std::optional<double> throughput_spread_pct;   // percent
+  std::optional<double> ttft_ms_median;
+  std::optional<double> tpot_ms_median;
+  std::optional<std::int64_t> runs_count;
+  std::optional<std::string> metric_basis;
+  std::optional<std::string> measurement_mode;
+};
+
+// One Top-N row → `kernel_samples`.
+struct KernelSample {
+  std::optional<std::int64_t> rank;
+  std::string name;
+  std::string short_name;
+  double pct_gpu_time = 0.0; // percent 0–100
+  std::optional<double> raw_pct_gpu_time;
+  std::optional<double> total_ms;
+  std::optional<std::int64_t> calls;
+  std::optional<double> avg_us;
+  std::optional<std::string> classification;
+  std::optional<std::string> backend_guess;
+  std::optional<bool> editable;
+  std::optional<std::string> phase;
+  std::optional<std::string> base_latency_ms; // JSON {phase: ms per launch}
+  std::optional<std::string> shapes;          // JSON
+  std::optional<std::string> dtypes;          // JSON
+  std::string json_pointer;
+  std::string raw; // the row's JSON, extra keys included
+};
+
+// profile_topN.json (FORMATS.md §2.3) → one `profile_rounds` row + samples.
+struct TopN {
+  std::string round;                        // set by the caller (the R of round_<R>)
+  int round_order = 0;                      // set by the caller (normalize.hpp round_order)
+  std::optional<std::string> parser_source; // raw `source`
+  std::string variant;                      // "A" | "B" | "tracelens"
+  std::optional<double> total_gpu_time_ms;
+  std::optional<std::int64_t> num_kernel_launches;
+  std::optional<std::int64_t> num_distinct_kernels;
+  std::vector<KernelSample> rows;
+};
+
+// One roofline verdict → `verdicts`. Fractions: roofline_pct, target_eff,
+// hbm_util, compute_util; percents: pct_gpu_time, expected_e2e_gain_pct,
+// roofline_efficiency_pct; × : attainable_speedup, headroom_ratio.
+struct Verdict {
+  std::optional<std::string> round; // set by the caller
+  std::optional<int> round_order;   // set by the caller
+  std::string short_name;
+  std::optional<std::string> name;
+  std::string op_class = "unknown";
+  std::optional<std::string> op_class_raw;
+  std::optional<std::string> regime;
+  std::optional<double> pct_gpu_time;
+  std::optional<double> t_ms;
+  std::optional<double> launches_per_step;
+  std::optional<double> bytes_est;
+  std::optional<double> flops_est;
+  std::optional<double> hbm_util;
+  std::optional<double> compute_util;
+  std::optional<double> arithmetic_intensity;
+  std::optional<double> ridge_point;
+  std::string bound_type = "unknown";
+  std::optional<std::string> bound_type_raw;
+  std::optional<double> roofline_pct;
+  std::optional<double> roofline_pct_raw;
+  std::optional<double> target_eff;
+  std::optional<double> attainable_speedup;
+  std::optional<double> expected_e2e_gain_pct;
+  std::string headroom_class = "unknown";
+  std::optional<std::string> headroom_class_raw;
+  std::string stage = "A";
+  std::string source_kind = "analytic"; // analytic | measured
+  std::string confidence = "low";
+  bool suspect = false;
+  bool dispatch_bound = false;
+  std::optional<bool> modeled;
+  std::optional<std::string> phase;
+  std::optional<std::string> case_id;
+  std::optional<std::string> observed_limit;
+  std::optional<double> headroom_ratio;
+  std::optional<double> roofline_efficiency_pct;
+  std::optional<std::string> byte_reduction_levers; // JSON array
+  std::string json_pointer;
+  std::string raw;
+};
+
+// profile_roofline.json or a roofline-v1 file → `roofline_docs` + verdicts.
+struct RooflineDoc {
+  std::string source_kind = "analytic";
+  std::optional<std::string> round; // set by the caller for analytic docs
+  std::string stage = "A";
+  std::optional<std::string> phase; // measured: baseline | post
+  std::optional<std::string> task;  // measured: path component before roofline/
+  std::optional<std::string> gfx;
+  std::optional<std::string> peaks;                    // JSON
+  std::optional<std::string> ranking_by_pct;           // JSON array
+  std::optional<std::string> ranking_by_expected_gain; // JSON array
+  std::optional<std::string> degraded;                 // JSON
+  std::optional<std::string> skill_errors;             // JSON
+  std::vector<Verdict> verdicts;
+};
+
+// One lever tried on one kernel, as one file describes it → `attempts`
+// (the caller merges records with equal attempt_key across files and adds
+// the prediction snapshot).
+struct AttemptRecord {
+  std::string short_name; // "config" for config-sweep trials
+  std::optional<std::string> candidate;
+  std::string lever; // human text, e.g. "backend aiter (env AITER_TUNED_GEMM=1)"
+  std::string lever_kind = "other";
+  std::optional<std::string> backend;
+  std::optional<std::string> winner_kind;
+  std::string op_class = "unknown";
+  std::optional<std::string> regime;
+  std::optional<double> isolated_speedup; // × over baseline, > 0
+  std::optional<double> e2e_delta_pct;    // percent
+  std::optional<std::string> gate;        // integrate gate, lower-case
+  std::string verdict = "unknown";
+  std::optional<std::string> verdict_raw;
+  std::optional<std::string> output_parity;
+  std::optional<std::string> parity_kind;
+  std::optional<std::string> reason;
+  std::optional<std::string> round; // only when the file states one
+  std::optional<double> pct_gpu_time;
+  std::string json_pointer;
+  // Not columns: integrate_result's task_dir (may differ from short_name), and
+  // a config trial's change text (its merge identity).
+  std::optional<std::string> task_dir;
+  std::optional<std::string> config_change;
+
+  // Merge identity: "config|<change>" for config trials, else
+  // "<short_name>|<lower-cased backend>" ("<short_name>|" with no backend).
+  [[nodiscard]] std::string attempt_key() const;
+};
+
+// workflow_return.json (FORMATS.md §2.14): headline outcome + every attempt
+// in the ledger and the accepted/pending/flagged lists.
+struct WorkflowReturn {
+  RunOutcome outcome;
+  std::vector<AttemptRecord> attempts;
+};
+
+// env_report.json. tp from tp | tensor_parallel | tensor_parallel_size |
+// serving_config.tp | workload.tp — never from the gpu_ids count, which also
+// lists optimization GPUs. isl/osl/conc from `workload` (then top level).
+// Errors: non-object document, wrong types.
+Result<EnvReport> parse_env_report(const json& doc, std::string_view rel_path,
+                                   std::vector<Warning>& warnings);
+
+// bench_summary.json. throughput_tok_s_median falls back to
+// output_throughput_tok_s_median (and the spread likewise). Errors: wrong
+// types, a negative throughput.
+Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
+                                         std::vector<Warning>& warnings);
+
+// profile_topN.json, both parser variants. Errors: pct_gpu_time missing,
+// non-numeric or outside 0–100; a row with neither name nor short_name; a
+// top_kernels that is not an array of objects.
+Result<TopN> parse_profile_topn(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings);
+
+// profile_roofline.json (analytic skill, FORMATS.md §2.6). Errors: any
+// numeric field that is not a number (incl. roofline_pct_raw), pct_gpu_time
+// outside 0–100, attainable_speedup ≤ 0, entries not an array of objects.
+Result<RooflineDoc> parse_profile_roofline(const json& doc, std::string_view rel_path,
+                                           std::vector<Warning>& warnings);
+
+// roofline-v1 baseline/post file (FORMATS.md §2.8) → at most one measured
+// verdict from the dominant case, per the §2.9 bridge. Fail-soft like the
+// bridge: wrong schema, no matched dominant case or unusable metrics give a
+// Warning and no verdict. Errors only for a non-object document.
+Result<RooflineDoc> parse_measured_roofline(const json& doc, std::string_view rel_path,
+                                            std::vector<Warning>& warnings);
+
+// overlay/cand_*/integrate_result.json → 0 or 1 attempt. Errors: speedup
+// present but ≤ 0, pct_gpu_time outside 0–100, wrong types, no short_name
+// and no cand_<short> directory in rel_path.
+Result<std::vector<AttemptRecord>> parse_integrate_result(const json& doc, std::string_view rel_path,
+                                                          std::vector<Warning>& warnings);
+
+// kernels/<task>/opbench_result.json → 0 or 1 attempt; none (and no warning)
+// when winner_kind is "none" or measured is false.
+Result<std::vector<AttemptRecord>> parse_opbench_result(const json& doc, std::string_view rel_path,
+                                                        std::vector<Warning>& warnings);
+
+// config/sweep_results.json, `{trials: […]}` or a bare array → one attempt
+// per trial (short_name "config", lever_kind config).
+Result<std::vector<AttemptRecord>> parse_sweep_results(const json& doc, std::string_view rel_path,
+                                                       std::vector<Warning>& warnings);
+
+// workflow_return.json. The orchestrator writes 0 for "failed / not
+// measured" (FORMATS.md §3.1): a ledger isolated_speedup of 0, a ledger
+// e2e_delta_pct of 0 on a non-confirmed verdict, and 0 speedups, deltas and
+// throughputs in the accepted/pending lists and the headline become null.
+// Errors: negative or non-finite speedups, a ledger row without direction.
+Result<WorkflowReturn> parse_workflow_return(const json& doc, std::string_view rel_path,
+                                             std::vector<Warning>& warnings);
+
+// director_e2e_validation.json (FORMATS.md §2.13). throughput_speedup is
+// computed as final/base when absent. Errors: speedup ≤ 0, negative
+// throughputs, wrong types.
+Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
+                                             std::vector<Warning>& warnings);
+
+// Combine outcomes: each field of `upper` that is set replaces `lower`'s
+// (the director file overrides workflow_return.json).
+RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper);
+
+// "YYYY-MM-DD" from an eval-dir basename containing "_YYYYmmdd_HHMMSS_" (or
+// ending in "_YYYYmmdd_HHMMSS"); nullopt when no valid date-time is found.
+std::optional<std::string> run_date_from_dir_name(std::string_view basename);
+
+// Top-N short_name rule (FORMATS.md §2.3): first identifier token of `name`,
+// "void " stripped, last "::" segment, at most 60 characters.
+std::string derive_short_name(std::string_view name);
+
+} // namespace rfdb::ingest

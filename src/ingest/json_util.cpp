@@ -1,0 +1,465 @@
+#include "ingest/json_util.hpp"
+
+#include <fmt/core.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace rfdb::ingest {
+
+namespace {
+
+constexpr std::string_view k_utf8_bom = "\xEF\xBB\xBF";
+
+bool is_space(char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool is_alpha(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool is_digit(char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+char to_lower_ascii(char c)
+{
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string_view trim(std::string_view s)
+{
+  while (!s.empty() && is_space(s.front())) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && is_space(s.back())) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+std::string lower(std::string_view s)
+{
+  std::string out(s);
+  for (char& c : out) {
+    c = to_lower_ascii(c);
+  }
+  return out;
+}
+
+// "line L:C" for a byte offset; the column counts code points, not bytes.
+std::string position_of(std::string_view text, std::size_t offset)
+{
+  offset = std::min(offset, text.size());
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b == '\n') {
+      ++line;
+      column = 1;
+    } else if ((b & 0xC0U) != 0x80U) {
+      ++column;
+    }
+  }
+  return fmt::format("line {}:{}", line, column);
+}
+
+// Length of the well-formed UTF-8 sequence starting at text[i] (a byte
+// ≥ 0x80), or 0 when it is malformed, overlong, a surrogate or truncated.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i)
+{
+  const auto at = [&](std::size_t k) -> unsigned {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0U;
+  };
+  const auto cont = [](unsigned b) { return (b & 0xC0U) == 0x80U; };
+  const unsigned b0 = at(0);
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    return cont(at(1)) ? 2 : 0;
+  }
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80;
+    const unsigned hi = b0 == 0xED ? 0x9F : 0xBF;
+    return (at(1) >= lo && at(1) <= hi && cont(at(2))) ? 3 : 0;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80;
+    const unsigned hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    return (at(1) >= lo && at(1) <= hi && cont(at(2)) && cont(at(3))) ? 4 : 0;
+  }
+  return 0;
+}
+
+struct ScanIssue {
+  std::size_t offset = 0;
+  std::string what;
+};
+
+enum class ScanState { code, string, line_comment, block_comment };
+
+// Fast path inside a string literal: the index of the last byte before the
+// next one that needs the full scanner ('"', '\\', NUL or non-ASCII).
+std::size_t skip_plain_string_bytes(std::string_view text, std::size_t i)
+{
+  while (i + 1 < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i + 1]);
+    if (b == '"' || b == '\\' || b == 0 || b >= 0x80) {
+      break;
+    }
+    ++i;
+  }
+  return i;
+}
+
+// One token outside strings and comments at text[i]: tracks nesting depth,
+// skips numbers whole (so an exponent 'e' is not read as a word) and rejects
+// NaN/Infinity words. Leaves `i` on the token's last character.
+std::optional<ScanIssue> scan_token(std::string_view text, std::size_t& i, int& depth)
+{
+  const char c = text[i];
+  const auto at = [&](std::size_t k) { return k < text.size() ? text[k] : '\0'; };
+  if (c == '{' || c == '[') {
+    if (++depth > k_max_json_depth) {
+      return ScanIssue{i, fmt::format("nesting deeper than {} levels", k_max_json_depth)};
+    }
+  } else if (c == '}' || c == ']') {
+    depth = depth > 0 ? depth - 1 : 0;
+  } else if (is_digit(c) || c == '-' || c == '+' || c == '.') {
+    for (char n = at(i + 1); is_digit(n) || n == '.' || n == 'e' || n == 'E' ||
+                             ((n == '-' || n == '+') && (text[i] == 'e' || text[i] == 'E'));
+         n = at(i + 1)) {
+      ++i;
+    }
+  } else if (is_alpha(c)) {
+    std::size_t end = i;
+    while (end < text.size() && (is_alpha(text[end]) || is_digit(text[end]) || text[end] == '_')) {
+      ++end;
+    }
+    const std::string word = lower(text.substr(i, end - i));
+    if (word == "nan" || word == "inf" || word == "infinity") {
+      return ScanIssue{
+          i, fmt::format("non-finite number '{}' (JSON has no NaN/Infinity)", text.substr(i, end - i))};
+    }
+    i = end - 1;
+  }
+  return std::nullopt;
+}
+
+// One linear pass before nlohmann sees the text: rejects NUL / invalid UTF-8,
+// nesting beyond k_max_json_depth and NaN/Infinity words, skipping string
+// literals and comments. Cheap, and it means nlohmann never meets a
+// pathologically deep document. Sets `saw_value` when any token was seen.
+std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value)
+{
+  ScanState state = ScanState::code;
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto b = static_cast<unsigned char>(c);
+    if (b == 0) {
+      return ScanIssue{i, "binary or non-UTF-8 content (NUL byte)"};
+    }
+    if (b >= 0x80) {
+      const std::size_t n = utf8_sequence_length(text, i);
+      if (n == 0) {
+        return ScanIssue{i, "binary or non-UTF-8 content (invalid UTF-8)"};
+      }
+      saw_value = saw_value || state == ScanState::code;
+      i += n - 1;
+      continue;
+    }
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (state) {
+    case ScanState::string:
+      if (c == '\\' && next != '\0' && static_cast<unsigned char>(next) < 0x80) {
+        ++i;
+      } else if (c == '"') {
+        state = ScanState::code;
+      } else {
+        i = skip_plain_string_bytes(text, i);
+      }
+      break;
+    case ScanState::line_comment:
+      if (c == '\n') {
+        state = ScanState::code;
+      }
+      break;
+    case ScanState::block_comment:
+      if (c == '*' && next == '/') {
+        state = ScanState::code;
+        ++i;
+      }
+      break;
+    case ScanState::code:
+      if (is_space(c)) {
+        break;
+      }
+      if (c == '/' && (next == '/' || next == '*')) {
+        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
+        ++i;
+        break;
+      }
+      saw_value = true;
+      if (c == '"') {
+        state = ScanState::string;
+      } else if (auto issue = scan_token(text, i, depth)) {
+        return issue;
+      }
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+// nlohmann's what() is "[json.exception.parse_error.101] parse error at line
+// 1, column 7: syntax error while parsing value - …"; keep the part after the
+// position so our own line:column is the only one in the message.
+std::string syntax_reason(const std::string& what)
+{
+  const auto at = what.find("syntax error");
+  return at == std::string::npos ? what : what.substr(at);
+}
+
+Result<json> parse_with_nlohmann(std::string_view text)
+{
+  try {
+    return json::parse(text, nullptr, /*allow_exceptions=*/true,
+                       /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    const std::string what = e.what();
+    if (what.find("unexpected end of input") != std::string::npos) {
+      return fail(ErrorCode::invalid_input,
+                  fmt::format("{}: truncated JSON (unexpected end of input)", position_of(text, offset)));
+    }
+    return fail(ErrorCode::invalid_input,
+                fmt::format("{}: invalid JSON: {}", position_of(text, offset), syntax_reason(what)));
+  } catch (const json::out_of_range& e) {
+    // 406: a literal such as 1e999 overflows a double.
+    return fail(ErrorCode::invalid_input,
+                fmt::format("non-finite number (overflows a double): {}", e.what()));
+  } catch (const json::exception& e) {
+    return fail(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()));
+  }
+}
+
+const json* find_member(const json& obj, std::string_view key)
+{
+  if (!obj.is_object()) {
+    return nullptr;
+  }
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) {
+    return nullptr;
+  }
+  return &*it;
+}
+
+bool is_blank_string(const json& v)
+{
+  return v.is_string() && trim(v.get_ref<const std::string&>()).empty();
+}
+
+tl::unexpected<Error> type_error(const std::string& pointer, std::string_view key, std::string_view expected,
+                                 const json& v)
+{
+  return fail(ErrorCode::invalid_input, fmt::format("{}: expected {}, got {}", child_pointer(pointer, key),
+                                                    expected, describe_value(v)));
+}
+
+// Parse a decimal number written as text; nullopt when it is not one.
+std::optional<double> number_from_text(std::string_view s)
+{
+  s = trim(s);
+  if (s.size() > 1 && s.front() == '+' && (is_digit(s[1]) || s[1] == '.')) {
+    s.remove_prefix(1);
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+Result<std::optional<std::int64_t>> int_from_double(double d, const std::string& pointer,
+                                                    std::string_view key, const json& v)
+{
+  // 2^63 is exactly representable; anything at or beyond it overflows.
+  constexpr double k_limit = 9223372036854775808.0;
+  if (!std::isfinite(d) || std::trunc(d) != d || d >= k_limit || d < -k_limit) {
+    return type_error(pointer, key, "an integer", v);
+  }
+  return std::optional<std::int64_t>(static_cast<std::int64_t>(d));
+}
+
+} // namespace
+
+Result<json> parse_json_text(std::string_view text)
+{
+  if (text.substr(0, k_utf8_bom.size()) == k_utf8_bom) {
+    text.remove_prefix(k_utf8_bom.size());
+  }
+  bool saw_value = false;
+  if (auto issue = prescan(text, saw_value)) {
+    return fail(ErrorCode::invalid_input,
+                fmt::format("{}: {}", position_of(text, issue->offset), issue->what));
+  }
+  if (!saw_value) {
+    return fail(ErrorCode::invalid_input, "empty file (only whitespace or comments, no JSON value)");
+  }
+  return parse_with_nlohmann(text);
+}
+
+std::string child_pointer(std::string_view parent, std::string_view key)
+{
+  std::string out(parent);
+  out.reserve(parent.size() + key.size() + 1);
+  out += '/';
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string child_pointer(std::string_view parent, std::size_t index)
+{
+  return fmt::format("{}/{}", parent, index);
+}
+
+Result<std::optional<double>> get_double(const json& obj, std::string_view key, const std::string& pointer)
+{
+  const json* v = find_member(obj, key);
+  if (v == nullptr || is_blank_string(*v)) {
+    return std::optional<double>();
+  }
+  std::optional<double> value;
+  if (v->is_number()) {
+    value = v->get<double>();
+  } else if (v->is_string()) {
+    value = number_from_text(v->get_ref<const std::string&>());
+  }
+  if (!value) {
+    return type_error(pointer, key, "a number", *v);
+  }
+  if (!std::isfinite(*value)) {
+    return fail(ErrorCode::invalid_input,
+                fmt::format("{}: non-finite number {}", child_pointer(pointer, key), describe_value(*v)));
+  }
+  return value;
+}
+
+Result<std::optional<std::int64_t>> get_int(const json& obj, std::string_view key, const std::string& pointer)
+{
+  const json* v = find_member(obj, key);
+  if (v == nullptr || is_blank_string(*v)) {
+    return std::optional<std::int64_t>();
+  }
+  if (v->is_number_integer() && !v->is_number_unsigned()) {
+    return std::optional<std::int64_t>(v->get<std::int64_t>());
+  }
+  if (v->is_number_unsigned()) {
+    const auto u = v->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return type_error(pointer, key, "an integer within int64", *v);
+    }
+    return std::optional<std::int64_t>(static_cast<std::int64_t>(u));
+  }
+  if (v->is_number_float()) {
+    return int_from_double(v->get<double>(), pointer, key, *v);
+  }
+  if (v->is_string()) {
+    const std::string_view s = trim(v->get_ref<const std::string&>());
+    std::int64_t i = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+    if (ec == std::errc() && ptr == s.data() + s.size()) {
+      return std::optional<std::int64_t>(i);
+    }
+    if (const auto d = number_from_text(s)) {
+      return int_from_double(*d, pointer, key, *v);
+    }
+  }
+  return type_error(pointer, key, "an integer", *v);
+}
+
+Result<std::optional<std::string>> get_string(const json& obj, std::string_view key,
+                                              const std::string& pointer)
+{
+  const json* v = find_member(obj, key);
+  if (v == nullptr) {
+    return std::optional<std::string>();
+  }
+  if (v->is_string()) {
+    const auto& s = v->get_ref<const std::string&>();
+    return s.empty() ? std::optional<std::string>() : std::optional<std::string>(s);
+  }
+  if (v->is_number() || v->is_boolean()) {
+    return std::optional<std::string>(v->dump());
+  }
+  return type_error(pointer, key, "a string", *v);
+}
+
+Result<std::optional<bool>> get_bool(const json& obj, std::string_view key, const std::string& pointer)
+{
+  const json* v = find_member(obj, key);
+  if (v == nullptr || is_blank_string(*v)) {
+    return std::optional<bool>();
+  }
+  if (v->is_boolean()) {
+    return std::optional<bool>(v->get<bool>());
+  }
+  if (v->is_number_integer()) {
+    const auto i = v->get<std::int64_t>();
+    if (i == 0 || i == 1) {
+      return std::optional<bool>(i == 1);
+    }
+  }
+  if (v->is_string()) {
+    const std::string s = lower(trim(v->get_ref<const std::string&>()));
+    if (s == "true" || s == "yes") {
+      return std::optional<bool>(true);
+    }
+    if (s == "false" || s == "no") {
+      return std::optional<bool>(false);
+    }
+  }
+  return type_error(pointer, key, "a boolean", *v);
+}
+
+std::optional<std::string> get_json_text(const json& obj, std::string_view key)
+{
+  const json* v = find_member(obj, key);
+  if (v == nullptr) {
+    return std::nullopt;
+  }
+  return v->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string describe_value(const json& value)
+{
+  constexpr std::size_t k_max = 60;
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() <= k_max) {
+    return text;
+  }
+  std::size_t cut = k_max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+    --cut;
+  }
+  text.resize(cut);
+  text += "…";
+  return text;
+}
+
+} // namespace rfdb::ingest

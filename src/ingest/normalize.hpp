@@ -1,0 +1,108 @@
+// Closed-set vocabularies: map the labels producers write (FORMATS.md §2–§3)
+// onto the canonical values the schema's CHECK constraints allow, and the
+// small derived rules built on them (headroom bands, seed priors, round order,
+// lever kinds).
+//
+// Normalizers return the canonical value and whether the input was a known
+// spelling, so the caller can warn "<file> <pointer>: unknown bound_type
+// 'dispatch'" and keep the raw text beside the canonical column.
+// Comparisons ignore case, surrounding spaces, and treat '-' and ' ' as '_'.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace rfdb::ingest {
+
+// A canonical value (always one of the closed set, pointing at static text)
+// and whether the raw label was recognized. Unrecognized ⇒ value "unknown".
+struct Normalized {
+  std::string_view value;
+  bool recognized = false;
+};
+
+// op_class: gemm | moe | attn | elementwise | unknown. Accepts producer
+// labels: "dense_gemm", "library_gemm", "grouped_gemm", "moe_grouped_gemm",
+// "attention", "paged_attention", "library_attn", "norm", "quant", …
+Normalized normalize_op_class(std::string_view raw);
+
+// op_class for a kernel that has no explicit op_class, from its Top-N
+// `classification` (FORMATS.md §2.3, may be empty) and kernel name. Name
+// rules first (a "fused_moe" symbol is MoE whatever its class), then the
+// classification. recognized = false when no rule matched (value unknown).
+Normalized op_class_from_top_n(std::string_view classification, std::string_view name);
+
+// bound_type: memory | compute | latency | unknown ("memory_bound", "memory-
+// bound" accepted). "dispatch" and other words are unrecognized.
+Normalized normalize_bound_type(std::string_view raw);
+
+// The measured bridge's observed_limit → bound_type map, FORMATS.md §2.9:
+// compute/balanced→compute, hbm/cache/lds→memory,
+// latency_occupancy/overhead→latency, anything else→unknown.
+std::string_view bound_type_from_observed_limit(std::string_view observed_limit);
+
+// headroom_class: underperforming | moderate | saturated | unknown.
+Normalized normalize_headroom_class(std::string_view raw);
+
+// confidence: low | medium | high ("med" accepted).
+Normalized normalize_confidence(std::string_view raw);
+
+// Roofline stage: "A" | "B" | "C" (also "a", "stage B", "stage_c").
+Normalized normalize_stage(std::string_view raw);
+
+// Confidence implied by a stage when a verdict states none (DESIGN.md §1):
+// A → low, B → medium, C → high.
+std::string_view confidence_for_stage(std::string_view stage);
+
+// headroom_class banded against target_eff (DESIGN.md §1): roofline_pct
+// (fraction) ≥ 0.9·target_eff → saturated, ≥ 0.6·target_eff → moderate, else
+// underperforming; unknown when either is missing or target_eff ≤ 0. A 1e-9
+// tolerance keeps 0.81 vs 0.9·0.90 on the saturated side despite rounding.
+std::string_view band_headroom(std::optional<double> roofline_pct, std::optional<double> target_eff);
+
+// Seed target_eff prior (fraction) per canonical op_class, DESIGN.md §1:
+// gemm 0.90, moe 0.90, elementwise 0.875, attn 0.50; unknown → nullopt.
+std::optional<double> seed_target_eff(std::string_view op_class);
+
+// Director validation_status → win | no_win | flagged | unknown
+// (FORMATS.md §2.13): accepted/validated_win → win, validated_no_win/rejected
+// → no_win, flagged → flagged. The documented open values (unknown,
+// phase_partial, *_no_number_used_carried_ab) are recognized but map to
+// unknown: no number was validated.
+Normalized validation_class(std::string_view validation_status);
+
+// Orchestrator-ledger / Architect verdict → attempt verdict
+// (confirmed|partial|dead_end|flagged|incomplete|unknown), FORMATS.md §3.1–3.2:
+// confirmed_corrective and candidate_passed → confirmed, candidate_rejected →
+// dead_end, candidate_incomplete → incomplete.
+Normalized attempt_verdict_from_ledger(std::string_view verdict);
+
+// Integrate gate (accepted|stack|rejected|incomplete, FORMATS.md §2.10) →
+// attempt verdict. accepted/stack → confirmed only when e2e_delta_pct > 0
+// (throughput actually rose, as the ledger's `confirmed` requires), else
+// partial (engaged, parity held, no e2e gain shown); rejected → dead_end;
+// incomplete → incomplete. Unrecognized gate → unknown, recognized = false.
+Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double> e2e_delta_pct);
+
+// Sort key for a profile round label (the R of round_<R>, a "round_" prefix
+// is ignored): "0"→0, "config"→10, "head"→20, "fusion_capture"→30, integer
+// N ≥ 1 → 100·N (N up to 1 000 000), any other label → 5000.
+int round_order(std::string_view round);
+
+// What an attempt states about its lever; every field may be empty.
+struct LeverFacts {
+  std::string_view origin;      // sweep_results | integrate_result | opbench_result | ledger | accepted
+  std::string_view winner_kind; // env | flag | patch | authored | direct_light | none | …
+  std::string_view backend;     // aiter | hipblaslt | triton | ck | …
+  std::string_view text;        // change / lever description (no kernel names)
+};
+
+// lever_kind (config|tuning|authored|backend|fusion|precision|other), first
+// rule wins: sweep trials and winner_kind flag → config; "fusion" in the text
+// or winner_kind fusion → fusion; precision words ("precision",
+// "kv-cache-dtype", "quantiz") → precision; winner_kind env/tuned or "tuned"
+// in the text → tuning; winner_kind patch/authored/rewrite → authored; a
+// backend named → backend; else other.
+std::string_view lever_kind_for(const LeverFacts& facts);
+
+} // namespace rfdb::ingest
