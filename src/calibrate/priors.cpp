@@ -1,0 +1,523 @@
+#include "calibrate/priors.hpp"
+
+#include <date/date.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace rfdb::calibrate {
+
+namespace {
+
+// e above this before clamping is a broken byte/FLOP model, not a class that
+// reaches 100 % (DESIGN.md §4).
+constexpr double k_infeasible_e = 1.05;
+// Floor of the (0, 1] clamp, so a printed 4-dp value is never 0.
+constexpr double k_min_target_eff = 1e-4;
+
+// Strict YYYY-MM-DD without streams (hot path: every attempt is parsed).
+std::optional<date::sys_days> parse_day(std::string_view text)
+{
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return std::nullopt;
+  }
+  auto number = [&](std::size_t pos, std::size_t len) -> std::optional<int> {
+    int v = 0;
+    const char* first = text.data() + pos;
+    auto [ptr, ec] = std::from_chars(first, first + len, v);
+    if (ec != std::errc{} || ptr != first + len) {
+      return std::nullopt;
+    }
+    return v;
+  };
+  const auto y = number(0, 4);
+  const auto m = number(5, 2);
+  const auto d = number(8, 2);
+  if (!y || !m || !d || *m < 1 || *d < 1) {
+    return std::nullopt;
+  }
+  const date::year_month_day ymd{date::year{*y}, date::month{static_cast<unsigned>(*m)},
+                                 date::day{static_cast<unsigned>(*d)}};
+  if (!ymd.ok()) {
+    return std::nullopt;
+  }
+  return date::sys_days{ymd};
+}
+
+// Dates resolved once per computation.
+struct DateWindow {
+  std::optional<date::sys_days> as_of;
+  std::optional<date::sys_days> since;
+};
+
+std::string group_name(const std::string& value)
+{
+  return value.empty() ? "unknown" : value;
+}
+
+std::optional<double> confidence_weight(const std::string& confidence, const ConfidenceWeights& w)
+{
+  if (confidence == "high") {
+    return w.high;
+  }
+  if (confidence == "medium") {
+    return w.medium;
+  }
+  if (confidence == "low") {
+    return w.low;
+  }
+  return std::nullopt;
+}
+
+bool usable_headroom(const std::string& h)
+{
+  return h == "saturated" || h == "moderate" || h == "underperforming";
+}
+
+// The checks that need no prediction: dates, class, speedup, noise band.
+std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const PriorsParams& p,
+                                                 const DateWindow& window)
+{
+  const auto day = parse_day(a.run_date);
+  if (!day) {
+    return ExclusionReason::bad_run_date;
+  }
+  if (window.since && *day < *window.since) {
+    return ExclusionReason::before_since;
+  }
+  if (window.as_of && *day > *window.as_of) {
+    return ExclusionReason::after_as_of;
+  }
+  if (!seed_target_eff(a.op_class)) {
+    return ExclusionReason::unknown_class;
+  }
+  const auto& s = a.isolated_speedup;
+  if (!s || !std::isfinite(*s) || *s <= 0.0) {
+    return ExclusionReason::no_speedup;
+  }
+  if (*s <= 1.0 + p.iso_noise) {
+    return ExclusionReason::below_noise;
+  }
+  return std::nullopt;
+}
+
+// The checks on the prediction's verdict.
+std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
+{
+  if (a.pred_suspect) {
+    return ExclusionReason::suspect;
+  }
+  if (a.pred_dispatch_bound) {
+    return ExclusionReason::dispatch_bound;
+  }
+  if (!usable_headroom(a.pred_headroom_class)) {
+    return ExclusionReason::unknown_headroom;
+  }
+  const auto& r = a.pred_roofline_pct;
+  if (!r || !std::isfinite(*r) || *r <= 0.0 || *r > 1.0) {
+    return ExclusionReason::bad_roofline_pct;
+  }
+  if (a.post_efficiency && (!std::isfinite(*a.post_efficiency) || *a.post_efficiency <= 0.0)) {
+    return ExclusionReason::bad_post_efficiency;
+  }
+  return std::nullopt;
+}
+
+AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const DateWindow& window)
+{
+  AttemptEvaluation out;
+  out.excluded = outcome_exclusion(a, p, window);
+  if (!out.excluded) {
+    out.excluded = verdict_exclusion(a);
+  }
+  if (out.excluded) {
+    return out;
+  }
+  const auto cw = confidence_weight(a.pred_confidence, p.confidence_weights);
+  if (!cw) {
+    out.excluded = ExclusionReason::unknown_confidence;
+    return out;
+  }
+  const double s = *a.isolated_speedup;
+  out.e_from_post = a.post_efficiency.has_value();
+  const double raw_e = out.e_from_post ? *a.post_efficiency : *a.pred_roofline_pct * s;
+  if (raw_e > k_infeasible_e) {
+    out.excluded = ExclusionReason::infeasible;
+    out.e = raw_e; // shown unclamped by --explain
+    out.contradiction = true;
+    return out;
+  }
+  out.e = std::min(1.0, raw_e);
+  double decay = 1.0;
+  if (p.half_life_days && window.as_of) {
+    const auto age = static_cast<double>((*window.as_of - *parse_day(a.run_date)).count());
+    decay = std::pow(0.5, age / *p.half_life_days);
+  }
+  out.weight = *cw * decay;
+  if (!(out.weight > 0.0) || !std::isfinite(out.weight)) {
+    out.excluded = ExclusionReason::zero_weight;
+    return out;
+  }
+  const auto& attainable = a.pred_attainable_speedup;
+  out.contradiction = attainable && std::isfinite(*attainable) && s > *attainable * (1.0 + p.iso_noise);
+  return out;
+}
+
+// An attempt that counts for a key: an observation or an infeasible one.
+struct Scored {
+  const Observation* attempt = nullptr;
+  AttemptEvaluation evaluation;
+  std::string gfx;    // grouped name
+  std::string regime; // grouped name
+  bool infeasible() const { return evaluation.excluded == ExclusionReason::infeasible; }
+};
+
+double shrink(double parent, double total_weight, double q, double k)
+{
+  if (!(k + total_weight > 0.0)) {
+    return parent;
+  }
+  const double t = (k * parent + total_weight * q) / (k + total_weight);
+  return std::clamp(t, k_min_target_eff, 1.0);
+}
+
+// Fill the estimate of `row` (identity, seed and parent already set) from the
+// attempts that count for its key.
+void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, const PriorsParams& p,
+                  PriorSource empty_source)
+{
+  std::vector<WeightedValue> sample;
+  for (const Scored* m : members) {
+    if (m->infeasible()) {
+      ++row.infeasible;
+      ++row.contradictions;
+      continue;
+    }
+    sample.push_back({m->evaluation.e, m->evaluation.weight});
+    row.contradictions += m->evaluation.contradiction ? 1 : 0;
+    if (!row.last_seen || m->attempt->run_date > *row.last_seen) {
+      row.last_seen = m->attempt->run_date;
+    }
+  }
+  row.n = static_cast<int>(sample.size());
+  sort_canonical(sample);
+  const auto q = weighted_quantile_counted(sample, {}, p.quantile);
+  if (!q) {
+    row.target_eff = row.parent;
+    row.source = empty_source;
+    return;
+  }
+  // W from the weights alone, so raising an e_j (which reorders the sample)
+  // cannot move W by a rounding bit and t stays exactly monotone in e.
+  std::vector<double> weights;
+  for (const WeightedValue& v : sample) {
+    weights.push_back(v.weight);
+  }
+  row.weight = stable_sum(std::move(weights));
+  row.statistic = q->value;
+  row.target_eff = shrink(row.parent, row.weight, q->value, p.prior_strength);
+  row.source = PriorSource::calibrated;
+  // The parent is held fixed at its point estimate: the interval shows the
+  // uncertainty of this key's own evidence.
+  const double parent = row.parent;
+  row.interval =
+      bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval, derive_seed(p.seed, row_key(row)),
+                         [&](std::span<const std::uint32_t> counts) {
+                           const auto cq = weighted_quantile_counted(sample, counts, p.quantile);
+                           return cq ? shrink(parent, cq->total_weight, cq->value, p.prior_strength) : parent;
+                         });
+}
+
+struct KeyFilter {
+  std::optional<std::string> gfx;
+  std::optional<std::string> regime;
+};
+
+std::vector<const Scored*> members_of(const std::vector<Scored>& scored, const KeyFilter& f)
+{
+  std::vector<const Scored*> out;
+  for (const Scored& s : scored) {
+    if ((!f.gfx || s.gfx == *f.gfx) && (!f.regime || s.regime == *f.regime)) {
+      out.push_back(&s);
+    }
+  }
+  return out;
+}
+
+PriorRow make_row(const std::string& op_class, const KeyFilter& f, double parent, PriorSource empty_source,
+                  const std::vector<Scored>& scored_in_class, const PriorsParams& p)
+{
+  PriorRow row;
+  row.op_class = op_class;
+  row.gfx = f.gfx;
+  row.regime = f.regime;
+  row.seed = *seed_target_eff(op_class);
+  row.parent = parent;
+  estimate_row(row, members_of(scored_in_class, f), p, empty_source);
+  return row;
+}
+
+Result<void> validate(const PriorsParams& p)
+{
+  auto bad = [](std::string msg) { return fail(ErrorCode::invalid_input, std::move(msg)); };
+  if (!std::isfinite(p.prior_strength) || p.prior_strength < 0.0) {
+    return bad(fmt::format("prior strength must be >= 0 (got {})", p.prior_strength));
+  }
+  if (!(p.quantile > 0.0 && p.quantile <= 1.0)) {
+    return bad(fmt::format("quantile must be in (0, 1] (got {})", p.quantile));
+  }
+  if (!std::isfinite(p.iso_noise) || p.iso_noise < 0.0 || !std::isfinite(p.e2e_noise_pct) ||
+      p.e2e_noise_pct < 0.0) {
+    return bad("noise bands must be finite and >= 0");
+  }
+  const auto& w = p.confidence_weights;
+  for (const double v : {w.high, w.medium, w.low}) {
+    if (!std::isfinite(v) || v < 0.0) {
+      return bad(fmt::format("confidence weights must be finite and >= 0 (got {})", v));
+    }
+  }
+  if (p.half_life_days && !(std::isfinite(*p.half_life_days) && *p.half_life_days > 0.0)) {
+    return bad(fmt::format("half-life must be > 0 days (got {})", *p.half_life_days));
+  }
+  if (!p.as_of.empty() && !parse_day(p.as_of)) {
+    return bad(fmt::format("as-of date '{}' is not YYYY-MM-DD", p.as_of));
+  }
+  if (p.since && !parse_day(*p.since)) {
+    return bad(fmt::format("since date '{}' is not YYYY-MM-DD", *p.since));
+  }
+  if (p.bootstrap_resamples < 0) {
+    return bad("bootstrap resamples must be >= 0");
+  }
+  if (!(p.interval > 0.0 && p.interval < 1.0)) {
+    return bad(fmt::format("interval must be in (0, 1) (got {})", p.interval));
+  }
+  return {};
+}
+
+// Validate and fill as_of (newest valid run_date when not given).
+Result<std::pair<PriorsParams, DateWindow>> resolve(std::span<const Observation> attempts,
+                                                    const PriorsParams& params)
+{
+  RFDB_TRY(validate(params));
+  PriorsParams p = params;
+  if (p.as_of.empty()) {
+    for (const Observation& a : attempts) {
+      if (parse_day(a.run_date) && a.run_date > p.as_of) {
+        p.as_of = a.run_date;
+      }
+    }
+  }
+  DateWindow window;
+  if (!p.as_of.empty()) {
+    window.as_of = parse_day(p.as_of);
+  }
+  if (p.since) {
+    window.since = parse_day(*p.since);
+  }
+  return std::make_pair(p, window);
+}
+
+// Observations and infeasible attempts of one class, with grouped gfx/regime.
+std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
+                                    const std::vector<AttemptEvaluation>& evals, std::string_view op_class)
+{
+  std::vector<Scored> out;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const auto& ex = evals[i].excluded;
+    if (attempts[i].op_class == op_class && (!ex || *ex == ExclusionReason::infeasible)) {
+      out.push_back({&attempts[i], evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime)});
+    }
+  }
+  return out;
+}
+
+std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
+                                          const std::vector<AttemptEvaluation>& evals, const PriorsParams& p)
+{
+  // Verdict usability does not matter here: c uses only pct_gpu_time and s.
+  std::map<std::pair<int, std::string>, std::pair<std::vector<WeightedValue>, int>> groups;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const Observation& a = attempts[i];
+    const auto& ex = evals[i].excluded;
+    if (ex && *ex <= ExclusionReason::no_speedup) {
+      continue; // outside the window, unknown class or no valid s
+    }
+    const double s = *a.isolated_speedup;
+    if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.pred_pct_gpu_time ||
+        !std::isfinite(*a.pred_pct_gpu_time) || *a.pred_pct_gpu_time <= 0.0) {
+      continue;
+    }
+    const double c = *a.pred_pct_gpu_time * (1.0 - 1.0 / s);
+    const double d = *a.e2e_delta_pct;
+    const auto cls = std::find(k_op_classes.begin(), k_op_classes.end(), a.op_class) - k_op_classes.begin();
+    auto& group = groups[{static_cast<int>(cls), group_name(a.regime)}];
+    group.first.push_back({d / c, c});
+    group.second += (s > 1.0 + p.iso_noise && d <= -p.e2e_noise_pct) ? 1 : 0;
+  }
+  std::vector<TransferRow> rows;
+  for (auto& [key, group] : groups) {
+    auto& sample = group.first;
+    sort_canonical(sample);
+    TransferRow row;
+    row.op_class = std::string(k_op_classes[static_cast<std::size_t>(key.first)]);
+    row.regime = key.second;
+    row.n = static_cast<int>(sample.size());
+    row.median_ratio = weighted_quantile_counted(sample, {}, 0.5)->value;
+    row.sign_flips = group.second;
+    row.interval = bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval,
+                                      derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
+                                      [&](std::span<const std::uint32_t> counts) {
+                                        return weighted_quantile_counted(sample, counts, 0.5)->value;
+                                      });
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// Sorted distinct gfx, and regimes per gfx, over every class's counted attempts.
+using KeyNames = std::map<std::string, std::set<std::string>>;
+
+KeyNames key_names(const std::vector<std::vector<Scored>>& by_class)
+{
+  KeyNames names;
+  for (const auto& scored : by_class) {
+    for (const Scored& s : scored) {
+      names[s.gfx].insert(s.regime);
+    }
+  }
+  return names;
+}
+
+} // namespace
+
+AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParams& params)
+{
+  DateWindow window;
+  window.as_of = parse_day(params.as_of);
+  if (params.since) {
+    window.since = parse_day(*params.since);
+  }
+  return evaluate(attempt, params, window);
+}
+
+Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params)
+{
+  std::pair<PriorsParams, DateWindow> resolved;
+  RFDB_TRY_ASSIGN(resolved, resolve(attempts, params));
+  const auto& [p, window] = resolved;
+
+  PriorsResult result;
+  result.params = p;
+  if (!p.as_of.empty()) {
+    result.as_of = p.as_of;
+  }
+  result.attempts = static_cast<int>(attempts.size());
+  std::vector<AttemptEvaluation> evals;
+  evals.reserve(attempts.size());
+  std::array<int, k_exclusion_reason_count> counts{};
+  for (const Observation& a : attempts) {
+    evals.push_back(evaluate(a, p, window));
+    if (evals.back().excluded) {
+      ++counts[static_cast<std::size_t>(*evals.back().excluded)];
+    } else {
+      ++result.observations;
+    }
+  }
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] > 0) {
+      result.excluded.push_back({static_cast<ExclusionReason>(r), counts[r]});
+    }
+  }
+
+  std::vector<std::vector<Scored>> by_class;
+  for (const auto op_class : k_op_classes) {
+    by_class.push_back(scored_of_class(attempts, evals, op_class));
+  }
+  const KeyNames names = key_names(by_class);
+  for (std::size_t c = 0; c < k_op_classes.size(); ++c) {
+    const std::string op_class(k_op_classes[c]);
+    const double seed = *seed_target_eff(op_class);
+    const PriorRow class_row = make_row(op_class, {}, seed, PriorSource::seed, by_class[c], p);
+    result.priors.push_back(class_row);
+    if (p.level == PriorsLevel::op_class) {
+      continue;
+    }
+    for (const auto& [gfx, regimes] : names) {
+      const PriorRow gfx_row =
+          make_row(op_class, {gfx, std::nullopt}, class_row.target_eff, PriorSource::parent, by_class[c], p);
+      result.priors.push_back(gfx_row);
+      if (p.level != PriorsLevel::op_class_gfx_regime) {
+        continue;
+      }
+      for (const auto& regime : regimes) {
+        result.priors.push_back(
+            make_row(op_class, {gfx, regime}, gfx_row.target_eff, PriorSource::parent, by_class[c], p));
+      }
+    }
+  }
+  result.e2e_transfer = compute_transfer(attempts, evals, p);
+  return result;
+}
+
+Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, const PriorsParams& params,
+                                      const PriorsKey& key)
+{
+  if (!seed_target_eff(key.op_class)) {
+    return fail(ErrorCode::usage, fmt::format("unknown op class '{}'", key.op_class));
+  }
+  std::pair<PriorsParams, DateWindow> resolved;
+  RFDB_TRY_ASSIGN(resolved, resolve(attempts, params));
+  const auto& [p, window] = resolved;
+
+  KeyExplanation out;
+  out.key = key;
+  out.params = p;
+  if (!p.as_of.empty()) {
+    out.as_of = p.as_of;
+  }
+  std::vector<AttemptEvaluation> evals;
+  for (const Observation& a : attempts) {
+    evals.push_back(evaluate(a, p, window));
+  }
+  const auto scored = scored_of_class(attempts, evals, key.op_class);
+  const double seed = *seed_target_eff(key.op_class);
+  out.chain.push_back(make_row(key.op_class, {}, seed, PriorSource::seed, scored, p));
+  if (key.gfx) {
+    out.chain.push_back(make_row(key.op_class, {key.gfx, std::nullopt}, out.chain.back().target_eff,
+                                 PriorSource::parent, scored, p));
+  }
+  if (key.gfx && key.regime) {
+    out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime}, out.chain.back().target_eff,
+                                 PriorSource::parent, scored, p));
+  }
+
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const Observation& a = attempts[i];
+    if (a.op_class != key.op_class || (key.gfx && group_name(a.gfx) != *key.gfx) ||
+        (key.regime && group_name(a.regime) != *key.regime)) {
+      continue;
+    }
+    auto& list = evals[i].excluded ? out.excluded : out.observations;
+    list.push_back({a, evals[i]});
+  }
+  auto chronological = [](const ExplainedAttempt& x, const ExplainedAttempt& y) {
+    auto tie = [](const ExplainedAttempt& v) {
+      const Observation& a = v.attempt;
+      return std::make_tuple(std::cref(a.run_date), std::cref(a.run_id), std::cref(a.round),
+                             std::cref(a.short_name), std::cref(a.lever), std::cref(a.gfx),
+                             std::cref(a.regime), a.isolated_speedup.value_or(-1.0), v.evaluation.e,
+                             v.evaluation.weight);
+    };
+    return tie(x) < tie(y);
+  };
+  std::sort(out.observations.begin(), out.observations.end(), chronological);
+  std::sort(out.excluded.begin(), out.excluded.end(), chronological);
+  return out;
+}
+
+} // namespace rfdb::calibrate

@@ -1,0 +1,150 @@
+// Small, deterministic statistics for the calibration engine (DESIGN.md §4):
+// weighted quantile/median, a type-7 percentile, a portable seeded PRNG and a
+// percentile bootstrap.
+//
+// Everything here is reproducible bit for bit across compilers and standard
+// libraries: samples are sorted into a canonical order before any sum, and the
+// PRNG is SplitMix64 with indices derived from raw 64-bit draws by rejection
+// (std::uniform_*_distribution is implementation-defined, so it is not used).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace rfdb::calibrate {
+
+// One sample point with a non-negative weight.
+struct WeightedValue {
+  double value = 0.0;
+  double weight = 0.0;
+};
+
+// Closed interval [lo, hi] of a statistic.
+struct Interval {
+  double lo = 0.0;
+  double hi = 0.0;
+};
+
+// Sort into the canonical order (value, then weight, ascending). Every
+// estimator below works on this order, so a shuffled input gives the same
+// floating-point result.
+void sort_canonical(std::vector<WeightedValue>& sample);
+
+// Sum in ascending order, so the result depends only on the multiset of
+// values (not on the order they arrive in or on what they are attached to).
+double stable_sum(std::vector<double> values);
+
+// Weighted p-quantile, p in (0, 1]: the smallest value v with
+// Σ_{value_i ≤ v} w_i ≥ p·W (W = Σ w_i), ties at v all counted. A relative
+// slack of 1e-9·W absorbs rounding in the sums. nullopt when the sample is
+// empty or W ≤ 0. The input need not be sorted.
+std::optional<double> weighted_quantile(std::vector<WeightedValue> sample, double p);
+
+// Weighted median = weighted_quantile(sample, 0.5): the lower weighted median.
+std::optional<double> weighted_median(std::vector<WeightedValue> sample);
+
+// Weighted p-quantile of a canonically sorted sample in which element i occurs
+// counts[i] times (a bootstrap resample); counts.size() == sorted.size().
+// Also returns the resample's total weight. nullopt when the total is ≤ 0.
+struct CountedQuantile {
+  double value = 0.0;
+  double total_weight = 0.0;
+};
+std::optional<CountedQuantile> weighted_quantile_counted(std::span<const WeightedValue> sorted,
+                                                         std::span<const std::uint32_t> counts, double p);
+
+// Percentile of an ascending-sorted sample by linear interpolation between
+// order statistics (Hyndman–Fan type 7, the R/NumPy default); p in [0, 1].
+// nullopt when empty.
+std::optional<double> percentile_sorted(std::span<const double> sorted, double p);
+
+// SplitMix64 (Steele, Lea, Flood 2014): a 64-bit generator whose output is
+// fully specified by its seed, on every platform.
+class Prng {
+public:
+  explicit Prng(std::uint64_t seed) : m_state(seed) {}
+
+  // Next raw 64-bit draw.
+  std::uint64_t next_u64();
+  // Uniform integer in [0, n) without modulo bias: Lemire's multiply-shift
+  // with rejection (ACM TOMACS 2019); n > 0.
+  std::uint64_t below(std::uint64_t n);
+
+private:
+  std::uint64_t m_state;
+};
+
+// Seed for one named stream ("moe:gfx950"), so each key's bootstrap depends
+// only on its own observations and not on which other keys exist.
+std::uint64_t derive_seed(std::uint64_t seed, std::string_view label);
+
+// Statistic of a bootstrap resample given as per-element counts (see
+// weighted_quantile_counted).
+using ResampleStatistic = std::function<double(std::span<const std::uint32_t> counts)>;
+
+// Percentile bootstrap: `resamples` times draw n indices with replacement
+// from [0, n), call `statistic` on the counts, and return the central
+// `level` interval (level 0.90 → 5th and 95th percentiles, type 7).
+// nullopt when n == 0 or resamples < 1.
+std::optional<Interval> bootstrap_interval(std::size_t n, int resamples, double level, std::uint64_t seed,
+                                           const ResampleStatistic& statistic);
+
+// Inline: the bootstrap draws millions of indices.
+
+inline std::uint64_t Prng::next_u64()
+{
+  m_state += 0x9E3779B97F4A7C15ULL;
+  std::uint64_t z = m_state;
+  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31U);
+}
+
+namespace detail {
+
+// High 64 bits of a·b; the low 64 bits go to `lo`. Same result on every
+// platform; the 128-bit builtin is only a faster route to it.
+inline std::uint64_t mul_hi_lo(std::uint64_t a, std::uint64_t b, std::uint64_t& lo)
+{
+#if defined(__SIZEOF_INT128__)
+  __extension__ using U128 = unsigned __int128;
+  const U128 product = static_cast<U128>(a) * b;
+  lo = static_cast<std::uint64_t>(product);
+  return static_cast<std::uint64_t>(product >> 64U);
+#else
+  const std::uint64_t a_lo = a & 0xFFFFFFFFULL;
+  const std::uint64_t a_hi = a >> 32U;
+  const std::uint64_t b_lo = b & 0xFFFFFFFFULL;
+  const std::uint64_t b_hi = b >> 32U;
+  const std::uint64_t ll = a_lo * b_lo;
+  const std::uint64_t lh = a_lo * b_hi;
+  const std::uint64_t hl = a_hi * b_lo;
+  const std::uint64_t mid = (ll >> 32U) + (lh & 0xFFFFFFFFULL) + (hl & 0xFFFFFFFFULL);
+  lo = (mid << 32U) | (ll & 0xFFFFFFFFULL);
+  return a_hi * b_hi + (lh >> 32U) + (hl >> 32U) + (mid >> 32U);
+#endif
+}
+
+} // namespace detail
+
+inline std::uint64_t Prng::below(std::uint64_t n)
+{
+  // The high word of x·n is uniform on [0, n) once draws whose low word falls
+  // under 2^64 mod n are rejected; the modulo is computed only when needed.
+  std::uint64_t lo = 0;
+  std::uint64_t hi = detail::mul_hi_lo(next_u64(), n, lo);
+  if (lo < n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    while (lo < threshold) {
+      hi = detail::mul_hi_lo(next_u64(), n, lo);
+    }
+  }
+  return hi;
+}
+
+} // namespace rfdb::calibrate

@@ -1,0 +1,247 @@
+#include "calibrate/priors_format.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace rfdb::calibrate {
+namespace {
+
+// The canonical run of DESIGN.md §1, as the store query would return it.
+Observation canonical_moe()
+{
+  Observation o;
+  o.run_id = "e2e_qwen35_a3b_fp8_gfx950";
+  o.run_date = "2025-05-20";
+  o.round = "1";
+  o.short_name = "fused_moe_kernel";
+  o.lever = "moe_tuning_db";
+  o.op_class = "moe";
+  o.gfx = "gfx950";
+  o.regime = "decode";
+  o.isolated_speedup = 1.047;
+  o.e2e_delta_pct = -0.064;
+  o.pred_roofline_pct = 0.88;
+  o.pred_target_eff = 0.90;
+  o.pred_attainable_speedup = 1.023;
+  o.pred_headroom_class = "saturated";
+  o.pred_confidence = "medium";
+  o.pred_pct_gpu_time = 26.45;
+  return o;
+}
+
+std::vector<Observation> canonical()
+{
+  Observation attn = canonical_moe();
+  attn.short_name = "kernel_paged_attention_2d";
+  attn.lever = "attention_backend";
+  attn.op_class = "attn";
+  attn.isolated_speedup = 1.56;
+  attn.e2e_delta_pct.reset();
+  attn.pred_roofline_pct = 0.18;
+  attn.pred_target_eff = 0.50;
+  attn.pred_attainable_speedup = 2.778;
+  attn.pred_headroom_class = "underperforming";
+  attn.pred_pct_gpu_time = 8.86;
+  return {canonical_moe(), attn};
+}
+
+PriorsResult compute(const std::vector<Observation>& in, PriorsParams p = {})
+{
+  auto r = compute_priors(in, p);
+  EXPECT_TRUE(r.has_value());
+  return *r;
+}
+
+TEST(RenderPriorsMd, CanonicalRun)
+{
+  const std::string expected =
+      "| op class | target_eff | n | interval | why |\n"
+      "|---|---:|---:|---|---|\n"
+      "| gemm | 0.9000 | 0 | - | seed 0.90; no observations |\n"
+      "| moe | 0.9036 | 1 | [0.9036, 0.9036] | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk with k=3 |\n"
+      "| elementwise | 0.8750 | 0 | - | seed 0.875; no observations |\n"
+      "| attn | 0.4635 | 1 | [0.4635, 0.4635] | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk with k=3 |\n";
+  EXPECT_EQ(render_priors_md(compute(canonical())), expected);
+}
+
+TEST(RenderPriorsMd, ChildRowsNameTheirParent)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx;
+  auto in = canonical();
+  in.push_back(canonical_moe());
+  in.back().pred_roofline_pct = 0.95; // e = 0.95 × 1.2 = 1.14 > 1.05: infeasible,
+  in.back().isolated_speedup = 1.2;   // counted once as a contradiction
+  const std::string md = render_priors_md(compute(in, p));
+  EXPECT_NE(md.find("| moe:gfx950 | 0.9065 | 1 | [0.9065, 0.9065] | moe 0.9036; 1 obs (q 0.921, W 0.60) "
+                    "shrunk with k=3; 1 contradiction; 1 infeasible |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| gemm:gfx950 | 0.9000 | 0 | - | no observations; parent gemm 0.9000 |\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(RenderPriorsPython, CanonicalRun)
+{
+  const std::string expected =
+      "# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of 2025-05-20.\n"
+      "# Class level; prior strength k=3. Regenerate rather than edit.\n"
+      "TARGET_EFF = {\"gemm\": 0.9000, \"moe\": 0.9036, \"elementwise\": 0.8750, \"attn\": 0.4635}\n";
+  EXPECT_EQ(render_priors_python(compute(canonical())), expected);
+  // Finer levels do not leak into the class-level literal.
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  EXPECT_EQ(render_priors_python(compute(canonical(), p)), expected);
+}
+
+TEST(RenderPriorsJson, ContractKeysInOrder)
+{
+  const auto doc = nlohmann::ordered_json::parse(render_priors_json(compute(canonical())));
+  std::vector<std::string> top;
+  for (const auto& [k, v] : doc.items()) {
+    top.push_back(k);
+  }
+  EXPECT_EQ(top, (std::vector<std::string>{"as_of", "parameters", "priors", "e2e_transfer"}));
+  std::vector<std::string> params;
+  for (const auto& [k, v] : doc["parameters"].items()) {
+    params.push_back(k);
+  }
+  EXPECT_EQ(params, (std::vector<std::string>{"prior_strength", "quantile", "iso_noise_band",
+                                              "confidence_weights", "half_life_days"}));
+  std::vector<std::string> row;
+  for (const auto& [k, v] : doc["priors"][1].items()) {
+    row.push_back(k);
+  }
+  EXPECT_EQ(row, (std::vector<std::string>{"op_class", "gfx", "regime", "seed", "target_eff", "n", "weight",
+                                           "statistic", "interval", "contradictions", "infeasible",
+                                           "last_seen", "source"}));
+  std::vector<std::string> transfer;
+  for (const auto& [k, v] : doc["e2e_transfer"][0].items()) {
+    transfer.push_back(k);
+  }
+  EXPECT_EQ(transfer,
+            (std::vector<std::string>{"op_class", "regime", "n", "median_ratio", "interval", "sign_flips"}));
+}
+
+TEST(RenderPriorsJson, CanonicalValuesRounded)
+{
+  const auto doc = nlohmann::json::parse(render_priors_json(compute(canonical())));
+  EXPECT_EQ(doc["as_of"], "2025-05-20");
+  EXPECT_EQ(doc["parameters"]["prior_strength"], 3.0);
+  EXPECT_EQ(doc["parameters"]["iso_noise_band"], 0.034);
+  EXPECT_EQ(doc["parameters"]["confidence_weights"]["medium"], 0.6);
+  EXPECT_TRUE(doc["parameters"]["half_life_days"].is_null());
+  const auto& moe = doc["priors"][1];
+  EXPECT_EQ(moe["op_class"], "moe");
+  EXPECT_TRUE(moe["gfx"].is_null());
+  EXPECT_EQ(moe["target_eff"], 0.9036);
+  EXPECT_EQ(moe["statistic"], 0.9214);
+  EXPECT_EQ(moe["weight"], 0.6);
+  EXPECT_EQ(moe["interval"], nlohmann::json::array({0.9036, 0.9036}));
+  EXPECT_EQ(moe["source"], "calibrated");
+  EXPECT_EQ(moe["last_seen"], "2025-05-20");
+  EXPECT_EQ(doc["priors"][3]["target_eff"], 0.4635);
+  EXPECT_TRUE(doc["priors"][0]["statistic"].is_null());
+  EXPECT_TRUE(doc["priors"][0]["interval"].is_null());
+  EXPECT_EQ(doc["e2e_transfer"][0]["median_ratio"], -0.0539);
+}
+
+TEST(RenderPriorsJson, EmptyDatabaseIsTheSeeds)
+{
+  const std::string json = render_priors_json(compute({}));
+  const auto doc = nlohmann::json::parse(json);
+  EXPECT_TRUE(doc["as_of"].is_null());
+  ASSERT_EQ(doc["priors"].size(), 4U);
+  EXPECT_EQ(doc["priors"][2]["op_class"], "elementwise");
+  EXPECT_EQ(doc["priors"][2]["target_eff"], 0.875);
+  EXPECT_EQ(doc["priors"][2]["source"], "seed");
+  EXPECT_TRUE(doc["e2e_transfer"].empty());
+  // Two-space indent, one key per line, trailing newline.
+  EXPECT_EQ(json.substr(0, 36), "{\n  \"as_of\": null,\n  \"parameters\": {");
+  EXPECT_EQ(json.back(), '\n');
+}
+
+TEST(RenderPriorsJson, NegativeZeroNeverPrinted)
+{
+  Observation o = canonical_moe();
+  o.e2e_delta_pct = -0.00001; // ratio ≈ −8e-6, rounds to 0
+  const std::string json = render_priors_json(compute({o}));
+  EXPECT_NE(json.find("\"median_ratio\": 0.0"), std::string::npos) << json;
+  EXPECT_EQ(json.find("-0.0"), std::string::npos);
+}
+
+TEST(RenderPriorsCsv, HeaderAndRows)
+{
+  const std::string csv = render_priors_csv(compute(canonical()));
+  EXPECT_EQ(csv,
+            "op_class,gfx,regime,seed,target_eff,n,weight,statistic,interval_lo,interval_hi,contradictions,"
+            "infeasible,last_seen,source\n"
+            "gemm,,,0.9000,0.9000,0,0.000,,,,0,0,,seed\n"
+            "moe,,,0.9000,0.9036,1,0.600,0.9214,0.9036,0.9036,0,0,2025-05-20,calibrated\n"
+            "elementwise,,,0.8750,0.8750,0,0.000,,,,0,0,,seed\n"
+            "attn,,,0.5000,0.4635,1,0.600,0.2808,0.4635,0.4635,0,0,2025-05-20,calibrated\n");
+}
+
+TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
+{
+  auto in = canonical();
+  Observation unknown = canonical_moe();
+  unknown.op_class = "unknown";
+  in.push_back(unknown);
+  const std::string table = render_priors_table(compute(in));
+  EXPECT_NE(table.find("moe          0.9000      0.9036  1  0.600  0.9214  [0.9036, 0.9036]"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("multiply expected_e2e_gain_pct by median_ratio"), std::string::npos);
+  EXPECT_NE(table.find("moe       decode  1       -0.0539"), std::string::npos) << table;
+  EXPECT_NE(table.find("3 attempts, 2 observations; excluded: unknown_class 1\n"), std::string::npos)
+      << table;
+}
+
+TEST(RenderExplain, ListsObservationsExclusionsAndArithmetic)
+{
+  auto in = canonical();
+  Observation suspect = canonical_moe();
+  suspect.round = "2";
+  suspect.pred_suspect = true;
+  in.push_back(suspect);
+  const auto ex = explain_priors(in, {}, *parse_priors_key("moe"));
+  ASSERT_TRUE(ex.has_value());
+  const std::string text = render_explain(*ex);
+  EXPECT_NE(text.find("Contributing observations (1):"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("e2e_qwen35_a3b_fp8_gfx950  2025-05-20      1  fused_moe_kernel  moe_tuning_db  gfx950  "
+                "decode        0.8800  1.047  0.9214   0.600"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Excluded attempts (1):"), std::string::npos);
+  EXPECT_NE(text.find("suspect\n"), std::string::npos);
+  EXPECT_NE(text.find("  moe: seed 0.9000\n    n=1, W=0.600, q=0.9214"), std::string::npos) << text;
+  EXPECT_NE(text.find("t = (3*0.9000 + 0.600*0.9214) / (3 + 0.600) = 0.9036\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Result: moe target_eff 0.9036\n"), std::string::npos);
+  // The attention attempt belongs to another class and is not listed.
+  EXPECT_EQ(text.find("kernel_paged_attention_2d"), std::string::npos);
+}
+
+TEST(RenderExplain, EmptyKeyShowsParentValue)
+{
+  const auto ex = explain_priors(canonical(), {}, *parse_priors_key("moe:gfx942"));
+  ASSERT_TRUE(ex.has_value());
+  const std::string text = render_explain(*ex);
+  EXPECT_NE(text.find("  moe:gfx942: parent moe 0.9036\n    no observations -> 0.9036 (source parent)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Contributing observations (0):\n  (none)\n"), std::string::npos);
+}
+
+TEST(ParsePriorsFormat, KnownNames)
+{
+  EXPECT_EQ(*parse_priors_format("json"), PriorsFormat::json);
+  EXPECT_EQ(*parse_priors_format("md"), PriorsFormat::md);
+  EXPECT_EQ(*parse_priors_format("python"), PriorsFormat::python);
+  EXPECT_EQ(parse_priors_format("yaml").error().code, ErrorCode::usage);
+}
+
+} // namespace
+} // namespace rfdb::calibrate

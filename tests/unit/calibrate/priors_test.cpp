@@ -1,0 +1,675 @@
+#include "calibrate/priors.hpp"
+#include "calibrate/priors_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+namespace rfdb::calibrate {
+namespace {
+
+// The canonical run of DESIGN.md §1 (Qwen3.5-35B-A3B-FP8, gfx950, conc 64).
+Observation canonical_moe()
+{
+  Observation o;
+  o.run_id = "e2e_qwen35_a3b_fp8_gfx950";
+  o.run_date = "2025-05-20";
+  o.round = "1";
+  o.short_name = "fused_moe_kernel";
+  o.lever = "moe_tuning_db";
+  o.op_class = "moe";
+  o.gfx = "gfx950";
+  o.regime = "decode";
+  o.isolated_speedup = 1.047;
+  o.e2e_delta_pct = -0.064;
+  o.pred_roofline_pct = 0.88;
+  o.pred_target_eff = 0.90;
+  o.pred_attainable_speedup = 1.023;
+  o.pred_headroom_class = "saturated";
+  o.pred_confidence = "medium";
+  o.pred_pct_gpu_time = 26.45;
+  return o;
+}
+
+Observation canonical_attn()
+{
+  Observation o = canonical_moe();
+  o.short_name = "kernel_paged_attention_2d";
+  o.lever = "attention_backend";
+  o.op_class = "attn";
+  o.isolated_speedup = 1.56;
+  o.e2e_delta_pct.reset();
+  o.pred_roofline_pct = 0.18;
+  o.pred_target_eff = 0.50;
+  o.pred_attainable_speedup = 2.778;
+  o.pred_headroom_class = "underperforming";
+  o.pred_pct_gpu_time = 8.86;
+  return o;
+}
+
+std::vector<Observation> canonical()
+{
+  return {canonical_moe(), canonical_attn()};
+}
+
+// A usable observation with e = roofline_pct × s (s well above the noise band).
+Observation obs(std::string op_class, std::string gfx, std::string regime, double roofline_pct, double s,
+                std::string confidence = "high", std::string date = "2025-05-01")
+{
+  Observation o = canonical_moe();
+  o.run_id = "run_" + date;
+  o.run_date = std::move(date);
+  o.op_class = std::move(op_class);
+  o.gfx = std::move(gfx);
+  o.regime = std::move(regime);
+  o.pred_roofline_pct = roofline_pct;
+  o.isolated_speedup = s;
+  o.pred_attainable_speedup = 10.0;
+  o.pred_confidence = std::move(confidence);
+  o.e2e_delta_pct.reset();
+  return o;
+}
+
+PriorsResult compute(const std::vector<Observation>& in, PriorsParams p = {})
+{
+  auto r = compute_priors(in, p);
+  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().describe());
+  return *r;
+}
+
+const PriorRow& row(const PriorsResult& r, std::string_view key)
+{
+  for (const PriorRow& x : r.priors) {
+    if (row_key(x) == key) {
+      return x;
+    }
+  }
+  ADD_FAILURE() << "no row " << key;
+  return r.priors.front();
+}
+
+// A varied history over all classes, two GPUs, two regimes and three dates.
+std::vector<Observation> varied_history()
+{
+  std::vector<Observation> out;
+  const std::array<std::string, 4> classes = {"gemm", "moe", "elementwise", "attn"};
+  const std::array<std::string, 3> conf = {"high", "medium", "low"};
+  const std::array<std::string, 3> dates = {"2025-01-10", "2025-03-02", "2025-05-20"};
+  for (int i = 0; i < 48; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    Observation o = obs(classes[u % 4], i % 3 == 0 ? "gfx942" : "gfx950", i % 5 < 2 ? "prefill" : "decode",
+                        0.2 + 0.013 * (i % 50), 1.05 + 0.07 * (i % 9), conf[u % 3], dates[u % 3]);
+    o.run_id = "run_" + std::to_string(i % 7);
+    o.round = std::to_string(i % 4);
+    o.pred_attainable_speedup = 1.0 + 0.1 * (i % 6);
+    o.e2e_delta_pct = (i % 4 == 0) ? std::optional<double>(-1.0 + 0.3 * (i % 11)) : std::nullopt;
+    out.push_back(o);
+  }
+  return out;
+}
+
+TEST(EvaluateAttempt, CanonicalMoeObservation)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  const auto ev = evaluate_attempt(canonical_moe(), p);
+  EXPECT_FALSE(ev.excluded.has_value());
+  EXPECT_NEAR(ev.e, 0.92136, 1e-12); // 0.88 × 1.047
+  EXPECT_DOUBLE_EQ(ev.weight, 0.6);  // medium
+  // 1.047 ≤ 1.023 × 1.034 = 1.057782: within the noise band of the prediction.
+  EXPECT_FALSE(ev.contradiction);
+}
+
+TEST(EvaluateAttempt, CanonicalAttnObservationIsNotAContradiction)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  const auto ev = evaluate_attempt(canonical_attn(), p);
+  EXPECT_FALSE(ev.excluded.has_value());
+  EXPECT_NEAR(ev.e, 0.2808, 1e-12); // 0.18 × 1.56
+  EXPECT_FALSE(ev.contradiction);   // 1.56 < 2.778
+}
+
+TEST(EvaluateAttempt, BeatingThePredictionBeyondNoiseIsAContradiction)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  Observation o = canonical_moe();
+  o.isolated_speedup = 1.06; // > 1.023 × 1.034 = 1.057782
+  EXPECT_TRUE(evaluate_attempt(o, p).contradiction);
+}
+
+TEST(EvaluateAttempt, MeasuredPostEfficiencyWins)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  Observation o = canonical_moe();
+  o.post_efficiency = 0.83;
+  const auto ev = evaluate_attempt(o, p);
+  EXPECT_DOUBLE_EQ(ev.e, 0.83);
+  EXPECT_TRUE(ev.e_from_post);
+}
+
+TEST(EvaluateAttempt, EfficiencyJustAboveOneIsClampedNotInfeasible)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  const auto ev = evaluate_attempt(obs("gemm", "gfx950", "decode", 0.98, 1.06), p); // 1.0388
+  EXPECT_FALSE(ev.excluded.has_value());
+  EXPECT_DOUBLE_EQ(ev.e, 1.0);
+}
+
+TEST(EvaluateAttempt, HalfLifeHalvesWeightPerHalfLife)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-31";
+  p.half_life_days = 30.0;
+  EXPECT_DOUBLE_EQ(evaluate_attempt(obs("gemm", "g", "r", 0.5, 1.5, "medium", "2025-05-31"), p).weight, 0.6);
+  EXPECT_DOUBLE_EQ(evaluate_attempt(obs("gemm", "g", "r", 0.5, 1.5, "medium", "2025-05-01"), p).weight, 0.3);
+  EXPECT_DOUBLE_EQ(evaluate_attempt(obs("gemm", "g", "r", 0.5, 1.5, "high", "2025-05-01"), p).weight, 0.5);
+  EXPECT_DOUBLE_EQ(evaluate_attempt(obs("gemm", "g", "r", 0.5, 1.5, "low", "2025-04-01"), p).weight, 0.0625);
+}
+
+TEST(EvaluateAttempt, ExclusionReasonsInOrder)
+{
+  PriorsParams p;
+  p.as_of = "2025-05-20";
+  p.since = "2025-01-01";
+  auto reason = [&](Observation o) { return evaluate_attempt(o, p).excluded; };
+  Observation o = canonical_moe();
+  o.run_date = "2025-5-20";
+  EXPECT_EQ(reason(o), ExclusionReason::bad_run_date);
+  o = canonical_moe();
+  o.run_date = "2024-12-31";
+  EXPECT_EQ(reason(o), ExclusionReason::before_since);
+  o.run_date = "2025-05-21";
+  EXPECT_EQ(reason(o), ExclusionReason::after_as_of);
+  o = canonical_moe();
+  o.op_class = "unknown";
+  EXPECT_EQ(reason(o), ExclusionReason::unknown_class);
+  o = canonical_moe();
+  o.isolated_speedup.reset();
+  EXPECT_EQ(reason(o), ExclusionReason::no_speedup);
+  o.isolated_speedup = 1.034; // exactly on the band edge: not a win
+  o.pred_suspect = true;      // below_noise is reported first
+  EXPECT_EQ(reason(o), ExclusionReason::below_noise);
+  o.isolated_speedup = 1.2;
+  EXPECT_EQ(reason(o), ExclusionReason::suspect);
+  o.pred_suspect = false;
+  o.pred_dispatch_bound = true;
+  EXPECT_EQ(reason(o), ExclusionReason::dispatch_bound);
+  o.pred_dispatch_bound = false;
+  o.pred_headroom_class = "unknown";
+  EXPECT_EQ(reason(o), ExclusionReason::unknown_headroom);
+  o.pred_headroom_class = "moderate";
+  o.pred_roofline_pct = 1.2;
+  EXPECT_EQ(reason(o), ExclusionReason::bad_roofline_pct);
+  o.pred_roofline_pct = 0.5;
+  o.post_efficiency = 0.0;
+  EXPECT_EQ(reason(o), ExclusionReason::bad_post_efficiency);
+  o.post_efficiency.reset();
+  o.pred_confidence = "stage-b";
+  EXPECT_EQ(reason(o), ExclusionReason::unknown_confidence);
+  o.pred_confidence = "low";
+  o.pred_roofline_pct = 0.9; // e = 1.08 > 1.05
+  EXPECT_EQ(reason(o), ExclusionReason::infeasible);
+  EXPECT_TRUE(evaluate_attempt(o, p).contradiction);
+  o.pred_roofline_pct = 0.5;
+  p.confidence_weights.low = 0.0;
+  EXPECT_EQ(reason(o), ExclusionReason::zero_weight);
+}
+
+TEST(ComputePriors, CanonicalRunClassValues)
+{
+  const auto r = compute(canonical());
+  ASSERT_EQ(r.priors.size(), 4U);
+  EXPECT_EQ(r.as_of, "2025-05-20");
+  const PriorRow& moe = row(r, "moe");
+  EXPECT_EQ(moe.n, 1);
+  EXPECT_DOUBLE_EQ(moe.weight, 0.6);
+  EXPECT_NEAR(*moe.statistic, 0.92136, 1e-12);
+  EXPECT_NEAR(moe.target_eff, 0.903560, 1e-9); // (3·0.90 + 0.6·0.92136) / 3.6
+  EXPECT_EQ(moe.source, PriorSource::calibrated);
+  EXPECT_EQ(moe.contradictions, 0);
+  EXPECT_EQ(moe.last_seen, "2025-05-20");
+  ASSERT_TRUE(moe.interval.has_value()); // one observation: every resample is the same
+  EXPECT_NEAR(moe.interval->lo, moe.target_eff, 1e-15);
+  EXPECT_NEAR(moe.interval->hi, moe.target_eff, 1e-15);
+  const PriorRow& attn = row(r, "attn");
+  EXPECT_NEAR(attn.target_eff, 0.4634667, 1e-7); // (3·0.50 + 0.6·0.2808) / 3.6
+  EXPECT_LT(attn.target_eff, 0.50);
+  EXPECT_EQ(attn.contradictions, 0);
+  const PriorRow& gemm = row(r, "gemm");
+  EXPECT_DOUBLE_EQ(gemm.target_eff, 0.90);
+  EXPECT_EQ(gemm.n, 0);
+  EXPECT_EQ(gemm.source, PriorSource::seed);
+  EXPECT_FALSE(gemm.statistic.has_value());
+  EXPECT_FALSE(gemm.interval.has_value());
+  EXPECT_DOUBLE_EQ(row(r, "elementwise").target_eff, 0.875);
+  // Class order is fixed.
+  EXPECT_EQ(r.priors[0].op_class, "gemm");
+  EXPECT_EQ(r.priors[1].op_class, "moe");
+  EXPECT_EQ(r.priors[2].op_class, "elementwise");
+  EXPECT_EQ(r.priors[3].op_class, "attn");
+}
+
+TEST(ComputePriors, EmptyInputGivesTheSeeds)
+{
+  const auto r = compute({});
+  EXPECT_FALSE(r.as_of.has_value());
+  ASSERT_EQ(r.priors.size(), 4U);
+  const std::array<double, 4> seeds = {0.90, 0.90, 0.875, 0.50};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.priors[i].n, 0);
+    EXPECT_DOUBLE_EQ(r.priors[i].target_eff, seeds[i]);
+    EXPECT_EQ(r.priors[i].source, PriorSource::seed);
+    EXPECT_FALSE(r.priors[i].last_seen.has_value());
+  }
+  EXPECT_TRUE(r.e2e_transfer.empty());
+  EXPECT_TRUE(r.excluded.empty());
+}
+
+TEST(ComputePriors, InfeasibleIsNoObservationButCountsTwice)
+{
+  auto in = canonical();
+  in.push_back(obs("moe", "gfx950", "decode", 0.9, 1.2)); // e = 1.08 before clamping
+  const auto r = compute(in);
+  const PriorRow& moe = row(r, "moe");
+  EXPECT_EQ(moe.n, 1);
+  EXPECT_EQ(moe.infeasible, 1);
+  EXPECT_EQ(moe.contradictions, 1);
+  EXPECT_NEAR(moe.target_eff, 0.903560, 1e-9); // unchanged by it
+  ASSERT_EQ(r.excluded.size(), 1U);
+  EXPECT_EQ(r.excluded[0].reason, ExclusionReason::infeasible);
+}
+
+TEST(ComputePriors, UnusableAttemptsChangeNothing)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  const std::string before = render_priors_json(compute(canonical(), p));
+  auto in = canonical();
+  Observation suspect = obs("moe", "gfx942", "prefill", 0.4, 2.0);
+  suspect.pred_suspect = true;
+  Observation unknown = obs("attn", "gfx942", "decode", 0.3, 2.0);
+  unknown.pred_headroom_class = "unknown";
+  Observation below = obs("moe", "gfx950", "decode", 0.99, 1.03);
+  Observation dispatch = obs("gemm", "gfx90a", "decode", 0.1, 3.0);
+  dispatch.pred_dispatch_bound = true;
+  Observation other = obs("unknown", "gfx950", "decode", 0.5, 1.5);
+  in.insert(in.end(), {suspect, unknown, below, dispatch, other});
+  const auto after = compute(in, p);
+  EXPECT_EQ(render_priors_json(after), before);
+  EXPECT_EQ(after.attempts, 7);
+  EXPECT_EQ(after.observations, 2);
+  ASSERT_EQ(after.excluded.size(), 5U); // one of each reason, in enum order
+  EXPECT_EQ(after.excluded[0].reason, ExclusionReason::unknown_class);
+  EXPECT_EQ(after.excluded[1].reason, ExclusionReason::below_noise);
+  EXPECT_EQ(after.excluded[2].reason, ExclusionReason::suspect);
+  EXPECT_EQ(after.excluded[3].reason, ExclusionReason::dispatch_bound);
+  EXPECT_EQ(after.excluded[4].reason, ExclusionReason::unknown_headroom);
+}
+
+TEST(ComputePriors, InputOrderDoesNotChangeOutput)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  p.half_life_days = 45.0;
+  auto in = varied_history();
+  const std::string expected = render_priors_json(compute(in, p));
+  std::mt19937 shuffler(2025);
+  for (int round = 0; round < 5; ++round) {
+    std::shuffle(in.begin(), in.end(), shuffler);
+    EXPECT_EQ(render_priors_json(compute(in, p)), expected);
+  }
+  std::reverse(in.begin(), in.end());
+  EXPECT_EQ(render_priors_json(compute(in, p)), expected);
+}
+
+TEST(ComputePriors, SameInputsGiveByteIdenticalJson)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx;
+  const auto in = varied_history();
+  const std::string a = render_priors_json(compute(in, p));
+  EXPECT_EQ(render_priors_json(compute(in, p)), a);
+  // A different seed moves the intervals, so the seed is what fixes them.
+  p.seed = 99;
+  EXPECT_NE(render_priors_json(compute(in, p)), a);
+}
+
+TEST(ComputePriors, EveryTargetEffInUnitInterval)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  p.prior_strength = 0.0; // no shrinkage: the raw quantile must still be in range
+  auto in = varied_history();
+  for (int i = 0; i < 10; ++i) {
+    in.push_back(obs("gemm", "gfx950", "decode", 1.0, 1.05));  // e clamps to 1
+    in.push_back(obs("attn", "gfx950", "decode", 0.001, 1.5)); // e = 0.0015
+  }
+  for (const auto& r : compute(in, p).priors) {
+    EXPECT_GT(r.target_eff, 0.0) << row_key(r);
+    EXPECT_LE(r.target_eff, 1.0) << row_key(r);
+    if (r.interval) {
+      EXPECT_GT(r.interval->lo, 0.0);
+      EXPECT_LE(r.interval->lo, r.interval->hi);
+      EXPECT_LE(r.interval->hi, 1.0);
+    }
+  }
+}
+
+TEST(ComputePriors, RaisingAnObservationNeverLowersTheValue)
+{
+  // t is monotone in every e_j: the quantile cannot fall and W is unchanged.
+  // (Raised up to 1.0 only: past 1.05 it would become infeasible, not higher.)
+  auto in = varied_history();
+  const auto base = compute(in);
+  PriorsParams p;
+  p.as_of = *base.as_of;
+  int raised_count = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto ev = evaluate_attempt(in[i], p);
+    if (ev.excluded) {
+      continue;
+    }
+    auto raised = in;
+    raised[i].pred_roofline_pct = std::min(1.0, ev.e + 0.1) / *in[i].isolated_speedup;
+    const auto r = compute(raised);
+    EXPECT_GE(row(r, in[i].op_class).target_eff, row(base, in[i].op_class).target_eff) << i;
+    ++raised_count;
+  }
+  EXPECT_GT(raised_count, 30);
+}
+
+TEST(ComputePriors, AddingAnObservationAboveTheValueNeverLowersIt)
+{
+  // When the evidence sits at or above the parent (q ≥ seed, hence t ≤ q), an
+  // added observation at or above q raises or keeps t:
+  // t' − t = [W·(q' − q) + w'·(q' − t)] / (k + W') with q' ≥ q ≥ t.
+  std::vector<Observation> in = {obs("gemm", "g", "r", 0.6, 1.6, "low"),    // e 0.96
+                                 obs("gemm", "g", "r", 0.5, 1.9, "medium"), // e 0.95
+                                 obs("gemm", "g", "r", 0.7, 1.3, "high")};  // e 0.91
+  PriorRow gemm = row(compute(in), "gemm");
+  EXPECT_NEAR(*gemm.statistic, 0.95, 1e-12);      // W 1.85, target 1.3875: 0.91 → 1, 0.95 → 1.6
+  for (const double s : {1.36, 1.4, 1.45, 1.5}) { // e = 0.7·s: 0.952, 0.98, 1.0, 1.0
+    ASSERT_GE(0.7 * s, *gemm.statistic);
+    in.push_back(obs("gemm", "g", "r", 0.7, s, "high"));
+    const PriorRow next = row(compute(in), "gemm");
+    EXPECT_GE(next.target_eff, gemm.target_eff) << s;
+    gemm = next;
+  }
+  EXPECT_NEAR(*gemm.statistic, 1.0, 1e-12);
+}
+
+TEST(ComputePriors, AddedEvidenceCanLowerTheValueWhenTheQuantileIsBelowTheParent)
+{
+  // The "never lowers" holds only when q ≥ parent: here q = 0.5 < 0.90,
+  // t = (3·0.9 + 1·0.5)/4 = 0.8; adding e = 0.85 (> t) at weight 0.25 leaves
+  // q at 0.5 and adds weight to it: t = (2.7 + 1.25·0.5)/4.25 = 0.782353.
+  std::vector<Observation> in = {obs("gemm", "g", "r", 0.25, 2.0, "high")};
+  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 0.8, 1e-12);
+  in.push_back(obs("gemm", "g", "r", 0.5, 1.7, "low"));
+  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 3.325 / 4.25, 1e-12);
+}
+
+TEST(ComputePriors, HierarchyShrinksEachLevelTowardItsParent)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  // moe: gfx950/decode e 0.95 (high), gfx942/prefill e 0.80 (high).
+  // attn: gfx942/decode e 0.40 (high) only.
+  const std::vector<Observation> in = {obs("moe", "gfx950", "decode", 0.5, 1.9),
+                                       obs("moe", "gfx942", "prefill", 0.5, 1.6),
+                                       obs("attn", "gfx942", "decode", 0.2, 2.0)};
+  const auto r = compute(in, p);
+  std::vector<std::string> keys;
+  for (const auto& x : r.priors) {
+    keys.push_back(row_key(x));
+  }
+  // gfx set {gfx942, gfx950}; regimes per gfx: gfx942 {decode, prefill}, gfx950 {decode}.
+  const std::vector<std::string> expected_keys = {"gemm",
+                                                  "gemm:gfx942",
+                                                  "gemm:gfx942:decode",
+                                                  "gemm:gfx942:prefill",
+                                                  "gemm:gfx950",
+                                                  "gemm:gfx950:decode",
+                                                  "moe",
+                                                  "moe:gfx942",
+                                                  "moe:gfx942:decode",
+                                                  "moe:gfx942:prefill",
+                                                  "moe:gfx950",
+                                                  "moe:gfx950:decode",
+                                                  "elementwise",
+                                                  "elementwise:gfx942",
+                                                  "elementwise:gfx942:decode",
+                                                  "elementwise:gfx942:prefill",
+                                                  "elementwise:gfx950",
+                                                  "elementwise:gfx950:decode",
+                                                  "attn",
+                                                  "attn:gfx942",
+                                                  "attn:gfx942:decode",
+                                                  "attn:gfx942:prefill",
+                                                  "attn:gfx950",
+                                                  "attn:gfx950:decode"};
+  EXPECT_EQ(keys, expected_keys);
+  // moe class: W 2, q = 0.95 (target 1.5: 0.80 → 1, 0.95 → 2); t = (2.7 + 1.9)/5 = 0.92.
+  const double moe = row(r, "moe").target_eff;
+  EXPECT_NEAR(moe, 0.92, 1e-12);
+  // moe:gfx950: (3·0.92 + 0.95)/4 = 0.9275; its decode child: (3·0.9275 + 0.95)/4.
+  EXPECT_NEAR(row(r, "moe:gfx950").target_eff, 0.9275, 1e-12);
+  EXPECT_NEAR(row(r, "moe:gfx950:decode").target_eff, (3 * 0.9275 + 0.95) / 4, 1e-12);
+  EXPECT_DOUBLE_EQ(row(r, "moe:gfx950:decode").parent, row(r, "moe:gfx950").target_eff);
+  // moe:gfx942: (3·0.92 + 0.80)/4 = 0.89; no decode evidence → shows 0.89 as parent.
+  EXPECT_NEAR(row(r, "moe:gfx942").target_eff, 0.89, 1e-12);
+  const PriorRow& empty = row(r, "moe:gfx942:decode");
+  EXPECT_EQ(empty.source, PriorSource::parent);
+  EXPECT_EQ(empty.n, 0);
+  EXPECT_DOUBLE_EQ(empty.target_eff, row(r, "moe:gfx942").target_eff);
+  EXPECT_FALSE(empty.interval.has_value());
+  // attn: class (1.5 + 0.4)/4 = 0.475; attn:gfx950 has nothing → 0.475, source parent.
+  EXPECT_NEAR(row(r, "attn").target_eff, 0.475, 1e-12);
+  EXPECT_EQ(row(r, "attn:gfx950").source, PriorSource::parent);
+  EXPECT_NEAR(row(r, "attn:gfx950").target_eff, 0.475, 1e-12);
+  EXPECT_EQ(row(r, "gemm:gfx942").source, PriorSource::parent);
+  EXPECT_DOUBLE_EQ(row(r, "gemm:gfx942").target_eff, 0.90);
+  EXPECT_EQ(row(r, "gemm").source, PriorSource::seed);
+}
+
+TEST(ComputePriors, ClassLevelPrintsOnlyClasses)
+{
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx;
+  const auto r = compute(canonical(), p);
+  ASSERT_EQ(r.priors.size(), 8U); // 4 classes × {class, gfx950}
+  EXPECT_EQ(row_key(r.priors[1]), "gemm:gfx950");
+  EXPECT_FALSE(r.priors[1].regime.has_value());
+}
+
+TEST(ComputePriors, SinceAndAsOfBoundTheEvidence)
+{
+  std::vector<Observation> in = {obs("gemm", "g", "r", 0.5, 1.9, "high", "2025-01-01"),
+                                 obs("gemm", "g", "r", 0.3, 2.0, "high", "2025-03-01"),
+                                 obs("gemm", "g", "r", 0.4, 2.0, "high", "2025-06-01")};
+  PriorsParams p;
+  p.since = "2025-02-01";
+  p.as_of = "2025-05-01";
+  const auto r = compute(in, p);
+  const PriorRow& gemm = row(r, "gemm");
+  EXPECT_EQ(gemm.n, 1);
+  EXPECT_NEAR(*gemm.statistic, 0.6, 1e-12);
+  EXPECT_EQ(gemm.last_seen, "2025-03-01");
+  ASSERT_EQ(r.excluded.size(), 2U);
+  EXPECT_EQ(r.excluded[0].reason, ExclusionReason::before_since);
+  EXPECT_EQ(r.excluded[1].reason, ExclusionReason::after_as_of);
+  // Without as_of the newest run date is used.
+  EXPECT_EQ(compute(in).as_of, "2025-06-01");
+}
+
+TEST(ComputePriors, HalfLifeDownweightsOldEvidence)
+{
+  // Two high-confidence observations: e 0.5 (60 days old → w 0.25), e 0.95
+  // (today → w 1). W 1.25, target 0.9375: 0.5 → 0.25, 0.95 → 1.25 → q 0.95.
+  std::vector<Observation> in = {obs("gemm", "g", "r", 0.25, 2.0, "high", "2025-03-02"),
+                                 obs("gemm", "g", "r", 0.5, 1.9, "high", "2025-05-01")};
+  PriorsParams p;
+  p.half_life_days = 30.0;
+  const PriorRow gemm = row(compute(in, p), "gemm");
+  EXPECT_NEAR(gemm.weight, 1.25, 1e-12);
+  EXPECT_NEAR(*gemm.statistic, 0.95, 1e-12);
+  EXPECT_NEAR(gemm.target_eff, (2.7 + 1.25 * 0.95) / 4.25, 1e-12);
+}
+
+TEST(ComputePriors, IntervalBracketsSpreadEvidence)
+{
+  std::vector<Observation> in;
+  for (int i = 0; i < 12; ++i) {
+    in.push_back(obs("elementwise", "g", "r", 0.3 + 0.05 * i, 1.5, "high"));
+  }
+  const PriorRow r = row(compute(in), "elementwise");
+  ASSERT_TRUE(r.interval.has_value());
+  EXPECT_LT(r.interval->lo, r.interval->hi);
+  EXPECT_LE(r.interval->lo, r.target_eff);
+  EXPECT_GE(r.interval->hi, r.target_eff);
+  PriorsParams none;
+  none.bootstrap_resamples = 0;
+  EXPECT_FALSE(row(compute(in, none), "elementwise").interval.has_value());
+}
+
+Observation transfer(double pct, double s, std::optional<double> d, std::string regime = "decode")
+{
+  Observation o = obs("moe", "gfx950", std::move(regime), 0.5, s);
+  o.pred_pct_gpu_time = pct;
+  o.e2e_delta_pct = d;
+  return o;
+}
+
+TEST(E2eTransfer, CeilingWeightedMedianIgnoresTinyCeilings)
+{
+  // c = pct × (1 − 1/s), ratio d/c:
+  //   20 %, 1.25× → c 4.0,  d  2.0 → 0.5
+  //   10 %, 2.0×  → c 5.0,  d  3.0 → 0.6
+  //    1 %, 1.01× → c 0.0099, d 0.4 → 40.4 (tiny ceiling)
+  //    6 %, 1.5×  → c 2.0,  d −1.0 → −0.5 (sign flip)
+  // Weighted median: W 11.0099, half 5.505: −0.5 → 2, 0.5 → 6 → 0.5.
+  std::vector<Observation> in = {transfer(20, 1.25, 2.0),          transfer(10, 2.0, 3.0),
+                                 transfer(1, 1.01, 0.4),           transfer(6, 1.5, -1.0),
+                                 transfer(50, 0.9, 5.0),             // s ≤ 1: no ceiling
+                                 transfer(50, 1.5, std::nullopt),    // no e2e measurement
+                                 transfer(3, 1.5, -0.2, "prefill")}; // own key, not a flip
+  const auto r = compute(in);
+  ASSERT_EQ(r.e2e_transfer.size(), 2U);
+  const TransferRow& decode = r.e2e_transfer[0];
+  EXPECT_EQ(decode.op_class, "moe");
+  EXPECT_EQ(decode.regime, "decode");
+  EXPECT_EQ(decode.n, 4);
+  EXPECT_NEAR(decode.median_ratio, 0.5, 1e-12);
+  EXPECT_EQ(decode.sign_flips, 1);
+  ASSERT_TRUE(decode.interval.has_value());
+  EXPECT_LT(decode.interval->hi, 1.0); // 40.4 carries too little weight to move it
+  const TransferRow& prefill = r.e2e_transfer[1];
+  EXPECT_EQ(prefill.regime, "prefill");
+  EXPECT_EQ(prefill.n, 1);
+  EXPECT_NEAR(prefill.median_ratio, -0.2 / 1.0, 1e-12); // c = 3 × (1 − 1/1.5) = 1
+  EXPECT_EQ(prefill.sign_flips, 0);
+}
+
+TEST(E2eTransfer, CanonicalMoeRatio)
+{
+  const auto r = compute(canonical());
+  ASSERT_EQ(r.e2e_transfer.size(), 1U);
+  // c = 26.45 × (1 − 1/1.047) = 1.187345; −0.064 / c = −0.053902.
+  EXPECT_NEAR(r.e2e_transfer[0].median_ratio, -0.0539018, 1e-7);
+  EXPECT_EQ(r.e2e_transfer[0].sign_flips, 0);
+}
+
+TEST(PriorsParams, InvalidValuesAreRejected)
+{
+  auto rejected = [](PriorsParams p) {
+    const auto r = compute_priors({}, p);
+    return !r.has_value() && r.error().code == ErrorCode::invalid_input;
+  };
+  PriorsParams p;
+  p.prior_strength = -1;
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.quantile = 0.0;
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.half_life_days = 0.0;
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.as_of = "2025-02-30";
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.since = "yesterday";
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.interval = 1.0;
+  EXPECT_TRUE(rejected(p));
+  p = {};
+  p.confidence_weights.low = -0.1;
+  EXPECT_TRUE(rejected(p));
+}
+
+TEST(ParsePriorsKey, ClassGfxRegime)
+{
+  const auto k = parse_priors_key("moe:gfx950:decode");
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->op_class, "moe");
+  EXPECT_EQ(k->gfx, "gfx950");
+  EXPECT_EQ(k->regime, "decode");
+  EXPECT_FALSE(parse_priors_key("attn")->gfx.has_value());
+  EXPECT_EQ(parse_priors_key("conv").error().code, ErrorCode::usage);
+  EXPECT_FALSE(parse_priors_key("moe:").has_value());
+  EXPECT_FALSE(parse_priors_key("moe:a:b:c").has_value());
+}
+
+TEST(ParsePriorsLevel, ThreeLevels)
+{
+  EXPECT_EQ(*parse_priors_level("class"), PriorsLevel::op_class);
+  EXPECT_EQ(*parse_priors_level("class,gfx"), PriorsLevel::op_class_gfx);
+  EXPECT_EQ(*parse_priors_level("class,gfx,regime"), PriorsLevel::op_class_gfx_regime);
+  EXPECT_FALSE(parse_priors_level("gfx").has_value());
+}
+
+TEST(ParseConfidenceWeights, SubsetKeepsDefaults)
+{
+  const auto w = parse_confidence_weights("low=0.1,high=0.9");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->high, 0.9);
+  EXPECT_DOUBLE_EQ(w->medium, 0.6);
+  EXPECT_DOUBLE_EQ(w->low, 0.1);
+  EXPECT_FALSE(parse_confidence_weights("top=1").has_value());
+  EXPECT_FALSE(parse_confidence_weights("low=-1").has_value());
+  EXPECT_FALSE(parse_confidence_weights("low=").has_value());
+  EXPECT_FALSE(parse_confidence_weights("").has_value());
+}
+
+TEST(ExplainPriors, ChainAndMembersOfAKey)
+{
+  auto in = canonical();
+  Observation suspect = canonical_moe();
+  suspect.pred_suspect = true;
+  in.push_back(suspect);
+  in.push_back(obs("moe", "gfx942", "decode", 0.5, 1.8)); // other gfx: class level only
+  const auto ex = explain_priors(in, {}, *parse_priors_key("moe:gfx950:decode"));
+  ASSERT_TRUE(ex.has_value());
+  ASSERT_EQ(ex->chain.size(), 3U);
+  EXPECT_EQ(ex->chain[0].n, 2);
+  EXPECT_EQ(ex->chain[1].n, 1);
+  EXPECT_DOUBLE_EQ(ex->chain[1].parent, ex->chain[0].target_eff);
+  EXPECT_DOUBLE_EQ(ex->chain[2].parent, ex->chain[1].target_eff);
+  ASSERT_EQ(ex->observations.size(), 1U);
+  EXPECT_EQ(ex->observations[0].attempt.short_name, "fused_moe_kernel");
+  ASSERT_EQ(ex->excluded.size(), 1U);
+  EXPECT_EQ(ex->excluded[0].evaluation.excluded, ExclusionReason::suspect);
+  // The chain agrees with compute_priors at the same level.
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx_regime;
+  EXPECT_DOUBLE_EQ(row(compute(in, p), "moe:gfx950:decode").target_eff, ex->chain[2].target_eff);
+}
+
+} // namespace
+} // namespace rfdb::calibrate
