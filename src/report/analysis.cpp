@@ -1,0 +1,384 @@
+// Scope rules, saturated heads, routing quality and the newest run's heads,
+// plus the fixed-precision text helpers shared by playbook and cards
+// (declarations and rules in report/findings.hpp).
+#include "report/findings.hpp"
+
+#include "util/time.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace rfdb::report {
+
+namespace {
+
+// as_of if it is a date, else the newest date in the input, else "".
+std::string resolve_as_of(const ReportInput& in)
+{
+  if (util::parse_iso_date(in.as_of)) {
+    return in.as_of;
+  }
+  std::string newest;
+  const auto bump = [&](const std::string& d) {
+    if (util::parse_iso_date(d) && d > newest) {
+      newest = d;
+    }
+  };
+  for (const auto& r : in.runs) {
+    bump(r.run_date);
+  }
+  for (const auto& a : in.attempts) {
+    bump(a.run_date);
+  }
+  for (const auto& f : in.imported) {
+    bump(f.last_seen);
+  }
+  return newest;
+}
+
+struct Scope {
+  const ReportInput& in;
+  const std::string& as_of;
+
+  bool date_ok(const std::string& date) const
+  {
+    if (date.empty()) {
+      return !in.since;
+    }
+    return (as_of.empty() || date <= as_of) && (!in.since || date >= *in.since);
+  }
+  bool gfx_ok(const std::string& gfx) const { return !in.gfx_filter || normalize_gfx(gfx) == normalize_gfx(*in.gfx_filter); }
+  bool ok(const std::string& date, const std::string& gfx) const { return date_ok(date) && gfx_ok(gfx); }
+};
+
+template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>& v, Pred pred)
+{
+  std::vector<T> out;
+  std::copy_if(v.begin(), v.end(), std::back_inserter(out), pred);
+  return out;
+}
+
+ReportInput scope_input(const ReportInput& in, const std::string& as_of)
+{
+  const Scope s{in, as_of};
+  ReportInput out;
+  out.as_of = as_of;
+  out.since = in.since;
+  out.gfx_filter = in.gfx_filter;
+  out.priors = in.priors;
+  std::set<std::string> dropped;
+  for (const auto& r : in.runs) {
+    if (s.ok(r.run_date, r.gfx)) {
+      out.runs.push_back(r);
+    } else {
+      dropped.insert(r.run_id);
+    }
+  }
+  out.attempts = keep_if(in.attempts, [&](const AttemptInfo& a) { return s.ok(a.run_date, a.gfx); });
+  out.heads = keep_if(in.heads, [&](const HeadVerdict& h) { return s.ok(h.run_date, h.gfx); });
+  out.rankings = keep_if(in.rankings, [&](const RoundRanking& r) { return dropped.count(r.run_id) == 0; });
+  out.imported = keep_if(in.imported, [&](const ImportedFinding& f) {
+    return s.date_ok(f.last_seen) && (!in.gfx_filter || s.gfx_ok(f.gfx));
+  });
+  return out;
+}
+
+// The latest verdict (highest round) per (run, kernel).
+std::vector<HeadVerdict> latest_verdicts(const std::vector<HeadVerdict>& heads)
+{
+  std::map<std::pair<std::string, std::string>, HeadVerdict> latest;
+  for (const auto& h : heads) {
+    auto [it, inserted] = latest.try_emplace({h.run_id, h.short_name}, h);
+    if (!inserted && h.round > it->second.round) {
+      it->second = h;
+    }
+  }
+  std::vector<HeadVerdict> out;
+  for (auto& [k, h] : latest) {
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+bool head_less(const HeadVerdict& a, const HeadVerdict& b)
+{
+  return std::forward_as_tuple(b.run_date, a.run_id, b.pct_gpu_time, a.short_name) <
+         std::forward_as_tuple(a.run_date, b.run_id, a.pct_gpu_time, b.short_name);
+}
+
+std::vector<HeadVerdict> saturated_heads(const std::vector<HeadVerdict>& latest)
+{
+  auto out = keep_if(latest, [](const HeadVerdict& h) {
+    return h.headroom_class == "saturated" && h.pct_gpu_time >= k_head_min_pct;
+  });
+  std::sort(out.begin(), out.end(), head_less);
+  return out;
+}
+
+// The run the quadrant chart shows: the newest flagged run, else the newest
+// run in scope, else the newest run among the heads; by (date, id).
+std::string newest_run(const ReportInput& s)
+{
+  std::pair<std::string, std::string> best;
+  const auto consider = [&](const std::string& date, const std::string& id) {
+    best = std::max(best, std::make_pair(date, id));
+  };
+  for (const auto& h : s.heads) {
+    if (h.is_newest_run) {
+      consider(h.run_date, h.run_id);
+    }
+  }
+  if (best.second.empty()) {
+    for (const auto& r : s.runs) {
+      consider(r.run_date, r.run_id);
+    }
+  }
+  if (best.second.empty()) {
+    for (const auto& h : s.heads) {
+      consider(h.run_date, h.run_id);
+    }
+  }
+  return best.second;
+}
+
+RealizedPick realized(const std::vector<AttemptInfo>& attempts, const std::string& run_id, const std::string& kernel)
+{
+  RealizedPick p;
+  p.short_name = kernel;
+  for (const auto& a : attempts) {
+    if (a.run_id != run_id || a.short_name != kernel) {
+      continue;
+    }
+    if (a.e2e_delta_pct) {
+      p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
+    }
+    if (a.isolated_speedup) {
+      p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
+    }
+  }
+  return p;
+}
+
+void judge(RoutingDisagreement& d)
+{
+  std::optional<double> x;
+  std::optional<double> y;
+  if (d.by_pct.best_e2e_pct && d.by_gain.best_e2e_pct) {
+    d.basis = "e2e";
+    x = d.by_pct.best_e2e_pct;
+    y = d.by_gain.best_e2e_pct;
+  } else if (d.by_pct.best_isolated && d.by_gain.best_isolated) {
+    d.basis = "isolated";
+    x = d.by_pct.best_isolated;
+    y = d.by_gain.best_isolated;
+  }
+  if (!x || !y) {
+    d.winner = "undecided";
+  } else {
+    d.winner = *x > *y ? "pct" : *y > *x ? "gain" : "tie";
+  }
+}
+
+RoutingSummary routing_quality(const ReportInput& s)
+{
+  std::map<std::string, std::string> dates;
+  for (const auto& r : s.runs) {
+    dates[r.run_id] = r.run_date;
+  }
+  RoutingSummary out;
+  for (const auto& r : s.rankings) {
+    if (r.top_by_pct.empty() || r.top_by_gain.empty()) {
+      continue;
+    }
+    ++out.rounds;
+    if (r.top_by_pct == r.top_by_gain) {
+      continue;
+    }
+    RoutingDisagreement d{r, dates[r.run_id], realized(s.attempts, r.run_id, r.top_by_pct),
+                          realized(s.attempts, r.run_id, r.top_by_gain), "", ""};
+    judge(d);
+    out.disagreements.push_back(std::move(d));
+  }
+  std::sort(out.disagreements.begin(), out.disagreements.end(),
+            [](const RoutingDisagreement& a, const RoutingDisagreement& b) {
+              return std::forward_as_tuple(b.run_date, a.ranking.run_id, a.ranking.round) <
+                     std::forward_as_tuple(a.run_date, b.ranking.run_id, b.ranking.round);
+            });
+  return out;
+}
+
+} // namespace
+
+Analysis analyze(const ReportInput& input)
+{
+  Analysis a;
+  a.as_of = resolve_as_of(input);
+  a.scoped = scope_input(input, a.as_of);
+  a.findings = build_findings(a.scoped, a.as_of);
+  a.evicted = apply_line_cap(a.findings, k_line_cap);
+  a.cautions = build_cautions(a.scoped.attempts);
+  const auto latest = latest_verdicts(a.scoped.heads);
+  a.saturated_heads = saturated_heads(latest);
+  a.routing = routing_quality(a.scoped);
+  a.newest_run_id = newest_run(a.scoped);
+  a.newest_heads = keep_if(latest, [&](const HeadVerdict& h) { return h.run_id == a.newest_run_id; });
+  std::sort(a.newest_heads.begin(), a.newest_heads.end(), head_less);
+  return a;
+}
+
+// ---- text helpers -------------------------------------------------------
+
+std::string fixed(double value, int dp)
+{
+  const double scale = std::pow(10.0, dp);
+  double r = std::round(value * scale) / scale;
+  if (r == 0.0) {
+    r = 0.0; // no "-0.000"
+  }
+  return fmt::format("{:.{}f}", r, dp);
+}
+
+std::string iso_range_text(const std::optional<double>& lo, const std::optional<double>& hi)
+{
+  if (!lo || !hi) {
+    return "not measured";
+  }
+  const std::string a = fixed(*lo, 3);
+  const std::string b = fixed(*hi, 3);
+  return a == b ? a + "\u00d7" : fmt::format("{}\u2013{}\u00d7", a, b);
+}
+
+std::string e2e_range_text(const std::optional<double>& lo, const std::optional<double>& hi)
+{
+  if (!lo || !hi) {
+    return "not measured";
+  }
+  const auto signed_pct = [](double v) {
+    const std::string t = fixed(v, 2);
+    return (t.front() == '-' ? t : "+" + t) + " %";
+  };
+  const std::string a = signed_pct(*lo);
+  const std::string b = signed_pct(*hi);
+  return a == b ? a : fmt::format("{} to {}", a, b);
+}
+
+std::string workload_text(const std::optional<int>& isl, const std::optional<int>& osl, const std::optional<int>& conc)
+{
+  if (!isl && !osl && !conc) {
+    return "";
+  }
+  const auto part = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("?"); };
+  return fmt::format("isl/osl/conc {}/{}/{}", part(isl), part(osl), part(conc));
+}
+
+std::string one_line(std::string_view text)
+{
+  std::string out;
+  bool space = false;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string truncate_utf8(std::string_view text, std::size_t max_chars)
+{
+  if (max_chars == 0) {
+    return "";
+  }
+  std::size_t chars = 0;
+  std::size_t cut = std::string_view::npos;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
+      continue; // continuation byte
+    }
+    if (chars == max_chars - 1 && cut == std::string_view::npos) {
+      cut = i;
+    }
+    if (++chars > max_chars) {
+      return std::string(text.substr(0, cut)) + "\u2026";
+    }
+  }
+  return std::string(text);
+}
+
+std::string stars_text(int stars)
+{
+  std::string out;
+  for (int i = 0; i < std::clamp(stars, 0, 3); ++i) {
+    out += "\u2605";
+  }
+  return out;
+}
+
+namespace {
+
+bool is_word_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (static_cast<unsigned char>(c) >= 0x80);
+}
+
+std::string escape_word(std::string_view w, bool first)
+{
+  std::string out;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const char c = w[i];
+    const bool edge = i == 0 || i + 1 == w.size() || !is_word_char(w[i - 1]) || !is_word_char(w[i + 1]);
+    const bool escape = std::string_view("\\`*[]<>|~@").find(c) != std::string_view::npos ||
+                        (c == '_' && edge) || (c == '#' && first && i == 0);
+    if (escape) {
+      out += '\\';
+    }
+    out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string md_text(std::string_view text)
+{
+  const std::string line = one_line(text);
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    const std::size_t end = std::min(line.find(' ', pos), line.size());
+    const std::string_view w = std::string_view(line).substr(pos, end - pos);
+    const bool url = (w.rfind("http://", 0) == 0 || w.rfind("https://", 0) == 0) &&
+                     w.find_first_of("<>`") == std::string_view::npos;
+    out += url ? fmt::format("<{}>", w) : escape_word(w, pos == 0);
+    if (end < line.size()) {
+      out += ' ';
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::string md_code(std::string_view text)
+{
+  const std::string t = one_line(text);
+  if (t.empty()) {
+    return "-";
+  }
+  if (t.find_first_of("`|") != std::string::npos) {
+    return md_text(t);
+  }
+  return fmt::format("`{}`", t);
+}
+
+} // namespace rfdb::report

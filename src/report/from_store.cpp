@@ -1,0 +1,181 @@
+#include "report/from_store.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace rfdb::report {
+
+namespace {
+
+std::optional<int> to_int(const std::optional<std::int64_t>& v)
+{
+  return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+}
+
+AttemptInfo attempt_info(const store::EvidenceAttempt& a)
+{
+  AttemptInfo x;
+  x.run_id = a.run_id;
+  x.run_date = a.run_date;
+  x.gfx = a.gfx;
+  x.model = a.model;
+  x.isl = to_int(a.isl);
+  x.osl = to_int(a.osl);
+  x.conc = to_int(a.conc);
+  x.short_name = a.short_name;
+  x.op_class = a.op_class;
+  x.regime = a.regime;
+  x.lever = a.lever;
+  x.lever_kind = a.lever_kind;
+  x.backend = a.backend;
+  x.isolated_speedup = a.isolated_speedup;
+  x.e2e_delta_pct = a.e2e_delta_pct;
+  x.gate = a.gate;
+  x.verdict = a.verdict;
+  x.run_validation_class = a.validation_class;
+  x.pred_roofline_pct = a.pred_roofline_pct;
+  x.pred_target_eff = a.pred_target_eff;
+  x.pred_attainable_speedup = a.pred_attainable_speedup;
+  x.pred_expected_e2e_gain_pct = a.pred_expected_e2e_gain_pct;
+  x.pred_headroom_class = a.pred_headroom_class;
+  x.pred_confidence = a.pred_confidence;
+  x.pred_suspect = a.pred_suspect;
+  x.pred_pct_gpu_time = a.pred_pct_gpu_time;
+  return x;
+}
+
+ImportedFinding imported(const store::EvidenceFinding& f)
+{
+  ImportedFinding x;
+  x.origin = f.origin;
+  x.identity = f.identity;
+  x.name = f.name;
+  x.op_class = f.op_class;
+  x.gfx = f.gfx;
+  x.regime = f.regime;
+  x.lever = f.lever;
+  x.effect = f.effect;
+  x.stars = f.stars;
+  x.iso_min = f.iso_min;
+  x.iso_max = f.iso_max;
+  x.e2e_min_pct = f.e2e_min_pct;
+  x.e2e_max_pct = f.e2e_max_pct;
+  x.confirms = f.confirms;
+  x.last_seen = f.last_seen;
+  x.lifecycle = f.lifecycle;
+  x.sources_cited = f.sources_cited;
+  x.cautions = f.cautions;
+  x.generator = f.generator;
+  return x;
+}
+
+using RoundKey = std::pair<std::string, std::string>; // run_id, round
+
+// Top kernel by pct_gpu_time and by expected gain for every profiled round.
+std::vector<RoundRanking> rankings(const std::vector<store::EvidenceVerdict>& verdicts)
+{
+  std::vector<RoundRanking> out;
+  std::map<RoundKey, std::size_t> index;
+  std::map<RoundKey, std::pair<const store::EvidenceVerdict*, const store::EvidenceVerdict*>> tops;
+  for (const auto& v : verdicts) {
+    const RoundKey key{v.run_id, v.round};
+    auto& [by_pct, by_gain] = tops[key];
+    if (!index.count(key)) {
+      index[key] = out.size();
+      RoundRanking r;
+      r.run_id = v.run_id;
+      r.round = v.round_order;
+      r.round_label = v.round;
+      out.push_back(std::move(r));
+    }
+    if (by_pct == nullptr || v.pct_gpu_time.value_or(0) > by_pct->pct_gpu_time.value_or(0)) {
+      by_pct = &v;
+    }
+    if (by_gain == nullptr || v.expected_e2e_gain_pct.value_or(0) > by_gain->expected_e2e_gain_pct.value_or(0)) {
+      by_gain = &v;
+    }
+  }
+  for (const auto& [key, pair] : tops) {
+    auto& r = out[index[key]];
+    r.top_by_pct = pair.first->short_name;
+    r.top_by_pct_pct_gpu_time = pair.first->pct_gpu_time;
+    r.top_by_pct_expected_gain_pct = pair.first->expected_e2e_gain_pct;
+    r.top_by_gain = pair.second->short_name;
+    r.top_by_gain_pct_gpu_time = pair.second->pct_gpu_time;
+    r.top_by_gain_expected_gain_pct = pair.second->expected_e2e_gain_pct;
+  }
+  return out;
+}
+
+// Heads of each run's latest profiled round, with whether a byte-reduction
+// lever (fusion or lower precision) was tried on the kernel afterwards.
+std::vector<HeadVerdict> heads(const store::Evidence& ev)
+{
+  std::map<std::string, int> latest_round;
+  std::string newest_run;
+  std::string newest_date;
+  for (const auto& v : ev.verdicts) {
+    auto& r = latest_round[v.run_id];
+    r = std::max(r, v.round_order);
+    if (v.run_date > newest_date || (v.run_date == newest_date && v.run_id > newest_run)) {
+      newest_date = v.run_date;
+      newest_run = v.run_id;
+    }
+  }
+  std::vector<HeadVerdict> out;
+  for (const auto& v : ev.verdicts) {
+    if (v.round_order != latest_round[v.run_id] || v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
+      continue;
+    }
+    HeadVerdict h;
+    h.run_id = v.run_id;
+    h.run_date = v.run_date;
+    h.gfx = v.gfx;
+    h.round = v.round_order;
+    h.round_label = v.round;
+    h.short_name = v.short_name;
+    h.op_class = v.op_class;
+    h.pct_gpu_time = v.pct_gpu_time.value_or(0);
+    h.roofline_pct = v.roofline_pct;
+    h.target_eff = v.target_eff;
+    h.attainable_speedup = v.attainable_speedup;
+    h.expected_e2e_gain_pct = v.expected_e2e_gain_pct;
+    h.headroom_class = v.headroom_class;
+    h.byte_reduction_levers = v.byte_reduction_levers;
+    h.followed_by_byte_reduction = std::any_of(ev.attempts.begin(), ev.attempts.end(), [&](const auto& a) {
+      return a.run_id == v.run_id && a.short_name == v.short_name
+             && (a.lever_kind == "fusion" || a.lever_kind == "precision");
+    });
+    h.is_newest_run = v.run_id == newest_run;
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+} // namespace
+
+ReportInput build_report_input(const store::Evidence& ev, calibrate::PriorsResult priors, std::string as_of,
+                               std::optional<std::string> since, std::optional<std::string> gfx_filter)
+{
+  ReportInput in;
+  in.as_of = std::move(as_of);
+  in.since = std::move(since);
+  in.gfx_filter = std::move(gfx_filter);
+  for (const auto& r : ev.runs) {
+    in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
+                              r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
+                              r.validation_class});
+  }
+  for (const auto& a : ev.attempts) {
+    in.attempts.push_back(attempt_info(a));
+  }
+  in.rankings = rankings(ev.verdicts);
+  in.heads = heads(ev);
+  for (const auto& f : ev.findings) {
+    in.imported.push_back(imported(f));
+  }
+  in.priors = std::move(priors);
+  return in;
+}
+
+} // namespace rfdb::report

@@ -1,0 +1,20 @@
+// Evidence rows from the store → the playbook's input model: runs, attempts,
+// per-round rankings (top kernel by pct_gpu_time vs by expected gain), head
+// verdicts (pct_gpu_time ≥ 5 in each run's latest profiled round) and
+// imported findings. Pure mapping plus those two derivations.
+#pragma once
+
+#include "report/model.hpp"
+#include "store/evidence.hpp"
+
+namespace rfdb::report {
+
+// Head kernels are those at or above this share of GPU time (percent),
+// HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
+inline constexpr double k_head_threshold_pct = 5.0;
+
+ReportInput build_report_input(const store::Evidence& evidence, calibrate::PriorsResult priors,
+                               std::string as_of, std::optional<std::string> since,
+                               std::optional<std::string> gfx_filter);
+
+} // namespace rfdb::report

@@ -1,0 +1,130 @@
+// Input model of `rfdb report` (DESIGN.md §5, issues 4 and 5).
+//
+// The lead fills a ReportInput from the database (runs, attempts joined to
+// their predictions, per-round rankings, head verdicts, imported legacy
+// findings and the calibrated priors); report/ renders it without touching
+// the database, files or the clock. Conventions: dates are "YYYY-MM-DD";
+// an empty string means "absent"; std::nullopt means an absent number.
+#pragma once
+
+#include "calibrate/priors.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::report {
+
+// One ingested run (retracted runs are left out by the lead).
+struct RunInfo {
+  std::string run_id;
+  std::string run_date; // YYYY-MM-DD
+  std::string model;
+  std::string gfx;
+  std::string backend;
+  std::optional<int> isl;
+  std::optional<int> osl;
+  std::optional<int> conc;
+  std::string validation_class; // win | no_win | flagged | unknown
+};
+
+// One lever attempt on one kernel, joined to the verdict that chose it.
+struct AttemptInfo {
+  std::string run_id;
+  std::string run_date; // YYYY-MM-DD
+  std::string gfx;
+  std::string model;
+  std::optional<int> isl;
+  std::optional<int> osl;
+  std::optional<int> conc;
+  std::string short_name; // kernel
+  std::string op_class;   // gemm | moe | attn | elementwise | unknown
+  std::string regime;     // decode | prefill | … ; "" = unknown
+  std::string lever;      // free text as the run recorded it
+  std::string lever_kind; // config | backend | tuning | authored | fusion | precision | other
+  std::string backend;
+  std::optional<double> isolated_speedup; // × over baseline
+  std::optional<double> e2e_delta_pct;    // percent, signed
+  std::string gate;                       // accepted | stack | rejected | incomplete | ""
+  std::string verdict;                    // confirmed | partial | dead_end | flagged | incomplete | unknown
+  std::string run_validation_class;       // the run's validation_class
+  std::optional<double> pred_roofline_pct;          // fraction 0–1
+  std::optional<double> pred_target_eff;            // fraction 0–1
+  std::optional<double> pred_attainable_speedup;    // ×
+  std::optional<double> pred_expected_e2e_gain_pct; // percent 0–100
+  std::string pred_headroom_class; // saturated | moderate | underperforming | unknown | ""
+  std::string pred_confidence;     // low | medium | high | ""
+  std::optional<bool> pred_suspect;
+  std::optional<double> pred_pct_gpu_time; // percent 0–100
+};
+
+// The top kernel of one profiling round by pct_gpu_time and by expected gain.
+struct RoundRanking {
+  std::string run_id;
+  int round = 0;           // sort key of the round (ingest round_order: 0 < config < head < 1 < 2 …)
+  std::string round_label; // the R of profile/round_<R>, as shown; "" → the number
+  std::string top_by_pct;  // short_name
+  std::string top_by_gain; // short_name
+  std::optional<double> top_by_pct_pct_gpu_time;  // percent 0–100
+  std::optional<double> top_by_pct_expected_gain_pct;
+  std::optional<double> top_by_gain_pct_gpu_time;
+  std::optional<double> top_by_gain_expected_gain_pct;
+};
+
+// One roofline verdict on one head kernel in one round.
+struct HeadVerdict {
+  std::string run_id;
+  std::string run_date;
+  std::string gfx;
+  int round = 0;           // sort key of the round (see RoundRanking)
+  std::string round_label; // the R of profile/round_<R>
+  std::string short_name;
+  std::string op_class;
+  double pct_gpu_time = 0.0;               // percent 0–100
+  std::optional<double> roofline_pct;      // fraction 0–1
+  std::optional<double> target_eff;        // fraction 0–1
+  std::optional<double> attainable_speedup; // ×
+  std::optional<double> expected_e2e_gain_pct; // percent
+  std::string headroom_class; // saturated | moderate | underperforming | unknown
+  std::vector<std::string> byte_reduction_levers;
+  bool followed_by_byte_reduction = false; // a fusion/precision/byte-reducing attempt followed
+  bool is_newest_run = false;
+};
+
+// A legacy card, playbook line or proposal, normalized by ingest (issue 5).
+struct ImportedFinding {
+  std::string origin;   // card | playbook | proposal
+  std::string identity; // card file name or playbook line identity
+  std::string name;
+  std::string op_class = "unknown"; // gemm | moe | attn | elementwise | method | unknown
+  std::string gfx;                  // "" = none named
+  std::string regime = "unknown";   // decode | prefill | both | unknown
+  std::string lever;
+  std::string effect;
+  std::optional<int> stars; // 1..3
+  std::optional<double> iso_min; // × over baseline
+  std::optional<double> iso_max;
+  std::optional<double> e2e_min_pct; // percent, signed
+  std::optional<double> e2e_max_pct;
+  std::optional<int> confirms;
+  std::string last_seen;
+  std::string lifecycle = "active"; // active | archived
+  std::vector<std::string> sources_cited;
+  std::vector<std::string> cautions;
+  std::string generator; // "rfdb" when `rfdb report --cards` wrote the card
+};
+
+// Everything one `rfdb report` renders.
+struct ReportInput {
+  std::string as_of; // YYYY-MM-DD, resolved by the lead
+  std::optional<std::string> since;
+  std::optional<std::string> gfx_filter;
+  std::vector<RunInfo> runs;
+  calibrate::PriorsResult priors;
+  std::vector<AttemptInfo> attempts;
+  std::vector<RoundRanking> rankings;
+  std::vector<HeadVerdict> heads;
+  std::vector<ImportedFinding> imported;
+};
+
+} // namespace rfdb::report

@@ -1,0 +1,52 @@
+// The backend playbook of `rfdb report` as markdown (DESIGN.md §5, issue 4).
+//
+// Pure: takes a ReportInput (or its Analysis) and returns the document; the
+// same input gives byte-identical output (no clock, fmt with fixed
+// precision, every list in a stable order). The document passes
+// markdownlint with the default rules except MD013 (line length): one H1,
+// blank lines around headings, lists, tables and fences, `mermaid` fences,
+// "-" list markers, no trailing spaces or tabs; user text goes through
+// md_text/md_code. The chart and head_route live in quadrant.cpp.
+//
+// Sections, in this order (the headings are a contract, issue 4):
+//   # Backend playbook        provenance: runs, models, GPUs, date range, the
+//                             imported findings merged (independent ones), as-of
+//   ## target_eff priors      the table `rfdb priors --format md` prints
+//   ## Calibration            per op class predicted vs measured, e2e transfer, misses
+//   ## Routing quality        rounds whose two rankings disagreed on the top kernel
+//   ## What works             findings per reuse key, tiers, cap 40
+//   ## Cautions               conditioned "also verify" notes
+//   ## Saturated heads        heads rerouted to byte reduction
+//   ## Newest run at a glance Mermaid quadrantChart of the newest run's heads
+#pragma once
+
+#include "report/findings.hpp"
+#include "report/model.hpp"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace rfdb::report {
+
+inline constexpr std::array<std::string_view, 8> k_playbook_headings = {
+  "# Backend playbook", "## target_eff priors", "## Calibration",   "## Routing quality",
+  "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
+
+// Render the whole playbook; ends with exactly one newline.
+std::string render_playbook(const ReportInput& input);
+// Same, from an analysis computed by analyze().
+std::string render_playbook(const Analysis& analysis);
+
+// The ```mermaid quadrantChart block for the newest run's heads: x =
+// roofline_pct / target_eff clamped to [0, 1], y = pct_gpu_time / 100
+// clamped to [0, 1]; quadrants tune (top left), reduce bytes (top right),
+// and low priority below. "" when no head of that run has a verdict.
+std::string render_quadrant_chart(const Analysis& analysis);
+
+// The route a head verdict implies: "reduce bytes" (saturated head), "tune"
+// (moderate/underperforming head), "low priority" (pct_gpu_time < 5),
+// "no verdict" (unknown headroom).
+std::string head_route(const HeadVerdict& head);
+
+} // namespace rfdb::report

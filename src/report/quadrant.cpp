@@ -1,0 +1,83 @@
+// The quadrant chart of the newest run's heads and the route of a head
+// verdict (declared in report/playbook.hpp).
+#include "report/playbook.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace rfdb::report {
+
+namespace {
+
+// Mermaid point/title text: [A-Za-z0-9_.-] and spaces survive its lexer;
+// a leading keyword (title, x-axis, quadrant-1, …) would start a statement.
+std::string mermaid_text(std::string_view raw)
+{
+  std::string out;
+  for (const char c : raw) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '.' || c == '-' || c == ' ';
+    out += ok ? c : '_';
+  }
+  const std::string lower = lever_match_key(out);
+  bool keyword = out.empty() || !((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z') ||
+                                  (out[0] >= '0' && out[0] <= '9'));
+  for (std::string_view k : {"title", "acc", "x-axis", "y-axis", "quadrant", "classdef", "section"}) {
+    keyword = keyword || lower.rfind(k, 0) == 0;
+  }
+  return keyword ? "kernel " + out : out;
+}
+
+// Mermaid accepts coordinates "1" or "0.ddd" only.
+std::string coordinate(double v)
+{
+  const std::string s = fixed(std::clamp(v, 0.0, 1.0), 3);
+  return s == "1.000" ? "1" : s;
+}
+
+} // namespace
+
+std::string head_route(const HeadVerdict& h)
+{
+  if (h.pct_gpu_time < k_head_min_pct) {
+    return "low priority";
+  }
+  if (h.headroom_class == "saturated") {
+    return "reduce bytes";
+  }
+  if (h.headroom_class == "moderate" || h.headroom_class == "underperforming") {
+    return "tune";
+  }
+  return "no verdict";
+}
+
+std::string render_quadrant_chart(const Analysis& a)
+{
+  std::vector<std::string> points;
+  std::set<std::string> names;
+  for (const auto& h : a.newest_heads) {
+    if (!h.roofline_pct || !h.target_eff || *h.target_eff <= 0.0 || points.size() >= 12) {
+      continue;
+    }
+    std::string name = mermaid_text(h.short_name);
+    for (int k = 2; names.count(name) > 0; ++k) {
+      name = fmt::format("{} {}", mermaid_text(h.short_name), k);
+    }
+    names.insert(name);
+    points.push_back(fmt::format("  {}: [{}, {}]", name, coordinate(*h.roofline_pct / *h.target_eff),
+                                 coordinate(h.pct_gpu_time / 100.0)));
+  }
+  if (points.empty()) {
+    return "";
+  }
+  return fmt::format("```mermaid\nquadrantChart\n  title Head kernels of run {}\n"
+                     "  x-axis far from target_eff --> at target_eff\n"
+                     "  y-axis small share of GPU time --> large share of GPU time\n"
+                     "  quadrant-1 reduce bytes\n  quadrant-2 tune\n"
+                     "  quadrant-3 low priority, tune\n  quadrant-4 low priority, reduce bytes\n{}\n```\n",
+                     mermaid_text(a.newest_run_id), fmt::join(points, "\n"));
+}
+
+} // namespace rfdb::report
