@@ -1,4 +1,126 @@
 #include "cli/cmd_priors.hpp"
+
+#include "calibrate/from_store.hpp"
+#include "calibrate/priors.hpp"
+#include "calibrate/priors_format.hpp"
+#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "store/evidence.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <memory>
+
 namespace rfdb::cli {
-void add_priors_command(CLI::App& app, Context&, Runner&) { app.add_subcommand("priors", "TODO"); }
+
+namespace {
+
+// Options → calibration parameters. Errors: usage.
+Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
+{
+  calibrate::PriorsParams p;
+  RFDB_TRY_ASSIGN(p.level, calibrate::parse_priors_level(opts.by));
+  if (!opts.confidence_weights.empty()) {
+    RFDB_TRY_ASSIGN(p.confidence_weights, calibrate::parse_confidence_weights(opts.confidence_weights));
+  }
+  p.prior_strength = opts.prior_strength;
+  p.half_life_days = opts.half_life_days;
+  p.as_of = opts.as_of;
+  if (!opts.since.empty()) {
+    p.since = opts.since;
+  }
+  return p;
+}
+
+} // namespace
+
+int run_priors(const PriorsOptions& opts, Context& ctx)
+{
+  auto params = make_params(opts);
+  if (!params) {
+    return report_error(ctx, "priors", params.error());
+  }
+  const std::string format_name = !opts.format.empty() ? opts.format : (ctx.out_is_terminal ? "table" : "json");
+  auto format = calibrate::parse_priors_format(format_name);
+  if (!format) {
+    return report_error(ctx, "priors", format.error());
+  }
+  auto db = open_for_read(ctx);
+  if (!db) {
+    return report_error(ctx, "priors", db.error());
+  }
+  store::EvidenceFilter filter;
+  if (!opts.since.empty()) {
+    filter.since = opts.since;
+  }
+  auto evidence = store::load_evidence(*db, filter);
+  if (!evidence) {
+    return report_error(ctx, "priors", evidence.error());
+  }
+  const auto observations = calibrate::observations_from(evidence->attempts);
+  if (!opts.explain.empty()) {
+    auto key = calibrate::parse_priors_key(opts.explain);
+    if (!key) {
+      return report_error(ctx, "priors", key.error());
+    }
+    auto explanation = calibrate::explain_priors(observations, *params, *key);
+    if (!explanation) {
+      return report_error(ctx, "priors", explanation.error());
+    }
+    fmt::print(ctx.out, "{}", calibrate::render_explain(*explanation));
+    return 0;
+  }
+  auto result = calibrate::compute_priors(observations, *params);
+  if (!result) {
+    return report_error(ctx, "priors", result.error());
+  }
+  fmt::print(ctx.out, "{}", calibrate::render_priors(*result, *format));
+  return 0;
+}
+
+void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
+{
+  auto opts = std::make_shared<PriorsOptions>();
+  auto* cmd = app.add_subcommand("priors", "Calibrated target_eff priors per op class (and gfx, regime) from outcomes");
+  cmd->add_option("--by", opts->by, "Finest key level: class | class,gfx | class,gfx,regime")
+    ->check(CLI::IsMember({"class", "class,gfx", "class,gfx,regime"}));
+  cmd->add_option("--format", opts->format,
+                  "json | table | csv | md | python (default: table on a terminal, json otherwise)")
+    ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));
+  cmd->add_option("--as-of", opts->as_of, "Evaluate as of DATE (default: newest run date); ages for --half-life")
+    ->check(iso_date_validator());
+  cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")->check(iso_date_validator());
+  cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
+    ->type_name("DAYS")
+    ->check(CLI::PositiveNumber);
+  cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 3)")
+    ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--confidence-weights", opts->confidence_weights,
+                  "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
+    ->type_name("high=W,medium=W,low=W");
+  cmd->add_option("--explain", opts->explain, "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
+    ->type_name("KEY");
+  cmd->footer(R"(The estimator (DESIGN.md §4):
+  observation  an attempt whose isolated speedup s > 1.034 (noise band) and whose
+               prediction is usable (not suspect, not dispatch-bound, headroom known,
+               0 < roofline_pct <= 1); e = min(1, roofline_pct x s), or the measured
+               post-roofline efficiency when one exists. e > 1.05 before clamping is
+               no observation: it counts as infeasible and as a contradiction.
+  weight       high 1.0, medium 0.6, low 0.25, x 0.5^(age/half-life) with --half-life
+  estimate     q = weighted 75th percentile of e; target_eff = (k*parent + W*q)/(k + W),
+               parent = seed (class), class value (class,gfx), class,gfx value (regime)
+  interval     90 % bootstrap, 1000 resamples, fixed seed (reproducible)
+  e2e transfer per op_class x regime: c-weighted median of d/c, c = pct_gpu_time x (1 - 1/s);
+               multiply expected_e2e_gain_pct by median_ratio for a calibrated expectation
+
+Examples:
+  rfdb priors --format table
+  rfdb priors --by class,gfx --format md
+  rfdb priors --format python > target_eff.py
+  rfdb priors --explain attn:gfx950
+  rfdb priors --half-life 180 --as-of 2026-12-01)");
+  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });
+}
+
 } // namespace rfdb::cli

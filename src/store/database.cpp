@@ -8,7 +8,9 @@
 
 #include <array>
 #include <filesystem>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace rfdb::store {
 
@@ -43,6 +45,27 @@ bool has_foreign_header(const std::string& path)
   std::array<char, 16> header{};
   in.read(header.data(), header.size());
   return in.gcount() < 16 || std::string_view(header.data(), 15) != "SQLite format 3";
+}
+
+// Switch to WAL once per file. Changing the journal mode needs an exclusive
+// lock and SQLite does not wait for it, so retry while another process holds
+// the file, up to the busy timeout.
+Result<void> enable_wal(SQLite::Database& db)
+{
+  for (int waited_ms = 0;; waited_ms += 20) {
+    try {
+      if (db.execAndGet("PRAGMA journal_mode").getString() == "wal") {
+        return {};
+      }
+      db.execAndGet("PRAGMA journal_mode = WAL"); // "memory" stays for :memory:
+      return {};
+    } catch (const SQLite::Exception& e) {
+      if (e.getErrorCode() != SQLITE_BUSY || waited_ms >= k_busy_timeout_ms) {
+        return fail(from_sqlite(e, "open: journal_mode"));
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 } // namespace
@@ -222,9 +245,16 @@ Result<Database> Database::open(const std::string& path)
     db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db->setBusyTimeout(k_busy_timeout_ms);
     // Read-only checks first, so a refused file is left exactly as it was.
-    const auto app_id = db->execAndGet("PRAGMA application_id").getInt();
-    const auto version = db->execAndGet("PRAGMA user_version").getInt();
-    const auto objects = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
+    // One statement reads all three from one snapshot: a concurrent creator
+    // commits the schema and application_id together.
+    SQLite::Statement probe(*db, "SELECT (SELECT application_id FROM pragma_application_id()),"
+                                 " (SELECT user_version FROM pragma_user_version()),"
+                                 " (SELECT count(*) FROM sqlite_master)");
+    probe.executeStep();
+    const auto app_id = probe.getColumn(0).getInt();
+    const auto version = probe.getColumn(1).getInt();
+    const auto objects = probe.getColumn(2).getInt();
+    probe.reset();
     if (app_id != k_application_id && (app_id != 0 || version != 0 || objects != 0)) {
       return fail(ErrorCode::not_rfdb_db,
                   fmt::format("not an rfdb database (application_id {:#x})", app_id));
@@ -235,7 +265,7 @@ Result<Database> Database::open(const std::string& path)
                                          version, newest_schema_version()))
                     .with_hint("upgrade rfdb to read this database"));
     }
-    db->exec("PRAGMA journal_mode = WAL");
+    RFDB_TRY(enable_wal(*db));
     db->exec("PRAGMA foreign_keys = ON");
     db->exec("PRAGMA synchronous = NORMAL");
   } catch (const SQLite::Exception& e) {

@@ -145,17 +145,17 @@ TEST(Database, ConcurrentIngestsFromSeveralConnectionsAllLand)
   TempDir tmp;
   const auto path = tmp / "rfdb.sqlite";
   const std::vector<std::string> runs{k_canonical_run, k_gemm_run, k_attn_run};
-  std::vector<int> codes(runs.size(), -1);
+  std::vector<CliResult> results(runs.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    threads.emplace_back([&, i] {
-      codes[i] = run_cli({"--db", path.string(), "ingest", run_fixture(runs[i]).string()}).code;
-    });
+    threads.emplace_back([&, i] { results[i] = run_cli({"--db", path.string(), "ingest", run_fixture(runs[i]).string()}); });
   }
   for (auto& t : threads) {
     t.join();
   }
-  EXPECT_EQ(codes, (std::vector<int>{0, 0, 0}));
+  for (const auto& r : results) {
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
   EXPECT_EQ(query_value(path, "SELECT count(*) FROM runs"), "3");
 }
 

@@ -1,0 +1,61 @@
+// The evidence `rfdb priors` and `rfdb report` work from, read in one pass:
+// attempts with their prediction snapshots, current profile-round verdicts
+// and imported findings, excluding retracted runs. Units as in the schema.
+#pragma once
+
+#include "store/database.hpp"
+#include "store/runs.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::store {
+
+struct EvidenceFilter {
+  std::optional<std::string> since; // YYYY-MM-DD: runs on or after
+  std::optional<std::string> gfx;   // only this GPU
+};
+
+struct EvidenceAttempt {
+  std::string run_id, run_date, gfx, model, validation_class;
+  std::optional<std::int64_t> isl, osl, conc;
+  std::string round, short_name, op_class, regime, lever, lever_kind, backend;
+  std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
+  std::string gate, verdict;
+  std::optional<double> pred_roofline_pct, pred_target_eff, pred_attainable_speedup;
+  std::optional<double> pred_expected_e2e_gain_pct, pred_pct_gpu_time;
+  std::string pred_headroom_class, pred_confidence;
+  std::optional<bool> pred_suspect;
+  bool pred_dispatch_bound = false;
+  std::optional<double> post_efficiency; // fraction
+};
+
+struct EvidenceVerdict {
+  std::string run_id, run_date, gfx, round;
+  int round_order = 0;
+  std::string short_name, op_class;
+  std::optional<double> pct_gpu_time, roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  std::string headroom_class;
+  std::vector<std::string> byte_reduction_levers;
+};
+
+struct EvidenceFinding {
+  std::string origin, identity, name, op_class, gfx, regime, lever, effect;
+  std::optional<int> stars, confirms;
+  std::optional<double> iso_min, iso_max, e2e_min_pct, e2e_max_pct;
+  std::string last_seen, lifecycle, generator;
+  std::vector<std::string> sources_cited, cautions;
+};
+
+struct Evidence {
+  std::vector<RunSummary> runs; // non-retracted, filtered
+  std::vector<EvidenceAttempt> attempts;
+  std::vector<EvidenceVerdict> verdicts;
+  std::vector<EvidenceFinding> findings;
+};
+
+// Load everything priors and the playbook need. Errors: db.
+Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter);
+
+} // namespace rfdb::store

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Lint what `rfdb report` writes: ingest the sample runs and the fixture
+# knowledge into a scratch database, render the playbook and its cards, and
+# run the pinned markdownlint-cli2 on them. Fails when the linter is missing.
+# Usage: tools/lint-playbook.sh PATH/TO/rfdb
+set -euo pipefail
+rfdb=$(realpath "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+lint="$root/tools/lint/node_modules/.bin/markdownlint-cli2"
+if [[ ! -x "$lint" ]]; then
+  echo "markdownlint-cli2 is not installed: run tools/install-lint.sh" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+db="$work/rfdb.sqlite"
+"$rfdb" --db "$db" ingest -q "$root"/tests/fixtures/runs/e2e_* >/dev/null
+"$rfdb" --db "$db" ingest -q "$root/tests/fixtures/knowledge/backend_playbook.md" >/dev/null
+mkdir -p "$work/out"
+"$rfdb" --db "$db" report -o "$work/out/playbook.md" --cards "$work/out/cards" 2>/dev/null
+"$rfdb" --db "$work/empty.sqlite" report -o "$work/out/empty.md" 2>/dev/null
+cp "$root/.markdownlint-cli2.jsonc" "$work/out/"
+cd "$work/out"
+"$lint" "playbook.md" "empty.md" "cards/*.md"
