@@ -1,3 +1,6 @@
 #include "cli/app.hpp"
 
-int main(int argc, char** argv) { return rfdb::cli::run(argc, argv); }
+int main(int argc, char** argv)
+{
+  return rfdb::cli::run(argc, argv);
+}

@@ -9,3 +9,5 @@ preset=${RFDB_TEST_PRESET:-ci}
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j 2
 ctest --preset "$preset" -j 2
+bash tools/check-format.sh
+echo "rfdb: all tests passed and formatting is clean"

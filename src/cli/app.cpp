@@ -50,7 +50,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   app.set_version_flag("--version", std::string("rfdb ") + RFDB_VERSION);
   std::string db_flag;
   app.add_option("--db", db_flag, "SQLite database (default: $RFDB_DB, else ./rfdb.sqlite)")
-    ->type_name("PATH");
+      ->type_name("PATH");
 
   // The command list, in the order --help shows it (STYLE.md rule 4).
   Runner runner;

@@ -34,7 +34,8 @@ int run_retract(const RetractOptions& opts, Context& ctx)
 void add_retract_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<RetractOptions>();
-  auto* cmd = app.add_subcommand("retract", "Exclude a run from priors and the playbook (kept; undo with restore)");
+  auto* cmd =
+      app.add_subcommand("retract", "Exclude a run from priors and the playbook (kept; undo with restore)");
   cmd->add_option("RUN", opts->run_id, "Run id")->required();
   cmd->add_option("--reason", opts->reason, "Why the run's evidence should not be used")->required();
   cmd->footer("Example:\n  rfdb retract e2e_x_20260101_000000_1_a --reason \"box was not quiet\"");
@@ -91,7 +92,7 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ExportOptions>();
   auto* cmd = app.add_subcommand(
-    "export", "Export every attempt with its prediction and outcome (the calibration rows)");
+      "export", "Export every attempt with its prediction and outcome (the calibration rows)");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of stdout")->type_name("FILE");
   cmd->footer("Example:\n  rfdb export --format csv -o attempts.csv");
@@ -121,7 +122,9 @@ int run_check(const CheckOptions& opts, Context& ctx)
                report->newest_schema_version);
     fmt::print(ctx.out, "integrity        {}\n", fmt::join(report->integrity, "; "));
     fmt::print(ctx.out, "foreign keys     {}\n",
-               report->foreign_key_violations.empty() ? "ok" : fmt::format("{}", fmt::join(report->foreign_key_violations, "; ")));
+               report->foreign_key_violations.empty()
+                   ? "ok"
+                   : fmt::format("{}", fmt::join(report->foreign_key_violations, "; ")));
     fmt::print(ctx.out, "orphan rows      {}\n",
                report->orphans.empty() ? "none" : fmt::format("{}", fmt::join(report->orphans, "; ")));
     fmt::print(ctx.out, "{}\n", report->ok() ? "ok" : "PROBLEMS FOUND");

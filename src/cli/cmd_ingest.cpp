@@ -33,16 +33,23 @@ nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_
       warnings.push_back({{"file", w.file}, {"pointer", w.pointer}, {"message", w.message}});
     }
     nlohmann::ordered_json j{
-      {"path", p.path},
-      {"kind", p.kind},
-      {"target", p.target},
-      {"status", p.status},
-      {"files", {{"added", p.new_files}, {"superseded", p.superseded_files}, {"unchanged", p.unchanged_files},
-                 {"skipped", p.skipped_files}}},
-      {"rows", {{"kernels", p.kernels}, {"verdicts", p.verdicts}, {"verdicts_superseded", p.verdicts_superseded},
-                {"attempts", p.attempts}, {"findings", p.findings}}},
-      {"warnings", warnings},
-      {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
+        {"path", p.path},
+        {"kind", p.kind},
+        {"target", p.target},
+        {"status", p.status},
+        {"files",
+         {{"added", p.new_files},
+          {"superseded", p.superseded_files},
+          {"unchanged", p.unchanged_files},
+          {"skipped", p.skipped_files}}},
+        {"rows",
+         {{"kernels", p.kernels},
+          {"verdicts", p.verdicts},
+          {"verdicts_superseded", p.verdicts_superseded},
+          {"attempts", p.attempts},
+          {"findings", p.findings}}},
+        {"warnings", warnings},
+        {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
     };
     paths.push_back(std::move(j));
   }
@@ -57,12 +64,14 @@ void print_text(const ingest::IngestReport& report, bool dry_run, Context& ctx)
       continue; // printed as an error below
     }
     if (p.kind == "run") {
-      fmt::print(ctx.out, "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
-                          " ({} superseded kept), {} attempts\n",
+      fmt::print(ctx.out,
+                 "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
+                 " ({} superseded kept), {} attempts\n",
                  p.target, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
                  p.kernels, p.verdicts, p.verdicts_superseded, p.attempts);
     } else {
-      fmt::print(ctx.out, "knowledge {} {}{}: {} new file(s), {} superseded, {} unchanged, {} skipped; {} findings\n",
+      fmt::print(ctx.out,
+                 "knowledge {} {}{}: {} new file(s), {} superseded, {} unchanged, {} skipped; {} findings\n",
                  p.path, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
                  p.skipped_files, p.findings);
     }
@@ -115,13 +124,14 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<IngestOptions>();
   auto* cmd = app.add_subcommand(
-    "ingest", "Store eval dirs, single artifacts or legacy knowledge (one transaction per path)");
-  cmd->add_option("PATH", opts->paths,
-                  "Eval dir, single artifact (needs --run), learned-cards dir, backend_playbook.md or _inbox proposal")
-    ->required()
-    ->check(CLI::ExistingPath);
+      "ingest", "Store eval dirs, single artifacts or legacy knowledge (one transaction per path)");
+  cmd->add_option(
+         "PATH", opts->paths,
+         "Eval dir, single artifact (needs --run), learned-cards dir, backend_playbook.md or _inbox proposal")
+      ->required()
+      ->check(CLI::ExistingPath);
   cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
-    ->type_name("RUN_ID");
+      ->type_name("RUN_ID");
   cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
   cmd->add_flag("--strict", opts->strict, "Knowledge import: fail (writing nothing) on any warning");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));

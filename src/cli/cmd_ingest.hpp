@@ -14,7 +14,7 @@ namespace rfdb::cli {
 
 struct IngestOptions {
   std::vector<std::string> paths;
-  std::string run_id;           // empty = from the eval dir name
+  std::string run_id; // empty = from the eval dir name
   bool dry_run = false;
   bool strict = false;
   std::string format = "table"; // table | json

@@ -41,7 +41,8 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   if (!params) {
     return report_error(ctx, "priors", params.error());
   }
-  const std::string format_name = !opts.format.empty() ? opts.format : (ctx.out_is_terminal ? "table" : "json");
+  const std::string format_name =
+      !opts.format.empty() ? opts.format : (ctx.out_is_terminal ? "table" : "json");
   auto format = calibrate::parse_priors_format(format_name);
   if (!format) {
     return report_error(ctx, "priors", format.error());
@@ -82,25 +83,29 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<PriorsOptions>();
-  auto* cmd = app.add_subcommand("priors", "Calibrated target_eff priors per op class (and gfx, regime) from outcomes");
+  auto* cmd = app.add_subcommand("priors",
+                                 "Calibrated target_eff priors per op class (and gfx, regime) from outcomes");
   cmd->add_option("--by", opts->by, "Finest key level: class | class,gfx | class,gfx,regime")
-    ->check(CLI::IsMember({"class", "class,gfx", "class,gfx,regime"}));
+      ->check(CLI::IsMember({"class", "class,gfx", "class,gfx,regime"}));
   cmd->add_option("--format", opts->format,
                   "json | table | csv | md | python (default: table on a terminal, json otherwise)")
-    ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));
-  cmd->add_option("--as-of", opts->as_of, "Evaluate as of DATE (default: newest run date); ages for --half-life")
-    ->check(iso_date_validator());
-  cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")->check(iso_date_validator());
+      ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));
+  cmd->add_option("--as-of", opts->as_of,
+                  "Evaluate as of DATE (default: newest run date); ages for --half-life")
+      ->check(iso_date_validator());
+  cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
+      ->check(iso_date_validator());
   cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
-    ->type_name("DAYS")
-    ->check(CLI::PositiveNumber);
+      ->type_name("DAYS")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 3)")
-    ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--confidence-weights", opts->confidence_weights,
                   "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
-    ->type_name("high=W,medium=W,low=W");
-  cmd->add_option("--explain", opts->explain, "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
-    ->type_name("KEY");
+      ->type_name("high=W,medium=W,low=W");
+  cmd->add_option("--explain", opts->explain,
+                  "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
+      ->type_name("KEY");
   cmd->footer(R"(The estimator (DESIGN.md §4):
   observation  an attempt whose isolated speedup s > 1.034 (noise band) and whose
                prediction is usable (not suspect, not dispatch-bound, headroom known,

@@ -11,10 +11,10 @@
 namespace rfdb::cli {
 
 struct PriorsOptions {
-  std::string by = "class";     // class | class,gfx | class,gfx,regime
-  std::string format;           // json | table | csv | md | python (default: table on a terminal, else json)
-  std::string as_of;            // YYYY-MM-DD; default: newest run date
-  std::string since;            // YYYY-MM-DD
+  std::string by = "class"; // class | class,gfx | class,gfx,regime
+  std::string format;       // json | table | csv | md | python (default: table on a terminal, else json)
+  std::string as_of;        // YYYY-MM-DD; default: newest run date
+  std::string since;        // YYYY-MM-DD
   std::optional<double> half_life_days;
   double prior_strength = 3.0;
   std::string confidence_weights; // "high=1,medium=0.6,low=0.25"

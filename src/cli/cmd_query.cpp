@@ -87,7 +87,8 @@ int run_query(const QueryOptions& opts, Context& ctx)
   for (const auto& p : opts.params) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return report_error(ctx, "query", make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
+      return report_error(ctx, "query",
+                          make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
     }
     params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
   }
@@ -109,7 +110,7 @@ void add_query_command(CLI::App& app, Context& ctx, Runner& runner)
   auto* cmd = app.add_subcommand("query", "Run a named read-only query from queries/ (--list shows them)");
   cmd->add_option("NAME", opts->name, "Query name (file stem in queries/)");
   cmd->add_option("-p,--param", opts->params, "Bind a named parameter, e.g. -p run_id=e2e_x")
-    ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_flag("--list", opts->list, "List the available queries");
   cmd->footer("Examples:\n  rfdb query --list\n  rfdb query verdicts_all --format csv\n"

@@ -80,8 +80,8 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
     return {};
   }
   return fail(make_error(ErrorCode::not_found, "no runs on " + gfx)
-                .with_hint(gpus.empty() ? "the database holds no runs yet"
-                                        : fmt::format("GPUs with runs: {}", fmt::join(gpus, ", "))));
+                  .with_hint(gpus.empty() ? "the database holds no runs yet"
+                                          : fmt::format("GPUs with runs: {}", fmt::join(gpus, ", "))));
 }
 
 } // namespace
@@ -131,9 +131,10 @@ int run_report(const ReportOptions& opts, Context& ctx)
     if (!plan) {
       return report_error(ctx, "report", plan.error());
     }
-    fmt::print(ctx.err, "cards in {}: {} written, {} unchanged, {} archived{}\n", opts.cards_dir,
-               plan->writes.size(), plan->unchanged.size(), plan->archived.size(),
-               plan->conflicts.empty() ? "" : fmt::format(", {} name conflicts left alone", plan->conflicts.size()));
+    fmt::print(
+        ctx.err, "cards in {}: {} written, {} unchanged, {} archived{}\n", opts.cards_dir,
+        plan->writes.size(), plan->unchanged.size(), plan->archived.size(),
+        plan->conflicts.empty() ? "" : fmt::format(", {} name conflicts left alone", plan->conflicts.size()));
   }
   return 0;
 }
@@ -141,14 +142,18 @@ int run_report(const ReportOptions& opts, Context& ctx)
 void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ReportOptions>();
-  auto* cmd = app.add_subcommand("report", "Generate the backend playbook (markdown) from the stored evidence");
-  cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")->type_name("FILE");
+  auto* cmd =
+      app.add_subcommand("report", "Generate the backend playbook (markdown) from the stored evidence");
+  cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")
+      ->type_name("FILE");
   cmd->add_option("--as-of", opts->as_of, "Date the playbook is written for (default: newest run date)")
-    ->check(iso_date_validator());
-  cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")->check(iso_date_validator());
+      ->check(iso_date_validator());
+  cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
+      ->check(iso_date_validator());
   cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950");
-  cmd->add_option("--cards", opts->cards_dir, "Also write one learned card per finding plus INDEX.md into DIR")
-    ->type_name("DIR");
+  cmd->add_option("--cards", opts->cards_dir,
+                  "Also write one learned card per finding plus INDEX.md into DIR")
+      ->type_name("DIR");
   cmd->footer(R"(Sections: target_eff priors, Calibration, Routing quality, What works (tiers ★/★★/★★★,
 at most 40 lines), Cautions, Saturated heads, and a quadrant chart of the newest run.
 The same database and --as-of give byte-identical output.

@@ -22,7 +22,10 @@ template <typename T> ordered_json opt(const std::optional<T>& v)
   return v ? ordered_json(*v) : ordered_json(nullptr);
 }
 
-std::string opt_text(const std::optional<std::string>& v) { return v.value_or("-"); }
+std::string opt_text(const std::optional<std::string>& v)
+{
+  return v.value_or("-");
+}
 std::string opt_num(const std::optional<double>& v, const char* fmtstr = "{:.3f}")
 {
   return v ? fmt::format(fmt::runtime(fmtstr), *v) : "-";
@@ -37,20 +40,20 @@ std::string workload(const std::optional<std::int64_t>& isl, const std::optional
 ordered_json run_summary_json(const store::RunSummary& r)
 {
   return ordered_json{
-    {"run_id", r.run_id},
-    {"run_date", opt(r.run_date)},
-    {"model", opt(r.model)},
-    {"gfx", opt(r.gfx)},
-    {"backend", opt(r.backend)},
-    {"backend_version", opt(r.backend_version)},
-    {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
-    {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
-    {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
-    {"throughput_speedup", opt(r.throughput_speedup)},
-    {"validation", r.validation_class},
-    {"counts",
-     {{"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}}},
-    {"retracted", r.retracted_reason.has_value()},
+      {"run_id", r.run_id},
+      {"run_date", opt(r.run_date)},
+      {"model", opt(r.model)},
+      {"gfx", opt(r.gfx)},
+      {"backend", opt(r.backend)},
+      {"backend_version", opt(r.backend_version)},
+      {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
+      {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
+      {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
+      {"throughput_speedup", opt(r.throughput_speedup)},
+      {"validation", r.validation_class},
+      {"counts",
+       {{"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}}},
+      {"retracted", r.retracted_reason.has_value()},
   };
 }
 
@@ -58,50 +61,65 @@ ordered_json show_json(const store::RunDetail& r)
 {
   ordered_json kernels = ordered_json::array();
   for (const auto& k : r.kernels) {
-    kernels.push_back({{"round", k.round}, {"short_name", k.short_name}, {"name", k.name},
-                       {"pct_gpu_time", k.pct_gpu_time}, {"classification", opt(k.classification)},
+    kernels.push_back({{"round", k.round},
+                       {"short_name", k.short_name},
+                       {"name", k.name},
+                       {"pct_gpu_time", k.pct_gpu_time},
+                       {"classification", opt(k.classification)},
                        {"editable", opt(k.editable)}});
   }
   ordered_json verdicts = ordered_json::array();
   for (const auto& v : r.verdicts) {
-    verdicts.push_back({{"round", opt(v.round)}, {"short_name", v.short_name}, {"op_class", v.op_class},
-                        {"stage", v.stage}, {"source", v.source_kind}, {"roofline_pct", opt(v.roofline_pct)},
-                        {"target_eff", opt(v.target_eff)}, {"attainable_speedup", opt(v.attainable_speedup)},
+    verdicts.push_back({{"round", opt(v.round)},
+                        {"short_name", v.short_name},
+                        {"op_class", v.op_class},
+                        {"stage", v.stage},
+                        {"source", v.source_kind},
+                        {"roofline_pct", opt(v.roofline_pct)},
+                        {"target_eff", opt(v.target_eff)},
+                        {"attainable_speedup", opt(v.attainable_speedup)},
                         {"expected_e2e_gain_pct", opt(v.expected_e2e_gain_pct)},
-                        {"headroom_class", v.headroom_class}, {"bound_type", v.bound_type},
-                        {"confidence", v.confidence}, {"suspect", v.suspect}});
+                        {"headroom_class", v.headroom_class},
+                        {"bound_type", v.bound_type},
+                        {"confidence", v.confidence},
+                        {"suspect", v.suspect}});
   }
   ordered_json attempts = ordered_json::array();
   for (const auto& a : r.attempts) {
     const auto& p = a.prediction;
-    attempts.push_back(
-      {{"short_name", a.short_name}, {"lever", a.lever}, {"backend", opt(a.backend)},
-       {"isolated_speedup", opt(a.isolated_speedup)}, {"e2e_delta_pct", opt(a.e2e_delta_pct)},
-       {"verdict", a.verdict}, {"sources", a.sources},
-       {"prediction",
-        {{"roofline_pct", opt(p.roofline_pct)}, {"target_eff", opt(p.target_eff)},
-         {"attainable_speedup", opt(p.attainable_speedup)},
-         {"expected_e2e_gain_pct", opt(p.expected_e2e_gain_pct)},
-         {"headroom_class", opt(p.headroom_class)}, {"confidence", opt(p.confidence)},
-         {"pct_gpu_time", opt(p.pct_gpu_time)}}}});
+    attempts.push_back({{"short_name", a.short_name},
+                        {"lever", a.lever},
+                        {"backend", opt(a.backend)},
+                        {"isolated_speedup", opt(a.isolated_speedup)},
+                        {"e2e_delta_pct", opt(a.e2e_delta_pct)},
+                        {"verdict", a.verdict},
+                        {"sources", a.sources},
+                        {"prediction",
+                         {{"roofline_pct", opt(p.roofline_pct)},
+                          {"target_eff", opt(p.target_eff)},
+                          {"attainable_speedup", opt(p.attainable_speedup)},
+                          {"expected_e2e_gain_pct", opt(p.expected_e2e_gain_pct)},
+                          {"headroom_class", opt(p.headroom_class)},
+                          {"confidence", opt(p.confidence)},
+                          {"pct_gpu_time", opt(p.pct_gpu_time)}}}});
   }
   return ordered_json{
-    {"run_id", r.run_id},
-    {"run_date", opt(r.run_date)},
-    {"model", opt(r.model)},
-    {"model_arch_class", opt(r.model_arch_class)},
-    {"gfx", opt(r.gfx)},
-    {"backend", opt(r.backend)},
-    {"backend_version", opt(r.backend_version)},
-    {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
-    {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
-    {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
-    {"throughput_speedup", opt(r.throughput_speedup)},
-    {"validation_status", opt(r.validation_status)},
-    {"retracted", r.retracted_reason.has_value()},
-    {"kernels", kernels},
-    {"verdicts", verdicts},
-    {"attempts", attempts},
+      {"run_id", r.run_id},
+      {"run_date", opt(r.run_date)},
+      {"model", opt(r.model)},
+      {"model_arch_class", opt(r.model_arch_class)},
+      {"gfx", opt(r.gfx)},
+      {"backend", opt(r.backend)},
+      {"backend_version", opt(r.backend_version)},
+      {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
+      {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
+      {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
+      {"throughput_speedup", opt(r.throughput_speedup)},
+      {"validation_status", opt(r.validation_status)},
+      {"retracted", r.retracted_reason.has_value()},
+      {"kernels", kernels},
+      {"verdicts", verdicts},
+      {"attempts", attempts},
   };
 }
 
@@ -123,17 +141,24 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : r.verdicts) {
     rows.push_back({v.round.value_or(v.phase.value_or("-")), v.short_name, v.op_class,
-                    v.stage + (v.source_kind == "measured" ? "/meas" : ""),
-                    opt_num(v.pct_gpu_time, "{:.2f}"), opt_num(v.roofline_pct), opt_num(v.target_eff),
-                    opt_num(v.attainable_speedup), opt_num(v.expected_e2e_gain_pct, "{:.2f}"),
+                    v.stage + (v.source_kind == "measured" ? "/meas" : ""), opt_num(v.pct_gpu_time, "{:.2f}"),
+                    opt_num(v.roofline_pct), opt_num(v.target_eff), opt_num(v.attainable_speedup),
+                    opt_num(v.expected_e2e_gain_pct, "{:.2f}"),
                     v.headroom_class + (v.suspect ? " (suspect)" : ""), v.bound_type});
   }
   using util::Align;
   fmt::print(out, "\nverdicts\n{}",
-             util::render_table({{"round"}, {"kernel"}, {"op_class"}, {"stage"},
-                                 {"pct_gpu_time", Align::right}, {"roofline_pct", Align::right},
-                                 {"target_eff", Align::right}, {"attainable", Align::right},
-                                 {"exp_e2e_%", Align::right}, {"headroom_class"}, {"bound_type"}},
+             util::render_table({{"round"},
+                                 {"kernel"},
+                                 {"op_class"},
+                                 {"stage"},
+                                 {"pct_gpu_time", Align::right},
+                                 {"roofline_pct", Align::right},
+                                 {"target_eff", Align::right},
+                                 {"attainable", Align::right},
+                                 {"exp_e2e_%", Align::right},
+                                 {"headroom_class"},
+                                 {"bound_type"}},
                                 rows));
   rows.clear();
   for (const auto& a : r.attempts) {
@@ -142,9 +167,13 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                     a.verdict});
   }
   fmt::print(out, "\nattempts\n{}",
-             util::render_table({{"kernel"}, {"lever"}, {"isolated_×", Align::right},
-                                 {"e2e_%", Align::right}, {"pred_attainable", Align::right},
-                                 {"pred_headroom"}, {"verdict"}},
+             util::render_table({{"kernel"},
+                                 {"lever"},
+                                 {"isolated_×", Align::right},
+                                 {"e2e_%", Align::right},
+                                 {"pred_attainable", Align::right},
+                                 {"pred_headroom"},
+                                 {"verdict"}},
                                 rows));
 }
 
@@ -171,15 +200,20 @@ int run_runs(const RunsOptions& opts, Context& ctx)
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : *runs) {
     rows.push_back({r.run_id + (r.retracted_reason ? " (retracted)" : ""), opt_text(r.run_date),
-                    opt_text(r.model), opt_text(r.gfx), opt_text(r.backend),
-                    workload(r.isl, r.osl, r.conc), std::to_string(r.verdicts),
-                    std::to_string(r.attempts), opt_num(r.throughput_speedup)});
+                    opt_text(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
+                    std::to_string(r.verdicts), std::to_string(r.attempts), opt_num(r.throughput_speedup)});
   }
   using util::Align;
   fmt::print(ctx.out, "{}",
-             util::render_table({{"run_id"}, {"date"}, {"model"}, {"gfx"}, {"backend"},
-                                 {"isl/osl/conc"}, {"verdicts", Align::right},
-                                 {"attempts", Align::right}, {"speedup_×", Align::right}},
+             util::render_table({{"run_id"},
+                                 {"date"},
+                                 {"model"},
+                                 {"gfx"},
+                                 {"backend"},
+                                 {"isl/osl/conc"},
+                                 {"verdicts", Align::right},
+                                 {"attempts", Align::right},
+                                 {"speedup_×", Align::right}},
                                 rows));
   fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), ctx.db_path);
   return 0;
@@ -188,7 +222,8 @@ int run_runs(const RunsOptions& opts, Context& ctx)
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<RunsOptions>();
-  auto* cmd = app.add_subcommand("runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts)");
+  auto* cmd =
+      app.add_subcommand("runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts)");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
   cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --format json | jq '.[].run_id'");
@@ -219,7 +254,7 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
   auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts and attempts");
   cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename)")->required();
   cmd->add_option("--format", opts->format, "Output format (json is a stable contract)")
-    ->check(CLI::IsMember({"table", "json"}));
+      ->check(CLI::IsMember({"table", "json"}));
   cmd->footer("Examples:\n  rfdb show e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq\n"
               "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });

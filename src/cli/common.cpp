@@ -25,15 +25,18 @@ Result<store::Database> open_for_read(const Context& ctx)
 CLI::Validator iso_date_validator()
 {
   return CLI::Validator(
-    [](std::string& value) -> std::string {
-      if (!util::parse_iso_date(value)) {
-        return "expected a date YYYY-MM-DD, got '" + value + "'";
-      }
-      return {};
-    },
-    "DATE", "iso_date");
+      [](std::string& value) -> std::string {
+        if (!util::parse_iso_date(value)) {
+          return "expected a date YYYY-MM-DD, got '" + value + "'";
+        }
+        return {};
+      },
+      "DATE", "iso_date");
 }
 
-std::string today(const Context& ctx) { return util::format_iso_date(ctx.now()); }
+std::string today(const Context& ctx)
+{
+  return util::format_iso_date(ctx.now());
+}
 
 } // namespace rfdb::cli

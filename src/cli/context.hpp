@@ -11,9 +11,9 @@
 namespace rfdb::cli {
 
 struct Context {
-  std::string db_path;   // resolved: --db, else $RFDB_DB, else ./rfdb.sqlite
-  std::ostream& out;     // results (stdout)
-  std::ostream& err;     // progress, warnings and errors (stderr)
+  std::string db_path; // resolved: --db, else $RFDB_DB, else ./rfdb.sqlite
+  std::ostream& out;   // results (stdout)
+  std::ostream& err;   // progress, warnings and errors (stderr)
   std::function<std::chrono::system_clock::time_point()> now;
   bool out_is_terminal = false; // chooses human vs json defaults where documented
 };

@@ -20,8 +20,8 @@ struct Parsed {
   bool outcome_is_director = false;
 };
 
-Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_path,
-                              const std::string& text, std::vector<Warning>& warnings)
+Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                              std::vector<Warning>& warnings)
 {
   auto doc = parse_json_text(text);
   if (!doc) {
@@ -184,8 +184,8 @@ std::vector<std::string> kernel_ids(const AttemptRecord& a)
 bool matches(const Verdict& v, const std::optional<std::string>& task, const std::vector<std::string>& ids)
 {
   for (const auto& id : ids) {
-    if (id == v.short_name || (v.name && id == *v.name)
-        || (task && (id == *task || id == strip_suffix(*task, "_task")))) {
+    if (id == v.short_name || (v.name && id == *v.name) ||
+        (task && (id == *task || id == strip_suffix(*task, "_task")))) {
       return true;
     }
   }
@@ -221,8 +221,8 @@ const KernelSample* find_sample(const std::vector<std::pair<std::int64_t, TopN>>
       continue;
     }
     for (const auto& row : topn.rows) {
-      const bool hit = std::find(ids.begin(), ids.end(), row.short_name) != ids.end()
-                       || std::find(ids.begin(), ids.end(), row.name) != ids.end();
+      const bool hit = std::find(ids.begin(), ids.end(), row.short_name) != ids.end() ||
+                       std::find(ids.begin(), ids.end(), row.name) != ids.end();
       if (hit && (best == nullptr || topn.round_order < best_order)) {
         best = &row;
         best_order = topn.round_order;
@@ -314,8 +314,8 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
     const auto* row = find_sample(run.rounds, ids, s.round);
     s.pct_gpu_time = row != nullptr ? std::optional(row->pct_gpu_time) : att.record.pct_gpu_time;
   }
-  if (s.verdict && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup
-      && *s.attainable_speedup > 0) {
+  if (s.verdict && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup &&
+      *s.attainable_speedup > 0) {
     s.expected_e2e_gain_pct = *s.pct_gpu_time * (1.0 - 1.0 / *s.attainable_speedup);
   }
   if (measured.post) {
@@ -324,13 +324,14 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
     }
   }
   // op_class and regime follow the verdict; else the Top-N row's class.
-  const Verdict* v = analytic ? &verdict_at(*analytic)
-                              : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
+  const Verdict* v =
+      analytic ? &verdict_at(*analytic) : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
   if (v != nullptr && v->op_class != "unknown") {
     att.record.op_class = v->op_class;
   } else if (att.record.op_class == "unknown") {
     if (const auto* row = find_sample(run.rounds, ids, std::nullopt)) {
-      att.record.op_class = std::string(op_class_from_top_n(row->classification.value_or(""), row->name).value);
+      att.record.op_class =
+          std::string(op_class_from_top_n(row->classification.value_or(""), row->name).value);
     }
   }
   if (v != nullptr && v->regime && !att.record.regime) {
@@ -344,8 +345,8 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
 
 } // namespace
 
-Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path,
-                               const std::string& text, std::vector<Warning>& warnings)
+Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                               std::vector<Warning>& warnings)
 {
   auto parsed = parse_artifact(kind, rel_path, text, warnings);
   if (!parsed) {
@@ -400,7 +401,8 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   for (std::size_t i = 0; i < order.size(); ++i) {
     order[i] = i;
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return precedence[a] < precedence[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return precedence[a] < precedence[b]; });
   std::vector<std::pair<AttemptRecord, std::int64_t>> sorted;
   for (auto i : order) {
     sorted.push_back(std::move(records[i]));

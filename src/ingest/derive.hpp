@@ -101,7 +101,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
 
 // Parse one artifact's text and run its kind's parser, for validation before
 // anything is written. Errors name the file and JSON pointer.
-Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path,
-                               const std::string& text, std::vector<Warning>& warnings);
+Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                               std::vector<Warning>& warnings);
 
 } // namespace rfdb::ingest

@@ -29,7 +29,10 @@ std::vector<std::string> split_path(std::string_view rel)
   return parts;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p)
+{
+  return s.substr(0, p.size()) == p;
+}
 
 std::optional<ArtifactKind> classify_bench(const std::vector<std::string>& p)
 {
@@ -38,7 +41,9 @@ std::optional<ArtifactKind> classify_bench(const std::vector<std::string>& p)
     return ArtifactKind{"bench_summary", "baseline", "baseline", ""};
   }
   if (p[0] == "validation" && n == 3) {
-    const std::string role = p[1] == "base" ? "validation_base" : p[1] == "final" ? "validation_final" : "other";
+    const std::string role = p[1] == "base"    ? "validation_base"
+                             : p[1] == "final" ? "validation_final"
+                                               : "other";
     return ArtifactKind{"bench_summary", role, p[1], ""};
   }
   if (p[0] == "config" && n == 3) {

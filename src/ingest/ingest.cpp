@@ -1,10 +1,11 @@
 #include "ingest/ingest.hpp"
 
+#include "rfdb_sql.hpp"
+
 #include "ingest/derive.hpp"
 #include "ingest/files.hpp"
 #include "ingest/knowledge_ingest.hpp"
 #include "ingest/writer.hpp"
-#include "rfdb_sql.hpp"
 
 #include <fmt/format.h>
 
@@ -152,8 +153,9 @@ PathReport ingest_eval_dir(store::Database& db, const fs::path& dir, const Inges
     rep.error = files.error();
   } else if (std::none_of(files->begin(), files->end(),
                           [](const FileData& f) { return f.kind.kind == "env_report"; })) {
-    rep.error = make_error(ErrorCode::invalid_input, "missing env_report.json (the run's identity: model, gfx, backend)")
-                  .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
+    rep.error = make_error(ErrorCode::invalid_input,
+                           "missing env_report.json (the run's identity: model, gfx, backend)")
+                    .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
   } else if (auto r = ingest_run_files(db, rep.target, basename, rep.path, *files, req, rep); !r) {
     rep.error = r.error();
   }
@@ -169,8 +171,9 @@ PathReport ingest_artifact(store::Database& db, const fs::path& file, const Inge
   const std::string rel = relative_artifact_path(file);
   auto kind = classify_artifact(rel);
   if (!kind) {
-    rep.error = make_error(ErrorCode::invalid_input, "not an artifact rfdb reads: " + rel)
-                  .with_hint("pass an eval dir, a known artifact (FORMATS.md §1), a cards dir or a playbook");
+    rep.error =
+        make_error(ErrorCode::invalid_input, "not an artifact rfdb reads: " + rel)
+            .with_hint("pass an eval dir, a known artifact (FORMATS.md §1), a cards dir or a playbook");
     return rep;
   }
   if (!req.run_id) {

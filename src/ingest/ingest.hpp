@@ -25,22 +25,22 @@ struct IngestRequest {
   std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
   std::optional<std::string> run_id; // --run: identity for single artifacts / override
   DryRun dry_run = DryRun::no;
-  Strict strict = Strict::no;        // knowledge: any warning fails the path
-  std::string now;                   // ISO-8601 UTC timestamp for ingested_at
+  Strict strict = Strict::no; // knowledge: any warning fails the path
+  std::string now;            // ISO-8601 UTC timestamp for ingested_at
 };
 
 // What happened to one path.
 struct PathReport {
   std::string path;
-  std::string target;                // run_id, or "knowledge"
-  std::string kind;                  // run | knowledge
-  std::string status;                // added | updated | unchanged | failed
+  std::string target; // run_id, or "knowledge"
+  std::string kind;   // run | knowledge
+  std::string status; // added | updated | unchanged | failed
   std::vector<std::string> new_files;
   std::vector<std::string> superseded_files;
   int unchanged_files = 0;
   int kernels = 0, verdicts = 0, verdicts_superseded = 0, attempts = 0, findings = 0;
-  int skipped_files = 0;             // knowledge files skipped (malformed or not cards)
-  std::vector<Warning> warnings;     // warnings of the files read this time
+  int skipped_files = 0;         // knowledge files skipped (malformed or not cards)
+  std::vector<Warning> warnings; // warnings of the files read this time
   std::optional<Error> error;
 };
 

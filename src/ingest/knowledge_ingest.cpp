@@ -1,8 +1,9 @@
 #include "ingest/knowledge_ingest.hpp"
 
+#include "rfdb_sql.hpp"
+
 #include "ingest/files.hpp"
 #include "ingest/knowledge.hpp"
-#include "rfdb_sql.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -88,11 +89,17 @@ Result<std::vector<Finding>> parse_file(const KnowledgeFile& f, std::vector<Know
   return parse_proposal(f.rel_path, f.content, warnings);
 }
 
-std::string json_array(const std::vector<std::string>& items) { return nlohmann::json(items).dump(); }
-
-Result<void> insert_findings(store::Statement& s, std::int64_t source_id, const std::vector<Finding>& findings)
+std::string json_array(const std::vector<std::string>& items)
 {
-  auto opt_text = [](const std::string& v) { return v.empty() ? std::optional<std::string>() : std::optional(v); };
+  return nlohmann::json(items).dump();
+}
+
+Result<void> insert_findings(store::Statement& s, std::int64_t source_id,
+                             const std::vector<Finding>& findings)
+{
+  auto opt_text = [](const std::string& v) {
+    return v.empty() ? std::optional<std::string>() : std::optional(v);
+  };
   auto opt_int = [](const std::optional<int>& v) {
     return v ? std::optional<std::int64_t>(*v) : std::optional<std::int64_t>();
   };
@@ -101,7 +108,9 @@ Result<void> insert_findings(store::Statement& s, std::int64_t source_id, const 
     s.bind(":name", opt_text(f.name)).bind(":key_raw", opt_text(f.key_raw));
     s.bind(":kernel_class_raw", opt_text(f.kernel_class_raw)).bind(":op_class", f.op_class);
     s.bind(":gfx", opt_text(f.gfx)).bind(":regime", f.regime).bind(":regime_raw", opt_text(f.regime_raw));
-    s.bind(":model", opt_text(f.model)).bind(":model_class", opt_text(f.model_class)).bind(":type", opt_text(f.type));
+    s.bind(":model", opt_text(f.model))
+        .bind(":model_class", opt_text(f.model_class))
+        .bind(":type", opt_text(f.type));
     s.bind(":stars", opt_int(f.stars)).bind(":lever", opt_text(f.lever)).bind(":apply", opt_text(f.apply));
     s.bind(":verify", opt_text(f.verify)).bind(":cautions", json_array(f.cautions));
     s.bind(":sources_cited", json_array(f.sources_cited)).bind(":effect", opt_text(f.effect));
@@ -180,8 +189,8 @@ Result<bool> already_stored(store::Database& db, const KnowledgeFile& f)
 bool is_knowledge_file(const fs::path& file)
 {
   const std::string name = file.filename().string();
-  return name.ends_with(".md") || name.ends_with(".json.drained")
-         || (file.parent_path().filename() == "_inbox" && name.ends_with(".json"));
+  return name.ends_with(".md") || name.ends_with(".json.drained") ||
+         (file.parent_path().filename() == "_inbox" && name.ends_with(".json"));
 }
 
 PathReport ingest_knowledge(store::Database& db, const fs::path& path, const IngestRequest& req)
@@ -222,8 +231,8 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     auto findings = parse_file(f, kw);
     if (!findings) {
       // A malformed file is skipped; the rest import (--strict fails below).
-      kw.push_back(KnowledgeWarning{Severity::warning, f.rel_path, 0,
-                                    "skipped: " + findings.error().describe()});
+      kw.push_back(
+          KnowledgeWarning{Severity::warning, f.rel_path, 0, "skipped: " + findings.error().describe()});
       ++rep.skipped_files;
       continue;
     }
@@ -236,10 +245,12 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   for (const auto& w : kw) {
     rep.warnings.push_back(to_warning(w));
   }
-  const bool has_warning = std::any_of(kw.begin(), kw.end(), [](const auto& w) { return w.severity == Severity::warning; });
+  const bool has_warning =
+      std::any_of(kw.begin(), kw.end(), [](const auto& w) { return w.severity == Severity::warning; });
   if (req.strict == Strict::yes && has_warning) {
-    rep.error = make_error(ErrorCode::invalid_input,
-                           fmt::format("{} warning(s) with --strict; nothing was written", rep.warnings.size()));
+    rep.error =
+        make_error(ErrorCode::invalid_input,
+                   fmt::format("{} warning(s) with --strict; nothing was written", rep.warnings.size()));
     return rep;
   }
   if (parsed.empty()) {

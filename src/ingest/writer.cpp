@@ -41,7 +41,9 @@ Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_di
   auto& s = m_s->run_upsert;
   s.bind(":run_id", run.run_id).bind(":run_date", run.run_date).bind(":model", e.model);
   s.bind(":model_arch_class", e.model_arch_class).bind(":model_dtype", e.model_dtype).bind(":gfx", e.gfx);
-  s.bind(":device_name", e.device_name).bind(":backend", e.backend).bind(":backend_version", e.backend_version);
+  s.bind(":device_name", e.device_name)
+      .bind(":backend", e.backend)
+      .bind(":backend_version", e.backend_version);
   s.bind(":tp", e.tp).bind(":isl", e.isl).bind(":osl", e.osl).bind(":conc", e.conc);
   s.bind(":available_backends", e.available_backends);
   s.bind(":baseline_throughput_tok_s", o.baseline_throughput_tok_s);
@@ -69,10 +71,14 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":round", v.round).bind(":short_name", v.short_name).bind(":name", v.name);
   s.bind(":round_order", v.round_order ? std::optional<std::int64_t>(*v.round_order) : std::nullopt);
   s.bind(":op_class", v.op_class).bind(":op_class_raw", v.op_class_raw).bind(":regime", v.regime);
-  s.bind(":pct_gpu_time", v.pct_gpu_time).bind(":t_ms", v.t_ms).bind(":launches_per_step", v.launches_per_step);
+  s.bind(":pct_gpu_time", v.pct_gpu_time)
+      .bind(":t_ms", v.t_ms)
+      .bind(":launches_per_step", v.launches_per_step);
   s.bind(":bytes_est", v.bytes_est).bind(":flops_est", v.flops_est).bind(":hbm_util", v.hbm_util);
   s.bind(":compute_util", v.compute_util).bind(":arithmetic_intensity", v.arithmetic_intensity);
-  s.bind(":ridge_point", v.ridge_point).bind(":bound_type", v.bound_type).bind(":bound_type_raw", v.bound_type_raw);
+  s.bind(":ridge_point", v.ridge_point)
+      .bind(":bound_type", v.bound_type)
+      .bind(":bound_type_raw", v.bound_type_raw);
   s.bind(":roofline_pct", v.roofline_pct).bind(":roofline_pct_raw", v.roofline_pct_raw);
   s.bind(":target_eff", v.target_eff).bind(":attainable_speedup", v.attainable_speedup);
   s.bind(":expected_e2e_gain_pct", v.expected_e2e_gain_pct).bind(":headroom_class", v.headroom_class);
@@ -113,9 +119,13 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
   const std::string& run_id = run.run.run_id;
   auto& st = *m_s;
   for (const auto& [source_id, b] : run.bench) {
-    st.bench.bind(":run_id", run_id).bind(":source_id", source_id).bind(":role", b.role).bind(":label", b.label);
+    st.bench.bind(":run_id", run_id)
+        .bind(":source_id", source_id)
+        .bind(":role", b.role)
+        .bind(":label", b.label);
     st.bench.bind(":throughput_tok_s_median", b.throughput_tok_s_median);
-    st.bench.bind(":throughput_spread_pct", b.throughput_spread_pct).bind(":ttft_ms_median", b.ttft_ms_median);
+    st.bench.bind(":throughput_spread_pct", b.throughput_spread_pct)
+        .bind(":ttft_ms_median", b.ttft_ms_median);
     st.bench.bind(":tpot_ms_median", b.tpot_ms_median).bind(":runs_count", b.runs_count);
     st.bench.bind(":metric_basis", b.metric_basis).bind(":measurement_mode", b.measurement_mode);
     RFDB_TRY(st.bench.exec());
@@ -124,18 +134,25 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
   for (const auto& [source_id, t] : run.rounds) {
     st.round.bind(":run_id", run_id).bind(":round", t.round).bind(":round_order", t.round_order);
     st.round.bind(":source_id", source_id).bind(":parser_source", t.parser_source);
-    st.round.bind(":total_gpu_time_ms", t.total_gpu_time_ms).bind(":num_kernel_launches", t.num_kernel_launches);
+    st.round.bind(":total_gpu_time_ms", t.total_gpu_time_ms)
+        .bind(":num_kernel_launches", t.num_kernel_launches);
     st.round.bind(":num_distinct_kernels", t.num_distinct_kernels);
     RFDB_TRY(st.round.exec());
     const std::int64_t round_id = m_db->last_insert_rowid();
     for (const auto& k : t.rows) {
       auto& s = st.sample;
-      s.bind(":round_id", round_id).bind(":rank", k.rank).bind(":name", k.name).bind(":short_name", k.short_name);
+      s.bind(":round_id", round_id)
+          .bind(":rank", k.rank)
+          .bind(":name", k.name)
+          .bind(":short_name", k.short_name);
       s.bind(":pct_gpu_time", k.pct_gpu_time).bind(":raw_pct_gpu_time", k.raw_pct_gpu_time);
       s.bind(":total_ms", k.total_ms).bind(":calls", k.calls).bind(":avg_us", k.avg_us);
       s.bind(":classification", k.classification).bind(":backend_guess", k.backend_guess);
       s.bind(":editable", k.editable).bind(":phase", k.phase).bind(":base_latency_ms", k.base_latency_ms);
-      s.bind(":shapes", k.shapes).bind(":dtypes", k.dtypes).bind(":json_pointer", k.json_pointer).bind(":raw", k.raw);
+      s.bind(":shapes", k.shapes)
+          .bind(":dtypes", k.dtypes)
+          .bind(":json_pointer", k.json_pointer)
+          .bind(":raw", k.raw);
       RFDB_TRY(s.exec());
       ++counts.kernels;
     }

@@ -2,7 +2,6 @@
 // plus the fixed-precision text helpers shared by playbook and cards
 // (declarations and rules in report/findings.hpp).
 #include "report/findings.hpp"
-
 #include "util/time.hpp"
 
 #include <fmt/format.h>
@@ -52,7 +51,10 @@ struct Scope {
     }
     return (as_of.empty() || date <= as_of) && (!in.since || date >= *in.since);
   }
-  bool gfx_ok(const std::string& gfx) const { return !in.gfx_filter || normalize_gfx(gfx) == normalize_gfx(*in.gfx_filter); }
+  bool gfx_ok(const std::string& gfx) const
+  {
+    return !in.gfx_filter || normalize_gfx(gfx) == normalize_gfx(*in.gfx_filter);
+  }
   bool ok(const std::string& date, const std::string& gfx) const { return date_ok(date) && gfx_ok(gfx); }
 };
 
@@ -146,7 +148,8 @@ std::string newest_run(const ReportInput& s)
   return best.second;
 }
 
-RealizedPick realized(const std::vector<AttemptInfo>& attempts, const std::string& run_id, const std::string& kernel)
+RealizedPick realized(const std::vector<AttemptInfo>& attempts, const std::string& run_id,
+                      const std::string& kernel)
 {
   RealizedPick p;
   p.short_name = kernel;
@@ -199,8 +202,12 @@ RoutingSummary routing_quality(const ReportInput& s)
     if (r.top_by_pct == r.top_by_gain) {
       continue;
     }
-    RoutingDisagreement d{r, dates[r.run_id], realized(s.attempts, r.run_id, r.top_by_pct),
-                          realized(s.attempts, r.run_id, r.top_by_gain), "", ""};
+    RoutingDisagreement d{r,
+                          dates[r.run_id],
+                          realized(s.attempts, r.run_id, r.top_by_pct),
+                          realized(s.attempts, r.run_id, r.top_by_gain),
+                          "",
+                          ""};
     judge(d);
     out.disagreements.push_back(std::move(d));
   }
@@ -267,7 +274,8 @@ std::string e2e_range_text(const std::optional<double>& lo, const std::optional<
   return a == b ? a : fmt::format("{} to {}", a, b);
 }
 
-std::string workload_text(const std::optional<int>& isl, const std::optional<int>& osl, const std::optional<int>& conc)
+std::string workload_text(const std::optional<int>& isl, const std::optional<int>& osl,
+                          const std::optional<int>& conc)
 {
   if (!isl && !osl && !conc) {
     return "";

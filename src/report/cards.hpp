@@ -53,10 +53,10 @@ std::string slugify(std::string_view text, std::size_t max_len);
 
 // What to do with the cards directory.
 struct CardSyncPlan {
-  std::vector<CardFile> writes;        // new, changed or newly archived files (by name)
-  std::vector<std::string> unchanged;  // byte-identical already (by name)
-  std::vector<std::string> archived;   // rfdb cards no longer backed by evidence (also in writes)
-  std::vector<std::string> conflicts;  // generated names held by a non-rfdb file (not written)
+  std::vector<CardFile> writes;       // new, changed or newly archived files (by name)
+  std::vector<std::string> unchanged; // byte-identical already (by name)
+  std::vector<std::string> archived;  // rfdb cards no longer backed by evidence (also in writes)
+  std::vector<std::string> conflicts; // generated names held by a non-rfdb file (not written)
 };
 
 // Compare `generated` (render_cards output) with the `existing` *.md files

@@ -15,9 +15,18 @@ namespace {
 
 constexpr double k_iso_win = 1.0 + k_iso_noise;
 
-bool is_iso_win(const AttemptInfo& a) { return a.isolated_speedup && *a.isolated_speedup > k_iso_win; }
-bool is_e2e_win(const AttemptInfo& a) { return a.e2e_delta_pct && *a.e2e_delta_pct > k_e2e_noise_pct; }
-bool is_e2e_loss(const AttemptInfo& a) { return a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct; }
+bool is_iso_win(const AttemptInfo& a)
+{
+  return a.isolated_speedup && *a.isolated_speedup > k_iso_win;
+}
+bool is_e2e_win(const AttemptInfo& a)
+{
+  return a.e2e_delta_pct && *a.e2e_delta_pct > k_e2e_noise_pct;
+}
+bool is_e2e_loss(const AttemptInfo& a)
+{
+  return a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
+}
 
 bool is_positive(const AttemptInfo& a)
 {
@@ -27,8 +36,14 @@ bool is_positive(const AttemptInfo& a)
   return is_iso_win(a) || (!a.isolated_speedup && is_e2e_win(a));
 }
 
-bool is_clean(const AttemptInfo& a) { return is_iso_win(a) && is_e2e_win(a) && a.gate == "accepted"; }
-bool is_verified(const AttemptInfo& a) { return a.run_validation_class == "win" && a.gate == "accepted"; }
+bool is_clean(const AttemptInfo& a)
+{
+  return is_iso_win(a) && is_e2e_win(a) && a.gate == "accepted";
+}
+bool is_verified(const AttemptInfo& a)
+{
+  return a.run_validation_class == "win" && a.gate == "accepted";
+}
 
 std::string op_class_or_unknown(std::string_view op_class)
 {
@@ -187,7 +202,8 @@ void merge_imported(Line& l, const ImportedFinding& f, const std::vector<std::st
   widen(l.e2e_min, l.e2e_max, f.e2e_max_pct);
   bump_last_seen(l.last_seen, f.last_seen);
   for (const auto& c : f.cautions) {
-    if (std::string t = one_line(c); !t.empty() && std::find(l.cautions.begin(), l.cautions.end(), t) == l.cautions.end()) {
+    if (std::string t = one_line(c);
+        !t.empty() && std::find(l.cautions.begin(), l.cautions.end(), t) == l.cautions.end()) {
       l.cautions.push_back(std::move(t));
     }
   }
@@ -204,8 +220,10 @@ std::vector<const ImportedFinding*> merge_order(const std::vector<ImportedFindin
     }
   }
   std::sort(order.begin(), order.end(), [](const ImportedFinding* a, const ImportedFinding* b) {
-    return std::forward_as_tuple(a->generator == "rfdb", a->identity, a->origin, a->lever, a->name, a->last_seen) <
-           std::forward_as_tuple(b->generator == "rfdb", b->identity, b->origin, b->lever, b->name, b->last_seen);
+    return std::forward_as_tuple(a->generator == "rfdb", a->identity, a->origin, a->lever, a->name,
+                                 a->last_seen) < std::forward_as_tuple(b->generator == "rfdb", b->identity,
+                                                                       b->origin, b->lever, b->name,
+                                                                       b->last_seen);
   });
   return order;
 }
@@ -236,7 +254,10 @@ void add_imported(std::vector<Line>& lines, const ImportedFinding& f)
   merge_imported(*line, f, cited);
 }
 
-template <typename Set> std::vector<std::string> to_vector(const Set& s) { return {s.begin(), s.end()}; }
+template <typename Set> std::vector<std::string> to_vector(const Set& s)
+{
+  return {s.begin(), s.end()};
+}
 
 Finding finish_line(const Line& l, std::string_view as_of)
 {
@@ -247,9 +268,9 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.lever_kind = l.kinds.empty() ? std::string() : *l.kinds.begin();
   f.backends = to_vector(l.backends);
   f.kernels = to_vector(l.kernels);
-  const Tier tier = assign_tier({static_cast<int>(l.runs.size()) + l.imported_agree,
-                                 static_cast<int>(l.clean_runs.size()) + l.imported_clean, l.verified,
-                                 l.imported_stars});
+  const Tier tier =
+      assign_tier({static_cast<int>(l.runs.size()) + l.imported_agree,
+                   static_cast<int>(l.clean_runs.size()) + l.imported_clean, l.verified, l.imported_stars});
   f.stars = tier.stars;
   f.tier_reason = tier.reason;
   f.iso_min = l.iso_min;
@@ -305,7 +326,10 @@ int op_class_order(std::string_view op_class)
 
 } // namespace
 
-std::string ReuseKey::text() const { return fmt::format("{} \u00b7 {} \u00b7 {}", op_class, gfx, regime); }
+std::string ReuseKey::text() const
+{
+  return fmt::format("{} \u00b7 {} \u00b7 {}", op_class, gfx, regime);
+}
 
 bool key_less(const ReuseKey& a, const ReuseKey& b)
 {
@@ -388,7 +412,10 @@ double freshness(std::string_view as_of, std::string_view last_seen)
   return std::clamp(1.0 - days / k_freshness_days, 0.0, 1.0);
 }
 
-double eviction_rank(int stars, double fresh) { return stars * (0.25 + 0.75 * fresh); }
+double eviction_rank(int stars, double fresh)
+{
+  return stars * (0.25 + 0.75 * fresh);
+}
 
 std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t cap)
 {
@@ -443,9 +470,15 @@ std::vector<Caution> build_cautions(const std::vector<AttemptInfo>& attempts)
       cond += "; model " + md_text(a.model);
     }
     const std::string lever = md_text(a.lever.empty() ? a.backend : a.lever);
-    const std::string where = fmt::format("in run {} ({})", md_code(a.run_id), a.run_date.empty() ? "undated" : a.run_date);
-    const Caution base{CautionKind::e2e_loss, key, a.run_id, a.run_date, a.short_name,
-                       lever_match_key(a.lever.empty() ? a.backend : a.lever), ""};
+    const std::string where =
+        fmt::format("in run {} ({})", md_code(a.run_id), a.run_date.empty() ? "undated" : a.run_date);
+    const Caution base{CautionKind::e2e_loss,
+                       key,
+                       a.run_id,
+                       a.run_date,
+                       a.short_name,
+                       lever_match_key(a.lever.empty() ? a.backend : a.lever),
+                       ""};
     if (is_iso_win(a) && is_e2e_loss(a)) {
       Caution c = base;
       c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
@@ -459,13 +492,13 @@ std::vector<Caution> build_cautions(const std::vector<AttemptInfo>& attempts)
         *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win) {
       Caution c = base;
       c.kind = CautionKind::model_contradiction;
-      c.text = fmt::format("Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
-                           "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
-                           "byte/FLOP counts and target_eff before routing on the prediction.",
-                           md_code(a.short_name), cond, lever, fixed(*a.isolated_speedup, 3),
-                           fixed(*a.pred_attainable_speedup, 3),
-                           a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
-                           a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
+      c.text = fmt::format(
+          "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
+          "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
+          "byte/FLOP counts and target_eff before routing on the prediction.",
+          md_code(a.short_name), cond, lever, fixed(*a.isolated_speedup, 3),
+          fixed(*a.pred_attainable_speedup, 3), a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
+          a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
       out.push_back(std::move(c));
     }
   }

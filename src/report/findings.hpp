@@ -95,27 +95,27 @@ std::string source_key(std::string_view text);
 // One line of "What works".
 struct Finding {
   ReuseKey key;
-  std::string lever;     // display text, one line
-  std::string lever_key; // lever_match_key(lever)
-  std::string lever_kind; // from the attempts ("" for imported-only lines)
+  std::string lever;                 // display text, one line
+  std::string lever_key;             // lever_match_key(lever)
+  std::string lever_kind;            // from the attempts ("" for imported-only lines)
   std::vector<std::string> backends; // sorted, unique
   std::vector<std::string> kernels;  // short names, sorted, unique
-  int stars = 1;           // 1..3
-  std::string tier_reason; // e.g. "2 independent clean runs"
-  std::optional<double> iso_min; // × over baseline
+  int stars = 1;                     // 1..3
+  std::string tier_reason;           // e.g. "2 independent clean runs"
+  std::optional<double> iso_min;     // × over baseline
   std::optional<double> iso_max;
   std::optional<double> e2e_min_pct; // percent, signed
   std::optional<double> e2e_max_pct;
-  int confirms = 0;                        // runs + imported confirmations
-  std::vector<std::string> run_ids;        // runs with a positive attempt, sorted
-  std::vector<std::string> clean_run_ids;  // sorted
+  int confirms = 0;                       // runs + imported confirmations
+  std::vector<std::string> run_ids;       // runs with a positive attempt, sorted
+  std::vector<std::string> clean_run_ids; // sorted
   bool verified_e2e = false;
   std::vector<std::string> imported_identities; // independent imported findings, sorted
   std::vector<std::string> imported_sources;    // what they cite, first-seen order, unique
   std::vector<std::string> cautions;            // imported caution text, one line each
-  std::string last_seen; // YYYY-MM-DD or ""
-  double freshness = 0.0; // 0–1
-  double rank = 0.0;      // stars × (0.25 + 0.75 × freshness)
+  std::string last_seen;                        // YYYY-MM-DD or ""
+  double freshness = 0.0;                       // 0–1
+  double rank = 0.0;                            // stars × (0.25 + 0.75 × freshness)
 };
 
 // What decides a tier (see the rules above).
@@ -123,7 +123,7 @@ struct TierEvidence {
   int agreeing_sources = 0; // distinct runs + independent imported findings
   int clean_sources = 0;    // clean runs + independent imported findings with ★★+
   bool verified_e2e = false;
-  int imported_stars = 0;   // max stars of independent imported findings; 0 = none
+  int imported_stars = 0; // max stars of independent imported findings; 0 = none
 };
 struct Tier {
   int stars = 1;
@@ -169,17 +169,17 @@ struct RoutingDisagreement {
   std::string winner; // "pct" | "gain" | "tie" | "undecided"
 };
 struct RoutingSummary {
-  int rounds = 0; // rankings in scope with both picks named
+  int rounds = 0;                                 // rankings in scope with both picks named
   std::vector<RoutingDisagreement> disagreements; // newest run first
 };
 
 // Everything the playbook and the cards render, computed once.
 struct Analysis {
-  std::string as_of;    // resolved as_of ("" when no date exists at all)
-  ReportInput scoped;   // the input after the scope rules (priors untouched)
-  std::vector<Finding> findings; // shown, in report order
-  std::vector<Finding> evicted;  // in eviction order
-  std::vector<Caution> cautions; // newest run first
+  std::string as_of;                        // resolved as_of ("" when no date exists at all)
+  ReportInput scoped;                       // the input after the scope rules (priors untouched)
+  std::vector<Finding> findings;            // shown, in report order
+  std::vector<Finding> evicted;             // in eviction order
+  std::vector<Caution> cautions;            // newest run first
   std::vector<HeadVerdict> saturated_heads; // newest run first, then pct desc
   RoutingSummary routing;
   std::string newest_run_id;             // "" when there are no runs/heads

@@ -91,7 +91,8 @@ std::vector<RoundRanking> rankings(const std::vector<store::EvidenceVerdict>& ve
     if (by_pct == nullptr || v.pct_gpu_time.value_or(0) > by_pct->pct_gpu_time.value_or(0)) {
       by_pct = &v;
     }
-    if (by_gain == nullptr || v.expected_e2e_gain_pct.value_or(0) > by_gain->expected_e2e_gain_pct.value_or(0)) {
+    if (by_gain == nullptr ||
+        v.expected_e2e_gain_pct.value_or(0) > by_gain->expected_e2e_gain_pct.value_or(0)) {
       by_gain = &v;
     }
   }
@@ -143,8 +144,8 @@ std::vector<HeadVerdict> heads(const store::Evidence& ev)
     h.headroom_class = v.headroom_class;
     h.byte_reduction_levers = v.byte_reduction_levers;
     h.followed_by_byte_reduction = std::any_of(ev.attempts.begin(), ev.attempts.end(), [&](const auto& a) {
-      return a.run_id == v.run_id && a.short_name == v.short_name
-             && (a.lever_kind == "fusion" || a.lever_kind == "precision");
+      return a.run_id == v.run_id && a.short_name == v.short_name &&
+             (a.lever_kind == "fusion" || a.lever_kind == "precision");
     });
     h.is_newest_run = v.run_id == newest_run;
     out.push_back(std::move(h));

@@ -43,17 +43,17 @@ struct AttemptInfo {
   std::string lever;      // free text as the run recorded it
   std::string lever_kind; // config | backend | tuning | authored | fusion | precision | other
   std::string backend;
-  std::optional<double> isolated_speedup; // × over baseline
-  std::optional<double> e2e_delta_pct;    // percent, signed
-  std::string gate;                       // accepted | stack | rejected | incomplete | ""
-  std::string verdict;                    // confirmed | partial | dead_end | flagged | incomplete | unknown
-  std::string run_validation_class;       // the run's validation_class
-  std::optional<double> pred_roofline_pct;          // fraction 0–1
-  std::optional<double> pred_target_eff;            // fraction 0–1
+  std::optional<double> isolated_speedup;  // × over baseline
+  std::optional<double> e2e_delta_pct;     // percent, signed
+  std::string gate;                        // accepted | stack | rejected | incomplete | ""
+  std::string verdict;                     // confirmed | partial | dead_end | flagged | incomplete | unknown
+  std::string run_validation_class;        // the run's validation_class
+  std::optional<double> pred_roofline_pct; // fraction 0–1
+  std::optional<double> pred_target_eff;   // fraction 0–1
   std::optional<double> pred_attainable_speedup;    // ×
   std::optional<double> pred_expected_e2e_gain_pct; // percent 0–100
-  std::string pred_headroom_class; // saturated | moderate | underperforming | unknown | ""
-  std::string pred_confidence;     // low | medium | high | ""
+  std::string pred_headroom_class;                  // saturated | moderate | underperforming | unknown | ""
+  std::string pred_confidence;                      // low | medium | high | ""
   std::optional<bool> pred_suspect;
   std::optional<double> pred_pct_gpu_time; // percent 0–100
 };
@@ -65,7 +65,7 @@ struct RoundRanking {
   std::string round_label; // the R of profile/round_<R>, as shown; "" → the number
   std::string top_by_pct;  // short_name
   std::string top_by_gain; // short_name
-  std::optional<double> top_by_pct_pct_gpu_time;  // percent 0–100
+  std::optional<double> top_by_pct_pct_gpu_time; // percent 0–100
   std::optional<double> top_by_pct_expected_gain_pct;
   std::optional<double> top_by_gain_pct_gpu_time;
   std::optional<double> top_by_gain_expected_gain_pct;
@@ -80,12 +80,12 @@ struct HeadVerdict {
   std::string round_label; // the R of profile/round_<R>
   std::string short_name;
   std::string op_class;
-  double pct_gpu_time = 0.0;               // percent 0–100
-  std::optional<double> roofline_pct;      // fraction 0–1
-  std::optional<double> target_eff;        // fraction 0–1
-  std::optional<double> attainable_speedup; // ×
+  double pct_gpu_time = 0.0;                   // percent 0–100
+  std::optional<double> roofline_pct;          // fraction 0–1
+  std::optional<double> target_eff;            // fraction 0–1
+  std::optional<double> attainable_speedup;    // ×
   std::optional<double> expected_e2e_gain_pct; // percent
-  std::string headroom_class; // saturated | moderate | underperforming | unknown
+  std::string headroom_class;                  // saturated | moderate | underperforming | unknown
   std::vector<std::string> byte_reduction_levers;
   bool followed_by_byte_reduction = false; // a fusion/precision/byte-reducing attempt followed
   bool is_newest_run = false;
@@ -101,7 +101,7 @@ struct ImportedFinding {
   std::string regime = "unknown";   // decode | prefill | both | unknown
   std::string lever;
   std::string effect;
-  std::optional<int> stars; // 1..3
+  std::optional<int> stars;      // 1..3
   std::optional<double> iso_min; // × over baseline
   std::optional<double> iso_max;
   std::optional<double> e2e_min_pct; // percent, signed

@@ -62,7 +62,8 @@ std::size_t imported_used(const Analysis& a)
 
 bool is_empty(const Analysis& a)
 {
-  return a.scoped.runs.empty() && a.scoped.attempts.empty() && a.scoped.heads.empty() && imported_used(a) == 0;
+  return a.scoped.runs.empty() && a.scoped.attempts.empty() && a.scoped.heads.empty() &&
+         imported_used(a) == 0;
 }
 
 std::string provenance(const Analysis& a)
@@ -89,12 +90,13 @@ std::string provenance(const Analysis& a)
     std::vector<std::string> gpu_list(gpus.begin(), gpus.end());
     const std::string range = dates.empty() ? "undated"
                               : *dates.begin() == *dates.rbegin()
-                                ? *dates.begin()
-                                : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
-    line = s.runs.empty() ? "Evidence: no runs"
-                          : fmt::format("Evidence: {} of {} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
-                                        plural(models.size(), "model", "models"),
-                                        plural(gpus.size(), "GPU", "GPUs"), md_text(join(gpu_list, ", ")), range);
+                                  ? *dates.begin()
+                                  : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
+    line = s.runs.empty()
+               ? "Evidence: no runs"
+               : fmt::format("Evidence: {} of {} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
+                             plural(models.size(), "model", "models"), plural(gpus.size(), "GPU", "GPUs"),
+                             md_text(join(gpu_list, ", ")), range);
     line += fmt::format("; {}; as of {}.", plural(imported, "imported finding", "imported findings"), as_of);
   }
   if (s.gfx_filter || s.since) {
@@ -124,11 +126,12 @@ Blocks priors_section(const Analysis& a)
   while (!md.empty() && md.back() == '\n') {
     md.pop_back();
   }
-  return {fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx where data "
-                      "allow, as `rfdb priors --format md` prints it (as of {}; {}, {}).",
-                      p.as_of.value_or("-"), plural(static_cast<std::size_t>(p.attempts), "attempt", "attempts"),
-                      plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
-          md};
+  return {
+      fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx where data "
+                  "allow, as `rfdb priors --format md` prints it (as of {}; {}, {}).",
+                  p.as_of.value_or("-"), plural(static_cast<std::size_t>(p.attempts), "attempt", "attempts"),
+                  plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
+      md};
 }
 
 std::optional<double> median(std::vector<double> v)
@@ -141,7 +144,10 @@ std::optional<double> median(std::vector<double> v)
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-std::string times(const std::optional<double>& v) { return v ? fixed(*v, 3) + "\u00d7" : "-"; }
+std::string times(const std::optional<double>& v)
+{
+  return v ? fixed(*v, 3) + "\u00d7" : "-";
+}
 
 std::string class_table(const std::vector<AttemptInfo>& attempts)
 {
@@ -176,8 +182,8 @@ std::string class_table(const std::vector<AttemptInfo>& attempts)
                     fmt::format("{} (n {})", times(mm), meas.size()),
                     mp && mm && *mp > 0.0 ? fixed(*mm / *mp, 3) : "-"});
   }
-  return table({"op class", "attempts", "median predicted attainable_speedup", "median measured isolated speedup",
-                "measured / predicted"},
+  return table({"op class", "attempts", "median predicted attainable_speedup",
+                "median measured isolated speedup", "measured / predicted"},
                {"---", "---:", "---:", "---:", "---:"}, rows);
 }
 
@@ -186,9 +192,9 @@ std::string transfer_table(const calibrate::PriorsResult& p)
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : p.e2e_transfer) {
     const std::string interval =
-      t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "-";
-    rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4), interval,
-                    std::to_string(t.sign_flips)});
+        t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "-";
+    rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4),
+                    interval, std::to_string(t.sign_flips)});
   }
   return table({"op class", "regime", "n", "median_ratio", "interval", "sign_flips"},
                {"---", "---", "---:", "---:", "---", "---:"}, rows);
@@ -237,7 +243,8 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
       out.push_back(join(lines, "\n"));
     }
   };
-  block(under, "Largest misses where the model under-predicted (measured isolated / predicted attainable > 1):",
+  block(under,
+        "Largest misses where the model under-predicted (measured isolated / predicted attainable > 1):",
         "No attempt beat its predicted attainable_speedup.");
   block(over, "Largest misses where the model over-predicted (measured isolated / predicted attainable < 1):",
         "No attempt fell short of its predicted attainable_speedup.");
@@ -250,14 +257,16 @@ Blocks calibration_section(const Analysis& a)
   if (at.empty()) {
     return {"No attempts yet: nothing to compare predictions with."};
   }
-  Blocks out{"Per op class: attempts, median predicted attainable_speedup and median measured isolated speedup "
-             "(n counts the attempts that have the value).",
-             class_table(at)};
+  Blocks out{
+      "Per op class: attempts, median predicted attainable_speedup and median measured isolated speedup "
+      "(n counts the attempts that have the value).",
+      class_table(at)};
   if (a.scoped.priors.e2e_transfer.empty()) {
     out.push_back("No e2e transfer yet: no attempt with a measured e2e delta.");
   } else {
-    out.push_back("e2e transfer from `rfdb priors`: the share of the Amdahl ceiling pct_gpu_time \u00d7 (1 \u2212 "
-                  "1/isolated) that reached end-to-end throughput.");
+    out.push_back(
+        "e2e transfer from `rfdb priors`: the share of the Amdahl ceiling pct_gpu_time \u00d7 (1 \u2212 "
+        "1/isolated) that reached end-to-end throughput.");
     out.push_back(transfer_table(a.scoped.priors));
   }
   for (auto& b : misses(at)) {
@@ -278,7 +287,8 @@ std::string realized_text(const RealizedPick& p, const std::string& basis)
 }
 
 // "`kernel` (26.45 % GPU, expected +0.59 %)", parts present only when known.
-std::string pick_cell(const std::string& kernel, const std::optional<double>& pct, const std::optional<double>& gain)
+std::string pick_cell(const std::string& kernel, const std::optional<double>& pct,
+                      const std::optional<double>& gain)
 {
   std::vector<std::string> parts;
   if (pct) {
@@ -302,26 +312,31 @@ Blocks routing_section(const Analysis& a)
   }
   std::map<std::string, std::size_t> wins;
   std::vector<std::vector<std::string>> rows;
-  static const std::map<std::string, std::string> k_winner = {
-    {"pct", "pct_gpu_time pick"}, {"gain", "expected-gain pick"}, {"tie", "tie"}, {"undecided", "undecided"}};
+  static const std::map<std::string, std::string> k_winner = {{"pct", "pct_gpu_time pick"},
+                                                              {"gain", "expected-gain pick"},
+                                                              {"tie", "tie"},
+                                                              {"undecided", "undecided"}};
   for (const auto& d : r.disagreements) {
     ++wins[d.winner];
-    rows.push_back({md_code(d.ranking.run_id), d.ranking.round_label.empty() ? std::to_string(d.ranking.round) : d.ranking.round_label,
+    rows.push_back({md_code(d.ranking.run_id),
+                    d.ranking.round_label.empty() ? std::to_string(d.ranking.round) : d.ranking.round_label,
                     pick_cell(d.by_pct.short_name, d.ranking.top_by_pct_pct_gpu_time,
                               d.ranking.top_by_pct_expected_gain_pct),
                     pick_cell(d.by_gain.short_name, d.ranking.top_by_gain_pct_gpu_time,
                               d.ranking.top_by_gain_expected_gain_pct),
-                    realized_text(d.by_pct, d.basis),
-                    realized_text(d.by_gain, d.basis), k_winner.at(d.winner)});
+                    realized_text(d.by_pct, d.basis), realized_text(d.by_gain, d.basis),
+                    k_winner.at(d.winner)});
   }
-  const std::string summary = fmt::format(
-    "Ranking by pct_gpu_time and by expected gain disagreed on the top kernel in {} of {}; the pct_gpu_time pick "
-    "realized more in {}, the expected-gain pick in {}, {} tied and {} undecided (e2e where both picks have it, "
-    "else isolated).",
-    r.disagreements.size(), plural(static_cast<std::size_t>(r.rounds), "round", "rounds"), wins["pct"],
-    wins["gain"], wins["tie"], wins["undecided"]);
-  return {summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain", "realized by pct pick",
-                          "realized by gain pick", "realized more"},
+  const std::string summary =
+      fmt::format("Ranking by pct_gpu_time and by expected gain disagreed on the top kernel in {} of {}; the "
+                  "pct_gpu_time pick "
+                  "realized more in {}, the expected-gain pick in {}, {} tied and {} undecided (e2e where "
+                  "both picks have it, "
+                  "else isolated).",
+                  r.disagreements.size(), plural(static_cast<std::size_t>(r.rounds), "round", "rounds"),
+                  wins["pct"], wins["gain"], wins["tie"], wins["undecided"]);
+  return {summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain",
+                          "realized by pct pick", "realized by gain pick", "realized more"},
                          {"---", "---:", "---", "---", "---:", "---:", "---"}, rows)};
 }
 
@@ -358,11 +373,12 @@ std::string finding_line(const Finding& f)
 
 Blocks what_works_section(const Analysis& a)
 {
-  Blocks out{"Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
-             "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
-             "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
-             "only, at most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first "
-             "(freshness falls from 1 to 0 over 365 days), \u2605\u2605\u2605 stays."};
+  Blocks out{
+      "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
+      "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
+      "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
+      "only, at most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first "
+      "(freshness falls from 1 to 0 over 365 days), \u2605\u2605\u2605 stays."};
   if (a.findings.empty()) {
     out.push_back("No positive findings yet.");
   }
@@ -375,7 +391,8 @@ Blocks what_works_section(const Analysis& a)
     out.push_back("### " + md_text(key.text()));
     out.push_back(join(lines, "\n"));
   }
-  std::string evicted = fmt::format("{} evicted (cap {}).", plural(a.evicted.size(), "finding", "findings"), k_line_cap);
+  std::string evicted =
+      fmt::format("{} evicted (cap {}).", plural(a.evicted.size(), "finding", "findings"), k_line_cap);
   if (a.findings.size() > k_line_cap) {
     evicted += fmt::format(" {} lines remain because \u2605\u2605\u2605 findings stay.", a.findings.size());
   }
@@ -385,8 +402,9 @@ Blocks what_works_section(const Analysis& a)
 
 Blocks cautions_section(const Analysis& a)
 {
-  Blocks out{"Conditioned notes from surprising negatives: each adds a check under the condition it names (op "
-             "class, gfx, regime, workload, run); none removes a candidate."};
+  Blocks out{
+      "Conditioned notes from surprising negatives: each adds a check under the condition it names (op "
+      "class, gfx, regime, workload, run); none removes a candidate."};
   if (a.cautions.empty()) {
     out.push_back("No surprising negatives yet.");
     return out;
@@ -407,8 +425,9 @@ std::string ratio_text(const HeadVerdict& h)
 
 Blocks saturated_section(const Analysis& a)
 {
-  Blocks out{"Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse "
-             "a neighbour away, stop reading unused experts, change the layout, or lower the precision."};
+  Blocks out{
+      "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse "
+      "a neighbour away, stop reading unused experts, change the layout, or lower the precision."};
   if (a.saturated_heads.empty()) {
     out.push_back("No saturated heads yet.");
     return out;
@@ -420,7 +439,8 @@ Blocks saturated_section(const Analysis& a)
       levers.push_back(md_text(l));
     }
     rows.push_back({md_code(h.run_id), md_code(h.short_name), md_text(normalize_gfx(h.gfx)),
-                    fixed(h.pct_gpu_time, 2) + " %", ratio_text(h), levers.empty() ? "none listed" : join(levers, "; "),
+                    fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
+                    levers.empty() ? "none listed" : join(levers, "; "),
                     h.followed_by_byte_reduction ? "yes" : "no"});
   }
   out.push_back(table({"run", "kernel", "gfx", "pct_gpu_time", "roofline_pct / target_eff",
@@ -435,11 +455,12 @@ Blocks glance_section(const Analysis& a)
     return {"No head verdicts yet."};
   }
   const HeadVerdict& first = a.newest_heads.front();
-  Blocks out{fmt::format("Run {} ({}, {}): x = roofline_pct / target_eff clamped to 0\u20131, y = share of GPU time "
-                         "(fraction). The chart splits both axes at 0.5; the route column uses the verdict bands "
-                         "(saturated at roofline_pct \u2265 0.9 \u00d7 target_eff, a head at pct_gpu_time \u2265 5).",
-                         md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
-                         md_text(normalize_gfx(first.gfx)))};
+  Blocks out{fmt::format(
+      "Run {} ({}, {}): x = roofline_pct / target_eff clamped to 0\u20131, y = share of GPU time "
+      "(fraction). The chart splits both axes at 0.5; the route column uses the verdict bands "
+      "(saturated at roofline_pct \u2265 0.9 \u00d7 target_eff, a head at pct_gpu_time \u2265 5).",
+      md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
+      md_text(normalize_gfx(first.gfx)))};
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {
     chart.pop_back();
     out.push_back(std::move(chart));
@@ -456,14 +477,18 @@ Blocks glance_section(const Analysis& a)
 
 } // namespace
 
-std::string render_playbook(const ReportInput& input) { return render_playbook(analyze(input)); }
+std::string render_playbook(const ReportInput& input)
+{
+  return render_playbook(analyze(input));
+}
 
 std::string render_playbook(const Analysis& a)
 {
   Blocks doc{std::string(k_playbook_headings[0]), provenance(a)};
   if (is_empty(a)) {
-    doc.push_back("No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) "
-                  "and regenerate this playbook.");
+    doc.push_back(
+        "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) "
+        "and regenerate this playbook.");
   }
   const std::vector<Blocks> sections{priors_section(a),     calibration_section(a), routing_section(a),
                                      what_works_section(a), cautions_section(a),    saturated_section(a),

@@ -30,8 +30,8 @@
 namespace rfdb::report {
 
 inline constexpr std::array<std::string_view, 8> k_playbook_headings = {
-  "# Backend playbook", "## target_eff priors", "## Calibration",   "## Routing quality",
-  "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
+    "# Backend playbook", "## target_eff priors", "## Calibration",     "## Routing quality",
+    "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
 
 // Render the whole playbook; ends with exactly one newline.
 std::string render_playbook(const ReportInput& input);

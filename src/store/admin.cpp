@@ -79,8 +79,8 @@ void bind_literal(Statement& s, const std::string& param, const std::string& val
 
 bool CheckReport::ok() const
 {
-  return schema_version == newest_schema_version && integrity == std::vector<std::string>{"ok"}
-         && foreign_key_violations.empty() && orphans.empty();
+  return schema_version == newest_schema_version && integrity == std::vector<std::string>{"ok"} &&
+         foreign_key_violations.empty() && orphans.empty();
 }
 
 Result<CheckReport> check(Database& db)
@@ -140,7 +140,8 @@ Result<Table> run_named_query(Database& db, const std::string& name,
       continue;
     }
     if (!is_read_only(q.sql)) {
-      return fail(ErrorCode::usage, "query '" + name + "' writes to the database; rfdb query runs read-only queries");
+      return fail(ErrorCode::usage,
+                  "query '" + name + "' writes to the database; rfdb query runs read-only queries");
     }
     Statement s;
     RFDB_TRY_ASSIGN(s, db.prepare(q.sql, q.name));
@@ -155,7 +156,7 @@ Result<Table> run_named_query(Database& db, const std::string& name,
     names += (names.empty() ? "" : ", ") + n;
   }
   return fail(make_error(ErrorCode::not_found, "no query named '" + name + "'")
-                .with_hint("available queries: " + names));
+                  .with_hint("available queries: " + names));
 }
 
 } // namespace rfdb::store

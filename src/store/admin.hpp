@@ -22,7 +22,7 @@ struct CheckReport {
   int newest_schema_version = 0;
   std::vector<std::string> integrity; // "ok" when healthy
   std::vector<std::string> foreign_key_violations;
-  std::vector<std::string> orphans;   // "attempts: 2"
+  std::vector<std::string> orphans; // "attempts: 2"
   [[nodiscard]] bool ok() const;
 };
 

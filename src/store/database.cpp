@@ -4,12 +4,12 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
-#include <sqlite3.h>
 
 #include <array>
-#include <filesystem>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <sqlite3.h>
 #include <thread>
 
 namespace rfdb::store {
@@ -20,9 +20,8 @@ constexpr int k_busy_timeout_ms = 10000;
 
 Error from_sqlite(const SQLite::Exception& e, std::string_view what)
 {
-  Error err = make_error(ErrorCode::db,
-                         fmt::format("{} (sqlite code {}, extended {})",
-                                     e.what(), e.getErrorCode(), e.getExtendedErrorCode()));
+  Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended {})", e.what(),
+                                                    e.getErrorCode(), e.getExtendedErrorCode()));
   if (e.getErrorCode() == SQLITE_NOTADB) {
     err.code = ErrorCode::not_rfdb_db;
     err.message = "not an rfdb database (not an SQLite file)";
@@ -37,8 +36,7 @@ Error from_sqlite(const SQLite::Exception& e, std::string_view what)
 bool has_foreign_header(const std::string& path)
 {
   std::error_code ec;
-  if (path == ":memory:" || !std::filesystem::exists(path, ec)
-      || std::filesystem::file_size(path, ec) == 0) {
+  if (path == ":memory:" || !std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0) {
     return false;
   }
   std::ifstream in(path, std::ios::binary);
@@ -73,7 +71,7 @@ Result<void> enable_wal(SQLite::Database& db)
 // ---- Statement -------------------------------------------------------------
 
 Statement::Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name)
-  : m_stmt(std::move(stmt)), m_name(std::move(name))
+    : m_stmt(std::move(stmt)), m_name(std::move(name))
 {
 }
 Statement::Statement() = default;
@@ -118,9 +116,18 @@ Statement& Statement::bind(const char* name, std::int64_t value)
 {
   return bind_value(name, value);
 }
-Statement& Statement::bind(const char* name, int value) { return bind_value(name, value); }
-Statement& Statement::bind(const char* name, double value) { return bind_value(name, value); }
-Statement& Statement::bind(const char* name, bool value) { return bind_value(name, value ? 1 : 0); }
+Statement& Statement::bind(const char* name, int value)
+{
+  return bind_value(name, value);
+}
+Statement& Statement::bind(const char* name, double value)
+{
+  return bind_value(name, value);
+}
+Statement& Statement::bind(const char* name, bool value)
+{
+  return bind_value(name, value ? 1 : 0);
+}
 Statement& Statement::bind(const char* name, std::string_view value)
 {
   return bind_value(name, std::string(value));
@@ -195,10 +202,22 @@ void Statement::reset()
   }
 }
 
-bool Statement::is_null(int col) const { return m_stmt->isColumnNull(col); }
-std::int64_t Statement::get_int(int col) const { return m_stmt->getColumn(col).getInt64(); }
-double Statement::get_double(int col) const { return m_stmt->getColumn(col).getDouble(); }
-std::string Statement::get_text(int col) const { return m_stmt->getColumn(col).getString(); }
+bool Statement::is_null(int col) const
+{
+  return m_stmt->isColumnNull(col);
+}
+std::int64_t Statement::get_int(int col) const
+{
+  return m_stmt->getColumn(col).getInt64();
+}
+double Statement::get_double(int col) const
+{
+  return m_stmt->getColumn(col).getDouble();
+}
+std::string Statement::get_text(int col) const
+{
+  return m_stmt->getColumn(col).getString();
+}
 std::optional<std::int64_t> Statement::get_opt_int(int col) const
 {
   return is_null(col) ? std::nullopt : std::optional<std::int64_t>(get_int(col));
@@ -211,8 +230,14 @@ std::optional<std::string> Statement::get_opt_text(int col) const
 {
   return is_null(col) ? std::nullopt : std::optional<std::string>(get_text(col));
 }
-int Statement::column_count() const { return m_stmt->getColumnCount(); }
-std::string Statement::column_name(int col) const { return m_stmt->getColumnName(col); }
+int Statement::column_count() const
+{
+  return m_stmt->getColumnCount();
+}
+std::string Statement::column_name(int col) const
+{
+  return m_stmt->getColumnName(col);
+}
 int Statement::column_index(std::string_view name) const
 {
   for (int i = 0; i < column_count(); ++i) {
@@ -226,14 +251,17 @@ int Statement::column_index(std::string_view name) const
 // ---- Database --------------------------------------------------------------
 
 Database::Database(std::unique_ptr<SQLite::Database> db, std::string path)
-  : m_db(std::move(db)), m_path(std::move(path))
+    : m_db(std::move(db)), m_path(std::move(path))
 {
 }
 Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
-int newest_schema_version() { return static_cast<int>(sql::k_migrations.size()); }
+int newest_schema_version()
+{
+  return static_cast<int>(sql::k_migrations.size());
+}
 
 Result<Database> Database::open(const std::string& path)
 {
@@ -256,14 +284,13 @@ Result<Database> Database::open(const std::string& path)
     const auto objects = probe.getColumn(2).getInt();
     probe.reset();
     if (app_id != k_application_id && (app_id != 0 || version != 0 || objects != 0)) {
-      return fail(ErrorCode::not_rfdb_db,
-                  fmt::format("not an rfdb database (application_id {:#x})", app_id));
+      return fail(ErrorCode::not_rfdb_db, fmt::format("not an rfdb database (application_id {:#x})", app_id));
     }
     if (version > newest_schema_version()) {
       return fail(make_error(ErrorCode::schema_too_new,
                              fmt::format("database schema is version {}, this rfdb supports up to {}",
                                          version, newest_schema_version()))
-                    .with_hint("upgrade rfdb to read this database"));
+                      .with_hint("upgrade rfdb to read this database"));
     }
     RFDB_TRY(enable_wal(*db));
     db->exec("PRAGMA foreign_keys = ON");
@@ -294,8 +321,8 @@ Result<void> Database::migrate()
     const int version = m_db->execAndGet("PRAGMA user_version").getInt();
     if (version > newest_schema_version()) {
       return fail(ErrorCode::schema_too_new,
-                  fmt::format("database schema is version {}, this rfdb supports up to {}",
-                              version, newest_schema_version()));
+                  fmt::format("database schema is version {}, this rfdb supports up to {}", version,
+                              newest_schema_version()));
     }
     for (const auto& m : sql::k_migrations) {
       if (m.version > version) {
@@ -316,8 +343,7 @@ Result<void> Database::migrate()
 Result<Statement> Database::prepare(std::string_view sql, std::string_view name)
 {
   try {
-    return Statement(std::make_unique<SQLite::Statement>(*m_db, std::string(sql)),
-                     std::string(name));
+    return Statement(std::make_unique<SQLite::Statement>(*m_db, std::string(sql)), std::string(name));
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, fmt::format("prepare {}", name)));
   }
@@ -339,7 +365,10 @@ Result<Transaction> Database::begin_immediate()
   return Transaction(*this);
 }
 
-std::int64_t Database::last_insert_rowid() const { return m_db->getLastInsertRowid(); }
+std::int64_t Database::last_insert_rowid() const
+{
+  return m_db->getLastInsertRowid();
+}
 
 int Database::schema_version() const
 {
@@ -353,7 +382,10 @@ Transaction::Transaction(Transaction&& other) noexcept : m_db(other.m_db), m_ope
   other.m_open = false;
 }
 
-Transaction::~Transaction() { rollback(); }
+Transaction::~Transaction()
+{
+  rollback();
+}
 
 Result<void> Transaction::commit()
 {

@@ -8,7 +8,10 @@ namespace rfdb::store {
 
 namespace {
 
-std::string text_or_empty(const Statement& s, int col) { return s.get_opt_text(col).value_or(""); }
+std::string text_or_empty(const Statement& s, int col)
+{
+  return s.get_opt_text(col).value_or("");
+}
 
 std::optional<int> opt_int32(const Statement& s, int col)
 {

@@ -156,7 +156,7 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
   RFDB_TRY_ASSIGN(row, s.step());
   if (!row) {
     return fail(make_error(ErrorCode::not_found, "no run '" + run_id + "'")
-                  .with_hint("`rfdb runs` lists the stored runs"));
+                    .with_hint("`rfdb runs` lists the stored runs"));
   }
   RunDetail r;
   r.run_id = s.get_text(0);

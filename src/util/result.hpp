@@ -26,22 +26,20 @@ inline tl::unexpected<Error> fail(Error e)
 
 // Evaluate `expr` (a Result<T>); on error return it from the enclosing
 // function, else assign the value to `var` (declared by the caller).
-#define RFDB_TRY_ASSIGN(var, expr)                                             \
-  do {                                                                         \
-    auto rfdb_try_result_ = (expr);                                            \
-    if (!rfdb_try_result_) {                                                   \
-      return tl::unexpected<::rfdb::Error>(                                    \
-        std::move(rfdb_try_result_).error());                                  \
-    }                                                                          \
-    var = std::move(*rfdb_try_result_);                                        \
+#define RFDB_TRY_ASSIGN(var, expr)                                                                           \
+  do {                                                                                                       \
+    auto rfdb_try_result_ = (expr);                                                                          \
+    if (!rfdb_try_result_) {                                                                                 \
+      return tl::unexpected<::rfdb::Error>(std::move(rfdb_try_result_).error());                             \
+    }                                                                                                        \
+    var = std::move(*rfdb_try_result_);                                                                      \
   } while (false)
 
 // Evaluate `expr` (a Result<void> or Result<T>); on error return it.
-#define RFDB_TRY(expr)                                                         \
-  do {                                                                         \
-    auto rfdb_try_result_ = (expr);                                            \
-    if (!rfdb_try_result_) {                                                   \
-      return tl::unexpected<::rfdb::Error>(                                    \
-        std::move(rfdb_try_result_).error());                                  \
-    }                                                                          \
+#define RFDB_TRY(expr)                                                                                       \
+  do {                                                                                                       \
+    auto rfdb_try_result_ = (expr);                                                                          \
+    if (!rfdb_try_result_) {                                                                                 \
+      return tl::unexpected<::rfdb::Error>(std::move(rfdb_try_result_).error());                             \
+    }                                                                                                        \
   } while (false)

@@ -9,8 +9,8 @@ namespace {
 // Display width in code points (UTF-8 continuation bytes do not count).
 std::size_t display_width(const std::string& s)
 {
-  return static_cast<std::size_t>(
-    std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 } // namespace

@@ -24,7 +24,10 @@ std::optional<std::chrono::sys_days> parse_iso_date(std::string_view text)
   return std::chrono::sys_days{day.time_since_epoch()};
 }
 
-std::string format_iso_date(std::chrono::sys_days day) { return date::format("%F", day); }
+std::string format_iso_date(std::chrono::sys_days day)
+{
+  return date::format("%F", day);
+}
 
 std::string format_iso_date(std::chrono::system_clock::time_point t)
 {

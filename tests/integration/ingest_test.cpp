@@ -3,9 +3,8 @@
 // with file + JSON pointer, exit 1 and the database byte-for-byte unchanged.
 #include "support/helpers.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 
@@ -108,7 +107,8 @@ TEST(Ingest, StageCMeasuredRooflineLinksTaskToProfiledKernel)
   EXPECT_EQ(att["prediction"]["confidence"], "high");
   EXPECT_DOUBLE_EQ(att["prediction"]["pct_gpu_time"].get<double>(), 31.74);
   // The post roofline's measured efficiency is kept for calibration.
-  EXPECT_EQ(query_value(db, "SELECT post_efficiency FROM attempts WHERE short_name = 'decode_attention'"), "0.58");
+  EXPECT_EQ(query_value(db, "SELECT post_efficiency FROM attempts WHERE short_name = 'decode_attention'"),
+            "0.58");
 }
 
 TEST(Ingest, SuspectAndDispatchBoundVerdictsHaveNoHeadroom)
@@ -116,11 +116,13 @@ TEST(Ingest, SuspectAndDispatchBoundVerdictsHaveNoHeadroom)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
-  EXPECT_EQ(query_value(db, "SELECT headroom_class || ',' || suspect || ',' || roofline_pct_raw FROM verdicts "
-                            "WHERE short_name = 'fused_add_rmsnorm_kernel' AND round = '0'"),
+  EXPECT_EQ(query_value(db,
+                        "SELECT headroom_class || ',' || suspect || ',' || roofline_pct_raw FROM verdicts "
+                        "WHERE short_name = 'fused_add_rmsnorm_kernel' AND round = '0'"),
             "unknown,1,1.35");
-  EXPECT_EQ(query_value(db, "SELECT headroom_class || ',' || dispatch_bound || ',' || bound_type FROM verdicts "
-                            "WHERE short_name = 'vectorized_elementwise_kernel' AND round = '0'"),
+  EXPECT_EQ(query_value(db,
+                        "SELECT headroom_class || ',' || dispatch_bound || ',' || bound_type FROM verdicts "
+                        "WHERE short_name = 'vectorized_elementwise_kernel' AND round = '0'"),
             "unknown,1,latency");
 }
 
@@ -142,9 +144,13 @@ TEST(Ingest, IngestOrderDoesNotChangeDerivedRows)
   const auto a = tmp / "a.sqlite";
   const auto b = tmp / "b.sqlite";
   ASSERT_EQ(run_cli({"--db", a.string(), "ingest", run_fixture(k_canonical_run).string(),
-                     run_fixture(k_gemm_run).string()}).code, 0);
+                     run_fixture(k_gemm_run).string()})
+                .code,
+            0);
   ASSERT_EQ(run_cli({"--db", b.string(), "ingest", run_fixture(k_gemm_run).string(),
-                     run_fixture(k_canonical_run).string()}).code, 0);
+                     run_fixture(k_canonical_run).string()})
+                .code,
+            0);
   auto attempts = [](const fs::path& db) {
     return run_cli({"--db", db.string(), "export", "--format", "csv"}).out;
   };
@@ -160,8 +166,10 @@ TEST(Ingest, StageBRooflineSupersedesStageAAndKeepsItQueryable)
   const std::string stage_b = read_bytes(roofline);
   write_bytes(roofline, read_bytes(fixtures_dir() / "variants/canonical_profile_roofline.stage_A.json"));
   ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run.string()}).code, 0);
-  EXPECT_EQ(query_value(db, "SELECT stage || ',' || roofline_pct FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
-            "A,0.85");
+  EXPECT_EQ(
+      query_value(db,
+                  "SELECT stage || ',' || roofline_pct FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
+      "A,0.85");
 
   write_bytes(roofline, stage_b);
   auto r = run_cli({"--db", db.string(), "ingest", run.string()});
@@ -175,8 +183,9 @@ TEST(Ingest, StageBRooflineSupersedesStageAAndKeepsItQueryable)
                             "WHERE short_name = 'fused_moe_kernel' AND superseded = 1"),
             "A,0.85,low");
   // The attempt's prediction follows the current (stage B) verdict.
-  EXPECT_EQ(query_value(db, "SELECT pred_attainable_speedup FROM attempts WHERE short_name = 'fused_moe_kernel'"),
-            "1.023");
+  EXPECT_EQ(
+      query_value(db, "SELECT pred_attainable_speedup FROM attempts WHERE short_name = 'fused_moe_kernel'"),
+      "1.023");
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
 }
 
@@ -216,15 +225,19 @@ TEST(Ingest, UnknownClosedValueIsStoredAsUnknownWithAWarning)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   const auto run = copy_run(k_canonical_run, tmp.path());
-  patch(run / "profile/round_0/profile_roofline.json", "\"bound_type\": \"memory\"", "\"bound_type\": \"dispatch\"");
+  patch(run / "profile/round_0/profile_roofline.json", "\"bound_type\": \"memory\"",
+        "\"bound_type\": \"dispatch\"");
   auto r = run_cli({"--db", db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("rfdb: warning: profile/round_0/profile_roofline.json /entries/0/bound_type"),
             std::string::npos)
-    << r.err;
+      << r.err;
   EXPECT_NE(r.err.find("dispatch"), std::string::npos) << r.err;
-  EXPECT_EQ(query_value(db, "SELECT bound_type || ',' || bound_type_raw FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
-            "unknown,dispatch");
+  EXPECT_EQ(
+      query_value(
+          db,
+          "SELECT bound_type || ',' || bound_type_raw FROM verdicts WHERE short_name = 'fused_moe_kernel'"),
+      "unknown,dispatch");
 }
 
 // ---- bad input: exit 1, file + pointer named, database byte-for-byte unchanged
@@ -246,32 +259,40 @@ std::string replace_first(std::string text, const std::string& from, const std::
 }
 
 const BadInput k_bad_inputs[] = {
-  {"truncated_json", "profile/round_0/profile_topN.json", [](std::string t) { return t.substr(0, t.size() / 2); },
-   "profile/round_0/profile_topN.json"},
-  {"wrong_type", "profile/round_0/profile_topN.json",
-   [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": [26.45]"); },
-   "/top_kernels/0/pct_gpu_time"},
-  {"nan", "overlay/cand_fused_moe_kernel/integrate_result.json",
-   [](std::string t) { return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": NaN"); },
-   "overlay/cand_fused_moe_kernel/integrate_result.json"},
-  {"infinity", "profile/round_0/profile_roofline.json",
-   [](std::string t) { return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": Infinity"); },
-   "profile/round_0/profile_roofline.json"},
-  {"negative_speedup", "overlay/cand_fused_moe_kernel/integrate_result.json",
-   [](std::string t) { return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": -1.047"); },
-   "/isolated_speedup"},
-  {"pct_150", "profile/round_0/profile_topN.json",
-   [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": 150"); },
-   "/top_kernels/0/pct_gpu_time"},
-  {"roofline_pct_raw_not_a_number", "profile/round_0/profile_roofline.json",
-   [](std::string t) { return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": \"high\""); },
-   "/entries/0/roofline_pct_raw"},
-  {"empty_file", "workflow_return.json", [](std::string) { return std::string(); }, "workflow_return.json"},
-  {"binary_garbage", "director_e2e_validation.json",
-   [](std::string) { return std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", 18); },
-   "director_e2e_validation.json"},
-  {"deep_nesting", "env_report.json",
-   [](std::string) { return std::string(10000, '[') + std::string(10000, ']'); }, "nesting deeper"},
+    {"truncated_json", "profile/round_0/profile_topN.json",
+     [](std::string t) { return t.substr(0, t.size() / 2); }, "profile/round_0/profile_topN.json"},
+    {"wrong_type", "profile/round_0/profile_topN.json",
+     [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": [26.45]"); },
+     "/top_kernels/0/pct_gpu_time"},
+    {"nan", "overlay/cand_fused_moe_kernel/integrate_result.json",
+     [](std::string t) {
+       return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": NaN");
+     },
+     "overlay/cand_fused_moe_kernel/integrate_result.json"},
+    {"infinity", "profile/round_0/profile_roofline.json",
+     [](std::string t) {
+       return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": Infinity");
+     },
+     "profile/round_0/profile_roofline.json"},
+    {"negative_speedup", "overlay/cand_fused_moe_kernel/integrate_result.json",
+     [](std::string t) {
+       return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": -1.047");
+     },
+     "/isolated_speedup"},
+    {"pct_150", "profile/round_0/profile_topN.json",
+     [](std::string t) { return replace_first(t, "\"pct_gpu_time\": 26.45", "\"pct_gpu_time\": 150"); },
+     "/top_kernels/0/pct_gpu_time"},
+    {"roofline_pct_raw_not_a_number", "profile/round_0/profile_roofline.json",
+     [](std::string t) {
+       return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": \"high\"");
+     },
+     "/entries/0/roofline_pct_raw"},
+    {"empty_file", "workflow_return.json", [](std::string) { return std::string(); }, "workflow_return.json"},
+    {"binary_garbage", "director_e2e_validation.json",
+     [](std::string) { return std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", 18); },
+     "director_e2e_validation.json"},
+    {"deep_nesting", "env_report.json",
+     [](std::string) { return std::string(10000, '[') + std::string(10000, ']'); }, "nesting deeper"},
 };
 
 class IngestBadInput : public ::testing::TestWithParam<BadInput> {};

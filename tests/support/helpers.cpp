@@ -49,9 +49,18 @@ CliResult run_cli(const std::vector<std::string>& args)
   return r;
 }
 
-fs::path fixtures_dir() { return RFDB_FIXTURES_DIR; }
-fs::path runs_dir() { return fixtures_dir() / "runs"; }
-fs::path run_fixture(const std::string& name) { return runs_dir() / name; }
+fs::path fixtures_dir()
+{
+  return RFDB_FIXTURES_DIR;
+}
+fs::path runs_dir()
+{
+  return fixtures_dir() / "runs";
+}
+fs::path run_fixture(const std::string& name)
+{
+  return runs_dir() / name;
+}
 
 std::string read_bytes(const fs::path& p)
 {
@@ -115,6 +124,9 @@ bool update_golden(const std::string& rel, const std::string& actual)
   return true;
 }
 
-std::string read_golden(const std::string& rel) { return read_bytes(fs::path(RFDB_GOLDEN_DIR) / rel); }
+std::string read_golden(const std::string& rel)
+{
+  return read_bytes(fs::path(RFDB_GOLDEN_DIR) / rel);
+}
 
 } // namespace rfdb::test

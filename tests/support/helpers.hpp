@@ -34,7 +34,7 @@ struct CliResult {
 CliResult run_cli(const std::vector<std::string>& args);
 
 std::filesystem::path fixtures_dir();
-std::filesystem::path runs_dir();    // tests/fixtures/runs
+std::filesystem::path runs_dir();                           // tests/fixtures/runs
 std::filesystem::path run_fixture(const std::string& name); // runs_dir()/name
 
 inline const std::string k_canonical_run = "e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq";
@@ -56,13 +56,13 @@ std::string query_value(const std::filesystem::path& db, const std::string& sql)
 
 // Compare `actual` with tests/golden/<rel>. With RFDB_UPDATE_GOLDEN=1 the file
 // is rewritten and the test is skipped, so regenerating cannot pass by accident.
-#define RFDB_EXPECT_GOLDEN(rel, actual)                                                                    \
-  do {                                                                                                     \
-    if (::rfdb::test::update_golden(rel, actual)) {                                                        \
-      GTEST_SKIP() << "golden file " << (rel) << " regenerated";                                           \
-    }                                                                                                      \
-    EXPECT_EQ(::rfdb::test::read_golden(rel), actual) << "golden file " << (rel)                         \
-                                                        << " differs; regenerate with RFDB_UPDATE_GOLDEN=1"; \
+#define RFDB_EXPECT_GOLDEN(rel, actual)                                                                      \
+  do {                                                                                                       \
+    if (::rfdb::test::update_golden(rel, actual)) {                                                          \
+      GTEST_SKIP() << "golden file " << (rel) << " regenerated";                                             \
+    }                                                                                                        \
+    EXPECT_EQ(::rfdb::test::read_golden(rel), actual)                                                        \
+        << "golden file " << (rel) << " differs; regenerate with RFDB_UPDATE_GOLDEN=1";                      \
   } while (false)
 
 bool update_golden(const std::string& rel, const std::string& actual);

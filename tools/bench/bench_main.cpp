@@ -1,2 +1,5 @@
 // Placeholder replaced by the real benchmark below in this series.
-int main() { return 0; }
+int main()
+{
+  return 0;
+}

@@ -1,11 +1,10 @@
-#include "report/cards.hpp"
-
-#include "ingest/knowledge.hpp"
-#include "report/playbook.hpp"
 #include "unit/report/sample_input.hpp"
 
-#include <gtest/gtest.h>
+#include "ingest/knowledge.hpp"
+#include "report/cards.hpp"
+#include "report/playbook.hpp"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -18,8 +17,8 @@ namespace {
 ReportInput input_with_legacy()
 {
   auto in = testing::canonical_input();
-  auto merged = testing::make_card("legacy-tune.md", "gemm", "gfx942", "decode", "Per-shape hipBLASLt tune", 2,
-                                   "2025-11-01");
+  auto merged = testing::make_card("legacy-tune.md", "gemm", "gfx942", "decode", "Per-shape hipBLASLt tune",
+                                   2, "2025-11-01");
   merged.sources_cited = {"run legacy_2025, 2025-11-01 - fresh-server A/B"};
   merged.cautions = {"also verify accuracy after a library switch"};
   auto own = testing::make_card("legacy-attn.md", "attn", "gfx942", "prefill", "triton prefill attention", 2,
@@ -30,7 +29,8 @@ ReportInput input_with_legacy()
 
 const CardFile& file_named(const std::vector<CardFile>& files, std::string_view name)
 {
-  const auto it = std::find_if(files.begin(), files.end(), [&](const CardFile& f) { return f.file_name == name; });
+  const auto it =
+      std::find_if(files.begin(), files.end(), [&](const CardFile& f) { return f.file_name == name; });
   if (it == files.end()) {
     throw std::runtime_error("no file " + std::string(name));
   }
@@ -53,36 +53,37 @@ TEST(Cards, OneCardPerFindingPlusIndex)
 TEST(Cards, FrontMatterAndBodyOfAMergedFinding)
 {
   const auto files = render_cards(input_with_legacy());
-  EXPECT_EQ(file_named(files, "per-shape-hipblaslt-tune-gemm-gfx942-decode.md").content,
-            "---\n"
-            "name: per-shape-hipblaslt-tune-gemm-gfx942-decode\n"
-            "description: gemm \u00b7 gfx942 \u00b7 decode: per-shape hipBLASLt tune (\u2605\u2605\u2605, isolated "
-            "1.120\u00d7, e2e +2.10 %)\n"
-            "keywords: [gemm, gfx942, decode, tuning, hipblaslt]\n"
-            "kernels: [gemm_a8w8_kernel]\n"
-            "platforms: [gfx942]\n"
-            "kernel_class: gemm\n"
-            "regime: decode\n"
-            "key: gemm \u00b7 gfx942 \u00b7 decode\n"
-            "type: lever\n"
-            "confidence: \u2605\u2605\u2605\n"
-            "effect: isolated 1.120\u00d7; e2e +2.10 %; 1 run + 1 imported\n"
-            "confirms: 2\n"
-            "lifecycle: active\n"
-            "last_seen: 2026-01-10\n"
-            "generator: rfdb\n"
-            "---\n"
-            "\n"
-            "# per-shape hipBLASLt tune (gemm \u00b7 gfx942 \u00b7 decode)\n"
-            "\n"
-            "- lever: per-shape hipBLASLt tune\n"
-            "- apply: Try it where the run matches gemm \u00b7 gfx942 \u00b7 decode; a tuning lever; backend "
-            "hipblaslt; measured on gemm_a8w8_kernel; see imported legacy-tune.md for how it was applied.\n"
-            "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput delta "
-            "(noise band 0.5 %) on the target workload with the A/B gate, and confirm the lever engaged.\n"
-            "- caution: also verify accuracy after a library switch\n"
-            "- source: run_gfx942_a\n"
-            "- source: run legacy_2025, 2025-11-01 - fresh-server A/B\n");
+  EXPECT_EQ(
+      file_named(files, "per-shape-hipblaslt-tune-gemm-gfx942-decode.md").content,
+      "---\n"
+      "name: per-shape-hipblaslt-tune-gemm-gfx942-decode\n"
+      "description: gemm \u00b7 gfx942 \u00b7 decode: per-shape hipBLASLt tune (\u2605\u2605\u2605, isolated "
+      "1.120\u00d7, e2e +2.10 %)\n"
+      "keywords: [gemm, gfx942, decode, tuning, hipblaslt]\n"
+      "kernels: [gemm_a8w8_kernel]\n"
+      "platforms: [gfx942]\n"
+      "kernel_class: gemm\n"
+      "regime: decode\n"
+      "key: gemm \u00b7 gfx942 \u00b7 decode\n"
+      "type: lever\n"
+      "confidence: \u2605\u2605\u2605\n"
+      "effect: isolated 1.120\u00d7; e2e +2.10 %; 1 run + 1 imported\n"
+      "confirms: 2\n"
+      "lifecycle: active\n"
+      "last_seen: 2026-01-10\n"
+      "generator: rfdb\n"
+      "---\n"
+      "\n"
+      "# per-shape hipBLASLt tune (gemm \u00b7 gfx942 \u00b7 decode)\n"
+      "\n"
+      "- lever: per-shape hipBLASLt tune\n"
+      "- apply: Try it where the run matches gemm \u00b7 gfx942 \u00b7 decode; a tuning lever; backend "
+      "hipblaslt; measured on gemm_a8w8_kernel; see imported legacy-tune.md for how it was applied.\n"
+      "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput delta "
+      "(noise band 0.5 %) on the target workload with the A/B gate, and confirm the lever engaged.\n"
+      "- caution: also verify accuracy after a library switch\n"
+      "- source: run_gfx942_a\n"
+      "- source: run legacy_2025, 2025-11-01 - fresh-server A/B\n");
 }
 
 TEST(Cards, DescriptionStaysWithin160CodePoints)
@@ -112,10 +113,12 @@ TEST(Cards, IndexLinesSitBetweenTheMarkers)
   EXPECT_LT(begin, end);
   EXPECT_EQ(index.rfind("# Learned cards\n", 0), 0u);
   const std::string block = index.substr(begin, end - begin);
-  EXPECT_NE(block.find("\n## gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 "
-                       "per-shape-hipblaslt-tune-gemm-gfx942-decode \u2014 isolated 1.120\u00d7; e2e +2.10 %; 1 run + "
-                       "1 imported (per-shape-hipblaslt-tune-gemm-gfx942-decode.md)\n"),
-            std::string::npos);
+  EXPECT_NE(
+      block.find(
+          "\n## gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 "
+          "per-shape-hipblaslt-tune-gemm-gfx942-decode \u2014 isolated 1.120\u00d7; e2e +2.10 %; 1 run + "
+          "1 imported (per-shape-hipblaslt-tune-gemm-gfx942-decode.md)\n"),
+      std::string::npos);
   // Every card is listed exactly once, and nothing is listed outside the markers.
   for (const auto& f : files) {
     if (f.file_name != k_index_file) {
@@ -172,9 +175,10 @@ TEST(Cards, VanishedFindingIsArchivedNotDeleted)
 TEST(Cards, ForeignFilesAreNeverTouched)
 {
   const auto files = render_cards(input_with_legacy());
-  const std::vector<CardFile> existing{{"per-shape-hipblaslt-tune-gemm-gfx942-decode.md", "---\nname: mine\n---\n"},
-                                       {"hand-written.md", "---\nname: hand\nlifecycle: active\n---\n"},
-                                       {"README.md", "# readme\n"}};
+  const std::vector<CardFile> existing{
+      {"per-shape-hipblaslt-tune-gemm-gfx942-decode.md", "---\nname: mine\n---\n"},
+      {"hand-written.md", "---\nname: hand\nlifecycle: active\n---\n"},
+      {"README.md", "# readme\n"}};
   const auto plan = plan_card_sync(files, existing);
   EXPECT_EQ(plan.conflicts, std::vector<std::string>{"per-shape-hipblaslt-tune-gemm-gfx942-decode.md"});
   EXPECT_TRUE(plan.archived.empty());
@@ -188,7 +192,8 @@ TEST(Cards, ForeignFilesAreNeverTouched)
 TEST(Cards, MergeIndexReplacesOnlyTheMarkedBlock)
 {
   const std::string generated = "# G\n\n<!-- CARDS:BEGIN -->\n\n- new\n\n<!-- CARDS:END -->\n";
-  EXPECT_EQ(merge_index("# Mine\n\nintro\n\n<!-- CARDS:BEGIN -->\n- old\n<!-- CARDS:END -->\n\nfooter\n", generated),
+  EXPECT_EQ(merge_index("# Mine\n\nintro\n\n<!-- CARDS:BEGIN -->\n- old\n<!-- CARDS:END -->\n\nfooter\n",
+                        generated),
             "# Mine\n\nintro\n\n<!-- CARDS:BEGIN -->\n\n- new\n\n<!-- CARDS:END -->\n\nfooter\n");
   EXPECT_EQ(merge_index("# Hand index\n- a card (a.md)", generated),
             "# Hand index\n- a card (a.md)\n\n<!-- CARDS:BEGIN -->\n\n- new\n\n<!-- CARDS:END -->\n");
@@ -254,10 +259,12 @@ TEST(RoundTrip, IngestedOwnCardsChangeNeitherReportNorCards)
 {
   auto in = input_with_legacy();
   in.imported.push_back(testing::make_card("odd.md", "attn", "gfx950", "prefill",
-                                           "use *x* and _y_ <b> see https://example.com/a_b", 1, "2026-02-01"));
+                                           "use *x* and _y_ <b> see https://example.com/a_b", 1,
+                                           "2026-02-01"));
   // A multi-line, kilobyte-long legacy lever: the card keeps all of it.
   in.imported.push_back(testing::make_card("long.md", "elementwise", "", "unknown",
-                                           "first line\n" + std::string(1500, 'y') + " last", 2, "2025-06-01"));
+                                           "first line\n" + std::string(1500, 'y') + " last", 2,
+                                           "2025-06-01"));
   const std::string report = render_playbook(in);
   const auto cards = render_cards(in);
   const auto reingested = ingest_cards(cards);

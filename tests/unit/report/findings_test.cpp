@@ -1,11 +1,11 @@
-#include "report/findings.hpp"
-
 #include "unit/report/sample_input.hpp"
 
+#include "report/findings.hpp"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fmt/format.h>
 
 namespace rfdb::report {
 namespace {
@@ -21,7 +21,10 @@ ReportInput one_key_input() // empty input dated 2026-03-31
   return in;
 }
 
-std::vector<Finding> findings_of(const ReportInput& in) { return analyze(in).findings; }
+std::vector<Finding> findings_of(const ReportInput& in)
+{
+  return analyze(in).findings;
+}
 
 // ---- tiers ---------------------------------------------------------------
 
@@ -75,7 +78,8 @@ TEST(Tier, SameRunTwiceIsStillOneSource)
 {
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "tile tune", 1.05, std::nullopt), make_attempt(r, "tile tune", 1.09, std::nullopt)};
+  in.attempts = {make_attempt(r, "tile tune", 1.05, std::nullopt),
+                 make_attempt(r, "tile tune", 1.09, std::nullopt)};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].stars, 1);
@@ -126,11 +130,11 @@ TEST(Findings, NoiseBandsDecideWhatIsPositive)
 {
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "at band", 1.034, std::nullopt),       // not beyond 3.4 %
-                 make_attempt(r, "beyond band", 1.035, std::nullopt),   // a win
-                 make_attempt(r, "lost e2e", 1.20, -0.5),               // loss at the band edge
-                 make_attempt(r, "flat e2e", 1.20, -0.49),              // within e2e noise
-                 make_attempt(r, "e2e only", std::nullopt, 0.9),        // config lever, e2e win
+  in.attempts = {make_attempt(r, "at band", 1.034, std::nullopt),     // not beyond 3.4 %
+                 make_attempt(r, "beyond band", 1.035, std::nullopt), // a win
+                 make_attempt(r, "lost e2e", 1.20, -0.5),             // loss at the band edge
+                 make_attempt(r, "flat e2e", 1.20, -0.49),            // within e2e noise
+                 make_attempt(r, "e2e only", std::nullopt, 0.9),      // config lever, e2e win
                  make_attempt(r, "dead end", 1.20, std::nullopt)};
   in.attempts.back().verdict = "dead_end";
   std::vector<std::string> levers;
@@ -149,8 +153,8 @@ TEST(Findings, OneLinePerLeverWithinAKey)
   prefill.regime = "prefill";
   auto moe = make_attempt(r, "tile tune", 1.10, std::nullopt);
   moe.op_class = "moe";
-  in.attempts = {make_attempt(r, "tile tune", 1.10, std::nullopt), make_attempt(r, "split-k", 1.2, std::nullopt),
-                 prefill, moe};
+  in.attempts = {make_attempt(r, "tile tune", 1.10, std::nullopt),
+                 make_attempt(r, "split-k", 1.2, std::nullopt), prefill, moe};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 4u);
   EXPECT_EQ(f[0].key.text(), "gemm \u00b7 gfx942 \u00b7 decode");
@@ -208,19 +212,19 @@ TEST(Eviction, LowestRankGoesFirstAndThreeStarsStay)
   for (int i = 0; i < 38; ++i) {
     v.push_back(capped(fmt::format("fresh {:02}", i), 2, "2026-03-31")); // rank 2.0
   }
-  v.push_back(capped("stale three", 3, "2020-01-01"));  // rank 0.75, exempt
-  v.push_back(capped("stale one", 1, "2020-01-01"));    // rank 0.25
-  v.push_back(capped("half two", 2, "2025-09-30"));     // 182 days: rank 2 × (0.25 + 0.75 × 183/365) ≈ 1.25
-  v.push_back(capped("fresh one", 1, "2026-03-31"));    // rank 1.0
-  v.push_back(capped("stale two", 2, "2020-01-01"));    // rank 0.5
+  v.push_back(capped("stale three", 3, "2020-01-01")); // rank 0.75, exempt
+  v.push_back(capped("stale one", 1, "2020-01-01"));   // rank 0.25
+  v.push_back(capped("half two", 2, "2025-09-30"));  // 182 days: rank 2 × (0.25 + 0.75 × 183/365) ≈ 1.25
+  v.push_back(capped("fresh one", 1, "2026-03-31")); // rank 1.0
+  v.push_back(capped("stale two", 2, "2020-01-01")); // rank 0.5
   v.push_back(capped("stale two b", 2, "2020-01-01", "gfx950")); // rank 0.5, later key
   ASSERT_EQ(v.size(), 44u);
   const auto evicted = apply_line_cap(v, 40);
   ASSERT_EQ(evicted.size(), 4u);
   EXPECT_EQ(evicted[0].lever, "stale one");
-  EXPECT_EQ(evicted[1].lever, "stale two");   // tie at 0.5: gfx942 key before gfx950
+  EXPECT_EQ(evicted[1].lever, "stale two"); // tie at 0.5: gfx942 key before gfx950
   EXPECT_EQ(evicted[2].lever, "stale two b");
-  EXPECT_EQ(evicted[3].lever, "fresh one");   // rank 1.0 goes although ★★★ at 0.75 is lower
+  EXPECT_EQ(evicted[3].lever, "fresh one"); // rank 1.0 goes although ★★★ at 0.75 is lower
   EXPECT_EQ(v.size(), 40u);
   EXPECT_TRUE(std::any_of(v.begin(), v.end(), [](const Finding& f) { return f.lever == "stale three"; }));
   EXPECT_TRUE(std::any_of(v.begin(), v.end(), [](const Finding& f) { return f.lever == "half two"; }));
@@ -271,7 +275,8 @@ TEST(Merge, ImportedCardCombinesTierAndSources)
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
   in.attempts = {make_attempt(r, "Per-shape tune", 1.10, 0.8, "accepted")}; // ★★ alone
-  auto card = make_card("per-shape-tune-gfx942.md", "gemm", "gfx942", "decode", "per-shape TUNE", 2, "2025-12-01");
+  auto card =
+      make_card("per-shape-tune-gfx942.md", "gemm", "gfx942", "decode", "per-shape TUNE", 2, "2025-12-01");
   card.sources_cited = {"run legacy_2025_x, 2025-12-01 - fresh-server A/B"};
   card.confirms = 3;
   card.iso_min = 1.06;
@@ -283,7 +288,8 @@ TEST(Merge, ImportedCardCombinesTierAndSources)
   EXPECT_EQ(f[0].tier_reason, "2 independent clean sources");
   EXPECT_EQ(f[0].run_ids, std::vector<std::string>{"r1"});
   EXPECT_EQ(f[0].imported_identities, std::vector<std::string>{"per-shape-tune-gfx942.md"});
-  EXPECT_EQ(f[0].imported_sources, std::vector<std::string>{"run legacy_2025_x, 2025-12-01 - fresh-server A/B"});
+  EXPECT_EQ(f[0].imported_sources,
+            std::vector<std::string>{"run legacy_2025_x, 2025-12-01 - fresh-server A/B"});
   EXPECT_EQ(f[0].confirms, 4);
   EXPECT_DOUBLE_EQ(*f[0].iso_min, 1.06);
   EXPECT_DOUBLE_EQ(*f[0].iso_max, 1.25);
@@ -368,10 +374,11 @@ TEST(Cautions, IsolatedWinThatLostEndToEndNamesConditionAndRun)
                                         make_attempt(r, "no iso win", 1.03, -3.0, "rejected")});
   ASSERT_EQ(cautions.size(), 1u);
   EXPECT_EQ(cautions[0].kind, CautionKind::e2e_loss);
-  EXPECT_EQ(cautions[0].text,
-            "Also verify the end-to-end delta before reusing split-K rewrite on `gemm_a8w8_kernel` (gemm \u00b7 "
-            "gfx950 \u00b7 decode; isl/osl/conc 1024/1024/64; model Model-A-35B): isolated 1.080\u00d7 but e2e "
-            "-0.90 % in run `run_b` (2026-03-02).");
+  EXPECT_EQ(
+      cautions[0].text,
+      "Also verify the end-to-end delta before reusing split-K rewrite on `gemm_a8w8_kernel` (gemm \u00b7 "
+      "gfx950 \u00b7 decode; isl/osl/conc 1024/1024/64; model Model-A-35B): isolated 1.080\u00d7 but e2e "
+      "-0.90 % in run `run_b` (2026-03-02).");
   EXPECT_FALSE(has_prohibition(cautions[0].text));
 }
 
@@ -388,11 +395,12 @@ TEST(Cautions, ModelContradictionBeyondTheNoiseBand)
   const auto cautions = build_cautions({beat, within, suspect});
   ASSERT_EQ(cautions.size(), 1u);
   EXPECT_EQ(cautions[0].kind, CautionKind::model_contradiction);
-  EXPECT_EQ(cautions[0].text,
-            "Also verify the roofline model for `gemm_a8w8_kernel` (gemm \u00b7 gfx950 \u00b7 decode; "
-            "isl/osl/conc 1024/1024/64; model Model-A-35B): lever a measured isolated 1.560\u00d7, beyond the "
-            "predicted attainable 1.200\u00d7 (roofline_pct 0.500, target_eff 0.900) in run `run_b` (2026-03-02); "
-            "re-check the byte/FLOP counts and target_eff before routing on the prediction.");
+  EXPECT_EQ(
+      cautions[0].text,
+      "Also verify the roofline model for `gemm_a8w8_kernel` (gemm \u00b7 gfx950 \u00b7 decode; "
+      "isl/osl/conc 1024/1024/64; model Model-A-35B): lever a measured isolated 1.560\u00d7, beyond the "
+      "predicted attainable 1.200\u00d7 (roofline_pct 0.500, target_eff 0.900) in run `run_b` (2026-03-02); "
+      "re-check the byte/FLOP counts and target_eff before routing on the prediction.");
   EXPECT_FALSE(has_prohibition(cautions[0].text));
 }
 
@@ -400,8 +408,9 @@ TEST(Cautions, NewestRunFirstAndDeduplicated)
 {
   const auto old_run = make_run("run_a", "2026-01-01", "gfx942");
   const auto new_run = make_run("run_b", "2026-03-02", "gfx942");
-  const auto cautions = build_cautions({make_attempt(old_run, "x", 1.1, -1.0), make_attempt(new_run, "x", 1.1, -1.0),
-                                        make_attempt(new_run, "x", 1.2, -2.0)});
+  const auto cautions =
+      build_cautions({make_attempt(old_run, "x", 1.1, -1.0), make_attempt(new_run, "x", 1.1, -1.0),
+                      make_attempt(new_run, "x", 1.2, -2.0)});
   ASSERT_EQ(cautions.size(), 2u);
   EXPECT_EQ(cautions[0].run_id, "run_b");
   EXPECT_EQ(cautions[1].run_id, "run_a");
@@ -493,7 +502,8 @@ TEST(Text, FixedPrecisionAndRanges)
   EXPECT_EQ(truncate_utf8("\u2605\u2605\u2605abc", 4), "\u2605\u2605\u2605\u2026");
   EXPECT_EQ(truncate_utf8("abc", 3), "abc");
   EXPECT_EQ(md_text("a_b _c_ *d* <e> [f] x|y #1"), "a_b \\_c\\_ \\*d\\* \\<e\\> \\[f\\] x\\|y #1");
-  EXPECT_EQ(md_text("#1 see https://example.com/x and a@b.c"), "\\#1 see <https://example.com/x> and a\\@b.c");
+  EXPECT_EQ(md_text("#1 see https://example.com/x and a@b.c"),
+            "\\#1 see <https://example.com/x> and a\\@b.c");
   EXPECT_EQ(md_code("fused_moe_kernel"), "`fused_moe_kernel`");
   EXPECT_EQ(md_code(""), "-");
 }

@@ -1,64 +1,66 @@
-#include "report/playbook.hpp"
-
-#include "calibrate/priors_format.hpp"
 #include "unit/report/sample_input.hpp"
 
-#include <gtest/gtest.h>
+#include "calibrate/priors_format.hpp"
+#include "report/playbook.hpp"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 namespace rfdb::report {
 namespace {
 
 const char* const k_empty_playbook =
-  "# Backend playbook\n"
-  "\n"
-  "Evidence: none yet (no runs, no imported findings); as of 2026-03-31.\n"
-  "\n"
-  "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) and "
-  "regenerate this playbook.\n"
-  "\n"
-  "## target_eff priors\n"
-  "\n"
-  "No calibrated priors yet; the seeds apply: gemm 0.900, moe 0.900, elementwise 0.875, attn 0.500.\n"
-  "\n"
-  "## Calibration\n"
-  "\n"
-  "No attempts yet: nothing to compare predictions with.\n"
-  "\n"
-  "## Routing quality\n"
-  "\n"
-  "No ranked rounds yet.\n"
-  "\n"
-  "## What works\n"
-  "\n"
-  "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
-  "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
-  "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings only, at "
-  "most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls from "
-  "1 to 0 over 365 days), \u2605\u2605\u2605 stays.\n"
-  "\n"
-  "No positive findings yet.\n"
-  "\n"
-  "0 findings evicted (cap 40).\n"
-  "\n"
-  "## Cautions\n"
-  "\n"
-  "Conditioned notes from surprising negatives: each adds a check under the condition it names (op class, gfx, "
-  "regime, workload, run); none removes a candidate.\n"
-  "\n"
-  "No surprising negatives yet.\n"
-  "\n"
-  "## Saturated heads\n"
-  "\n"
-  "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse a "
-  "neighbour away, stop reading unused experts, change the layout, or lower the precision.\n"
-  "\n"
-  "No saturated heads yet.\n"
-  "\n"
-  "## Newest run at a glance\n"
-  "\n"
-  "No head verdicts yet.\n";
+    "# Backend playbook\n"
+    "\n"
+    "Evidence: none yet (no runs, no imported findings); as of 2026-03-31.\n"
+    "\n"
+    "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) and "
+    "regenerate this playbook.\n"
+    "\n"
+    "## target_eff priors\n"
+    "\n"
+    "No calibrated priors yet; the seeds apply: gemm 0.900, moe 0.900, elementwise 0.875, attn 0.500.\n"
+    "\n"
+    "## Calibration\n"
+    "\n"
+    "No attempts yet: nothing to compare predictions with.\n"
+    "\n"
+    "## Routing quality\n"
+    "\n"
+    "No ranked rounds yet.\n"
+    "\n"
+    "## What works\n"
+    "\n"
+    "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
+    "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
+    "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
+    "only, at "
+    "most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls "
+    "from "
+    "1 to 0 over 365 days), \u2605\u2605\u2605 stays.\n"
+    "\n"
+    "No positive findings yet.\n"
+    "\n"
+    "0 findings evicted (cap 40).\n"
+    "\n"
+    "## Cautions\n"
+    "\n"
+    "Conditioned notes from surprising negatives: each adds a check under the condition it names (op class, "
+    "gfx, "
+    "regime, workload, run); none removes a candidate.\n"
+    "\n"
+    "No surprising negatives yet.\n"
+    "\n"
+    "## Saturated heads\n"
+    "\n"
+    "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse a "
+    "neighbour away, stop reading unused experts, change the layout, or lower the precision.\n"
+    "\n"
+    "No saturated heads yet.\n"
+    "\n"
+    "## Newest run at a glance\n"
+    "\n"
+    "No head verdicts yet.\n";
 
 TEST(Playbook, EmptyInputIsAShortValidPlaybook)
 {
@@ -166,8 +168,9 @@ TEST(Playbook, PriorsSectionShowsWhatRfdbPriorsPrints)
   // The e2e transfer rows of the same result, at 4 decimals like `rfdb priors`.
   ASSERT_FALSE(priors->e2e_transfer.empty());
   const auto& t = priors->e2e_transfer.front();
-  EXPECT_NE(md.find(fmt::format("| {} | {} | {} | {} |", t.op_class, t.regime, t.n, fixed(t.median_ratio, 4))),
-            std::string::npos);
+  EXPECT_NE(
+      md.find(fmt::format("| {} | {} | {} | {} |", t.op_class, t.regime, t.n, fixed(t.median_ratio, 4))),
+      std::string::npos);
 }
 
 TEST(Playbook, CalibrationRowsAndMisses)
@@ -186,9 +189,10 @@ TEST(Playbook, CalibrationRowsAndMisses)
 TEST(Playbook, RoutingQualityTable)
 {
   const std::string md = render_playbook(testing::canonical_input());
-  EXPECT_NE(md.find("disagreed on the top kernel in 1 of 1 round; the pct_gpu_time pick realized more in 0, the "
-                    "expected-gain pick in 1, 0 tied and 0 undecided"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("disagreed on the top kernel in 1 of 1 round; the pct_gpu_time pick realized more in 0, the "
+              "expected-gain pick in 1, 0 tied and 0 undecided"),
+      std::string::npos);
   EXPECT_NE(md.find("| `run_gfx950_b` | 0 | `fused_moe_kernel` (26.45 % GPU, expected +0.59 %) | "
                     "`kernel_paged_attention_2d` (8.86 % GPU, expected +5.70 %) | 1.047\u00d7 isolated | "
                     "1.560\u00d7 isolated | expected-gain pick |\n"),
@@ -198,14 +202,17 @@ TEST(Playbook, RoutingQualityTable)
 TEST(Playbook, WhatWorksLinesAndEvictionNote)
 {
   auto in = testing::canonical_input();
-  auto card = testing::make_card("legacy.md", "gemm", "gfx942", "decode", "Per-shape hipBLASLt tune", 2, "2025-11-01");
+  auto card = testing::make_card("legacy.md", "gemm", "gfx942", "decode", "Per-shape hipBLASLt tune", 2,
+                                 "2025-11-01");
   card.sources_cited = {"run legacy_2025"};
   in.imported = {card};
   const std::string md = render_playbook(in);
-  EXPECT_NE(md.find("\n### gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 per-shape hipBLASLt tune \u2014 "
-                    "verified end-to-end win; isolated 1.120\u00d7; e2e +2.10 %; confirms 2; last_seen 2026-01-10; "
-                    "kernels `gemm_a8w8_kernel`; runs `run_gfx942_a`; imported `legacy.md`\n"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find(
+          "\n### gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 per-shape hipBLASLt tune \u2014 "
+          "verified end-to-end win; isolated 1.120\u00d7; e2e +2.10 %; confirms 2; last_seen 2026-01-10; "
+          "kernels `gemm_a8w8_kernel`; runs `run_gfx942_a`; imported `legacy.md`\n"),
+      std::string::npos);
   // The split-K attempt lost e2e: not in What works, but in Cautions.
   const std::size_t works = md.find("## What works");
   const std::size_t cautions = md.find("## Cautions");
@@ -217,16 +224,17 @@ TEST(Playbook, WhatWorksLinesAndEvictionNote)
 TEST(Playbook, SaturatedHeadsTable)
 {
   const std::string md = render_playbook(testing::canonical_input());
-  EXPECT_NE(md.find("| `run_gfx950_b` | `fused_moe_kernel` | gfx950 | 26.45 % | 0.880 / 0.900 | skip unrouted "
-                    "experts; fp8 weights | no |\n"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("| `run_gfx950_b` | `fused_moe_kernel` | gfx950 | 26.45 % | 0.880 / 0.900 | skip unrouted "
+              "experts; fp8 weights | no |\n"),
+      std::string::npos);
 }
 
 TEST(Playbook, DeterministicAndLintShaped)
 {
   auto in = testing::canonical_input();
-  in.imported = {testing::make_card("odd.md", "attn", "gfx950", "prefill", "use *x* <b>y</b>\twith | pipes", 1,
-                                    "2026-02-01")};
+  in.imported = {testing::make_card("odd.md", "attn", "gfx950", "prefill", "use *x* <b>y</b>\twith | pipes",
+                                    1, "2026-02-01")};
   const std::string md = render_playbook(in);
   EXPECT_EQ(md, render_playbook(in));
   EXPECT_EQ(md.find('\t'), std::string::npos);

@@ -76,8 +76,8 @@ inline HeadVerdict make_head(const RunInfo& run, std::string kernel, std::string
   return h;
 }
 
-inline ImportedFinding make_card(std::string identity, std::string op_class, std::string gfx, std::string regime,
-                                 std::string lever, int stars, std::string last_seen)
+inline ImportedFinding make_card(std::string identity, std::string op_class, std::string gfx,
+                                 std::string regime, std::string lever, int stars, std::string last_seen)
 {
   ImportedFinding f;
   f.origin = "card";
@@ -137,7 +137,7 @@ inline ReportInput canonical_input()
   moe_head.byte_reduction_levers = {"skip unrouted experts", "fp8 weights"};
   moe_head.is_newest_run = true;
   HeadVerdict attn_head =
-    make_head(new_run, "kernel_paged_attention_2d", "attn", 8.86, 0.18, 0.5, "underperforming");
+      make_head(new_run, "kernel_paged_attention_2d", "attn", 8.86, 0.18, 0.5, "underperforming");
   attn_head.is_newest_run = true;
   in.heads = {moe_head, attn_head};
   return in;

@@ -2,11 +2,11 @@
 // newer and foreign databases are refused untouched (exit 3), every
 // embedded query prepares against the schema, transactions roll back.
 #include "rfdb_sql.hpp"
-#include "store/database.hpp"
 #include "support/helpers.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/database.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 std::string schema_dump(const fs::path& db)
 {
   SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
-  SQLite::Statement s(conn, "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name");
+  SQLite::Statement s(conn,
+                      "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name");
   std::string out;
   while (s.executeStep()) {
     out += "-- " + s.getColumn(0).getString() + " " + s.getColumn(1).getString() + "\n";
@@ -70,7 +71,8 @@ TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
   const std::string before = read_bytes(path);
   auto r = run_cli({"--db", path.string(), "runs"});
   EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 1"), std::string::npos)
+      << r.err;
   EXPECT_EQ(read_bytes(path), before);
 }
 
@@ -118,8 +120,8 @@ TEST(Database, TransactionRollsBackUnlessCommitted)
   {
     auto tx = db->begin_immediate();
     ASSERT_TRUE(tx);
-    auto ins = db->exec("INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')",
-                        "test");
+    auto ins = db->exec(
+        "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')", "test");
     ASSERT_TRUE(ins) << ins.error().describe();
   }
   auto s = db->prepare("SELECT count(*) FROM runs", "count");
@@ -148,7 +150,9 @@ TEST(Database, ConcurrentIngestsFromSeveralConnectionsAllLand)
   std::vector<CliResult> results(runs.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    threads.emplace_back([&, i] { results[i] = run_cli({"--db", path.string(), "ingest", run_fixture(runs[i]).string()}); });
+    threads.emplace_back([&, i] {
+      results[i] = run_cli({"--db", path.string(), "ingest", run_fixture(runs[i]).string()});
+    });
   }
   for (auto& t : threads) {
     t.join();
