@@ -128,12 +128,39 @@ Result<std::optional<std::string>> first_string(const json& obj, std::initialize
   return std::optional<std::string>();
 }
 
+// "K=V K2=/abs/path/x.csv" → "K=V K2=x.csv": a lever names what was set, not
+// where one run's files lived (instance paths make findings unmergeable).
+std::string portable_env(std::string_view env)
+{
+  std::string out;
+  std::size_t i = 0;
+  while (i < env.size()) {
+    const std::size_t end = std::min(env.find(' ', i), env.size());
+    std::string_view token = env.substr(i, end - i);
+    const std::size_t eq = token.find('=');
+    if (eq != std::string_view::npos) {
+      std::string_view value = token.substr(eq + 1);
+      if (const std::size_t slash = value.find_last_of('/'); slash != std::string_view::npos) {
+        token = token.substr(0, eq + 1);
+        out += std::string(token) + std::string(value.substr(slash + 1));
+        token = {};
+      }
+    }
+    out += token;
+    if (end < env.size()) {
+      out += ' ';
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
 std::string describe_lever(const std::optional<std::string>& winner_kind,
                            const std::optional<std::string>& backend, const std::optional<std::string>& env,
                            const std::optional<std::string>& flags)
 {
   const std::string kind = lower_ascii(winner_kind.value_or(""));
-  const std::string env_part = env ? fmt::format(" (env {})", *env) : std::string();
+  const std::string env_part = env ? fmt::format(" (env {})", portable_env(*env)) : std::string();
   if (kind == "flag" || kind == "flags") {
     return fmt::format("config: {}", flags.value_or("server flags"));
   }
@@ -144,7 +171,7 @@ std::string describe_lever(const std::optional<std::string>& winner_kind,
     return fmt::format("backend {}{}", *backend, env_part);
   }
   if (env) {
-    return fmt::format("env {}", *env);
+    return fmt::format("env {}", portable_env(*env));
   }
   return kind.empty() ? std::string("unspecified lever") : kind;
 }

@@ -122,6 +122,10 @@ void merge_into(AttemptRecord& a, const AttemptRecord& b)
   if (a.lever.empty()) {
     a.lever = b.lever;
   }
+  // An integrate_result that names no backend learns it from the bake-off.
+  if (a.lever == "authored kernel" && a.backend) {
+    a.lever = "authored " + *a.backend + " kernel";
+  }
 }
 
 // Merge attempt records (already in precedence order) by attempt_key.
