@@ -316,7 +316,7 @@ TEST_P(IngestBadInput, FailsNamingTheFileAndLeavesTheDatabaseUnchanged)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllClasses, IngestBadInput, ::testing::ValuesIn(k_bad_inputs),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Ingest, MissingEnvReportFailsAndWritesNothing)
 {
