@@ -30,7 +30,10 @@ nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_
   for (const auto& p : report.paths) {
     auto warnings = nlohmann::ordered_json::array();
     for (const auto& w : p.warnings) {
-      warnings.push_back({{"file", w.file}, {"pointer", w.pointer}, {"message", w.message}});
+      warnings.push_back({{"file", w.file},
+                          {"pointer", w.pointer},
+                          {"message", w.message},
+                          {"severity", w.note ? "note" : "warning"}});
     }
     nlohmann::ordered_json j{
         {"path", p.path},
@@ -111,7 +114,7 @@ int run_ingest(const IngestOptions& opts, Context& ctx)
   int code = 0;
   for (const auto& p : report.paths) {
     for (const auto& w : p.warnings) {
-      fmt::print(ctx.err, "rfdb: warning: {}\n", warning_text(w));
+      fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning", warning_text(w));
     }
     if (p.error) {
       code = std::max(code, report_error(ctx, "ingest", *p.error));

@@ -35,6 +35,7 @@ struct Warning {
   std::string file;
   std::string pointer;
   std::string message;
+  bool note = false; // informational (a skipped README, a chosen reading); never fails --strict
 };
 
 // env_report.json (FORMATS.md §2.1) → the identity columns of `runs`.

@@ -42,7 +42,7 @@ struct KnowledgeWarning {
 struct Finding {
   std::string origin;               // "card" | "playbook" | "proposal"
   std::string identity;             // see parse_card / parse_legacy_playbook / parse_proposal
-  std::string name;                 // card `name`, else file stem; playbook: bold lead
+  std::string name;                 // card `name`, else file stem; playbook: bold lead, else first sentence
   std::string key_raw;              // card `key` as written
   std::string kernel_class_raw;     // `kernel_class`, else the key's <class> part
   std::string op_class = "unknown"; // gemm|moe|attn|elementwise|method|unknown
@@ -96,7 +96,8 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
 // Parse the "Learned" lines of a legacy backend_playbook.md (FORMATS.md §4.1):
 // `- [date | model | model_class | gfx | kernel_class | shape_regime] text`
 // and the 5-field `- (seed) [* | model_class | gfx | kernel_class | regime]`.
-// HTML comments are removed first; every other line is ignored. Stars: ★★ for
+// HTML comments are removed first; every other line is ignored. name: the
+// bold lead, else the first sentence (≤ 120 code points). Stars: ★★ for
 // dated lines (the section only admitted verified positives), ★ for seeds.
 // Identity: "<base name>#<bracket fields joined by |>|<first 60 chars of text>".
 // Error (invalid_input): invalid UTF-8.

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 
 namespace rfdb::ingest {
 
@@ -24,9 +26,45 @@ struct KnowledgeFile {
   std::string sha256;
 };
 
+// ingest::Warning has no severity, so a note says so in its message (it
+// never fails --strict; see ingest_knowledge).
 Warning to_warning(const KnowledgeWarning& w)
 {
-  return Warning{w.file, w.line > 0 ? fmt::format("line {}", w.line) : "", w.message};
+  return Warning{w.file, w.line > 0 ? fmt::format("line {}", w.line) : "", w.message,
+                 w.severity == Severity::note};
+}
+
+// The warning for a file that could not be parsed: the parser's error
+// context is "file:line" (or just "file"), so the line is lifted out of it
+// instead of naming the file twice.
+KnowledgeWarning skipped_warning(const std::string& rel_path, const Error& e)
+{
+  int line = 0;
+  Error rest = e;
+  if (!rest.context.empty() && rest.context.front().starts_with(rel_path)) {
+    const std::string_view tail = std::string_view(rest.context.front()).substr(rel_path.size());
+    const char* end = tail.data() + tail.size();
+    const bool numbered =
+        tail.size() > 1 && tail[0] == ':' && std::from_chars(tail.data() + 1, end, line).ptr == end;
+    if (tail.empty() || numbered) {
+      rest.context.erase(rest.context.begin());
+    } else {
+      line = 0;
+    }
+  }
+  return KnowledgeWarning{Severity::warning, rel_path, line, "skipped: " + rest.describe()};
+}
+
+// Why a file of this role is not imported (README, _archive.md, others).
+std::string skip_note(const std::string& role)
+{
+  if (role == "readme") {
+    return "README, not a card; skipped";
+  }
+  if (role == "archive") {
+    return "eviction log (_archive.md), not a card; skipped";
+  }
+  return "not a card, playbook or proposal; skipped";
 }
 
 Result<std::vector<KnowledgeFile>> collect(const fs::path& path)
@@ -129,6 +167,9 @@ Result<void> insert_findings(store::Statement& s, std::int64_t source_id,
 struct Parsed {
   const KnowledgeFile* file;
   std::vector<Finding> findings;
+  // This exact content is stored already as an older, superseded version
+  // (a card reverted on disk): that version becomes current again.
+  std::optional<std::int64_t> revive_id;
 };
 
 // Store the parsed files inside one transaction.
@@ -152,12 +193,23 @@ Result<void> write_knowledge(store::Database& db, const std::vector<Parsed>& par
     RFDB_TRY_ASSIGN(has_old, latest.step());
     const std::optional<std::int64_t> old_id = has_old ? std::optional(latest.get_int(0)) : std::nullopt;
     latest.reset();
-    insert.bind(":run_id", std::nullopt).bind(":rel_path", f.rel_path).bind(":kind", source_kind_for(f.role));
-    insert.bind(":variant", f.role).bind(":sha256", f.sha256);
-    insert.bind(":bytes", static_cast<std::int64_t>(f.content.size())).bind(":raw", f.content);
-    insert.bind(":ingested_at", req.now);
-    RFDB_TRY(insert.exec());
-    const std::int64_t new_id = db.last_insert_rowid();
+    std::int64_t new_id = 0;
+    if (p.revive_id) {
+      // The unique (path, sha256) index forbids a second row: point the
+      // stored version back to current and re-derive its findings.
+      new_id = *p.revive_id;
+      supersede.bind(":new_id", std::nullopt).bind(":old_id", new_id);
+      RFDB_TRY(supersede.exec());
+    } else {
+      insert.bind(":run_id", std::nullopt)
+          .bind(":rel_path", f.rel_path)
+          .bind(":kind", source_kind_for(f.role));
+      insert.bind(":variant", f.role).bind(":sha256", f.sha256);
+      insert.bind(":bytes", static_cast<std::int64_t>(f.content.size())).bind(":raw", f.content);
+      insert.bind(":ingested_at", req.now);
+      RFDB_TRY(insert.exec());
+      new_id = db.last_insert_rowid();
+    }
     if (old_id) {
       supersede.bind(":new_id", new_id).bind(":old_id", *old_id);
       RFDB_TRY(supersede.exec());
@@ -176,12 +228,27 @@ Result<void> write_knowledge(store::Database& db, const std::vector<Parsed>& par
   return tx_result->commit();
 }
 
-Result<bool> already_stored(store::Database& db, const KnowledgeFile& f)
+// How this exact content is stored: not at all, as the current version, or
+// as an older version that a later one superseded.
+struct Stored {
+  bool current = false;
+  std::optional<std::int64_t> superseded_id;
+};
+
+Result<Stored> already_stored(store::Database& db, const KnowledgeFile& f)
 {
   store::Statement find;
   RFDB_TRY_ASSIGN(find, db.prepare(sql::k_source_find, "source_find"));
   find.bind(":run_id", std::nullopt).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
-  return find.step();
+  bool found = false;
+  RFDB_TRY_ASSIGN(found, find.step());
+  if (!found) {
+    return Stored{};
+  }
+  if (!find.get_opt_int(1)) {
+    return Stored{true, std::nullopt};
+  }
+  return Stored{false, find.get_int(0)};
 }
 
 } // namespace
@@ -217,6 +284,9 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     }
     if (f.role != "card" && f.role != "playbook" && f.role != "proposal") {
       ++rep.skipped_files;
+      if (f.role != "index") {
+        kw.push_back(KnowledgeWarning{Severity::note, f.rel_path, 0, skip_note(f.role)});
+      }
       continue;
     }
     auto stored = already_stored(db, f);
@@ -224,19 +294,18 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
       rep.error = stored.error();
       return rep;
     }
-    if (*stored) {
+    if (stored->current) {
       ++rep.unchanged_files;
       continue;
     }
     auto findings = parse_file(f, kw);
     if (!findings) {
       // A malformed file is skipped; the rest import (--strict fails below).
-      kw.push_back(
-          KnowledgeWarning{Severity::warning, f.rel_path, 0, "skipped: " + findings.error().describe()});
+      kw.push_back(skipped_warning(f.rel_path, findings.error()));
       ++rep.skipped_files;
       continue;
     }
-    parsed.push_back(Parsed{&f, std::move(*findings)});
+    parsed.push_back(Parsed{&f, std::move(*findings), stored->superseded_id});
   }
   if (index != nullptr) {
     const auto check = cross_check_index(index->rel_path, index->content, card_names);
@@ -245,12 +314,11 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   for (const auto& w : kw) {
     rep.warnings.push_back(to_warning(w));
   }
-  const bool has_warning =
-      std::any_of(kw.begin(), kw.end(), [](const auto& w) { return w.severity == Severity::warning; });
-  if (req.strict == Strict::yes && has_warning) {
-    rep.error =
-        make_error(ErrorCode::invalid_input,
-                   fmt::format("{} warning(s) with --strict; nothing was written", rep.warnings.size()));
+  const auto warning_count =
+      std::count_if(kw.begin(), kw.end(), [](const auto& w) { return w.severity == Severity::warning; });
+  if (req.strict == Strict::yes && warning_count > 0) {
+    rep.error = make_error(ErrorCode::invalid_input,
+                           fmt::format("{} warning(s) with --strict; nothing was written", warning_count));
     return rep;
   }
   if (parsed.empty()) {

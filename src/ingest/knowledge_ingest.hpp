@@ -2,8 +2,11 @@
 // backend_playbook.md, or an _inbox proposal. One transaction per path;
 // files already stored with the same content are skipped; a changed file
 // supersedes its previous version (its findings are kept, marked
-// superseded). A malformed card is skipped with a warning naming file and
-// line; with Strict::yes any warning fails the path and writes nothing.
+// superseded); a file reverted to a content stored before makes that version
+// current again (its findings re-derived). README and _archive.md are
+// skipped with a note. A malformed card is skipped with a warning naming
+// file and line; with Strict::yes any warning (not a note) fails the path
+// and writes nothing.
 #pragma once
 
 #include "ingest/ingest.hpp"

@@ -112,6 +112,15 @@ std::string bold_lead(std::string_view text)
   return close == std::string_view::npos ? std::string() : std::string(trim(text.substr(2, close - 2)));
 }
 
+// An entry without a bold lead (seed lines) is named by its first sentence,
+// at most 120 code points, so a report line never falls back to the identity.
+std::string first_sentence(std::string_view text)
+{
+  const std::size_t end = text.find(". ");
+  const std::string_view s = end == std::string_view::npos ? text : text.substr(0, end + 1);
+  return std::string(trim(kdetail::utf8_prefix(s, 120)));
+}
+
 // type from the lead's prefix: METHOD / MEASUREMENT METHOD → method,
 // ROUTING → routing, a lead naming a LEVER → lever; otherwise empty.
 std::string type_from_lead(std::string_view lead)
@@ -228,6 +237,9 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     f.key_raw = e.bracket;
     f.name = bold_lead(e.text);
     f.type = type_from_lead(f.name);
+    if (f.name.empty()) {
+      f.name = first_sentence(e.text);
+    }
     f.stars = e.seed ? 1 : 2;
     f.text = e.text;
     const auto n = extract_effect_numbers(f.text);
