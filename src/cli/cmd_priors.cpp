@@ -85,8 +85,10 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<PriorsOptions>();
   auto* cmd = app.add_subcommand("priors",
                                  "Calibrated target_eff priors per op class (and gfx, regime) from outcomes");
+  // Checked by calibrate::parse_priors_level: CLI11's IsMember would list the
+  // comma-holding values as one unreadable set.
   cmd->add_option("--by", opts->by, "Finest key level: class | class,gfx | class,gfx,regime")
-      ->check(CLI::IsMember({"class", "class,gfx", "class,gfx,regime"}));
+      ->type_name("LEVEL");
   cmd->add_option("--format", opts->format,
                   "json | table | csv | md | python (default: table on a terminal, json otherwise)")
       ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));

@@ -73,10 +73,10 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
   std::set<std::string> gpus;
   for (const auto& r : runs) {
     if (r.gfx) {
-      gpus.insert(*r.gfx);
+      gpus.insert(report::normalize_gfx(*r.gfx));
     }
   }
-  if (gpus.count(gfx) != 0) {
+  if (gpus.count(report::normalize_gfx(gfx)) != 0) {
     return {};
   }
   return fail(make_error(ErrorCode::not_found, "no runs on " + gfx)
@@ -92,15 +92,18 @@ int run_report(const ReportOptions& opts, Context& ctx)
   if (!db) {
     return report_error(ctx, "report", db.error());
   }
+  // Evidence from every GPU: the priors pool all of it (the same numbers
+  // `rfdb priors` prints) and the analysis narrows the rest to --gfx.
   store::EvidenceFilter filter;
   if (!opts.since.empty()) {
     filter.since = opts.since;
   }
+  std::optional<std::string> gfx_scope;
   if (!opts.gfx.empty()) {
     if (auto ok = check_gfx(*db, opts.gfx); !ok) {
       return report_error(ctx, "report", ok.error());
     }
-    filter.gfx = opts.gfx;
+    gfx_scope = report::normalize_gfx(opts.gfx);
   }
   auto evidence = store::load_evidence(*db, filter);
   if (!evidence) {
@@ -115,7 +118,7 @@ int run_report(const ReportOptions& opts, Context& ctx)
     return report_error(ctx, "report", priors.error());
   }
   const std::string as_of = !opts.as_of.empty() ? opts.as_of : priors->as_of.value_or("");
-  const auto input = report::build_report_input(*evidence, *priors, as_of, filter.since, filter.gfx);
+  const auto input = report::build_report_input(*evidence, *priors, as_of, filter.since, gfx_scope);
   const auto analysis = report::analyze(input);
   const std::string markdown = report::render_playbook(analysis);
   if (opts.output.empty()) {
@@ -123,8 +126,8 @@ int run_report(const ReportOptions& opts, Context& ctx)
   } else if (auto w = write_text(opts.output, markdown); !w) {
     return report_error(ctx, "report", w.error());
   } else {
-    fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output, input.runs.size(),
-               as_of.empty() ? "n/a" : as_of);
+    fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output,
+               analysis.scoped.runs.size(), as_of.empty() ? "n/a" : as_of);
   }
   if (!opts.cards_dir.empty()) {
     auto plan = sync_cards(opts.cards_dir, report::render_cards(analysis));

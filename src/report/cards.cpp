@@ -77,9 +77,15 @@ std::string card_type(const Finding& f)
 
 std::string apply_text(const Finding& f)
 {
+  if (f.key.op_class == "config") {
+    return fmt::format("Pass the same serving flag or env at launch on {} and A/B it end to end on the "
+                       "target workload; a serving-config lever.",
+                       f.key.gfx);
+  }
   std::vector<std::string> parts;
   if (!f.lever_kind.empty()) {
-    parts.push_back(fmt::format("a {} lever", f.lever_kind));
+    const bool vowel = std::string_view("aeiou").find(f.lever_kind.front()) != std::string_view::npos;
+    parts.push_back(fmt::format("{} {} lever", vowel ? "an" : "a", f.lever_kind));
   }
   if (!f.backends.empty()) {
     parts.push_back("backend " + join(f.backends, ", "));
@@ -135,9 +141,13 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
                      f.last_seen);
   out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
-  out += "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput delta "
-         "(noise "
-         "band 0.5 %) on the target workload with the A/B gate, and confirm the lever engaged.\n";
+  out +=
+      f.key.op_class == "config"
+          ? "- verify: Re-measure the end-to-end throughput delta (noise band 0.5 %) on the target workload "
+            "with the A/B gate, check output parity, and confirm the flag took effect.\n"
+          : "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput "
+            "delta (noise band 0.5 %) on the target workload with the A/B gate, and confirm the lever "
+            "engaged.\n";
   for (const auto& c : card_cautions(f, cautions)) {
     out += fmt::format("- caution: {}\n", c);
   }

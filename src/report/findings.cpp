@@ -51,11 +51,6 @@ std::string op_class_or_unknown(std::string_view op_class)
   return op.empty() ? std::string("unknown") : op;
 }
 
-ReuseKey attempt_key(const AttemptInfo& a)
-{
-  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), normalize_regime(a.regime)};
-}
-
 // Accumulates one line while attempts and imported findings are merged.
 struct Line {
   ReuseKey key;
@@ -63,6 +58,7 @@ struct Line {
   std::set<std::string> lever_variants;
   std::set<std::string> runs;
   std::set<std::string> clean_runs;
+  std::set<std::string> e2e_runs; // runs whose attempt measured e2e
   std::set<std::string> backends;
   std::set<std::string> backend_keys;
   std::set<std::string> kernels;
@@ -113,7 +109,7 @@ Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string
 
 void add_attempt(std::vector<Line>& lines, const AttemptInfo& a)
 {
-  const ReuseKey key = attempt_key(a);
+  const ReuseKey key = attempt_reuse_key(a);
   std::string display = one_line(a.lever);
   if (display.empty()) {
     display = one_line(a.backend);
@@ -141,8 +137,11 @@ void add_attempt(std::vector<Line>& lines, const AttemptInfo& a)
     l.backends.insert(b);
     l.backend_keys.insert(lever_match_key(b));
   }
-  if (!a.short_name.empty()) {
+  if (!a.short_name.empty() && !is_config_trial(a)) {
     l.kernels.insert(a.short_name);
+  }
+  if (a.e2e_delta_pct) {
+    l.e2e_runs.insert(a.run_id);
   }
   if (!a.lever_kind.empty()) {
     l.kinds.insert(a.lever_kind);
@@ -279,6 +278,7 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.e2e_max_pct = l.e2e_max;
   f.confirms = static_cast<int>(l.runs.size()) + l.imported_confirms;
   f.run_ids = to_vector(l.runs);
+  f.e2e_run_count = static_cast<int>(l.e2e_runs.size());
   f.clean_run_ids = to_vector(l.clean_runs);
   f.verified_e2e = l.verified;
   f.imported_identities = to_vector(l.imported_ids);
@@ -315,16 +315,31 @@ bool eviction_less(const Finding& a, const Finding& b)
 
 int op_class_order(std::string_view op_class)
 {
-  static constexpr std::string_view k_order[] = {"gemm", "moe", "attn", "elementwise", "method", "unknown"};
-  for (int i = 0; i < 6; ++i) {
+  static constexpr std::string_view k_order[] = {"gemm",   "moe",    "attn",   "elementwise",
+                                                 "config", "method", "unknown"};
+  for (int i = 0; i < 7; ++i) {
     if (k_order[i] == op_class) {
       return i;
     }
   }
-  return 6;
+  return 7;
 }
 
 } // namespace
+
+bool is_config_trial(const AttemptInfo& a)
+{
+  return a.lever_kind == "config" && op_class_or_unknown(a.op_class) == "unknown";
+}
+
+ReuseKey attempt_reuse_key(const AttemptInfo& a)
+{
+  if (is_config_trial(a)) {
+    const std::string regime = normalize_regime(a.regime);
+    return {"config", normalize_gfx(a.gfx), regime == "unknown" ? std::string("both") : regime};
+  }
+  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), normalize_regime(a.regime)};
+}
 
 std::string ReuseKey::text() const
 {
@@ -393,7 +408,8 @@ Tier assign_tier(const TierEvidence& e)
   } else if (e.agreeing_sources >= 2) {
     t = {2, fmt::format("{} agreeing {}", e.agreeing_sources, unit)};
   } else {
-    t = {1, "single run, e2e overlapping or unverified"};
+    t = {1, !imported ? "single run, e2e overlapping or unverified"
+                      : "single source, e2e overlapping or unverified"};
   }
   if (e.imported_stars > t.stars) {
     t = {e.imported_stars, fmt::format("imported {}", stars_text(e.imported_stars))};
@@ -455,64 +471,6 @@ std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view 
   }
   std::sort(findings.begin(), findings.end(), report_less);
   return findings;
-}
-
-std::vector<Caution> build_cautions(const std::vector<AttemptInfo>& attempts)
-{
-  std::vector<Caution> out;
-  for (const AttemptInfo& a : attempts) {
-    const ReuseKey key = attempt_key(a);
-    std::string cond = key.text();
-    if (const std::string w = workload_text(a.isl, a.osl, a.conc); !w.empty()) {
-      cond += "; " + w;
-    }
-    if (!a.model.empty()) {
-      cond += "; model " + md_text(a.model);
-    }
-    const std::string lever = md_text(a.lever.empty() ? a.backend : a.lever);
-    const std::string where =
-        fmt::format("in run {} ({})", md_code(a.run_id), a.run_date.empty() ? "undated" : a.run_date);
-    const Caution base{CautionKind::e2e_loss,
-                       key,
-                       a.run_id,
-                       a.run_date,
-                       a.short_name,
-                       lever_match_key(a.lever.empty() ? a.backend : a.lever),
-                       ""};
-    if (is_iso_win(a) && is_e2e_loss(a)) {
-      Caution c = base;
-      c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
-                           "but e2e {} {}.",
-                           lever, md_code(a.short_name), cond, fixed(*a.isolated_speedup, 3),
-                           e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), where);
-      out.push_back(std::move(c));
-    }
-    const bool suspect = a.pred_suspect.value_or(false);
-    if (a.isolated_speedup && a.pred_attainable_speedup && *a.pred_attainable_speedup > 0.0 && !suspect &&
-        *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win) {
-      Caution c = base;
-      c.kind = CautionKind::model_contradiction;
-      c.text = fmt::format(
-          "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
-          "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
-          "byte/FLOP counts and target_eff before routing on the prediction.",
-          md_code(a.short_name), cond, lever, fixed(*a.isolated_speedup, 3),
-          fixed(*a.pred_attainable_speedup, 3), a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
-          a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
-      out.push_back(std::move(c));
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const Caution& x, const Caution& y) {
-    return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key, x.text) <
-           std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key, y.text);
-  });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const Caution& x, const Caution& y) {
-                          return x.kind == y.kind && x.run_id == y.run_id && x.short_name == y.short_name &&
-                                 x.lever_key == y.lever_key;
-                        }),
-            out.end());
-  return out;
 }
 
 } // namespace rfdb::report

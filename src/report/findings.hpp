@@ -2,7 +2,7 @@
 // per reuse key with their tiers, the line cap, cautions, saturated heads and
 // routing quality. Pure: no database, no files, no clock. Implemented in
 // findings.cpp (lines, tiers, cap, cautions) and analysis.cpp (scope, heads,
-// routing, the shared text helpers).
+// routing, the shared text helpers) and cautions.cpp.
 //
 // Rules (the written rules of the playbook; the tests pin each one):
 // - Scope. Runs, attempts, heads and rankings dated after as_of or before
@@ -15,7 +15,9 @@
 //   decode|prefill|both|unknown. One line per lever within a key; a lever is
 //   matched by its text, case-insensitively with whitespace collapsed and
 //   markdown escapes ignored (an attempt without lever text is named by its
-//   backend).
+//   backend). A serving-config trial (lever_kind config on no kernel class:
+//   a sweep flag or env measured end to end) has kernel_class "config" and
+//   regime "both" unless the run recorded one; it names no kernel.
 // - Positive attempt: (isolated > 1 + 3.4 %, or no isolated measurement and
 //   e2e > +0.5 %), e2e not a loss (d > −0.5 % when measured), verdict not
 //   dead_end/flagged. Only positive attempts and active imported findings
@@ -43,7 +45,7 @@
 //   then key, then lever.
 // - Cautions ("also verify", never a prohibition): an isolated win
 //   (s > 1.034) that lost e2e (d ≤ −0.5 %), and a model contradiction
-//   (s > predicted attainable × 1.034, non-suspect prediction).
+//   (s > predicted attainable × 1.034, a usable prediction).
 // - Saturated head: the latest verdict (highest round) of a kernel in a run
 //   is saturated with pct_gpu_time ≥ 5.
 // - Routing quality: rounds whose top by pct_gpu_time ≠ top by expected gain;
@@ -78,9 +80,18 @@ struct ReuseKey {
   friend bool operator==(const ReuseKey&, const ReuseKey&) = default;
 };
 
-// Report order of keys: op_class (gemm, moe, attn, elementwise, method,
-// unknown, then others alphabetically), then gfx, then regime.
+// Report order of keys: op_class (gemm, moe, attn, elementwise, config,
+// method, unknown, then others alphabetically), then gfx, then regime.
 bool key_less(const ReuseKey& a, const ReuseKey& b);
+
+// True for a serving-config trial: lever_kind config and no kernel op class.
+bool is_config_trial(const AttemptInfo& attempt);
+// The reuse key of an attempt (see the rules above).
+ReuseKey attempt_reuse_key(const AttemptInfo& attempt);
+// True when the attempt's prediction is a real verdict: not suspect, headroom
+// saturated|moderate|underperforming and an attainable_speedup > 0. The
+// attainable 1.0 of a no-verdict row is a placeholder, not a prediction.
+bool has_usable_prediction(const AttemptInfo& attempt);
 
 // "gfx942" from " GFX942 "; "" → "unknown".
 std::string normalize_gfx(std::string_view gfx);
@@ -108,6 +119,7 @@ struct Finding {
   std::optional<double> e2e_max_pct;
   int confirms = 0;                       // runs + imported confirmations
   std::vector<std::string> run_ids;       // runs with a positive attempt, sorted
+  int e2e_run_count = 0;                  // of run_ids, those whose attempt measured e2e
   std::vector<std::string> clean_run_ids; // sorted
   bool verified_e2e = false;
   std::vector<std::string> imported_identities; // independent imported findings, sorted

@@ -1,5 +1,7 @@
 #include "report/from_store.hpp"
 
+#include "report/findings.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -44,13 +46,29 @@ AttemptInfo attempt_info(const store::EvidenceAttempt& a)
   return x;
 }
 
+// A card whose kernel_class says "config" (as `rfdb report --cards` writes
+// for a serving-config trial) is stored as op_class unknown, since the
+// learned_findings vocabulary has no config class; give it back its class so
+// it joins the config line of its key (the round trip changes nothing).
+std::string imported_op_class(const store::EvidenceFinding& f)
+{
+  std::string raw;
+  for (const char c : one_line(f.kernel_class_raw)) {
+    raw += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : (c == '_' || c == '-' ? ' ' : c);
+  }
+  if (f.op_class == "unknown" && (raw == "config" || raw == "serving config")) {
+    return "config";
+  }
+  return f.op_class;
+}
+
 ImportedFinding imported(const store::EvidenceFinding& f)
 {
   ImportedFinding x;
   x.origin = f.origin;
   x.identity = f.identity;
   x.name = f.name;
-  x.op_class = f.op_class;
+  x.op_class = imported_op_class(f);
   x.gfx = f.gfx;
   x.regime = f.regime;
   x.lever = f.lever;

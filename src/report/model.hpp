@@ -96,7 +96,7 @@ struct ImportedFinding {
   std::string origin;   // card | playbook | proposal
   std::string identity; // card file name or playbook line identity
   std::string name;
-  std::string op_class = "unknown"; // gemm | moe | attn | elementwise | method | unknown
+  std::string op_class = "unknown"; // gemm | moe | attn | elementwise | config | method | unknown
   std::string gfx;                  // "" = none named
   std::string regime = "unknown";   // decode | prefill | both | unknown
   std::string lever;

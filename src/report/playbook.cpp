@@ -1,7 +1,7 @@
 // Markdown rendering of the backend playbook (sections in report/playbook.hpp).
 #include "report/playbook.hpp"
 
-#include "calibrate/priors_format.hpp"
+#include "report/playbook_detail.hpp"
 
 #include <fmt/format.h>
 
@@ -12,15 +12,7 @@
 
 namespace rfdb::report {
 
-namespace {
-
-// A document is a list of blocks (paragraphs, lists, tables, fences) joined
-// by one blank line, which is all markdownlint's spacing rules ask for.
-using Blocks = std::vector<std::string>;
-
-// Legacy lever text can run to kilobytes; the playbook line shows its start
-// (the card keeps all of it).
-constexpr std::size_t k_lever_chars = 160;
+namespace detail {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep)
 {
@@ -46,6 +38,16 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
   return out;
 }
 
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+// Legacy lever text can run to kilobytes; the playbook line shows its start
+// (the card keeps all of it).
+constexpr std::size_t k_lever_chars = 160;
+
 // Imported findings that count as evidence (independent, active, in scope):
 // our own cards ingested back are not among them, so they cannot change a
 // single byte of the report.
@@ -69,7 +71,7 @@ bool is_empty(const Analysis& a)
 std::string provenance(const Analysis& a)
 {
   const auto& s = a.scoped;
-  const std::string as_of = a.as_of.empty() ? "-" : a.as_of;
+  const std::string as_of = a.as_of.empty() ? std::string() : fmt::format("; as of {}", a.as_of);
   std::set<std::string> models;
   std::set<std::string> gpus;
   std::set<std::string> dates;
@@ -85,19 +87,22 @@ std::string provenance(const Analysis& a)
   const std::size_t imported = imported_used(a);
   std::string line;
   if (s.runs.empty() && imported == 0) {
-    line = fmt::format("Evidence: none yet (no runs, no imported findings); as of {}.", as_of);
+    line = fmt::format("Evidence: none yet (no runs, no imported findings){}.", as_of);
   } else {
     std::vector<std::string> gpu_list(gpus.begin(), gpus.end());
     const std::string range = dates.empty() ? "undated"
                               : *dates.begin() == *dates.rbegin()
                                   ? *dates.begin()
                                   : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
-    line = s.runs.empty()
-               ? "Evidence: no runs"
-               : fmt::format("Evidence: {} of {} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
-                             plural(models.size(), "model", "models"), plural(gpus.size(), "GPU", "GPUs"),
-                             md_text(join(gpu_list, ", ")), range);
-    line += fmt::format("; {}; as of {}.", plural(imported, "imported finding", "imported findings"), as_of);
+    line =
+        s.runs.empty()
+            ? "Evidence: no runs"
+            : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
+                          plural(models.size(), "model", "models"),
+                          models.empty() ? std::string()
+                                         : " (" + md_text(join({models.begin(), models.end()}, ", ")) + ")",
+                          plural(gpus.size(), "GPU", "GPUs"), md_text(join(gpu_list, ", ")), range);
+    line += fmt::format("; {}{}.", plural(imported, "imported finding", "imported findings"), as_of);
   }
   if (s.gfx_filter || s.since) {
     std::vector<std::string> scope;
@@ -112,6 +117,24 @@ std::string provenance(const Analysis& a)
   return line;
 }
 
+// One row per key: class rows always, gfx rows of the --gfx scope only.
+std::string priors_table(const calibrate::PriorsResult& p, const std::optional<std::string>& gfx_filter)
+{
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : p.priors) {
+    if (r.gfx && gfx_filter && normalize_gfx(*r.gfx) != normalize_gfx(*gfx_filter)) {
+      continue;
+    }
+    const std::string interval =
+        r.interval ? fmt::format("[{}, {}]", fixed(r.interval->lo, 4), fixed(r.interval->hi, 4)) : "-";
+    rows.push_back({md_text(calibrate::row_key(r)), fixed(r.seed, 4), fixed(r.target_eff, 4),
+                    std::to_string(r.n), interval, std::to_string(r.contradictions),
+                    r.last_seen.value_or("-"), calibrate::to_string(r.source)});
+  }
+  return table({"key", "seed", "target_eff", "n", "interval", "contradictions", "last_seen", "source"},
+               {"---", "---:", "---:", "---:", "---", "---:", "---", "---"}, rows);
+}
+
 Blocks priors_section(const Analysis& a)
 {
   const auto& p = a.scoped.priors;
@@ -122,157 +145,20 @@ Blocks priors_section(const Analysis& a)
     }
     return {fmt::format("No calibrated priors yet; the seeds apply: {}.", join(seeds, ", "))};
   }
-  std::string md = calibrate::render_priors_md(p);
-  while (!md.empty() && md.back() == '\n') {
-    md.pop_back();
-  }
-  return {
-      fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx where data "
-                  "allow, as `rfdb priors --format md` prints it (as of {}; {}, {}).",
-                  p.as_of.value_or("-"), plural(static_cast<std::size_t>(p.attempts), "attempt", "attempts"),
-                  plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
-      md};
-}
-
-std::optional<double> median(std::vector<double> v)
-{
-  if (v.empty()) {
-    return std::nullopt;
-  }
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+  const std::string as_of = p.as_of ? fmt::format("as of {}; ", *p.as_of) : std::string();
+  return {fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx{}, "
+                      "with the numbers `rfdb priors --by class,gfx` prints ({}{}, {}). A key without "
+                      "observations shows its parent's value (source parent); the interval is the 90 % "
+                      "bootstrap interval and collapses to a point with a single observation.",
+                      a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
+                      plural(static_cast<std::size_t>(p.attempts), "attempt", "attempts"),
+                      plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
+          priors_table(p, a.scoped.gfx_filter)};
 }
 
 std::string times(const std::optional<double>& v)
 {
   return v ? fixed(*v, 3) + "\u00d7" : "-";
-}
-
-std::string class_table(const std::vector<AttemptInfo>& attempts)
-{
-  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> by_class;
-  std::map<std::string, int> counts;
-  for (const auto& at : attempts) {
-    const std::string op = at.op_class.empty() ? "unknown" : at.op_class;
-    ++counts[op];
-    auto& [pred, meas] = by_class[op];
-    if (at.pred_attainable_speedup) {
-      pred.push_back(*at.pred_attainable_speedup);
-    }
-    if (at.isolated_speedup) {
-      meas.push_back(*at.isolated_speedup);
-    }
-  }
-  std::vector<std::string> order(calibrate::k_op_classes.begin(), calibrate::k_op_classes.end());
-  for (const auto& [op, n] : counts) {
-    if (std::find(order.begin(), order.end(), op) == order.end()) {
-      order.push_back(op);
-    }
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& op : order) {
-    if (counts.count(op) == 0) {
-      continue;
-    }
-    const auto& [pred, meas] = by_class[op];
-    const auto mp = median(pred);
-    const auto mm = median(meas);
-    rows.push_back({md_text(op), std::to_string(counts[op]), fmt::format("{} (n {})", times(mp), pred.size()),
-                    fmt::format("{} (n {})", times(mm), meas.size()),
-                    mp && mm && *mp > 0.0 ? fixed(*mm / *mp, 3) : "-"});
-  }
-  return table({"op class", "attempts", "median predicted attainable_speedup",
-                "median measured isolated speedup", "measured / predicted"},
-               {"---", "---:", "---:", "---:", "---:"}, rows);
-}
-
-std::string transfer_table(const calibrate::PriorsResult& p)
-{
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& t : p.e2e_transfer) {
-    const std::string interval =
-        t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "-";
-    rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4),
-                    interval, std::to_string(t.sign_flips)});
-  }
-  return table({"op class", "regime", "n", "median_ratio", "interval", "sign_flips"},
-               {"---", "---", "---:", "---:", "---", "---:"}, rows);
-}
-
-std::string miss_line(const AttemptInfo& at, double ratio)
-{
-  return fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: measured {} vs predicted {} (ratio {}){}",
-                     md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
-                     md_text(normalize_gfx(at.gfx)), md_text(normalize_regime(at.regime)), md_code(at.run_id),
-                     times(at.isolated_speedup), times(at.pred_attainable_speedup), fixed(ratio, 3),
-                     at.pred_suspect.value_or(false) ? ", prediction flagged suspect" : "");
-}
-
-Blocks misses(const std::vector<AttemptInfo>& attempts)
-{
-  std::vector<std::pair<double, const AttemptInfo*>> under;
-  std::vector<std::pair<double, const AttemptInfo*>> over;
-  for (const auto& at : attempts) {
-    if (at.isolated_speedup && at.pred_attainable_speedup && *at.pred_attainable_speedup > 0.0) {
-      const double r = *at.isolated_speedup / *at.pred_attainable_speedup;
-      (r > 1.0 ? under : over).emplace_back(r, &at);
-    }
-  }
-  const auto order = [](auto& v, bool descending) {
-    std::sort(v.begin(), v.end(), [descending](const auto& x, const auto& y) {
-      if (x.first != y.first) {
-        return descending ? x.first > y.first : x.first < y.first;
-      }
-      return std::tie(x.second->run_id, x.second->short_name, x.second->lever) <
-             std::tie(y.second->run_id, y.second->short_name, y.second->lever);
-    });
-    v.resize(std::min<std::size_t>(v.size(), 3));
-  };
-  order(under, true);
-  std::erase_if(over, [](const auto& x) { return x.first >= 1.0; });
-  order(over, false);
-  Blocks out;
-  const auto block = [&](const auto& v, std::string_view title, std::string_view none) {
-    out.push_back(std::string(v.empty() ? none : title));
-    if (!v.empty()) {
-      std::vector<std::string> lines;
-      for (const auto& [r, at] : v) {
-        lines.push_back(miss_line(*at, r));
-      }
-      out.push_back(join(lines, "\n"));
-    }
-  };
-  block(under,
-        "Largest misses where the model under-predicted (measured isolated / predicted attainable > 1):",
-        "No attempt beat its predicted attainable_speedup.");
-  block(over, "Largest misses where the model over-predicted (measured isolated / predicted attainable < 1):",
-        "No attempt fell short of its predicted attainable_speedup.");
-  return out;
-}
-
-Blocks calibration_section(const Analysis& a)
-{
-  const auto& at = a.scoped.attempts;
-  if (at.empty()) {
-    return {"No attempts yet: nothing to compare predictions with."};
-  }
-  Blocks out{
-      "Per op class: attempts, median predicted attainable_speedup and median measured isolated speedup "
-      "(n counts the attempts that have the value).",
-      class_table(at)};
-  if (a.scoped.priors.e2e_transfer.empty()) {
-    out.push_back("No e2e transfer yet: no attempt with a measured e2e delta.");
-  } else {
-    out.push_back(
-        "e2e transfer from `rfdb priors`: the share of the Amdahl ceiling pct_gpu_time \u00d7 (1 \u2212 "
-        "1/isolated) that reached end-to-end throughput.");
-    out.push_back(transfer_table(a.scoped.priors));
-  }
-  for (auto& b : misses(at)) {
-    out.push_back(std::move(b));
-  }
-  return out;
 }
 
 std::string realized_text(const RealizedPick& p, const std::string& basis)
@@ -342,8 +228,12 @@ Blocks routing_section(const Analysis& a)
 
 std::string finding_line(const Finding& f)
 {
-  std::vector<std::string> parts{f.tier_reason, "isolated " + iso_range_text(f.iso_min, f.iso_max),
-                                 "e2e " + e2e_range_text(f.e2e_min_pct, f.e2e_max_pct),
+  std::string e2e = "e2e " + e2e_range_text(f.e2e_min_pct, f.e2e_max_pct);
+  if (f.e2e_min_pct && f.imported_identities.empty() && f.run_ids.size() > 1 &&
+      static_cast<std::size_t>(f.e2e_run_count) < f.run_ids.size()) {
+    e2e += fmt::format(" (measured in {} of {} runs)", f.e2e_run_count, f.run_ids.size());
+  }
+  std::vector<std::string> parts{f.tier_reason, "isolated " + iso_range_text(f.iso_min, f.iso_max), e2e,
                                  fmt::format("confirms {}", f.confirms),
                                  "last_seen " + (f.last_seen.empty() ? std::string("-") : f.last_seen)};
   std::vector<std::string> kernels;
@@ -456,9 +346,10 @@ Blocks glance_section(const Analysis& a)
   }
   const HeadVerdict& first = a.newest_heads.front();
   Blocks out{fmt::format(
-      "Run {} ({}, {}): x = roofline_pct / target_eff clamped to 0\u20131, y = share of GPU time "
-      "(fraction). The chart splits both axes at 0.5; the route column uses the verdict bands "
-      "(saturated at roofline_pct \u2265 0.9 \u00d7 target_eff, a head at pct_gpu_time \u2265 5).",
+      "Run {} ({}, {}). Each axis is split at its routing threshold: x = roofline_pct / target_eff, "
+      "with the saturated band edge 0.9 at the middle and 1.0 at the right edge; y = pct_gpu_time, with "
+      "the head threshold 5 % at the middle and 50 % or more at the top. Top right: saturated heads, "
+      "reduce bytes; top left: heads with headroom, tune; bottom: low priority.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
       md_text(normalize_gfx(first.gfx)))};
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {

@@ -6,13 +6,17 @@
 // markdownlint with the default rules except MD013 (line length): one H1,
 // blank lines around headings, lists, tables and fences, `mermaid` fences,
 // "-" list markers, no trailing spaces or tabs; user text goes through
-// md_text/md_code. The chart and head_route live in quadrant.cpp.
+// md_text/md_code. The chart and head_route live in quadrant.cpp, the
+// Calibration section in calibration.cpp.
 //
 // Sections, in this order (the headings are a contract, issue 4):
 //   # Backend playbook        provenance: runs, models, GPUs, date range, the
 //                             imported findings merged (independent ones), as-of
-//   ## target_eff priors      the table `rfdb priors --format md` prints
-//   ## Calibration            per op class predicted vs measured, e2e transfer, misses
+//   ## target_eff priors      seed vs calibrated per key, the numbers of
+//                             `rfdb priors --by class,gfx` (class rows and the
+//                             --gfx scope's rows), interval, n, contradictions
+//   ## Calibration            per op class predicted vs measured (real verdicts
+//                             only), e2e transfer, misses beyond the noise band
 //   ## Routing quality        rounds whose two rankings disagreed on the top kernel
 //   ## What works             findings per reuse key, tiers, cap 40
 //   ## Cautions               conditioned "also verify" notes
@@ -38,10 +42,12 @@ std::string render_playbook(const ReportInput& input);
 // Same, from an analysis computed by analyze().
 std::string render_playbook(const Analysis& analysis);
 
-// The ```mermaid quadrantChart block for the newest run's heads: x =
-// roofline_pct / target_eff clamped to [0, 1], y = pct_gpu_time / 100
-// clamped to [0, 1]; quadrants tune (top left), reduce bytes (top right),
-// and low priority below. "" when no head of that run has a verdict.
+// The ```mermaid quadrantChart block for the newest run's heads. The chart
+// splits at 0.5, so each axis is mapped piecewise linearly to put its routing
+// threshold there: x = roofline_pct / target_eff (0.9, the saturated band
+// edge → 0.5; 1.0 → 1), y = pct_gpu_time (5 %, the head threshold → 0.5;
+// ≥ 50 % → 1). Quadrants: reduce bytes (top right), tune (top left), low
+// priority below. "" when no head of that run has a verdict.
 std::string render_quadrant_chart(const Analysis& analysis);
 
 // The route a head verdict implies: "reduce bytes" (saturated head), "tune"

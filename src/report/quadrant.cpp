@@ -37,6 +37,22 @@ std::string coordinate(double v)
   return s == "1.000" ? "1" : s;
 }
 
+// quadrantChart always splits its axes at 0.5, so each axis is mapped
+// piecewise linearly to put the routing threshold there: x = roofline_pct /
+// target_eff with the saturated band edge (0.9) at 0.5 and 1.0 at the right
+// edge; y = pct_gpu_time with the head threshold (5 %) at 0.5 and 50 % (or
+// more) at the top.
+constexpr double k_saturated_ratio = 0.9;
+constexpr double k_top_pct = 50.0;
+
+double split_axis(double v, double threshold, double top)
+{
+  if (v <= threshold) {
+    return 0.5 * std::max(v, 0.0) / threshold;
+  }
+  return 0.5 + 0.5 * std::min(1.0, (v - threshold) / (top - threshold));
+}
+
 } // namespace
 
 std::string head_route(const HeadVerdict& h)
@@ -66,17 +82,18 @@ std::string render_quadrant_chart(const Analysis& a)
       name = fmt::format("{} {}", mermaid_text(h.short_name), k);
     }
     names.insert(name);
-    points.push_back(fmt::format("  {}: [{}, {}]", name, coordinate(*h.roofline_pct / *h.target_eff),
-                                 coordinate(h.pct_gpu_time / 100.0)));
+    const double x = split_axis(*h.roofline_pct / *h.target_eff, k_saturated_ratio, 1.0);
+    const double y = split_axis(h.pct_gpu_time, k_head_min_pct, k_top_pct);
+    points.push_back(fmt::format("  {}: [{}, {}]", name, coordinate(x), coordinate(y)));
   }
   if (points.empty()) {
     return "";
   }
   return fmt::format("```mermaid\nquadrantChart\n  title Head kernels of run {}\n"
-                     "  x-axis far from target_eff --> at target_eff\n"
-                     "  y-axis small share of GPU time --> large share of GPU time\n"
+                     "  x-axis headroom left --> saturated\n"
+                     "  y-axis minor kernel --> head kernel\n"
                      "  quadrant-1 reduce bytes\n  quadrant-2 tune\n"
-                     "  quadrant-3 low priority, tune\n  quadrant-4 low priority, reduce bytes\n{}\n```\n",
+                     "  quadrant-3 low priority\n  quadrant-4 low priority\n{}\n```\n",
                      mermaid_text(a.newest_run_id), fmt::join(points, "\n"));
 }
 

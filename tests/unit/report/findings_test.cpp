@@ -122,6 +122,8 @@ TEST(Tier, AssignTierAppliesTheWrittenRule)
   EXPECT_EQ(imported.stars, 3);
   EXPECT_EQ(imported.reason, "imported \u2605\u2605\u2605");
   EXPECT_EQ(assign_tier({2, 1, false, 2}).reason, "one clean source");
+  EXPECT_EQ(assign_tier({1, 0, false, 0}).reason, "single run, e2e overlapping or unverified");
+  EXPECT_EQ(assign_tier({1, 0, false, 1}).reason, "single source, e2e overlapping or unverified");
 }
 
 // ---- positive findings only ----------------------------------------------

@@ -1,0 +1,208 @@
+// The playbook's "## Calibration" section: per op class, the attempts'
+// predicted attainable_speedup against their measured isolated speedup, the
+// e2e transfer from `rfdb priors`, and the largest misses in both directions.
+//
+// Only real predictions count: the attainable 1.0 of a no-verdict row
+// (suspect, dispatch-bound, unmodelled) is a placeholder, and a miss must lie
+// beyond the isolated noise band (1.047× against a predicted 1.023× is the
+// prediction holding, DESIGN.md §1). A null outcome (an isolated result
+// inside the band) says nothing about the ceiling (DESIGN.md §4), so it is
+// never listed as the model over-predicting. Serving-config trials have no
+// kernel prediction and are left out of the table.
+#include "report/playbook_detail.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace rfdb::report::detail {
+
+namespace {
+
+constexpr double k_iso_band = 1.0 + k_iso_noise;
+constexpr std::size_t k_misses_shown = 3;
+
+std::optional<double> median(std::vector<double> v)
+{
+  if (v.empty()) {
+    return std::nullopt;
+  }
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+// "1.452× (n 2)" / "- (n 0)", or the bare value with `unit` "".
+std::string median_cell(const std::vector<double>& v, std::string_view unit)
+{
+  const auto m = median(v);
+  return fmt::format("{}{} (n {})", m ? fixed(*m, 3) : "-", m ? unit : "", v.size());
+}
+
+std::string times(const std::optional<double>& v)
+{
+  return v ? fixed(*v, 3) + "\u00d7" : "-";
+}
+
+struct ClassSample {
+  int attempts = 0;
+  std::vector<double> predicted; // usable predictions' attainable_speedup
+  std::vector<double> measured;  // isolated speedups
+  std::vector<double> ratio;     // measured / predicted, where both exist
+};
+
+std::string class_table(const std::vector<AttemptInfo>& attempts)
+{
+  std::map<std::string, ClassSample> by_class;
+  for (const auto& at : attempts) {
+    if (is_config_trial(at)) {
+      continue;
+    }
+    ClassSample& c = by_class[at.op_class.empty() ? "unknown" : at.op_class];
+    ++c.attempts;
+    const bool usable = has_usable_prediction(at);
+    if (usable) {
+      c.predicted.push_back(*at.pred_attainable_speedup);
+    }
+    if (at.isolated_speedup) {
+      c.measured.push_back(*at.isolated_speedup);
+      if (usable) {
+        c.ratio.push_back(*at.isolated_speedup / *at.pred_attainable_speedup);
+      }
+    }
+  }
+  std::vector<std::string> order(calibrate::k_op_classes.begin(), calibrate::k_op_classes.end());
+  for (const auto& [op, c] : by_class) {
+    if (std::find(order.begin(), order.end(), op) == order.end()) {
+      order.push_back(op);
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& op : order) {
+    if (const auto it = by_class.find(op); it != by_class.end()) {
+      const ClassSample& c = it->second;
+      rows.push_back({md_text(op), std::to_string(c.attempts), median_cell(c.predicted, "\u00d7"),
+                      median_cell(c.measured, "\u00d7"), median_cell(c.ratio, "")});
+    }
+  }
+  return table({"op class", "attempts", "median predicted attainable_speedup",
+                "median measured isolated speedup", "median measured / predicted"},
+               {"---", "---:", "---:", "---:", "---:"}, rows);
+}
+
+std::string transfer_table(const calibrate::PriorsResult& p)
+{
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : p.e2e_transfer) {
+    const std::string interval =
+        t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "-";
+    rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4),
+                    interval, std::to_string(t.sign_flips)});
+  }
+  return table({"op class", "regime", "n", "median_ratio", "interval", "sign_flips"},
+               {"---", "---", "---:", "---:", "---", "---:"}, rows);
+}
+
+std::string miss_line(const AttemptInfo& at, double ratio)
+{
+  return fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: {} measured {} vs predicted {} (ratio {})",
+                     md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
+                     md_text(normalize_gfx(at.gfx)), md_text(normalize_regime(at.regime)), md_code(at.run_id),
+                     md_text(at.lever.empty() ? at.backend : at.lever), times(at.isolated_speedup),
+                     times(at.pred_attainable_speedup), fixed(ratio, 3));
+}
+
+using Miss = std::pair<double, const AttemptInfo*>;
+
+// Keep the `k_misses_shown` largest misses, farthest from 1 first.
+void keep_largest(std::vector<Miss>& v, bool descending)
+{
+  std::sort(v.begin(), v.end(), [descending](const Miss& x, const Miss& y) {
+    if (x.first != y.first) {
+      return descending ? x.first > y.first : x.first < y.first;
+    }
+    return std::tie(x.second->run_id, x.second->short_name, x.second->lever) <
+           std::tie(y.second->run_id, y.second->short_name, y.second->lever);
+  });
+  v.resize(std::min(v.size(), k_misses_shown));
+}
+
+Blocks misses(const std::vector<AttemptInfo>& attempts)
+{
+  std::vector<Miss> under;
+  std::vector<Miss> over;
+  for (const auto& at : attempts) {
+    if (!at.isolated_speedup || *at.isolated_speedup <= k_iso_band || !has_usable_prediction(at)) {
+      continue; // no prediction, or a null outcome: no evidence about the ceiling
+    }
+    const double r = *at.isolated_speedup / *at.pred_attainable_speedup;
+    if (r > k_iso_band) {
+      under.emplace_back(r, &at);
+    } else if (r * k_iso_band < 1.0) {
+      over.emplace_back(r, &at);
+    }
+  }
+  keep_largest(under, true);
+  keep_largest(over, false);
+  Blocks out;
+  const auto block = [&](const std::vector<Miss>& v, std::string_view title, std::string_view none) {
+    out.emplace_back(v.empty() ? none : title);
+    if (!v.empty()) {
+      std::vector<std::string> lines;
+      for (const auto& [r, at] : v) {
+        lines.push_back(miss_line(*at, r));
+      }
+      out.push_back(join(lines, "\n"));
+    }
+  };
+  block(under,
+        "Largest misses where the model under-predicted (an isolated win beyond the predicted "
+        "attainable_speedup \u00d7 1.034):",
+        "No isolated win beat its predicted attainable_speedup beyond the 3.4 % noise band.");
+  block(over,
+        "Largest misses where the model over-predicted (an isolated win short of the predicted "
+        "attainable_speedup by more than the 3.4 % noise band):",
+        "No isolated win fell short of its predicted attainable_speedup beyond the 3.4 % noise band.");
+  return out;
+}
+
+} // namespace
+
+Blocks calibration_section(const Analysis& a)
+{
+  const auto& at = a.scoped.attempts;
+  if (at.empty()) {
+    return {"No attempts yet: nothing to compare predictions with."};
+  }
+  const auto configs = static_cast<std::size_t>(std::count_if(at.begin(), at.end(), is_config_trial));
+  std::string intro = "Per op class: attempts, median predicted attainable_speedup (real verdicts only: "
+                      "suspect and no-verdict rows carry a placeholder 1.0), median measured isolated "
+                      "speedup, and the median of measured / predicted over attempts that have both; n "
+                      "counts the attempts behind each median.";
+  if (configs > 0) {
+    intro += fmt::format(" {} left out: they have no kernel prediction.",
+                         plural(configs, "serving-config trial is", "serving-config trials are"));
+  }
+  Blocks out{intro};
+  if (at.size() > configs) {
+    out.push_back(class_table(at));
+  }
+  if (a.scoped.priors.e2e_transfer.empty()) {
+    out.emplace_back("No e2e transfer yet: no kernel attempt with a measured e2e delta.");
+  } else {
+    out.emplace_back(
+        "e2e transfer from `rfdb priors` (all GPUs in the window): the share of the Amdahl ceiling "
+        "pct_gpu_time \u00d7 (1 \u2212 1/isolated) that reached end-to-end throughput; multiply a "
+        "prediction's expected_e2e_gain_pct by median_ratio for a calibrated expectation.");
+    out.push_back(transfer_table(a.scoped.priors));
+  }
+  for (auto& b : misses(at)) {
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+} // namespace rfdb::report::detail

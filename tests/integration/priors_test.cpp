@@ -1,0 +1,324 @@
+// `rfdb priors` end to end through the CLI, in-process: the canonical run's
+// pinned values (DESIGN.md §1), goldens for every format on the 3-run sample
+// database, the empty database, determinism (ingest order, --as-of),
+// retract/restore, --since and usage errors.
+//
+// Hand-checked values (tests/fixtures/runs/README.md, k = 3, q = weighted
+// 75th percentile, weights high 1.0 / medium 0.6 / low 0.25):
+//   moe  e = 0.88 × 1.047 = 0.92136, w 0.6: (3·0.90 + 0.6·0.92136) / 3.6 = 0.90356
+//   attn e = 0.18 × 1.56  = 0.2808,  w 0.6: (3·0.50 + 0.6·0.2808)  / 3.6 = 0.46347
+//   gemm e = 0.62 × 1.28  = 0.7936,  w 0.25: (3·0.90 + 0.25·0.7936) / 3.25 = 0.89182
+//   attn with run 3 (e = 0.58 from the post roofline, w 1.0): W 1.6, q 0.58,
+//        (3·0.50 + 1.6·0.58) / 4.6 = 0.52783; 1.72 > 1.613 × 1.034: 1 contradiction
+#include "support/helpers.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace rfdb::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Ingest `runs` (fixture names) into `db`, in that order.
+void ingest(const fs::path& db, const std::vector<std::string>& runs)
+{
+  std::vector<std::string> args{"--db", db.string(), "ingest", "-q"};
+  for (const auto& r : runs) {
+    args.push_back(run_fixture(r).string());
+  }
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+}
+
+const std::vector<std::string> k_all_runs = {k_canonical_run, k_gemm_run, k_attn_run};
+
+CliResult priors(const fs::path& db, std::vector<std::string> extra)
+{
+  std::vector<std::string> args{"--db", db.string(), "priors"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_cli(args);
+}
+
+json priors_json(const fs::path& db, std::vector<std::string> extra = {})
+{
+  extra.insert(extra.end(), {"--format", "json"});
+  const auto r = priors(db, extra);
+  EXPECT_EQ(r.code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+// The class-level row (gfx and regime null) of `op_class`.
+json class_row(const json& doc, const std::string& op_class)
+{
+  for (const auto& row : doc["priors"]) {
+    if (row["op_class"] == op_class && row["gfx"].is_null()) {
+      return row;
+    }
+  }
+  ADD_FAILURE() << "no class row " << op_class;
+  return json();
+}
+
+// A database holding the three sample runs, built once per test binary.
+class PriorsSample : public ::testing::Test {
+protected:
+  static void SetUpTestSuite()
+  {
+    s_tmp = new TempDir();
+    s_db = *s_tmp / "sample.sqlite";
+    ingest(s_db, k_all_runs);
+  }
+  static void TearDownTestSuite()
+  {
+    delete s_tmp;
+    s_tmp = nullptr;
+  }
+  static TempDir* s_tmp;
+  static fs::path s_db;
+};
+TempDir* PriorsSample::s_tmp = nullptr;
+fs::path PriorsSample::s_db;
+
+} // namespace
+
+TEST(Priors, CanonicalRunLiftsMoeAndPullsAttnBelowTheSeed)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ingest(db, {k_canonical_run});
+  const json doc = priors_json(db);
+  EXPECT_EQ(doc["as_of"], "2026-06-12");
+
+  const json moe = class_row(doc, "moe");
+  EXPECT_DOUBLE_EQ(moe["target_eff"].get<double>(), 0.9036);
+  EXPECT_DOUBLE_EQ(moe["statistic"].get<double>(), 0.9214);
+  EXPECT_DOUBLE_EQ(moe["weight"].get<double>(), 0.6);
+  EXPECT_EQ(moe["n"], 1);
+  EXPECT_EQ(moe["source"], "calibrated");
+  // 1.047 against a predicted 1.023 is inside the 3.4 % band: no contradiction.
+  EXPECT_EQ(moe["contradictions"], 0);
+  EXPECT_EQ(moe["last_seen"], "2026-06-12");
+
+  const json attn = class_row(doc, "attn");
+  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.4635);
+  EXPECT_DOUBLE_EQ(attn["statistic"].get<double>(), 0.2808);
+  EXPECT_EQ(attn["n"], 1);
+  EXPECT_EQ(attn["contradictions"], 0);
+  EXPECT_LT(attn["target_eff"].get<double>(), 0.50);
+
+  for (const char* op : {"gemm", "elementwise"}) {
+    const json row = class_row(doc, op);
+    EXPECT_EQ(row["n"], 0) << op;
+    EXPECT_EQ(row["source"], "seed") << op;
+    EXPECT_EQ(row["target_eff"], row["seed"]) << op;
+  }
+  // The MoE attempt's e2e delta −0.064 % over its Amdahl ceiling 1.1873 %.
+  ASSERT_EQ(doc["e2e_transfer"].size(), 1u);
+  EXPECT_EQ(doc["e2e_transfer"][0]["op_class"], "moe");
+  EXPECT_DOUBLE_EQ(doc["e2e_transfer"][0]["median_ratio"].get<double>(), -0.0539);
+  EXPECT_EQ(doc["e2e_transfer"][0]["sign_flips"], 0); // −0.064 % is inside the 0.5 % band
+}
+
+TEST_F(PriorsSample, ThreeRunValuesMatchTheHandComputation)
+{
+  const json doc = priors_json(s_db);
+  EXPECT_EQ(doc["as_of"], "2026-08-15");
+  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8918);
+  EXPECT_DOUBLE_EQ(class_row(doc, "moe")["target_eff"].get<double>(), 0.9036);
+  // The suspect norm (raw 1.35) and the 1.03× hipBLASLt retune change nothing.
+  EXPECT_EQ(class_row(doc, "elementwise")["n"], 0);
+  EXPECT_EQ(class_row(doc, "gemm")["n"], 1);
+  const json attn = class_row(doc, "attn");
+  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.5278);
+  EXPECT_DOUBLE_EQ(attn["statistic"].get<double>(), 0.58);
+  EXPECT_DOUBLE_EQ(attn["weight"].get<double>(), 1.6);
+  EXPECT_EQ(attn["contradictions"], 1);
+  EXPECT_EQ(attn["interval"], json::array({0.4374, 0.532}));
+  for (const auto& row : doc["priors"]) {
+    EXPECT_GT(row["target_eff"].get<double>(), 0.0);
+    EXPECT_LE(row["target_eff"].get<double>(), 1.0);
+  }
+}
+
+class PriorsFormatGolden : public PriorsSample, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(PriorsFormatGolden, MatchesTheGoldenFile)
+{
+  const std::string format = GetParam();
+  const auto r = priors(s_db, {"--format", format});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const std::string ext = format == "table" ? "txt" : format == "python" ? "py" : format;
+  RFDB_EXPECT_GOLDEN("priors/sample." + ext, r.out);
+}
+
+std::string format_name(const ::testing::TestParamInfo<const char*>& param)
+{
+  return param.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFormats, PriorsFormatGolden,
+                         ::testing::Values("json", "table", "csv", "md", "python"), format_name);
+
+TEST_F(PriorsSample, GoldenByClassGfxRegime)
+{
+  const auto table = priors(s_db, {"--by", "class,gfx,regime", "--format", "table"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  RFDB_EXPECT_GOLDEN("priors/by_class_gfx_regime.txt", table.out);
+  const json doc = priors_json(s_db, {"--by", "class,gfx,regime"});
+  // attn:gfx950 shrinks toward attn (0.52783): (3·0.52783 + 1.6·0.58) / 4.6.
+  bool found = false;
+  for (const auto& row : doc["priors"]) {
+    if (row["op_class"] == "attn" && row["gfx"] == "gfx950" && row["regime"].is_null()) {
+      EXPECT_DOUBLE_EQ(row["target_eff"].get<double>(), 0.546);
+      found = true;
+    }
+    if (row["op_class"] == "gemm" && row["gfx"] == "gfx950") {
+      EXPECT_EQ(row["source"], "parent");
+      EXPECT_EQ(row["n"], 0);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(PriorsSample, GoldenExplain)
+{
+  const auto r = priors(s_db, {"--explain", "attn:gfx950"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Contributing observations (2):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("e from measured post roofline"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("t = (3*0.5000 + 1.600*0.5800) / (3 + 1.600) = 0.5278"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Result: attn:gfx950 target_eff 0.5460"), std::string::npos) << r.out;
+  RFDB_EXPECT_GOLDEN("priors/explain_attn_gfx950.txt", r.out);
+}
+
+TEST(Priors, EmptyDatabasePrintsTheFourSeeds)
+{
+  TempDir tmp;
+  for (const bool created : {false, true}) {
+    const auto db = tmp / (created ? "retracted.sqlite" : "absent.sqlite");
+    if (created) {
+      // An rfdb database whose only run is retracted holds no evidence.
+      ingest(db, {k_canonical_run});
+      ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_canonical_run, "--reason", "x"}).code, 0);
+    }
+    const auto r = priors(db, {"--format", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    ASSERT_EQ(doc["priors"].size(), 4u);
+    const std::vector<std::pair<std::string, double>> seeds = {
+        {"gemm", 0.9}, {"moe", 0.9}, {"elementwise", 0.875}, {"attn", 0.5}};
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      const json& row = doc["priors"][i];
+      EXPECT_EQ(row["op_class"], seeds[i].first);
+      EXPECT_DOUBLE_EQ(row["target_eff"].get<double>(), seeds[i].second);
+      EXPECT_DOUBLE_EQ(row["seed"].get<double>(), seeds[i].second);
+      EXPECT_EQ(row["n"], 0);
+      EXPECT_EQ(row["source"], "seed");
+      EXPECT_TRUE(row["interval"].is_null());
+    }
+    EXPECT_TRUE(doc["e2e_transfer"].empty());
+  }
+  EXPECT_FALSE(fs::exists(tmp / "absent.sqlite")); // reading never creates a database
+}
+
+TEST(Priors, IngestOrderDoesNotChangeTheOutput)
+{
+  TempDir tmp;
+  const auto a = tmp / "a.sqlite";
+  const auto b = tmp / "b.sqlite";
+  ingest(a, k_all_runs);
+  ingest(b, {k_attn_run, k_canonical_run});
+  ingest(b, {k_gemm_run});
+  for (const char* format : {"json", "table", "csv", "md", "python"}) {
+    for (const char* by : {"class", "class,gfx,regime"}) {
+      const auto ra = priors(a, {"--format", format, "--by", by});
+      const auto rb = priors(b, {"--format", format, "--by", by});
+      ASSERT_EQ(ra.code, 0) << ra.err;
+      EXPECT_EQ(ra.out, rb.out) << format << " " << by;
+    }
+  }
+  EXPECT_EQ(priors(a, {"--explain", "attn"}).out, priors(b, {"--explain", "attn"}).out);
+}
+
+TEST_F(PriorsSample, SameDatabaseAndAsOfAreByteIdentical)
+{
+  const std::vector<std::string> args = {"--as-of", "2026-11-30", "--half-life", "90", "--format", "json"};
+  const auto first = priors(s_db, args);
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_EQ(priors(s_db, args).out, first.out);
+  const json doc = json::parse(first.out);
+  EXPECT_EQ(doc["as_of"], "2026-11-30");
+  EXPECT_DOUBLE_EQ(doc["parameters"]["half_life_days"].get<double>(), 90.0);
+  // Decay: attn run 1 is 171 days old (w 0.6·0.5^(171/90)), run 3 107 days
+  // (w 0.5^(107/90)); the as-of date matters, so a later one weighs less.
+  const double w = 0.6 * std::pow(0.5, 171.0 / 90.0) + std::pow(0.5, 107.0 / 90.0);
+  EXPECT_NEAR(class_row(doc, "attn")["weight"].get<double>(), w, 0.0006);
+  const auto later = priors(s_db, {"--as-of", "2027-06-30", "--half-life", "90", "--format", "json"});
+  EXPECT_LT(class_row(json::parse(later.out), "attn")["weight"].get<double>(),
+            class_row(doc, "attn")["weight"].get<double>());
+}
+
+TEST(Priors, RetractRemovesARunsEvidenceAndRestoreBringsItBack)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ingest(db, k_all_runs);
+  const std::string before = priors(db, {"--format", "json"}).out;
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_attn_run, "--reason", "x"}).code, 0);
+  const json retracted = priors_json(db);
+  // Only the canonical run's attention observation is left.
+  EXPECT_DOUBLE_EQ(class_row(retracted, "attn")["target_eff"].get<double>(), 0.4635);
+  EXPECT_EQ(class_row(retracted, "attn")["n"], 1);
+  EXPECT_EQ(class_row(retracted, "attn")["contradictions"], 0);
+  EXPECT_EQ(retracted["as_of"], "2026-07-03"); // the newest remaining run
+  for (const auto& t : retracted["e2e_transfer"]) {
+    EXPECT_NE(t["op_class"], "attn");
+  }
+  ASSERT_EQ(run_cli({"--db", db.string(), "restore", k_attn_run}).code, 0);
+  EXPECT_EQ(priors(db, {"--format", "json"}).out, before);
+}
+
+TEST_F(PriorsSample, SinceDropsEarlierRuns)
+{
+  // Runs on or after 2026-07-01: the GEMM run and the attention run.
+  const json doc = priors_json(s_db, {"--since", "2026-07-01"});
+  const json moe = class_row(doc, "moe");
+  EXPECT_EQ(moe["n"], 0);
+  EXPECT_EQ(moe["source"], "seed");
+  EXPECT_DOUBLE_EQ(moe["target_eff"].get<double>(), 0.9);
+  // attn from run 3 alone: (3·0.5 + 1.0·0.58) / 4 = 0.52.
+  EXPECT_DOUBLE_EQ(class_row(doc, "attn")["target_eff"].get<double>(), 0.52);
+  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8918);
+  // A window after every run leaves the seeds.
+  const json none = priors_json(s_db, {"--since", "2026-09-01"});
+  for (const auto& row : none["priors"]) {
+    EXPECT_EQ(row["source"], "seed");
+  }
+}
+
+TEST_F(PriorsSample, BadOptionsAreUsageErrors)
+{
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--by", "foo"}, "bad --by 'foo': expected class, class,gfx or class,gfx,regime"},
+      {{"--explain", "nosuch"}, "unknown op class 'nosuch'"},
+      {{"--explain", "attn:gfx950:decode:x"}, "expected CLASS[:GFX[:REGIME]]"},
+      {{"--as-of", "2026-13-45"}, "expected a date YYYY-MM-DD, got '2026-13-45'"},
+      {{"--since", "2026-02-30"}, "expected a date YYYY-MM-DD"},
+      {{"--format", "yaml"}, "yaml"},
+      {{"--confidence-weights", "high=-1"}, "bad confidence weight 'high=-1'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = priors(s_db, args);
+    EXPECT_EQ(r.code, 2) << args[0] << " " << args[1];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+} // namespace rfdb::test
