@@ -164,8 +164,13 @@ std::string describe_lever(const std::optional<std::string>& winner_kind,
   if (kind == "flag" || kind == "flags") {
     return fmt::format("config: {}", flags.value_or("server flags"));
   }
-  if (kind == "patch" || kind == "authored" || kind == "rewrite") {
+  if (kind == "authored" || kind == "rewrite") {
     return backend ? fmt::format("authored {} kernel", *backend) : "authored kernel";
+  }
+  // A patch changes existing code (a config retune, a routing fix): calling
+  // it an authored kernel would overstate it.
+  if (kind == "patch") {
+    return backend ? fmt::format("code patch ({})", *backend) : "code patch";
   }
   if (backend) {
     return fmt::format("backend {}{}", *backend, env_part);

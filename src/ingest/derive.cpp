@@ -125,6 +125,8 @@ void merge_into(AttemptRecord& a, const AttemptRecord& b)
   // An integrate_result that names no backend learns it from the bake-off.
   if (a.lever == "authored kernel" && a.backend) {
     a.lever = "authored " + *a.backend + " kernel";
+  } else if (a.lever == "code patch" && a.backend) {
+    a.lever = "code patch (" + *a.backend + ")";
   }
 }
 

@@ -2,9 +2,8 @@
 // the exit codes and messages a script relies on.
 #include "support/helpers.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace rfdb::test {
 
@@ -74,7 +73,8 @@ TEST_F(Admin, QueryRunsNamedReadOnlyQueriesWithParameters)
   ASSERT_EQ(list.code, 0);
   EXPECT_NE(list.out.find("verdicts_all\n"), std::string::npos) << list.out;
   EXPECT_EQ(list.out.find("source_insert"), std::string::npos) << "write queries must not be listed";
-  auto r = run_cli({"--db", db, "query", "run_kernels", "-p", "run_id=" + k_canonical_run, "--format", "json"});
+  auto r =
+      run_cli({"--db", db, "query", "run_kernels", "-p", "run_id=" + k_canonical_run, "--format", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const json rows = json::parse(r.out);
   ASSERT_EQ(rows.size(), 10U);
