@@ -127,7 +127,7 @@ int run_report(const ReportOptions& opts, Context& ctx)
     return report_error(ctx, "report", w.error());
   } else {
     fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output,
-               analysis.scoped.runs.size(), as_of.empty() ? "n/a" : as_of);
+               analysis.scoped.runs.size(), analysis.as_of.empty() ? "n/a" : analysis.as_of);
   }
   if (!opts.cards_dir.empty()) {
     auto plan = sync_cards(opts.cards_dir, report::render_cards(analysis));

@@ -87,6 +87,20 @@ ImportedFinding imported(const store::EvidenceFinding& f)
   return x;
 }
 
+// "What works" is positive findings only: an anti-pattern card, or one whose
+// stated numbers show a loss (isolated at or below 1×, or an e2e loss with no
+// isolated win), stays stored but is not a finding to route on.
+bool is_negative(const store::EvidenceFinding& f)
+{
+  if (f.type == "anti-pattern") {
+    return true;
+  }
+  if (f.iso_max && *f.iso_max <= 1.0) {
+    return true;
+  }
+  return f.e2e_max_pct && *f.e2e_max_pct <= 0.0 && !(f.iso_max && *f.iso_max > 1.0);
+}
+
 using RoundKey = std::pair<std::string, std::string>; // run_id, round
 
 // Top kernel by pct_gpu_time and by expected gain for every profiled round.
@@ -191,7 +205,9 @@ ReportInput build_report_input(const store::Evidence& ev, calibrate::PriorsResul
   in.rankings = rankings(ev.verdicts);
   in.heads = heads(ev);
   for (const auto& f : ev.findings) {
-    in.imported.push_back(imported(f));
+    if (!is_negative(f)) {
+      in.imported.push_back(imported(f));
+    }
   }
   in.priors = std::move(priors);
   return in;

@@ -153,6 +153,7 @@ Result<void> load_findings(Database& db, const EvidenceFilter& f, Evidence& ev)
     x.cautions = string_array(s.get_opt_text(17));
     x.generator = text_or_empty(s, 18);
     x.kernel_class_raw = text_or_empty(s, 19);
+    x.type = text_or_empty(s, 20);
     ev.findings.push_back(std::move(x));
   }
 }

@@ -45,6 +45,7 @@ struct EvidenceFinding {
   std::optional<int> stars, confirms;
   std::optional<double> iso_min, iso_max, e2e_min_pct, e2e_max_pct;
   std::string last_seen, lifecycle, generator;
+  std::string type;             // routing | lever | method | anti-pattern | …
   std::string kernel_class_raw; // as the card or line wrote it ("" when absent)
   std::vector<std::string> sources_cited, cautions;
 };

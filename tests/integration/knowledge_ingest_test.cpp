@@ -106,7 +106,8 @@ TEST(KnowledgeIngest, LearnedDirImportsGoodCardsAndSkipsTheBrokenOne)
                               "has no 'key:' (this line has no colon and breaks the card)"))
       << r.err;
   EXPECT_TRUE(contains(r.err, "rfdb: note: learned/README.md: README, not a card; skipped")) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: note: learned/_archive.md: eviction log (_archive.md), not a card; skipped"));
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: note: learned/_archive.md: eviction log (_archive.md), not a card; skipped"));
   EXPECT_TRUE(
       contains(r.err, "learned/INDEX.md:line 8: names ghost-card-gfx942.md, which is not in the card"));
   EXPECT_TRUE(contains(r.err, "learned/INDEX.md:line 13: index entry names no card file"));
@@ -280,8 +281,7 @@ TEST(KnowledgeReport, ImportedCardsMergeWithRunEvidenceUnderTheSameKey)
   const auto runs_only = rfdb(db, {"report"});
   ASSERT_EQ(runs_only.code, 0) << runs_only.err;
   const std::string norm_alone = line_with(runs_only.out, "code patch (aiter)");
-  EXPECT_TRUE(
-      norm_alone.starts_with("- ★ code patch (aiter) — single run, e2e overlapping or unverified;"))
+  EXPECT_TRUE(norm_alone.starts_with("- ★ code patch (aiter) — single run, e2e overlapping or unverified;"))
       << norm_alone;
 
   const auto in = rfdb(db, {"ingest", knowledge_fixture("merge").string()});
@@ -336,9 +336,8 @@ TEST(KnowledgeReport, CardsRoundTripChangesNothing)
       << r.out;
   EXPECT_EQ(r.err, ""); // our INDEX.md lists every card we wrote
   EXPECT_EQ(count(db, "origin = 'card' AND json_extract(fields, '$.generator') = 'rfdb'"), "4");
-  EXPECT_EQ(
-      finding(db, "code-patch-aiter-elementwise-gfx942-prefill.md", "op_class,gfx,regime,stars,lever"),
-      "elementwise|gfx942|prefill|1|code patch (aiter)");
+  EXPECT_EQ(finding(db, "code-patch-aiter-elementwise-gfx942-prefill.md", "op_class,gfx,regime,stars,lever"),
+            "elementwise|gfx942|prefill|1|code patch (aiter)");
 
   const auto files = snapshot(cards);
   const std::string tables = dump_tables(db);
@@ -350,6 +349,25 @@ TEST(KnowledgeReport, CardsRoundTripChangesNothing)
   EXPECT_EQ(dump_tables(db), tables);
   r = rfdb(db, {"ingest", cards.string()});
   EXPECT_TRUE(contains(r.out, "unchanged: 0 new file(s), 0 superseded, 4 unchanged, 1 skipped")) << r.out;
+}
+
+} // namespace rfdb::test
+
+namespace rfdb::test {
+
+TEST(KnowledgeReport, NegativeFindingsAreStoredButNotShownAsWhatWorks)
+{
+  TempDir tmp;
+  const auto db = (tmp / "rfdb.sqlite").string();
+  auto r = run_cli({"--db", db, "ingest", (fixtures_dir() / "knowledge/negative").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM learned_findings"), "2");
+  EXPECT_EQ(query_value(db, "SELECT type || ',' || iso_max FROM learned_findings WHERE op_class = 'moe'"),
+            "anti-pattern,0.91");
+  auto report = run_cli({"--db", db, "report", "--as-of", "2026-06-01"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  EXPECT_EQ(report.out.find("split-K 4"), std::string::npos) << report.out;
+  EXPECT_EQ(report.out.find("global library pin"), std::string::npos) << report.out;
 }
 
 } // namespace rfdb::test
