@@ -193,6 +193,15 @@ Result<std::vector<FileData>> read_eval_dir(const fs::path& dir)
   return files;
 }
 
+std::string directory_name(const fs::path& dir)
+{
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (p.filename().empty()) {
+    p = p.parent_path();
+  }
+  return p.filename().string();
+}
+
 bool looks_like_eval_dir(const fs::path& dir)
 {
   std::error_code ec;

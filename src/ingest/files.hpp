@@ -48,6 +48,10 @@ Result<std::string> read_file(const std::filesystem::path& path);
 // Lower-case hex SHA-256 of `data` (OpenSSL libcrypto).
 std::string sha256_hex(std::string_view data);
 
+// The name of a directory as the user means it: "runs/e2e_x/", "e2e_x/." and
+// "." all name e2e_x (a trailing separator has an empty filename()).
+std::string directory_name(const std::filesystem::path& dir);
+
 // True when `dir` looks like an eval dir (env_report.json, profile/, overlay/,
 // kernels/ or workflow_return.json present).
 bool looks_like_eval_dir(const std::filesystem::path& dir);

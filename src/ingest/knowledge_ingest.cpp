@@ -88,7 +88,7 @@ Result<std::vector<KnowledgeFile>> collect(const fs::path& path)
     RFDB_TRY(add(path, rel, rel));
     return out;
   }
-  const std::string dir_name = fs::absolute(path).lexically_normal().filename().string();
+  const std::string dir_name = directory_name(path);
   fs::recursive_directory_iterator it(path, ec);
   if (ec) {
     return fail(ErrorCode::io, "cannot list " + path.string() + ": " + ec.message());

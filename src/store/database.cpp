@@ -183,7 +183,11 @@ Result<bool> Statement::step()
     return fail(std::move(e));
   }
   try {
-    return m_stmt->executeStep();
+    const bool row = m_stmt->executeStep();
+    if (!row) {
+      reset(); // ready for the next binding, as documented
+    }
+    return row;
   } catch (const std::exception& e) {
     Error err = sqlite_error(e);
     reset();

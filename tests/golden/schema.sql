@@ -1,11 +1,27 @@
+-- index attempt_sources_source
+CREATE INDEX attempt_sources_source ON attempt_sources (source_id);
+-- index attempts_pred_verdict
+CREATE INDEX attempts_pred_verdict ON attempts (pred_verdict_id);
+-- index bench_summaries_run
+CREATE INDEX bench_summaries_run ON bench_summaries (run_id);
 -- index kernel_samples_round
 CREATE INDEX kernel_samples_round ON kernel_samples (round_id, short_name);
 -- index learned_findings_identity
 CREATE INDEX learned_findings_identity ON learned_findings (identity);
+-- index learned_findings_source
+CREATE INDEX learned_findings_source ON learned_findings (source_id);
+-- index roofline_docs_run
+CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
 -- index sources_identity
 CREATE UNIQUE INDEX sources_identity ON sources (ifnull(run_id, ''), rel_path, sha256);
 -- index sources_run
 CREATE INDEX sources_run ON sources (run_id, kind);
+-- index sources_superseded_by
+CREATE INDEX sources_superseded_by ON sources (superseded_by);
+-- index verdicts_doc
+CREATE INDEX verdicts_doc ON verdicts (doc_id);
+-- index verdicts_run_current
+CREATE INDEX verdicts_run_current ON verdicts (run_id, superseded);
 -- index verdicts_run_kernel
 CREATE INDEX verdicts_run_kernel ON verdicts (run_id, short_name);
 -- table attempt_sources

@@ -333,3 +333,47 @@ TEST(Ingest, MissingEnvReportFailsAndWritesNothing)
 }
 
 } // namespace rfdb::test
+
+namespace rfdb::test {
+
+TEST(IngestPaths, TrailingSlashAndParentDirNameTheRunsByTheirDirectories)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  auto r = run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string() + "/"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_gemm_run);
+  // The parent of eval dirs stands for the eval dirs in it.
+  r = run_cli({"--db", db.string(), "ingest", "-q", runs_dir().string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM runs"), "3");
+}
+
+TEST(IngestPaths, ACopiedEvalDirIsRefusedAsDuplicateEvidence)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_gemm_run).string()}).code, 0);
+  const std::string before = read_bytes(db);
+  std::filesystem::copy(run_fixture(k_gemm_run), tmp / "e2e_copy_20260801_000000_1_x",
+                        std::filesystem::copy_options::recursive);
+  auto r = run_cli({"--db", db.string(), "ingest", (tmp / "e2e_copy_20260801_000000_1_x").string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("every file is already stored as run '" + k_gemm_run + "'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_bytes(db), before);
+}
+
+TEST(IngestPaths, ARunWithoutADateIsStoredWithAWarning)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  std::filesystem::copy(run_fixture(k_canonical_run), tmp / "myrun",
+                        std::filesystem::copy_options::recursive);
+  auto r = run_cli({"--db", db.string(), "ingest", (tmp / "myrun").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("rfdb: warning: myrun: no _YYYYmmdd_HHMMSS_ date"), std::string::npos) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT ifnull(run_date, 'none') FROM runs"), "none");
+}
+
+} // namespace rfdb::test

@@ -46,6 +46,26 @@ TEST(Database, FreshSchemaMatchesGoldenDump)
   EXPECT_EQ(query_value(path, "PRAGMA journal_mode"), "wal");
 }
 
+TEST(Database, MigratingFromEveryOlderVersionEndsInTheGoldenSchema)
+{
+  for (std::size_t applied = 1; applied < sql::k_migrations.size(); ++applied) {
+    TempDir tmp;
+    const auto path = tmp / "rfdb.sqlite";
+    {
+      SQLite::Database conn(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      for (std::size_t i = 0; i < applied; ++i) {
+        conn.exec(std::string(sql::k_migrations[i].sql));
+      }
+      conn.exec("PRAGMA application_id = " + std::to_string(store::k_application_id));
+      conn.exec("PRAGMA user_version = " + std::to_string(applied));
+    }
+    auto db = store::Database::open(path.string());
+    ASSERT_TRUE(db) << db.error().describe();
+    EXPECT_EQ(db->schema_version(), store::newest_schema_version());
+    EXPECT_EQ(schema_dump(path), read_golden("schema.sql")) << "from version " << applied;
+  }
+}
+
 TEST(Database, ReopeningIsIdempotent)
 {
   TempDir tmp;
@@ -71,7 +91,7 @@ TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
   const std::string before = read_bytes(path);
   auto r = run_cli({"--db", path.string(), "runs"});
   EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 1"), std::string::npos)
+  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 2"), std::string::npos)
       << r.err;
   EXPECT_EQ(read_bytes(path), before);
 }
