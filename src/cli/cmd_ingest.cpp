@@ -88,7 +88,8 @@ void print_text(const ingest::IngestReport& report, bool dry_run, Context& ctx)
 
 int run_ingest(const IngestOptions& opts, Context& ctx)
 {
-  auto db = open_for_write(ctx);
+  // A dry run never creates a database: a missing file reads as empty.
+  auto db = opts.dry_run ? open_for_read(ctx) : open_for_write(ctx);
   if (!db) {
     return report_error(ctx, "ingest", db.error());
   }

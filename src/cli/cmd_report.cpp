@@ -10,6 +10,7 @@
 #include "report/from_store.hpp"
 #include "report/playbook.hpp"
 #include "store/evidence.hpp"
+#include "util/time.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -117,7 +118,19 @@ int run_report(const ReportOptions& opts, Context& ctx)
   if (!priors) {
     return report_error(ctx, "report", priors.error());
   }
-  const std::string as_of = !opts.as_of.empty() ? opts.as_of : priors->as_of.value_or("");
+  // Default as-of: the newest date the evidence holds, imported findings
+  // included, so knowledge newer than the last run is not hidden.
+  std::string as_of = !opts.as_of.empty() ? opts.as_of : priors->as_of.value_or("");
+  if (opts.as_of.empty()) {
+    for (const auto& r : evidence->runs) {
+      as_of = std::max(as_of, r.run_date.value_or(""));
+    }
+    for (const auto& f : evidence->findings) {
+      if (util::parse_iso_date(f.last_seen)) {
+        as_of = std::max(as_of, f.last_seen);
+      }
+    }
+  }
   const auto input = report::build_report_input(*evidence, *priors, as_of, filter.since, gfx_scope);
   const auto analysis = report::analyze(input);
   const std::string markdown = report::render_playbook(analysis);
@@ -149,7 +162,9 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       app.add_subcommand("report", "Generate the backend playbook (markdown) from the stored evidence");
   cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")
       ->type_name("FILE");
-  cmd->add_option("--as-of", opts->as_of, "Date the playbook is written for (default: newest run date)")
+  cmd->add_option("--as-of", opts->as_of,
+                  "Date the playbook is written for (default: the newest date in the evidence, runs and "
+                  "imported findings)")
       ->check(iso_date_validator());
   cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
       ->check(iso_date_validator());

@@ -148,15 +148,16 @@ std::string newest_run(const ReportInput& s)
   return best.second;
 }
 
-RealizedPick realized(const std::vector<AttemptInfo>& attempts, const std::string& run_id,
-                      const std::string& kernel)
+using KernelKey = std::pair<std::string, std::string>; // run_id, short_name
+
+// Best e2e delta and isolated speedup per (run, kernel), built in one pass so
+// routing quality stays linear in the number of attempts.
+std::map<KernelKey, RealizedPick> realized_index(const std::vector<AttemptInfo>& attempts)
 {
-  RealizedPick p;
-  p.short_name = kernel;
+  std::map<KernelKey, RealizedPick> index;
   for (const auto& a : attempts) {
-    if (a.run_id != run_id || a.short_name != kernel) {
-      continue;
-    }
+    auto& p = index[{a.run_id, a.short_name}];
+    p.short_name = a.short_name;
     if (a.e2e_delta_pct) {
       p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
     }
@@ -164,6 +165,18 @@ RealizedPick realized(const std::vector<AttemptInfo>& attempts, const std::strin
       p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
     }
   }
+  return index;
+}
+
+RealizedPick realized(const std::map<KernelKey, RealizedPick>& index, const std::string& run_id,
+                      const std::string& kernel)
+{
+  const auto it = index.find({run_id, kernel});
+  if (it != index.end()) {
+    return it->second;
+  }
+  RealizedPick p;
+  p.short_name = kernel;
   return p;
 }
 
@@ -194,6 +207,7 @@ RoutingSummary routing_quality(const ReportInput& s)
     dates[r.run_id] = r.run_date;
   }
   RoutingSummary out;
+  const auto index = realized_index(s.attempts);
   for (const auto& r : s.rankings) {
     if (r.top_by_pct.empty() || r.top_by_gain.empty()) {
       continue;
@@ -204,8 +218,8 @@ RoutingSummary routing_quality(const ReportInput& s)
     }
     RoutingDisagreement d{r,
                           dates[r.run_id],
-                          realized(s.attempts, r.run_id, r.top_by_pct),
-                          realized(s.attempts, r.run_id, r.top_by_gain),
+                          realized(index, r.run_id, r.top_by_pct),
+                          realized(index, r.run_id, r.top_by_gain),
                           "",
                           ""};
     judge(d);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace rfdb::report {
 
@@ -155,6 +156,13 @@ std::vector<HeadVerdict> heads(const store::Evidence& ev)
       newest_run = v.run_id;
     }
   }
+  // (run, kernel) pairs that saw a byte-reduction lever, built once.
+  std::set<std::pair<std::string, std::string>> byte_reducing;
+  for (const auto& a : ev.attempts) {
+    if (a.lever_kind == "fusion" || a.lever_kind == "precision") {
+      byte_reducing.insert({a.run_id, a.short_name});
+    }
+  }
   std::vector<HeadVerdict> out;
   for (const auto& v : ev.verdicts) {
     if (v.round_order != latest_round[v.run_id] || v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
@@ -175,10 +183,7 @@ std::vector<HeadVerdict> heads(const store::Evidence& ev)
     h.expected_e2e_gain_pct = v.expected_e2e_gain_pct;
     h.headroom_class = v.headroom_class;
     h.byte_reduction_levers = v.byte_reduction_levers;
-    h.followed_by_byte_reduction = std::any_of(ev.attempts.begin(), ev.attempts.end(), [&](const auto& a) {
-      return a.run_id == v.run_id && a.short_name == v.short_name &&
-             (a.lever_kind == "fusion" || a.lever_kind == "precision");
-    });
+    h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
     h.is_newest_run = v.run_id == newest_run;
     out.push_back(std::move(h));
   }

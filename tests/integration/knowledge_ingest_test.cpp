@@ -371,3 +371,19 @@ TEST(KnowledgeReport, NegativeFindingsAreStoredButNotShownAsWhatWorks)
 }
 
 } // namespace rfdb::test
+
+namespace rfdb::test {
+
+TEST(KnowledgeReport, DefaultAsOfIncludesKnowledgeNewerThanTheLastRun)
+{
+  TempDir tmp;
+  const auto db = (tmp / "rfdb.sqlite").string();
+  ASSERT_EQ(run_cli({"--db", db, "ingest", run_fixture(k_canonical_run).string()}).code, 0);
+  ASSERT_EQ(run_cli({"--db", db, "ingest", (fixtures_dir() / "knowledge/late").string()}).code, 0);
+  auto r = run_cli({"--db", db, "report"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("as of 2026-10-01"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fp8 kv-cache"), std::string::npos) << r.out;
+}
+
+} // namespace rfdb::test
