@@ -155,6 +155,22 @@ std::string portable_env(std::string_view env)
   return out;
 }
 
+Result<void> read_validation(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings,
+                             RunOutcome& o)
+{
+  RFDB_TRY_ASSIGN(o.validation_status, get_string(doc, "validation_status", ""));
+  if (o.validation_status) {
+    const Normalized c = validation_class(*o.validation_status);
+    o.validation_class = std::string(c.value);
+    if (!c.recognized) {
+      warn(warnings, rel_path, "/validation_status",
+           fmt::format("unknown validation_status '{}' classed unknown", *o.validation_status));
+    }
+  }
+  RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", ""));
+  return {};
+}
+
 std::string describe_lever(const std::optional<std::string>& winner_kind,
                            const std::optional<std::string>& backend, const std::optional<std::string>& env,
                            const std::optional<std::string>& flags)

@@ -63,6 +63,11 @@ Result<std::optional<std::string>> first_string(const json& obj, std::initialize
 
 // Human lever text from what an attempt states (FORMATS.md §2.10/§2.11):
 // "config: <flags>", "backend aiter (env K=V)", "authored triton kernel", …
+// validation_status (raw + its class, warning on an unknown value) and
+// output_parity of a Director or workflow return document into `o`.
+Result<void> read_validation(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings,
+                             RunOutcome& o);
+
 std::string describe_lever(const std::optional<std::string>& winner_kind,
                            const std::optional<std::string>& backend, const std::optional<std::string>& env,
                            const std::optional<std::string>& flags);

@@ -140,16 +140,7 @@ Result<RunOutcome> director_impl(const json& doc, std::string_view rel_path, std
       *o.baseline_throughput_tok_s > 0.0 && *o.final_throughput_tok_s > 0.0) {
     o.throughput_speedup = *o.final_throughput_tok_s / *o.baseline_throughput_tok_s;
   }
-  RFDB_TRY_ASSIGN(o.validation_status, get_string(doc, "validation_status", k_root));
-  if (o.validation_status) {
-    const Normalized c = validation_class(*o.validation_status);
-    o.validation_class = std::string(c.value);
-    if (!c.recognized) {
-      detail::warn(warnings, rel_path, "/validation_status",
-                   fmt::format("unknown validation_status '{}' classed unknown", *o.validation_status));
-    }
-  }
-  RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", k_root));
+  RFDB_TRY(detail::read_validation(doc, rel_path, warnings, o));
   return o;
 }
 

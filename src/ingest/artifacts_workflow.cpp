@@ -266,16 +266,7 @@ Result<RunOutcome> workflow_outcome(const json& doc, std::string_view rel_path,
   RFDB_TRY_ASSIGN(o.final_throughput_tok_s, throughput(doc, "final_throughput_tok_s", k_root));
   RFDB_TRY_ASSIGN(o.throughput_speedup,
                   detail::get_speedup(doc, "throughput_speedup", k_root, ZeroSpeedup::means_not_measured));
-  RFDB_TRY_ASSIGN(o.validation_status, get_string(doc, "validation_status", k_root));
-  if (o.validation_status) {
-    const Normalized c = validation_class(*o.validation_status);
-    o.validation_class = std::string(c.value);
-    if (!c.recognized) {
-      detail::warn(warnings, rel_path, "/validation_status",
-                   fmt::format("unknown validation_status '{}' classed unknown", *o.validation_status));
-    }
-  }
-  RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", k_root));
+  RFDB_TRY(detail::read_validation(doc, rel_path, warnings, o));
   return o;
 }
 

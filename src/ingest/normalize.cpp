@@ -1,5 +1,7 @@
 #include "ingest/normalize.hpp"
 
+#include "calibrate/priors.hpp"
+
 #include <array>
 #include <charconv>
 #include <string>
@@ -280,16 +282,8 @@ std::string_view band_headroom(std::optional<double> roofline_pct, std::optional
 
 std::optional<double> seed_target_eff(std::string_view op_class)
 {
-  if (op_class == "gemm" || op_class == "moe") {
-    return 0.90;
-  }
-  if (op_class == "elementwise") {
-    return 0.875;
-  }
-  if (op_class == "attn") {
-    return 0.50;
-  }
-  return std::nullopt;
+  // One seed table for the whole tool: the calibration engine owns it.
+  return calibrate::seed_target_eff(op_class);
 }
 
 Normalized validation_class(std::string_view validation_status)
