@@ -58,6 +58,13 @@ Result<std::optional<double>> get_speedup(const json& obj, std::string_view key,
     return invalid(fmt::format("{}: {} {} must be > 0 (× over baseline)", child_pointer(pointer, key), key,
                                describe_value(obj.at(key))));
   }
+  // No lever moves a kernel by three orders of magnitude: such a value is a
+  // unit or harness error and would dominate every calibration it entered.
+  if (s && (*s > k_max_plausible_speedup || *s < 1.0 / k_max_plausible_speedup)) {
+    return invalid(fmt::format("{}: {} {} is implausible (outside 1/{:.0f}–{:.0f}× over baseline)",
+                               child_pointer(pointer, key), key, describe_value(obj.at(key)),
+                               k_max_plausible_speedup, k_max_plausible_speedup));
+  }
   return s;
 }
 

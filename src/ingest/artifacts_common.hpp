@@ -12,6 +12,9 @@
 
 namespace rfdb::ingest::detail {
 
+// Speedups beyond this factor (either way) are rejected as implausible.
+inline constexpr double k_max_plausible_speedup = 1000.0;
+
 // map_error adaptor: prepend `rel_path` as the error's outermost context.
 inline auto add_file(std::string_view rel_path)
 {

@@ -51,6 +51,10 @@ Result<void> read_entry_numbers(const json& e, const std::string& ptr, Verdict& 
   RFDB_TRY_ASSIGN(v.arithmetic_intensity, get_double(e, "arithmetic_intensity", ptr));
   RFDB_TRY_ASSIGN(v.ridge_point, get_double(e, "ridge_point", ptr));
   RFDB_TRY_ASSIGN(v.roofline_pct, get_double(e, "roofline_pct", ptr));
+  if (v.roofline_pct && *v.roofline_pct < 0.0) {
+    return invalid(
+        fmt::format("{}/roofline_pct: {} must not be negative (fraction 0–1)", ptr, *v.roofline_pct));
+  }
   RFDB_TRY_ASSIGN(v.roofline_pct_raw, get_double(e, "roofline_pct_raw", ptr));
   RFDB_TRY_ASSIGN(v.target_eff, get_double(e, "target_eff", ptr));
   RFDB_TRY_ASSIGN(v.attainable_speedup,

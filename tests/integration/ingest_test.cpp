@@ -287,6 +287,14 @@ const BadInput k_bad_inputs[] = {
        return replace_first(t, "\"roofline_pct_raw\": 0.88", "\"roofline_pct_raw\": \"high\"");
      },
      "/entries/0/roofline_pct_raw"},
+    {"implausible_speedup", "overlay/cand_fused_moe_kernel/integrate_result.json",
+     [](std::string t) {
+       return replace_first(t, "\"isolated_speedup\": 1.047", "\"isolated_speedup\": 1e308");
+     },
+     "is implausible"},
+    {"negative_roofline_pct", "profile/round_0/profile_roofline.json",
+     [](std::string t) { return replace_first(t, "\"roofline_pct\": 0.88", "\"roofline_pct\": -0.62"); },
+     "/entries/0/roofline_pct"},
     {"empty_file", "workflow_return.json", [](std::string) { return std::string(); }, "workflow_return.json"},
     {"binary_garbage", "director_e2e_validation.json",
      [](std::string) { return std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", 18); },
