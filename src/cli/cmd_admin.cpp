@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -19,6 +20,10 @@ namespace rfdb::cli {
 
 int run_retract(const RetractOptions& opts, Context& ctx)
 {
+  if (opts.reason.find_first_not_of(" \t\n") == std::string::npos) {
+    return report_error(ctx, "retract",
+                        make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
+  }
   auto db = open_for_write(ctx);
   if (!db) {
     return report_error(ctx, "retract", db.error());
@@ -61,6 +66,7 @@ void add_restore_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<RestoreOptions>();
   auto* cmd = app.add_subcommand("restore", "Undo `rfdb retract` for a run");
   cmd->add_option("RUN", opts->run_id, "Run id")->required();
+  cmd->footer("Example:\n  rfdb restore e2e_x_20260101_000000_1_a");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_restore(*opts, ctx); }; });
 }
 
@@ -101,6 +107,12 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
 
 int run_check(const CheckOptions& opts, Context& ctx)
 {
+  std::error_code ec;
+  if (ctx.db_path != ":memory:" && !std::filesystem::exists(ctx.db_path, ec)) {
+    return report_error(ctx, "check",
+                        make_error(ErrorCode::not_found, "no database at " + ctx.db_path)
+                            .with_hint("pass --db PATH or set RFDB_DB; `rfdb ingest` creates the database"));
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return report_error(ctx, "check", db.error());
@@ -137,6 +149,8 @@ void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->footer("Exit 0 when healthy, 1 when a problem is found.\n\nExample:\n  rfdb --db team.sqlite check "
+              "--format json");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_check(*opts, ctx); }; });
 }
 

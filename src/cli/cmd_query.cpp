@@ -35,10 +35,18 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
 {
   if (format == "json") {
     auto arr = nlohmann::ordered_json::array();
-    for (const auto& row : t.rows) {
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      const auto& row = t.rows[r];
       nlohmann::ordered_json obj = nlohmann::ordered_json::object();
       for (std::size_t c = 0; c < t.columns.size(); ++c) {
-        obj[t.columns[c]] = row[c] ? nlohmann::ordered_json(*row[c]) : nlohmann::ordered_json(nullptr);
+        if (!row[c]) {
+          obj[t.columns[c]] = nullptr;
+        } else if (t.numeric[r][c]) {
+          // SQLite's own text of a number is valid JSON number text.
+          obj[t.columns[c]] = nlohmann::ordered_json::parse(*row[c]);
+        } else {
+          obj[t.columns[c]] = *row[c];
+        }
       }
       arr.push_back(std::move(obj));
     }

@@ -28,10 +28,13 @@ Result<Table> collect(Statement& s)
       first = false;
     }
     std::vector<std::optional<std::string>> cells;
+    std::vector<bool> numeric;
     for (int c = 0; c < s.column_count(); ++c) {
       cells.push_back(s.get_opt_text(c));
+      numeric.push_back(s.is_number(c));
     }
     t.rows.push_back(std::move(cells));
+    t.numeric.push_back(std::move(numeric));
   }
   if (first) {
     for (int c = 0; c < s.column_count(); ++c) {

@@ -15,6 +15,9 @@ namespace rfdb::store {
 struct Table {
   std::vector<std::string> columns;
   std::vector<std::vector<std::optional<std::string>>> rows;
+  // Per cell: true when SQLite stored a number (INTEGER or REAL), so JSON
+  // output can emit a number instead of a string.
+  std::vector<std::vector<bool>> numeric;
 };
 
 struct CheckReport {

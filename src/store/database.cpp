@@ -210,6 +210,11 @@ bool Statement::is_null(int col) const
 {
   return m_stmt->isColumnNull(col);
 }
+bool Statement::is_number(int col) const
+{
+  const auto column = m_stmt->getColumn(col);
+  return column.isInteger() || column.isFloat();
+}
 std::int64_t Statement::get_int(int col) const
 {
   return m_stmt->getColumn(col).getInt64();

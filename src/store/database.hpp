@@ -63,6 +63,8 @@ public:
 
   // Column readers for the current row (0-based index or column name).
   [[nodiscard]] bool is_null(int col) const;
+  // True when the value is stored as INTEGER or REAL.
+  [[nodiscard]] bool is_number(int col) const;
   [[nodiscard]] std::int64_t get_int(int col) const;
   [[nodiscard]] double get_double(int col) const;
   [[nodiscard]] std::string get_text(int col) const;

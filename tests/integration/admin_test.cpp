@@ -79,7 +79,7 @@ TEST_F(Admin, QueryRunsNamedReadOnlyQueriesWithParameters)
   const json rows = json::parse(r.out);
   ASSERT_EQ(rows.size(), 10U);
   EXPECT_EQ(rows[0]["short_name"], "fused_moe_kernel");
-  EXPECT_EQ(rows[0]["pct_gpu_time"], "26.45");
+  EXPECT_DOUBLE_EQ(rows[0]["pct_gpu_time"].get<double>(), 26.45); // numbers stay numbers in JSON
   auto write = run_cli({"--db", db, "query", "source_insert"});
   EXPECT_EQ(write.code, 2);
   auto unknown = run_cli({"--db", db, "query", "nope"});
@@ -97,9 +97,9 @@ TEST_F(Admin, ExportHasOneRowPerAttemptWithPredictionAndOutcome)
   for (const auto& row : rows) {
     if (row["short_name"] == "fused_moe_kernel") {
       found = true;
-      EXPECT_EQ(row["pred_attainable_speedup"], "1.023");
-      EXPECT_EQ(row["isolated_speedup"], "1.047");
-      EXPECT_EQ(row["e2e_delta_pct"], "-0.064");
+      EXPECT_DOUBLE_EQ(row["pred_attainable_speedup"].get<double>(), 1.023);
+      EXPECT_DOUBLE_EQ(row["isolated_speedup"].get<double>(), 1.047);
+      EXPECT_DOUBLE_EQ(row["e2e_delta_pct"].get<double>(), -0.064);
       EXPECT_EQ(row["op_class"], "moe");
     }
   }
@@ -145,6 +145,30 @@ TEST(Cli, ReadCommandsOnAMissingDatabaseDoNotCreateIt)
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "[]\n");
   EXPECT_FALSE(fs::exists(db));
+}
+
+} // namespace rfdb::test
+
+namespace rfdb::test {
+
+TEST(Cli, CheckOnAMissingDatabaseSaysSo)
+{
+  TempDir tmp;
+  auto r = run_cli({"--db", (tmp / "typo.sqlite").string(), "check"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no database at"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "typo.sqlite"));
+}
+
+TEST_F(Admin, RetractNeedsAReasonAndHistoryKeepsSupersededVerdicts)
+{
+  auto r = run_cli({"--db", db, "retract", k_gemm_run, "--reason", "  "});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM retractions"), "0");
+  auto h =
+      run_cli({"--db", db, "query", "verdict_history", "-p", "run_id=" + k_gemm_run, "--format", "json"});
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_EQ(nlohmann::json::parse(h.out).size(), 10U);
 }
 
 } // namespace rfdb::test
