@@ -10,3 +10,5 @@ CREATE INDEX attempts_pred_verdict ON attempts (pred_verdict_id);
 CREATE INDEX attempt_sources_source ON attempt_sources (source_id);
 CREATE INDEX sources_superseded_by ON sources (superseded_by);
 CREATE INDEX learned_findings_source ON learned_findings (source_id);
+-- The copy check looks files up by content across runs.
+CREATE INDEX sources_sha256 ON sources (sha256);

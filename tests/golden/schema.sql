@@ -16,6 +16,8 @@ CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
 CREATE UNIQUE INDEX sources_identity ON sources (ifnull(run_id, ''), rel_path, sha256);
 -- index sources_run
 CREATE INDEX sources_run ON sources (run_id, kind);
+-- index sources_sha256
+CREATE INDEX sources_sha256 ON sources (sha256);
 -- index sources_superseded_by
 CREATE INDEX sources_superseded_by ON sources (superseded_by);
 -- index verdicts_doc
