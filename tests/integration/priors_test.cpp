@@ -24,19 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Ingest `runs` (fixture names) into `db`, in that order.
-void ingest(const fs::path& db, const std::vector<std::string>& runs)
-{
-  std::vector<std::string> args{"--db", db.string(), "ingest", "-q"};
-  for (const auto& r : runs) {
-    args.push_back(run_fixture(r).string());
-  }
-  const auto r = run_cli(args);
-  ASSERT_EQ(r.code, 0) << r.err;
-}
-
-const std::vector<std::string> k_all_runs = {k_canonical_run, k_gemm_run, k_attn_run};
-
 CliResult priors(const fs::path& db, std::vector<std::string> extra)
 {
   std::vector<std::string> args{"--db", db.string(), "priors"};
@@ -65,24 +52,7 @@ json class_row(const json& doc, const std::string& op_class)
 }
 
 // A database holding the three sample runs, built once per test binary.
-class PriorsSample : public ::testing::Test {
-protected:
-  static void SetUpTestSuite()
-  {
-    s_tmp = new TempDir();
-    s_db = *s_tmp / "sample.sqlite";
-    ingest(s_db, k_all_runs);
-  }
-  static void TearDownTestSuite()
-  {
-    delete s_tmp;
-    s_tmp = nullptr;
-  }
-  static TempDir* s_tmp;
-  static fs::path s_db;
-};
-TempDir* PriorsSample::s_tmp = nullptr;
-fs::path PriorsSample::s_db;
+class PriorsSample : public SampleDatabase {};
 
 } // namespace
 
@@ -90,7 +60,7 @@ TEST(Priors, CanonicalRunLiftsMoeAndPullsAttnBelowTheSeed)
 {
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
-  ingest(db, {k_canonical_run});
+  ingest_runs(db, {k_canonical_run});
   const json doc = priors_json(db);
   EXPECT_EQ(doc["as_of"], "2026-06-12");
 
@@ -204,7 +174,7 @@ TEST(Priors, EmptyDatabasePrintsTheFourSeeds)
     const auto db = tmp / (created ? "retracted.sqlite" : "absent.sqlite");
     if (created) {
       // An rfdb database whose only run is retracted holds no evidence.
-      ingest(db, {k_canonical_run});
+      ingest_runs(db, {k_canonical_run});
       ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_canonical_run, "--reason", "x"}).code, 0);
     }
     const auto r = priors(db, {"--format", "json"});
@@ -232,9 +202,9 @@ TEST(Priors, IngestOrderDoesNotChangeTheOutput)
   TempDir tmp;
   const auto a = tmp / "a.sqlite";
   const auto b = tmp / "b.sqlite";
-  ingest(a, k_all_runs);
-  ingest(b, {k_attn_run, k_canonical_run});
-  ingest(b, {k_gemm_run});
+  ingest_runs(a, k_all_runs);
+  ingest_runs(b, {k_attn_run, k_canonical_run});
+  ingest_runs(b, {k_gemm_run});
   for (const char* format : {"json", "table", "csv", "md", "python"}) {
     for (const char* by : {"class", "class,gfx,regime"}) {
       const auto ra = priors(a, {"--format", format, "--by", by});
@@ -268,7 +238,7 @@ TEST(Priors, RetractRemovesARunsEvidenceAndRestoreBringsItBack)
 {
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
-  ingest(db, k_all_runs);
+  ingest_runs(db, k_all_runs);
   const std::string before = priors(db, {"--format", "json"}).out;
   ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_attn_run, "--reason", "x"}).code, 0);
   const json retracted = priors_json(db);

@@ -24,18 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> k_all_runs = {k_canonical_run, k_gemm_run, k_attn_run};
-
-void ingest(const fs::path& db, const std::vector<std::string>& runs)
-{
-  std::vector<std::string> args{"--db", db.string(), "ingest", "-q"};
-  for (const auto& r : runs) {
-    args.push_back(run_fixture(r).string());
-  }
-  const auto r = run_cli(args);
-  ASSERT_EQ(r.code, 0) << r.err;
-}
-
 CliResult report(const fs::path& db, std::vector<std::string> extra)
 {
   std::vector<std::string> args{"--db", db.string(), "report"};
@@ -53,24 +41,7 @@ const std::vector<std::string> k_headings = {
     "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
 
 // The three sample runs, ingested once for the suite.
-class ReportSample : public ::testing::Test {
-protected:
-  static void SetUpTestSuite()
-  {
-    s_tmp = new TempDir();
-    s_db = *s_tmp / "sample.sqlite";
-    ingest(s_db, k_all_runs);
-  }
-  static void TearDownTestSuite()
-  {
-    delete s_tmp;
-    s_tmp = nullptr;
-  }
-  static TempDir* s_tmp;
-  static fs::path s_db;
-};
-TempDir* ReportSample::s_tmp = nullptr;
-fs::path ReportSample::s_db;
+class ReportSample : public SampleDatabase {};
 
 } // namespace
 
@@ -102,7 +73,7 @@ TEST(Report, GoldenPlaybookForASingleRun)
 {
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
-  ingest(db, {k_canonical_run});
+  ingest_runs(db, {k_canonical_run});
   const auto r = report(db, {"--as-of", "2026-11-30"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "| attn:gfx950 | 0.5000 | 0.4330 | 1 |"));
@@ -177,7 +148,7 @@ TEST_F(ReportSample, SameDatabaseAndAsOfAreByteIdentical)
   // Another database with the runs ingested in another order.
   TempDir tmp;
   const auto other = tmp / "other.sqlite";
-  ingest(other, {k_attn_run, k_gemm_run, k_canonical_run});
+  ingest_runs(other, {k_attn_run, k_gemm_run, k_canonical_run});
   EXPECT_EQ(report(other, {"--as-of", "2026-11-30"}).out, first.out);
   // Only the as-of date moves; the wall clock (fixed in tests) never shows.
   const auto later = report(s_db, {"--as-of", "2027-01-31"});

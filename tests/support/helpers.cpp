@@ -49,6 +49,32 @@ CliResult run_cli(const std::vector<std::string>& args)
   return r;
 }
 
+void ingest_runs(const fs::path& db, const std::vector<std::string>& runs)
+{
+  std::vector<std::string> args{"--db", db.string(), "ingest", "-q"};
+  for (const auto& r : runs) {
+    args.push_back(run_fixture(r).string());
+  }
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+}
+
+TempDir* SampleDatabase::s_tmp = nullptr;
+fs::path SampleDatabase::s_db;
+
+void SampleDatabase::SetUpTestSuite()
+{
+  s_tmp = new TempDir();
+  s_db = *s_tmp / "sample.sqlite";
+  ingest_runs(s_db, k_all_runs);
+}
+
+void SampleDatabase::TearDownTestSuite()
+{
+  delete s_tmp;
+  s_tmp = nullptr;
+}
+
 fs::path fixtures_dir()
 {
   return RFDB_FIXTURES_DIR;

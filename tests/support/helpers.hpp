@@ -41,6 +41,20 @@ inline const std::string k_canonical_run = "e2e_Qwen-Qwen3.5-35B-A3B-FP8_2026061
 inline const std::string k_gemm_run = "e2e_Qwen-Qwen3-32B_20260703_142210_9120_p0aa";
 inline const std::string k_attn_run = "e2e_meta-llama-Llama-3.1-70B-Instruct_20260815_083000_3311_zz9f";
 
+inline const std::vector<std::string> k_all_runs = {k_canonical_run, k_gemm_run, k_attn_run};
+
+// Ingest fixture runs (by name) into `db`, in that order; fails the test on error.
+void ingest_runs(const std::filesystem::path& db, const std::vector<std::string>& runs);
+
+// A database holding the three sample runs, built once per test suite.
+class SampleDatabase : public ::testing::Test {
+protected:
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+  static TempDir* s_tmp;
+  static std::filesystem::path s_db;
+};
+
 // Whole-file helpers.
 std::string read_bytes(const std::filesystem::path& p);
 void write_bytes(const std::filesystem::path& p, const std::string& content);

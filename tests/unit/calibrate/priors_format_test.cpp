@@ -1,3 +1,5 @@
+#include "unit/calibrate/canonical.hpp"
+
 #include "calibrate/priors_format.hpp"
 
 #include <gtest/gtest.h>
@@ -6,44 +8,9 @@
 namespace rfdb::calibrate {
 namespace {
 
-// The canonical run of DESIGN.md §1, as the store query would return it.
-Observation canonical_moe()
-{
-  Observation o;
-  o.run_id = "e2e_qwen35_a3b_fp8_gfx950";
-  o.run_date = "2025-05-20";
-  o.round = "1";
-  o.short_name = "fused_moe_kernel";
-  o.lever = "moe_tuning_db";
-  o.op_class = "moe";
-  o.gfx = "gfx950";
-  o.regime = "decode";
-  o.isolated_speedup = 1.047;
-  o.e2e_delta_pct = -0.064;
-  o.pred_roofline_pct = 0.88;
-  o.pred_target_eff = 0.90;
-  o.pred_attainable_speedup = 1.023;
-  o.pred_headroom_class = "saturated";
-  o.pred_confidence = "medium";
-  o.pred_pct_gpu_time = 26.45;
-  return o;
-}
-
-std::vector<Observation> canonical()
-{
-  Observation attn = canonical_moe();
-  attn.short_name = "kernel_paged_attention_2d";
-  attn.lever = "attention_backend";
-  attn.op_class = "attn";
-  attn.isolated_speedup = 1.56;
-  attn.e2e_delta_pct.reset();
-  attn.pred_roofline_pct = 0.18;
-  attn.pred_target_eff = 0.50;
-  attn.pred_attainable_speedup = 2.778;
-  attn.pred_headroom_class = "underperforming";
-  attn.pred_pct_gpu_time = 8.86;
-  return {canonical_moe(), attn};
-}
+using test::canonical;
+using test::canonical_attn;
+using test::canonical_moe;
 
 PriorsResult compute(const std::vector<Observation>& in, PriorsParams p = {})
 {

@@ -1,3 +1,5 @@
+#include "unit/calibrate/canonical.hpp"
+
 #include "calibrate/priors.hpp"
 #include "calibrate/priors_format.hpp"
 
@@ -9,49 +11,9 @@
 namespace rfdb::calibrate {
 namespace {
 
-// The canonical run of DESIGN.md §1 (Qwen3.5-35B-A3B-FP8, gfx950, conc 64).
-Observation canonical_moe()
-{
-  Observation o;
-  o.run_id = "e2e_qwen35_a3b_fp8_gfx950";
-  o.run_date = "2025-05-20";
-  o.round = "1";
-  o.short_name = "fused_moe_kernel";
-  o.lever = "moe_tuning_db";
-  o.op_class = "moe";
-  o.gfx = "gfx950";
-  o.regime = "decode";
-  o.isolated_speedup = 1.047;
-  o.e2e_delta_pct = -0.064;
-  o.pred_roofline_pct = 0.88;
-  o.pred_target_eff = 0.90;
-  o.pred_attainable_speedup = 1.023;
-  o.pred_headroom_class = "saturated";
-  o.pred_confidence = "medium";
-  o.pred_pct_gpu_time = 26.45;
-  return o;
-}
-
-Observation canonical_attn()
-{
-  Observation o = canonical_moe();
-  o.short_name = "kernel_paged_attention_2d";
-  o.lever = "attention_backend";
-  o.op_class = "attn";
-  o.isolated_speedup = 1.56;
-  o.e2e_delta_pct.reset();
-  o.pred_roofline_pct = 0.18;
-  o.pred_target_eff = 0.50;
-  o.pred_attainable_speedup = 2.778;
-  o.pred_headroom_class = "underperforming";
-  o.pred_pct_gpu_time = 8.86;
-  return o;
-}
-
-std::vector<Observation> canonical()
-{
-  return {canonical_moe(), canonical_attn()};
-}
+using test::canonical;
+using test::canonical_attn;
+using test::canonical_moe;
 
 // A usable observation with e = roofline_pct × s (s well above the noise band).
 Observation obs(std::string op_class, std::string gfx, std::string regime, double roofline_pct, double s,
