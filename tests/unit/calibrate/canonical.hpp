@@ -48,6 +48,9 @@ inline Observation canonical_attn()
   return o;
 }
 
-inline std::vector<Observation> canonical() { return {canonical_moe(), canonical_attn()}; }
+inline std::vector<Observation> canonical()
+{
+  return {canonical_moe(), canonical_attn()};
+}
 
 } // namespace rfdb::calibrate::test
