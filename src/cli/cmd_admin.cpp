@@ -3,6 +3,7 @@
 #include "cli/app.hpp"
 #include "cli/cmd_query.hpp"
 #include "cli/common.hpp"
+#include "ingest/evidence_check.hpp"
 #include "store/admin.hpp"
 #include "store/runs.hpp"
 #include "util/time.hpp"
@@ -121,13 +122,29 @@ int run_check(const CheckOptions& opts, Context& ctx)
   if (!report) {
     return report_error(ctx, "check", report.error());
   }
+  auto evidence = ingest::check_evidence(*db);
+  if (!evidence) {
+    return report_error(ctx, "check", evidence.error());
+  }
+  const bool ok = report->ok() && evidence->empty();
   if (opts.format == "json") {
-    nlohmann::ordered_json j{{"ok", report->ok()},
+    auto disagreements = nlohmann::ordered_json::array();
+    for (const auto& d : *evidence) {
+      disagreements.push_back({{"run_id", d.run_id},
+                               {"attempt", d.attempt_key},
+                               {"file", d.file},
+                               {"pointer", d.pointer},
+                               {"field", d.field},
+                               {"attempt_value", d.attempt_value},
+                               {"source_value", d.source_value}});
+    }
+    nlohmann::ordered_json j{{"ok", ok},
                              {"schema_version", report->schema_version},
                              {"newest_schema_version", report->newest_schema_version},
                              {"integrity", report->integrity},
                              {"foreign_key_violations", report->foreign_key_violations},
-                             {"orphans", report->orphans}};
+                             {"orphans", report->orphans},
+                             {"evidence_disagreements", disagreements}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
     fmt::print(ctx.out, "schema version   {} (this rfdb: {})\n", report->schema_version,
@@ -139,15 +156,22 @@ int run_check(const CheckOptions& opts, Context& ctx)
                    : fmt::format("{}", fmt::join(report->foreign_key_violations, "; ")));
     fmt::print(ctx.out, "orphan rows      {}\n",
                report->orphans.empty() ? "none" : fmt::format("{}", fmt::join(report->orphans, "; ")));
-    fmt::print(ctx.out, "{}\n", report->ok() ? "ok" : "PROBLEMS FOUND");
+    fmt::print(ctx.out, "evidence         {}\n",
+               evidence->empty() ? "ok" : fmt::format("{} disagreeing source(s)", evidence->size()));
+    for (const auto& d : *evidence) {
+      fmt::print(ctx.out, "  {} {}: {}{} says {} = {}, the attempt has {}\n", d.run_id, d.attempt_key, d.file,
+                 d.pointer.empty() ? "" : "#" + d.pointer, d.field, d.source_value, d.attempt_value);
+    }
+    fmt::print(ctx.out, "{}\n", ok ? "ok" : "PROBLEMS FOUND");
   }
-  return report->ok() ? 0 : 1;
+  return ok ? 0 : 1;
 }
 
 void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<CheckOptions>();
-  auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version");
+  auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version, and "
+                                          "that every attempt agrees with the files it cites");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   cmd->footer("Exit 0 when healthy, 1 when a problem is found.\n\nExample:\n  rfdb --db team.sqlite check "
               "--format json");

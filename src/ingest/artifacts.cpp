@@ -169,9 +169,14 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
   if (o.validation_status) {
     const Normalized c = validation_class(*o.validation_status);
     o.validation_class = std::string(c.value);
-    if (!c.recognized) {
+    // Anything that is not a win, a no-win or flagged (phase_partial, a
+    // carried A/B, an error) says nothing about the run's outcome: warn, so
+    // a reader knows why the run has no validation.
+    if (!c.recognized || (c.value == "unknown" && lower_ascii(*o.validation_status) != "unknown")) {
       warn(warnings, rel_path, "/validation_status",
-           fmt::format("unknown validation_status '{}' classed unknown", *o.validation_status));
+           fmt::format(
+               "validation_status '{}' is not a win, no-win or flagged; classed unknown (raw value kept)",
+               *o.validation_status));
     }
   }
   RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", ""));

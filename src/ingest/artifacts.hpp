@@ -200,6 +200,16 @@ struct AttemptRecord {
   // a config trial's change text (its merge identity).
   std::optional<std::string> task_dir;
   std::optional<std::string> config_change;
+  // Which file family the record comes from (docs/attempt-model.md): the
+  // measured candidates `integrate`, `sweep`, `opbench`; the references
+  // `ledger`, `accepted`, `pending`, `flagged`.
+  std::string origin;
+  // integrate_result: where the candidate was deployed ("" = not deployed),
+  // the callable it rebinds, and the reject vocabulary word its reason
+  // starts with or cites (no_engagement, parity_regression, …).
+  std::optional<std::string> accepted_overlay;
+  std::optional<std::string> target_callable;
+  std::optional<std::string> reject_reason;
 
   // Merge identity: "config|<change>" for config trials, else
   // "<short_name>|<lower-cased backend>" ("<short_name>|" with no backend).
@@ -211,6 +221,10 @@ struct AttemptRecord {
 struct WorkflowReturn {
   RunOutcome outcome;
   std::vector<AttemptRecord> attempts;
+  // Run identity the return carries (model_name, backend, workload
+  // {isl, osl, conc} at the top level or under `state`): the fallback for
+  // what env_report.json lacks.
+  EnvReport identity;
 };
 
 // env_report.json. tp from tp | tensor_parallel | tensor_parallel_size |

@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include <array>
+
 namespace rfdb::ingest {
 
 using detail::add_file;
@@ -60,6 +62,29 @@ std::optional<std::string> candidate_tag(const std::optional<std::string>& dir, 
     return std::nullopt;
   }
   return dir->substr(prefix.size());
+}
+
+// The orchestrator's reject vocabulary (FORMATS.md §2.10): the first of
+// these words that the integrate reason cites, if any.
+std::optional<std::string> reject_word(const std::optional<std::string>& reason)
+{
+  static constexpr std::array<std::string_view, 9> k_words{
+      "no_engagement",       "no_rebind_seam",    "cuda_graph_capture_unsafe", "mem_footprint_starves_kv",
+      "needs_accuracy_gate", "parity_regression", "accuracy_regression",       "implausible_speedup",
+      "output_corruption"};
+  if (!reason) {
+    return std::nullopt;
+  }
+  std::size_t best = std::string::npos;
+  std::optional<std::string> word;
+  for (const auto w : k_words) {
+    const auto at = reason->find(w);
+    if (at != std::string::npos && at < best) {
+      best = at;
+      word = std::string(w);
+    }
+  }
+  return word;
 }
 
 void finish_lever(AttemptRecord& a, std::string_view origin, const std::optional<std::string>& env,
@@ -144,6 +169,10 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   }
   RFDB_TRY_ASSIGN(flags, get_text_or_list(doc, "apply_flags", k_root));
   finish_lever(a, "integrate_result", env, flags);
+  RFDB_TRY_ASSIGN(a.accepted_overlay, get_string(doc, "accepted_overlay", k_root));
+  RFDB_TRY_ASSIGN(a.target_callable, get_string(doc, "target_callable", k_root));
+  a.reject_reason = reject_word(a.reason);
+  a.origin = "integrate";
   a.json_pointer = k_root;
   return std::vector<AttemptRecord>{std::move(a)};
 }
@@ -200,6 +229,7 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
   RFDB_TRY_ASSIGN(env, get_text_or_list(doc, "apply_env", k_root));
   RFDB_TRY_ASSIGN(flags, get_text_or_list(doc, "apply_flags", k_root));
   finish_lever(a, "opbench_result", env, flags);
+  a.origin = "opbench";
   a.json_pointer = k_root;
   return std::vector<AttemptRecord>{std::move(a)};
 }
@@ -233,6 +263,7 @@ Result<std::optional<AttemptRecord>> sweep_trial(const json& t, const std::strin
   RFDB_TRY_ASSIGN(a.reason, get_string(t, "note", ptr));
   a.lever = "config: " + *a.config_change;
   a.lever_kind = "config";
+  a.origin = "sweep";
   a.json_pointer = ptr;
   return std::optional<AttemptRecord>(std::move(a));
 }

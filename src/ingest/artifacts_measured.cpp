@@ -109,7 +109,8 @@ Result<void> read_case_metrics(const json& c, const std::string& ptr, Verdict& v
   }
   v.roofline_pct = *v.roofline_efficiency_pct / 100.0;
   v.roofline_pct_raw = v.roofline_pct;
-  v.attainable_speedup = std::max(1.0, *v.headroom_ratio);
+  // attainable_speedup is set with target_eff (measured_verdict): the file's
+  // headroom_ratio is against 100 % of peak and stays raw.
   std::optional<double> pct;
   RFDB_TRY_ASSIGN(pct, case_number(c, ptr, "hbm_utilization_pct"));
   v.hbm_util = pct ? std::optional(*pct / 100.0) : std::nullopt;
@@ -140,6 +141,34 @@ Result<void> read_case_identity(const json& doc, const json& c, const std::strin
     v.op_class = detail::attempt_op_class(v.op_class_raw, rel_path, "/target", warnings);
   } else {
     v.op_class = std::string(op_class_from_top_n("", v.name.value_or(v.short_name)).value);
+  }
+  return {};
+}
+
+// The confidence the file states for the dominant case (its classification,
+// else summary.dominant_classification); stage C's default `high` only when
+// it states none. An out-of-set value is `high`'s default with a warning.
+Result<void> read_case_confidence(const json& doc, const json& c, const std::string& ptr, Verdict& v,
+                                  std::string_view rel_path, std::vector<Warning>& warnings)
+{
+  std::optional<std::string> stated;
+  std::string where = ptr + "/classification/confidence";
+  RFDB_TRY_ASSIGN(stated,
+                  get_string(member_or_empty(c, "classification"), "confidence", ptr + "/classification"));
+  if (!stated) {
+    const json& dom = member_or_empty(member_or_empty(doc, "summary"), "dominant_classification");
+    RFDB_TRY_ASSIGN(stated, get_string(dom, "confidence", "/summary/dominant_classification"));
+    where = "/summary/dominant_classification/confidence";
+  }
+  v.confidence = "high";
+  if (stated) {
+    const std::string c_lower = detail::lower_ascii(*stated);
+    if (c_lower == "low" || c_lower == "medium" || c_lower == "high") {
+      v.confidence = c_lower;
+    } else {
+      detail::warn(warnings, rel_path, where,
+                   fmt::format("confidence '{}' is not low|medium|high; stage C default high", *stated));
+    }
   }
   return {};
 }
@@ -179,10 +208,15 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   RFDB_TRY(read_case_identity(doc, c, ptr, v, rel_path, warnings));
   v.stage = "C";
   v.source_kind = "measured";
-  v.confidence = "high";
+  RFDB_TRY(read_case_confidence(doc, c, ptr, v, rel_path, warnings));
   v.phase = d.phase;
   v.case_id = dominant.second;
   v.target_eff = seed_target_eff(v.op_class);
+  // Banded and bounded against the same target_eff (DESIGN.md §1), so the
+  // headroom_class and the attainable_speedup agree.
+  if (v.target_eff && *v.roofline_pct > 0.0) {
+    v.attainable_speedup = std::max(1.0, *v.target_eff / *v.roofline_pct);
+  }
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
   v.headroom_class = v.suspect ? "unknown" : std::string(band_headroom(v.roofline_pct, v.target_eff));
   v.json_pointer = ptr;

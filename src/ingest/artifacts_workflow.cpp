@@ -86,6 +86,7 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
     a.lever = "direction " + *direction;
     a.lever_kind = "other";
   }
+  a.origin = "ledger";
   a.json_pointer = ptr;
   return a;
 }
@@ -120,6 +121,7 @@ Result<AttemptRecord> accepted_row(const json& row, const std::string& ptr, std:
   RFDB_TRY_ASSIGN(op_kind, get_string(row, "op_kind", ptr));
   a.op_class = detail::attempt_op_class(op_kind, rel_path, ptr, warnings);
   finish_lever(a, "accepted");
+  a.origin = "accepted";
   a.json_pointer = ptr;
   return a;
 }
@@ -158,6 +160,7 @@ Result<AttemptRecord> pending_row(const json& row, const std::string& ptr)
   a.verdict = "incomplete";
   a.verdict_raw = "pending";
   finish_lever(a, "accepted");
+  a.origin = "pending";
   a.json_pointer = ptr;
   return a;
 }
@@ -184,6 +187,7 @@ Result<AttemptRecord> flagged_row(const json& row, const std::string& ptr)
   a.verdict_raw = "flagged";
   a.lever = stage ? fmt::format("flagged head (stage {})", *stage) : "flagged head";
   a.lever_kind = "other";
+  a.origin = "flagged";
   a.json_pointer = ptr;
   return a;
 }
@@ -270,12 +274,44 @@ Result<RunOutcome> workflow_outcome(const json& doc, std::string_view rel_path,
   return o;
 }
 
+// model_name, backend and workload {isl, osl, conc}: top level, else `state`.
+Result<EnvReport> workflow_identity(const json& doc)
+{
+  static const json k_empty = json::object();
+  const auto st = doc.find("state");
+  const json& state = st != doc.end() && st->is_object() ? *st : k_empty;
+  EnvReport id;
+  RFDB_TRY_ASSIGN(id.model, get_string(doc, "model_name", k_root));
+  if (!id.model) {
+    RFDB_TRY_ASSIGN(id.model, get_string(state, "model_name", "/state"));
+  }
+  RFDB_TRY_ASSIGN(id.backend, get_string(doc, "backend", k_root));
+  for (const auto& [obj, base] : {std::pair<const json*, std::string>{&doc, ""}, {&state, "/state"}}) {
+    const auto wl = obj->find("workload");
+    if (wl == obj->end() || !wl->is_object()) {
+      continue;
+    }
+    const std::string ptr = base + "/workload";
+    if (!id.isl) {
+      RFDB_TRY_ASSIGN(id.isl, get_int(*wl, "isl", ptr));
+    }
+    if (!id.osl) {
+      RFDB_TRY_ASSIGN(id.osl, get_int(*wl, "osl", ptr));
+    }
+    if (!id.conc) {
+      RFDB_TRY_ASSIGN(id.conc, get_int(*wl, "conc", ptr));
+    }
+  }
+  return id;
+}
+
 Result<WorkflowReturn> workflow_impl(const json& doc, std::string_view rel_path,
                                      std::vector<Warning>& warnings)
 {
   RFDB_TRY(require_object(doc, k_root));
   WorkflowReturn w;
   RFDB_TRY_ASSIGN(w.outcome, workflow_outcome(doc, rel_path, warnings));
+  RFDB_TRY_ASSIGN(w.identity, workflow_identity(doc));
   const auto with_warnings = [&](auto parser) {
     return
         [&, parser](const json& row, const std::string& ptr) { return parser(row, ptr, rel_path, warnings); };

@@ -1,9 +1,14 @@
 #include "ingest/derive.hpp"
 
+#include "ingest/attempt_model.hpp"
 #include "ingest/normalize.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace rfdb::ingest {
 
@@ -17,6 +22,7 @@ struct Parsed {
   std::optional<TopN> topn;
   std::optional<RooflineDoc> doc;
   std::vector<AttemptRecord> attempts;
+  std::optional<EnvReport> identity; // workflow_return.json: model, backend, workload
   bool outcome_is_director = false;
 };
 
@@ -66,100 +72,12 @@ Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_p
     RFDB_TRY(take(parse_workflow_return(*doc, rel_path, warnings), wr));
     p.outcome = std::move(wr->outcome);
     p.attempts = std::move(wr->attempts);
+    p.identity = std::move(wr->identity);
   } else if (k == "director_validation") {
     RFDB_TRY(take(parse_director_validation(*doc, rel_path, warnings), p.outcome));
     p.outcome_is_director = true;
   }
   return p;
-}
-
-int attempt_precedence(const std::string& kind)
-{
-  if (kind == "integrate_result") {
-    return 0;
-  }
-  if (kind == "opbench_result") {
-    return 1;
-  }
-  if (kind == "workflow_return") {
-    return 2;
-  }
-  return 3;
-}
-
-template <typename T> void fill(std::optional<T>& into, const std::optional<T>& from)
-{
-  if (!into && from) {
-    into = from;
-  }
-}
-
-void merge_into(AttemptRecord& a, const AttemptRecord& b)
-{
-  fill(a.candidate, b.candidate);
-  fill(a.backend, b.backend);
-  fill(a.winner_kind, b.winner_kind);
-  fill(a.regime, b.regime);
-  fill(a.isolated_speedup, b.isolated_speedup);
-  fill(a.e2e_delta_pct, b.e2e_delta_pct);
-  fill(a.gate, b.gate);
-  fill(a.verdict_raw, b.verdict_raw);
-  fill(a.output_parity, b.output_parity);
-  fill(a.parity_kind, b.parity_kind);
-  fill(a.reason, b.reason);
-  fill(a.round, b.round);
-  fill(a.pct_gpu_time, b.pct_gpu_time);
-  fill(a.task_dir, b.task_dir);
-  if (a.verdict == "unknown") {
-    a.verdict = b.verdict;
-  }
-  if (a.op_class == "unknown") {
-    a.op_class = b.op_class;
-  }
-  if (a.lever_kind == "other") {
-    a.lever_kind = b.lever_kind;
-  }
-  if (a.lever.empty()) {
-    a.lever = b.lever;
-  }
-  // An integrate_result that names no backend learns it from the bake-off.
-  if (a.lever == "authored kernel" && a.backend) {
-    a.lever = "authored " + *a.backend + " kernel";
-  } else if (a.lever == "code patch" && a.backend) {
-    a.lever = "code patch (" + *a.backend + ")";
-  }
-}
-
-// Merge attempt records (already in precedence order) by attempt_key.
-std::vector<DerivedAttempt> merge_attempts(std::vector<std::pair<AttemptRecord, std::int64_t>> recs)
-{
-  std::vector<DerivedAttempt> out;
-  for (auto& [rec, source_id] : recs) {
-    const std::string key = rec.attempt_key();
-    auto it = std::find_if(out.begin(), out.end(),
-                           [&](const DerivedAttempt& d) { return d.record.attempt_key() == key; });
-    if (it == out.end() && rec.short_name != "config") {
-      // A record without a backend joins the kernel's single record with one,
-      // and a record with a backend adopts the kernel's backend-less record.
-      std::vector<std::size_t> same;
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        const bool other_has = out[i].record.backend.has_value();
-        if (out[i].record.short_name == rec.short_name && other_has != rec.backend.has_value()) {
-          same.push_back(i);
-        }
-      }
-      if (same.size() == 1) {
-        it = out.begin() + static_cast<std::ptrdiff_t>(same[0]);
-      }
-    }
-    if (it == out.end()) {
-      out.push_back(DerivedAttempt{rec, {}, {{source_id, rec.json_pointer}}});
-      continue;
-    }
-    merge_into(it->record, rec);
-    it->sources.push_back({source_id, rec.json_pointer});
-  }
-  return out;
 }
 
 std::string strip_suffix(std::string s, std::string_view suffix)
@@ -171,9 +89,13 @@ std::string strip_suffix(std::string s, std::string_view suffix)
 }
 
 // Names an attempt may use for its kernel: short_name, task dir, candidate.
-std::vector<std::string> kernel_ids(const AttemptRecord& a)
+std::vector<std::string> kernel_ids(const DerivedAttempt& d)
 {
+  const AttemptRecord& a = d.record;
   std::vector<std::string> ids{a.short_name};
+  if (d.candidate_short_name) {
+    ids.push_back(*d.candidate_short_name);
+  }
   if (a.task_dir) {
     auto base = *a.task_dir;
     if (auto slash = base.find_last_of('/'); slash != std::string::npos) {
@@ -291,7 +213,7 @@ std::optional<VerdictRef> find_analytic(const DerivedRun& run, const std::vector
 
 void join_prediction(DerivedRun& run, DerivedAttempt& att)
 {
-  auto ids = kernel_ids(att.record);
+  auto ids = kernel_ids(att);
   auto verdict_at = [&](VerdictRef r) -> const Verdict& { return run.docs[r.doc].doc.verdicts[r.verdict]; };
   const MeasuredRefs measured = find_measured(run, ids);
   // The measured file names the device kernel it matched: that links a task
@@ -324,11 +246,6 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
       *s.attainable_speedup > 0) {
     s.expected_e2e_gain_pct = *s.pct_gpu_time * (1.0 - 1.0 / *s.attainable_speedup);
   }
-  if (measured.post) {
-    if (auto eff = verdict_at(*measured.post).roofline_efficiency_pct) {
-      s.post_efficiency = *eff / 100.0;
-    }
-  }
   // op_class and regime follow the verdict; else the Top-N row's class.
   const Verdict* v =
       analytic ? &verdict_at(*analytic) : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
@@ -349,6 +266,130 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   att.prediction = std::move(s);
 }
 
+// Every kernel the profile or a roofline names.
+std::set<std::string> known_kernels(const DerivedRun& run)
+{
+  std::set<std::string> known;
+  for (const auto& [sid, topn] : run.rounds) {
+    for (const auto& row : topn.rows) {
+      known.insert(row.short_name);
+    }
+  }
+  for (const auto& doc : run.docs) {
+    if (doc.doc.source_kind == "analytic") {
+      for (const auto& v : doc.doc.verdicts) {
+        known.insert(v.short_name);
+      }
+    }
+  }
+  return known;
+}
+
+// An attempt that states no round was decided in the round whose Top-N share
+// of its kernel equals the share its integrate result quotes (FORMATS.md
+// §2.10: pct_gpu_time is "% of the head" at decision time). Ambiguous or no
+// share: left to the earliest-verdict rule of join_prediction.
+void infer_round(const DerivedRun& run, DerivedAttempt& att)
+{
+  if (att.record.round || !att.record.pct_gpu_time || att.kind != "kernel") {
+    return;
+  }
+  const auto ids = kernel_ids(att);
+  std::vector<std::string> rounds;
+  for (const auto& [sid, topn] : run.rounds) {
+    for (const auto& row : topn.rows) {
+      const bool hit = std::find(ids.begin(), ids.end(), row.short_name) != ids.end();
+      if (hit && std::fabs(row.pct_gpu_time - *att.record.pct_gpu_time) < 0.005) {
+        rounds.push_back(topn.round);
+        break;
+      }
+    }
+  }
+  if (rounds.size() == 1) {
+    att.record.round = rounds.front();
+  }
+}
+
+// The final overlay carries one candidate per kernel: of those that claim
+// deployment (integrate accepted_overlay set, or an accepted list cites
+// them), the one an accepted list cites, then the last in ledger order.
+// A candidate stacked and then superseded on the same kernel is not
+// deployed.
+void choose_deployed(DerivedRun& run)
+{
+  const auto better = [](const DerivedAttempt& a, const DerivedAttempt& b) {
+    if (a.in_accepted_list != b.in_accepted_list) {
+      return a.in_accepted_list;
+    }
+    return a.ledger_order > b.ledger_order;
+  };
+  std::map<std::string, DerivedAttempt*> best;
+  for (auto& att : run.attempts) {
+    if (att.kind != "kernel" || !att.deployed) {
+      continue;
+    }
+    auto& slot = best[att.record.short_name];
+    if (slot == nullptr || better(att, *slot)) {
+      slot = &att;
+    }
+  }
+  for (auto& att : run.attempts) {
+    att.deployed = att.kind == "kernel" && best[att.record.short_name] == &att;
+  }
+}
+
+// A post roofline measured the kernel as the final overlay deployed it: its
+// efficiency belongs to the deployed attempt on that kernel alone.
+void credit_post_rooflines(DerivedRun& run)
+{
+  for (const auto& doc : run.docs) {
+    if (doc.superseded || doc.doc.source_kind != "measured" ||
+        doc.doc.phase != std::optional<std::string>("post")) {
+      continue;
+    }
+    for (const auto& v : doc.doc.verdicts) {
+      if (!v.roofline_efficiency_pct) {
+        continue;
+      }
+      for (auto& att : run.attempts) {
+        if (att.deployed && att.measured && matches(v, doc.doc.task, kernel_ids(att))) {
+          att.prediction.post_efficiency = *v.roofline_efficiency_pct / 100.0;
+          att.post_measured = true;
+          att.sources.push_back({doc.source_id, v.json_pointer});
+          break;
+        }
+      }
+    }
+  }
+}
+
+// Identity that env_report.json lacks, from workflow_return.json (with a note).
+void fill_identity(DerivedRun& run, const EnvReport& wf)
+{
+  auto& env = run.run.env;
+  std::vector<std::string> taken;
+  const auto take = [&](auto& into, const auto& from, const char* name) {
+    if (!into && from) {
+      into = from;
+      taken.emplace_back(name);
+    }
+  };
+  take(env.model, wf.model, "model");
+  take(env.backend, wf.backend, "backend");
+  take(env.isl, wf.isl, "isl");
+  take(env.osl, wf.osl, "osl");
+  take(env.conc, wf.conc, "conc");
+  if (!taken.empty()) {
+    std::string names;
+    for (const auto& t : taken) {
+      names += (names.empty() ? "" : ", ") + t;
+    }
+    run.warnings.push_back(
+        Warning{"workflow_return.json", "",
+                fmt::format("env_report.json lacks {}; taken from workflow_return.json", names), true});
+  }
+}
+
 } // namespace
 
 Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
@@ -361,6 +402,17 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
   return {};
 }
 
+Result<std::vector<AttemptRecord>> attempt_records(const ArtifactKind& kind, const std::string& rel_path,
+                                                   const std::string& text)
+{
+  std::vector<Warning> ignored;
+  auto parsed = parse_artifact(kind, rel_path, text, ignored);
+  if (!parsed) {
+    return fail(std::move(parsed).error());
+  }
+  return std::move(parsed->attempts);
+}
+
 Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_basename,
                               const std::vector<StoredSource>& sources)
 {
@@ -371,8 +423,8 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     run.run.run_date = run_date_from_dir_name(dir_basename);
   }
   std::optional<RunOutcome> workflow_outcome, director_outcome;
-  std::vector<std::pair<AttemptRecord, std::int64_t>> records;
-  std::vector<int> precedence;
+  std::optional<EnvReport> workflow_identity;
+  std::vector<RecordIn> records;
   for (const auto& src : sources) {
     auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, run.warnings);
     if (!parsed) {
@@ -397,26 +449,20 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     if (p.doc) {
       run.docs.push_back(DerivedDoc{src.source_id, std::move(*p.doc), src.superseded});
     }
+    if (p.identity) {
+      workflow_identity = std::move(*p.identity);
+    }
     for (auto& a : p.attempts) {
-      records.emplace_back(std::move(a), src.source_id);
-      precedence.push_back(attempt_precedence(src.kind.kind));
+      records.push_back(RecordIn{std::move(a), src.source_id, src.rel_path});
     }
   }
-  // Precedence order (stable, so file order breaks ties).
-  std::vector<std::size_t> order(records.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = i;
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return precedence[a] < precedence[b]; });
-  std::vector<std::pair<AttemptRecord, std::int64_t>> sorted;
-  for (auto i : order) {
-    sorted.push_back(std::move(records[i]));
-  }
-  run.attempts = merge_attempts(std::move(sorted));
+  run.attempts = build_attempts(std::move(records), known_kernels(run), run.warnings);
   for (auto& att : run.attempts) {
+    infer_round(run, att);
     join_prediction(run, att);
   }
+  choose_deployed(run);
+  credit_post_rooflines(run);
   RunOutcome outcome = workflow_outcome.value_or(RunOutcome{});
   if (director_outcome) {
     outcome = overlay_outcome(std::move(outcome), *director_outcome);
@@ -431,6 +477,13 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   }
   if (!run.run.env.model && outcome.model) {
     run.run.env.model = outcome.model;
+  }
+  if (workflow_identity) {
+    fill_identity(run, *workflow_identity);
+  }
+  for (auto& att : run.attempts) {
+    att.validation_class = outcome.validation_class;
+    att.validation_speedup = outcome.throughput_speedup;
   }
   run.run.outcome = std::move(outcome);
   return run;

@@ -10,10 +10,9 @@
 // - A file rewritten in place (same rel_path, new content) supersedes its
 //   older version; for profile_roofline.json the older verdicts stay stored
 //   with superseded = 1, other kinds keep only the raw older file.
-// - Attempt records from different files with the same attempt_key merge
-//   into one attempt citing every file (a record without a backend joins the
-//   kernel's single record that has one). Field precedence:
-//   integrate_result > opbench_result > workflow_return > sweep_results.
+// - Attempts follow the attempt model (docs/attempt-model.md): one per
+//   measured candidate; references attach by kernel and agreeing numbers,
+//   never to an attempt they contradict.
 // - Each attempt's prediction is the verdict that chose it: a measured
 //   baseline roofline for the kernel if one exists, else the analytic verdict
 //   of the attempt's stated round (latest round at or before it) or, when the
@@ -71,10 +70,26 @@ struct Citation {
   std::string json_pointer;
 };
 
+// One attempt = one physically measured candidate (docs/attempt-model.md):
+// an overlay candidate, a config trial, or a bake-off winner no candidate
+// deployed; or an unmeasured ledger row (flagged / dead end) that matched
+// nothing. References (ledger rows, accepted/pending/flagged lists) attach
+// to the attempt whose kernel and measured numbers agree.
 struct DerivedAttempt {
-  AttemptRecord record; // merged across files
+  AttemptRecord record; // the measured candidate, with what references added
   Snapshot prediction;
   std::vector<Citation> sources;
+  std::string key;                                 // unique within the run: cand:<dir> | config:<id> | …
+  std::string kind = "kernel";                     // kernel | config
+  std::optional<std::string> candidate_short_name; // the candidate's own short_name when it differs
+  std::optional<std::string> task;                 // kernels/<task> the candidate was extracted to
+  bool measured = false;                           // an isolated speedup or an e2e delta was measured
+  bool deployed = false;                           // the final overlay carries it
+  bool post_measured = false;                      // a post roofline measured this attempt
+  int ledger_order = -1;                           // index of its first ledger row (-1: none)
+  bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
+  std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
+  std::optional<double> validation_speedup; // × its throughput_speedup
 };
 
 struct DerivedDoc {
@@ -103,5 +118,11 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
 // anything is written. Errors name the file and JSON pointer.
 Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
                                std::vector<Warning>& warnings);
+
+// The attempt records (candidates and references) one stored file holds, as
+// derive_run reads them: for re-checking stored attempts against their
+// sources. Errors: the file does not parse or validate.
+Result<std::vector<AttemptRecord>> attempt_records(const ArtifactKind& kind, const std::string& rel_path,
+                                                   const std::string& text);
 
 } // namespace rfdb::ingest

@@ -67,7 +67,7 @@ bool contains_any(std::string_view haystack, std::initializer_list<std::string_v
   return false;
 }
 
-constexpr std::array<Alias, 49> k_op_class_aliases{{
+constexpr std::array<Alias, 50> k_op_class_aliases{{
     {"gemm", "gemm"},
     {"dense_gemm", "gemm"},
     {"library_gemm", "gemm"},
@@ -98,6 +98,7 @@ constexpr std::array<Alias, 49> k_op_class_aliases{{
     {"mha", "attn"},
     {"mla", "attn"},
     {"sdpa", "attn"},
+    {"linear_attention", "attn"}, // the roofline skill classes gated-delta / FLA kernels attn (seed 0.50)
     {"elementwise", "elementwise"},
     {"elementwise_overhead", "elementwise"},
     {"norm", "elementwise"},

@@ -95,7 +95,11 @@ void bind_attempt(Statement& s, const DerivedAttempt& d, std::optional<std::int6
 {
   const auto& a = d.record;
   const auto& p = d.prediction;
-  s.bind(":attempt_key", a.attempt_key()).bind(":short_name", a.short_name).bind(":candidate", a.candidate);
+  s.bind(":attempt_key", d.key).bind(":short_name", a.short_name).bind(":candidate", a.candidate);
+  s.bind(":kind", d.kind).bind(":candidate_short_name", d.candidate_short_name).bind(":task", d.task);
+  s.bind(":measured", d.measured).bind(":deployed", d.deployed).bind(":post_measured", d.post_measured);
+  s.bind(":reject_reason", a.reject_reason).bind(":validation_class", d.validation_class);
+  s.bind(":validation_speedup", d.validation_speedup);
   s.bind(":lever", a.lever).bind(":lever_kind", a.lever_kind).bind(":backend", a.backend);
   s.bind(":winner_kind", a.winner_kind).bind(":op_class", a.op_class).bind(":regime", a.regime);
   s.bind(":isolated_speedup", a.isolated_speedup).bind(":e2e_delta_pct", a.e2e_delta_pct);

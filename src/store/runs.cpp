@@ -100,7 +100,29 @@ Result<void> fill_attempts(Database& db, RunDetail& run)
     a.prediction.pct_gpu_time = s.get_opt_double(13);
     a.lever_kind = s.get_text(14);
     a.gate = s.get_opt_text(15);
-    for (const auto& p : nlohmann::json::parse(s.get_text(16))) {
+    const auto col = [&](std::string_view name) { return s.column_index(name); };
+    a.key = s.get_text(col("attempt_key"));
+    a.kind = s.get_text(col("kind"));
+    a.candidate = s.get_opt_text(col("candidate"));
+    a.candidate_short_name = s.get_opt_text(col("candidate_short_name"));
+    a.task = s.get_opt_text(col("task"));
+    a.winner_kind = s.get_opt_text(col("winner_kind"));
+    a.verdict_raw = s.get_opt_text(col("verdict_raw"));
+    a.output_parity = s.get_opt_text(col("output_parity"));
+    a.parity_kind = s.get_opt_text(col("parity_kind"));
+    a.reason = s.get_opt_text(col("reason"));
+    a.reject_reason = s.get_opt_text(col("reject_reason"));
+    a.round = s.get_opt_text(col("round"));
+    a.measured = s.get_int(col("measured")) != 0;
+    a.deployed = s.get_int(col("deployed")) != 0;
+    a.post_measured = s.get_int(col("post_measured")) != 0;
+    a.post_efficiency = s.get_opt_double(col("post_efficiency"));
+    a.prediction.source_kind = s.get_opt_text(col("pred_source_kind"));
+    a.prediction.stage = s.get_opt_text(col("pred_stage"));
+    a.prediction.bound_type = s.get_opt_text(col("pred_bound_type"));
+    a.validation_class = s.get_text(col("validation_class"));
+    a.validation_speedup = s.get_opt_double(col("validation_speedup"));
+    for (const auto& p : nlohmann::json::parse(s.get_text(col("sources")))) {
       a.sources.push_back(p.get<std::string>());
     }
     run.attempts.push_back(std::move(a));

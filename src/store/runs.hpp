@@ -49,8 +49,11 @@ struct Prediction {
   std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
   std::optional<std::string> headroom_class, confidence;
   std::optional<double> pct_gpu_time;
+  std::optional<std::string> source_kind, stage, bound_type; // analytic | measured; A | B | C
 };
 
+// One attempt (docs/attempt-model.md). Speedups × over baseline, deltas and
+// pct_gpu_time percent 0–100, post_efficiency a fraction 0–1.
 struct AttemptRow {
   std::string short_name, lever;
   std::optional<std::string> backend;
@@ -60,6 +63,14 @@ struct AttemptRow {
   std::string lever_kind;
   std::optional<std::string> gate;
   std::vector<std::string> sources; // rel paths, sorted
+  std::string key;                  // the attempt's id within its run (RUN#KEY)
+  std::string kind;                 // kernel | config
+  std::optional<std::string> candidate, candidate_short_name, task, winner_kind, verdict_raw;
+  std::optional<std::string> output_parity, parity_kind, reason, reject_reason, round;
+  bool measured = false, deployed = false, post_measured = false;
+  std::optional<double> post_efficiency;
+  std::string validation_class; // the run's Director validation: win | no_win | flagged | unknown
+  std::optional<double> validation_speedup;
 };
 
 struct RunDetail {

@@ -120,7 +120,7 @@ TEST_F(Admin, CheckReportsAHealthyDatabase)
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["ok"], true);
-  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["schema_version"], 3);
   EXPECT_EQ(j["integrity"], json::array({"ok"}));
 }
 

@@ -295,5 +295,9 @@ TEST(ParseWorkflowReturn, ReadsZeroesAsNotMeasured)
   EXPECT_EQ(r->attempts[0].json_pointer, "/accepted_kernels/0");
   EXPECT_EQ(r->attempts[1].verdict, "partial");
   EXPECT_EQ(*r->attempts[1].verdict_raw, "confirmed_corrective");
-  EXPECT_TRUE(warnings.empty());
+  // phase_partial is no outcome: kept raw, classed unknown, and said so.
+  EXPECT_EQ(*r->outcome.validation_status, "phase_partial");
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/validation_status");
+  EXPECT_NE(warnings[0].message.find("'phase_partial'"), std::string::npos);
 }

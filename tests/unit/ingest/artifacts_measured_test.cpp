@@ -36,6 +36,14 @@ std::string measured_doc(std::string_view schema, std::string_view status, std::
     "summary": {"dominant_case_id": "down_proj_decode_M64"}})json";
 }
 
+// Replace the first `from` in `s` (which must contain it).
+void replace_once(std::string& s, std::string_view from, std::string_view to)
+{
+  const auto at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  s.replace(at, from.size(), to);
+}
+
 RooflineDoc parse_ok(const std::string& text, std::vector<Warning>& warnings, std::string_view path = k_path)
 {
   auto doc = parse_json_text(text);
@@ -64,8 +72,8 @@ TEST(ParseMeasuredRoofline, BridgesTheDominantCase)
   EXPECT_EQ(*v.regime, "decode");
   EXPECT_DOUBLE_EQ(*v.roofline_efficiency_pct, 80.0);
   EXPECT_DOUBLE_EQ(*v.roofline_pct, 0.80);
-  EXPECT_DOUBLE_EQ(*v.headroom_ratio, 1.25);
-  EXPECT_DOUBLE_EQ(*v.attainable_speedup, 1.25);
+  EXPECT_DOUBLE_EQ(*v.headroom_ratio, 1.25);      // against 100 % of peak, kept raw
+  EXPECT_DOUBLE_EQ(*v.attainable_speedup, 1.125); // max(1, 0.90 / 0.80): agrees with the band
   EXPECT_EQ(*v.observed_limit, "hbm");
   EXPECT_EQ(v.bound_type, "memory");
   EXPECT_EQ(v.op_class, "gemm");
@@ -83,13 +91,40 @@ TEST(ParseMeasuredRoofline, BridgesTheDominantCase)
   EXPECT_EQ(v.json_pointer, "/cases/1");
 }
 
-TEST(ParseMeasuredRoofline, HeadroomBelowOneClampsAttainableToOne)
+TEST(ParseMeasuredRoofline, AttainableFollowsTargetEffNotTheHeadroomRatio)
 {
   std::vector<Warning> warnings;
   const RooflineDoc d = parse_ok(measured_doc("roofline-v1", "matched", "compute", "0.8"), warnings);
   ASSERT_EQ(d.verdicts.size(), 1U);
-  EXPECT_DOUBLE_EQ(*d.verdicts[0].attainable_speedup, 1.0);
+  EXPECT_DOUBLE_EQ(*d.verdicts[0].headroom_ratio, 0.8);
+  EXPECT_DOUBLE_EQ(*d.verdicts[0].attainable_speedup, 0.90 / 0.80);
   EXPECT_EQ(d.verdicts[0].bound_type, "compute");
+  // Efficiency at the target: saturated, and nothing left to win.
+  std::string at_target = measured_doc("roofline-v1", "matched", "hbm", "1.1");
+  replace_once(at_target, "\"roofline_efficiency_pct\": 80.0", "\"roofline_efficiency_pct\": 95.0");
+  const RooflineDoc t = parse_ok(at_target, warnings);
+  ASSERT_EQ(t.verdicts.size(), 1U);
+  EXPECT_DOUBLE_EQ(*t.verdicts[0].attainable_speedup, 1.0);
+  EXPECT_EQ(t.verdicts[0].headroom_class, "saturated");
+}
+
+TEST(ParseMeasuredRoofline, KeepsTheConfidenceTheFileStates)
+{
+  std::vector<Warning> warnings;
+  std::string medium = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(medium, "\"confidence\": \"high\"", "\"confidence\": \"medium\"");
+  EXPECT_EQ(parse_ok(medium, warnings).verdicts.at(0).confidence, "medium");
+  // None stated: stage C's default.
+  std::string none = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(none, ", \"confidence\": \"high\"", "");
+  EXPECT_EQ(parse_ok(none, warnings).verdicts.at(0).confidence, "high");
+  EXPECT_TRUE(warnings.empty());
+  // Out of the set: the default, with a warning naming the pointer.
+  std::string odd = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(odd, "\"confidence\": \"high\"", "\"confidence\": \"sure\"");
+  EXPECT_EQ(parse_ok(odd, warnings).verdicts.at(0).confidence, "high");
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/cases/1/classification/confidence");
 }
 
 TEST(ParseMeasuredRoofline, UnmappedObservedLimitIsUnknown)

@@ -91,7 +91,7 @@ TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
   const std::string before = read_bytes(path);
   auto r = run_cli({"--db", path.string(), "runs"});
   EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 2"), std::string::npos)
+  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 3"), std::string::npos)
       << r.err;
   EXPECT_EQ(read_bytes(path), before);
 }
