@@ -27,6 +27,8 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
     o.pred_dispatch_bound = a.pred_dispatch_bound;
     o.pred_pct_gpu_time = a.pred_pct_gpu_time;
     o.post_efficiency = a.post_efficiency;
+    o.output_parity = a.output_parity;
+    o.reject_reason = a.reject_reason;
     out.push_back(std::move(o));
   }
   return out;

@@ -96,6 +96,9 @@ std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const Pri
   if (!seed_target_eff(a.op_class)) {
     return ExclusionReason::unknown_class;
   }
+  if (!p.include_parity_fail && parity_failed(a)) {
+    return ExclusionReason::parity_fail;
+  }
   const auto& s = a.isolated_speedup;
   if (!s || !std::isfinite(*s) || *s <= 0.0) {
     return ExclusionReason::no_speedup;
@@ -128,6 +131,17 @@ std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
   return std::nullopt;
 }
 
+// 0.5^(age / half_life), age in days from the run to as_of; 1 without decay.
+double decay_of(const Observation& a, const PriorsParams& p, const DateWindow& window)
+{
+  const auto day = parse_day(a.run_date);
+  if (!p.half_life_days || !window.as_of || !day) {
+    return 1.0;
+  }
+  const auto age = static_cast<double>((*window.as_of - *day).count());
+  return std::pow(0.5, age / *p.half_life_days);
+}
+
 AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const DateWindow& window)
 {
   AttemptEvaluation out;
@@ -153,12 +167,7 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
     return out;
   }
   out.e = std::min(1.0, raw_e);
-  double decay = 1.0;
-  if (p.half_life_days && window.as_of) {
-    const auto age = static_cast<double>((*window.as_of - *parse_day(a.run_date)).count());
-    decay = std::pow(0.5, age / *p.half_life_days);
-  }
-  out.weight = *cw * decay;
+  out.weight = *cw * decay_of(a, p, window);
   if (!(out.weight > 0.0) || !std::isfinite(out.weight)) {
     out.excluded = ExclusionReason::zero_weight;
     return out;
@@ -186,6 +195,18 @@ double shrink(double parent, double total_weight, double q, double k)
   return std::clamp(t, k_min_target_eff, 1.0);
 }
 
+// Distinct runs among the observations (infeasible attempts excluded).
+int distinct_runs(const std::vector<const Scored*>& members)
+{
+  std::set<std::string_view> runs;
+  for (const Scored* m : members) {
+    if (!m->infeasible()) {
+      runs.insert(m->attempt->run_id);
+    }
+  }
+  return static_cast<int>(runs.size());
+}
+
 // Fill the estimate of `row` (identity, seed and parent already set) from the
 // attempts that count for its key.
 void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, const PriorsParams& p,
@@ -205,6 +226,7 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
     }
   }
   row.n = static_cast<int>(sample.size());
+  row.runs = distinct_runs(members);
   sort_canonical(sample);
   const auto q = weighted_quantile_counted(sample, {}, p.quantile);
   if (!q) {
@@ -233,23 +255,90 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
                          });
 }
 
+// A set of the class's scored attempts: those of gfx/regime, minus those of
+// not_gfx/not_regime.
 struct KeyFilter {
   std::optional<std::string> gfx;
   std::optional<std::string> regime;
+  std::optional<std::string> not_gfx;
+  std::optional<std::string> not_regime;
 };
 
 std::vector<const Scored*> members_of(const std::vector<Scored>& scored, const KeyFilter& f)
 {
   std::vector<const Scored*> out;
   for (const Scored& s : scored) {
-    if ((!f.gfx || s.gfx == *f.gfx) && (!f.regime || s.regime == *f.regime)) {
+    if ((!f.gfx || s.gfx == *f.gfx) && (!f.regime || s.regime == *f.regime) &&
+        (!f.not_gfx || s.gfx != *f.not_gfx) && (!f.not_regime || s.regime != *f.not_regime)) {
       out.push_back(&s);
     }
   }
   return out;
 }
 
-PriorRow make_row(const std::string& op_class, const KeyFilter& f, double parent, PriorSource empty_source,
+// One step of the path: shrink `from` by the observations of `members`.
+ShrinkStep shrink_step(std::string set, double from, const std::vector<const Scored*>& members,
+                       const PriorsParams& p)
+{
+  ShrinkStep step;
+  step.set = std::move(set);
+  step.from = from;
+  step.to = from;
+  std::vector<WeightedValue> sample;
+  for (const Scored* m : members) {
+    if (m->infeasible()) {
+      continue;
+    }
+    sample.push_back({m->evaluation.e, m->evaluation.weight});
+    step.observations.push_back(fmt::format("{} {} {} e={:.4f} w={:.3f}", m->attempt->run_id,
+                                            m->attempt->short_name, m->attempt->lever, m->evaluation.e,
+                                            m->evaluation.weight));
+  }
+  std::sort(step.observations.begin(), step.observations.end());
+  step.n = static_cast<int>(sample.size());
+  step.runs = distinct_runs(members);
+  sort_canonical(sample);
+  const auto q = weighted_quantile_counted(sample, {}, p.quantile);
+  if (!q) {
+    return step;
+  }
+  std::vector<double> weights;
+  for (const WeightedValue& v : sample) {
+    weights.push_back(v.weight);
+  }
+  step.weight = stable_sum(std::move(weights));
+  step.statistic = q->value;
+  step.to = shrink(from, step.weight, q->value, p.prior_strength);
+  return step;
+}
+
+// The path from the seed to a key, each observation counted once: the class
+// minus the key's gfx, the gfx minus the key's regime, then the key's own.
+std::vector<ShrinkStep> path_to(const std::string& op_class, const std::optional<std::string>& gfx,
+                                const std::optional<std::string>& regime, const std::vector<Scored>& scored,
+                                const PriorsParams& p)
+{
+  std::vector<ShrinkStep> steps;
+  double v = *seed_target_eff(op_class);
+  if (gfx) {
+    steps.push_back(shrink_step(fmt::format("{} minus {}", op_class, *gfx), v,
+                                members_of(scored, {std::nullopt, std::nullopt, gfx, std::nullopt}), p));
+    v = steps.back().to;
+  }
+  if (gfx && regime) {
+    steps.push_back(shrink_step(fmt::format("{}:{} minus {}", op_class, *gfx, *regime), v,
+                                members_of(scored, {gfx, std::nullopt, std::nullopt, regime}), p));
+    v = steps.back().to;
+  }
+  PriorRow key;
+  key.op_class = op_class;
+  key.gfx = gfx;
+  key.regime = gfx ? regime : std::nullopt;
+  steps.push_back(shrink_step(row_key(key), v, members_of(scored, {gfx, key.regime}), p));
+  return steps;
+}
+
+PriorRow make_row(const std::string& op_class, const KeyFilter& f, PriorSource empty_source,
                   const std::vector<Scored>& scored_in_class, const PriorsParams& p)
 {
   PriorRow row;
@@ -257,7 +346,7 @@ PriorRow make_row(const std::string& op_class, const KeyFilter& f, double parent
   row.gfx = f.gfx;
   row.regime = f.regime;
   row.seed = *seed_target_eff(op_class);
-  row.parent = parent;
+  row.parent = path_to(op_class, f.gfx, f.regime, scored_in_class, p).back().from;
   estimate_row(row, members_of(scored_in_class, f), p, empty_source);
   return row;
 }
@@ -336,16 +425,53 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
   return out;
 }
 
+// One attempt's contribution to the e2e transfer.
+struct TransferPoint {
+  double x = 0.0; // clamp(d / c, −1, 2)
+  double c = 0.0; // Amdahl ceiling, percent (× decay with --half-life)
+  std::size_t run = 0;
+};
+
+// The lower c-weighted median of x over the points whose run occurs
+// counts[run] times (all once when counts is empty).
+std::optional<double> lower_weighted_median(const std::vector<TransferPoint>& points,
+                                            std::span<const std::uint32_t> run_counts)
+{
+  std::vector<WeightedValue> sample;
+  for (const TransferPoint& pt : points) {
+    const double times = run_counts.empty() ? 1.0 : run_counts[pt.run];
+    if (times > 0.0) {
+      sample.push_back({pt.x, pt.c * times});
+    }
+  }
+  return weighted_median(std::move(sample));
+}
+
+double shrunk_ratio(double m, int n)
+{
+  return (3.0 + n * m) / (3.0 + n);
+}
+
 std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
-                                          const std::vector<AttemptEvaluation>& evals, const PriorsParams& p)
+                                          const std::vector<AttemptEvaluation>& evals, const PriorsParams& p,
+                                          const DateWindow& window)
 {
   // Verdict usability does not matter here: c uses only pct_gpu_time and s.
-  std::map<std::pair<int, std::string>, std::pair<std::vector<WeightedValue>, int>> groups;
+  struct Group {
+    std::vector<TransferPoint> points;
+    std::vector<std::string> runs; // index → run_id, first-seen order after sorting
+    int sign_flips = 0;
+    int beyond_ceiling = 0;
+  };
+  std::map<std::pair<int, std::string>, Group> groups;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const Observation& a = attempts[i];
     const auto& ex = evals[i].excluded;
     if (ex && *ex <= ExclusionReason::no_speedup) {
-      continue; // outside the window, unknown class or no valid s
+      continue; // outside the window, unknown class, parity failed or no valid s
+    }
+    if (parity_failed(a) || a.reject_reason == "no_engagement") {
+      continue;
     }
     const double s = *a.isolated_speedup;
     if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.pred_pct_gpu_time ||
@@ -355,25 +481,57 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
     const double c = *a.pred_pct_gpu_time * (1.0 - 1.0 / s);
     const double d = *a.e2e_delta_pct;
     const auto cls = std::find(k_op_classes.begin(), k_op_classes.end(), a.op_class) - k_op_classes.begin();
-    auto& group = groups[{static_cast<int>(cls), group_name(a.regime)}];
-    group.first.push_back({d / c, c});
-    group.second += (s > 1.0 + p.iso_noise && d <= -p.e2e_noise_pct) ? 1 : 0;
+    Group& g = groups[{static_cast<int>(cls), group_name(a.regime)}];
+    auto run = std::find(g.runs.begin(), g.runs.end(), a.run_id);
+    if (run == g.runs.end()) {
+      g.runs.push_back(a.run_id);
+      run = g.runs.end() - 1;
+    }
+    const double decay = decay_of(a, p, window);
+    g.points.push_back(
+        {std::clamp(d / c, -1.0, 2.0), c * decay, static_cast<std::size_t>(run - g.runs.begin())});
+    g.sign_flips += (s > 1.0 + p.iso_noise && d <= -p.e2e_noise_pct) ? 1 : 0;
+    g.beyond_ceiling += d > c ? 1 : 0;
   }
   std::vector<TransferRow> rows;
-  for (auto& [key, group] : groups) {
-    auto& sample = group.first;
-    sort_canonical(sample);
+  for (auto& [key, g] : groups) {
+    // Runs in name order, so the bootstrap does not depend on input order.
+    std::vector<std::size_t> order(g.runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      order[i] = i;
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return g.runs[a] < g.runs[b]; });
+    std::vector<std::size_t> rank(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      rank[order[i]] = i;
+    }
+    for (TransferPoint& pt : g.points) {
+      pt.run = rank[pt.run];
+    }
+    std::sort(g.points.begin(), g.points.end(), [](const TransferPoint& a, const TransferPoint& b) {
+      return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
+    });
     TransferRow row;
     row.op_class = std::string(k_op_classes[static_cast<std::size_t>(key.first)]);
     row.regime = key.second;
-    row.n = static_cast<int>(sample.size());
-    row.median_ratio = weighted_quantile_counted(sample, {}, 0.5)->value;
-    row.sign_flips = group.second;
-    row.interval = bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval,
-                                      derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
-                                      [&](std::span<const std::uint32_t> counts) {
-                                        return weighted_quantile_counted(sample, counts, 0.5)->value;
-                                      });
+    row.n = static_cast<int>(g.runs.size());
+    row.attempts = static_cast<int>(g.points.size());
+    row.sign_flips = g.sign_flips;
+    row.beyond_ceiling = g.beyond_ceiling;
+    const auto m = lower_weighted_median(g.points, {});
+    if (row.n >= 2 && m) {
+      row.statistic = *m;
+      row.median_ratio = shrunk_ratio(*m, row.n);
+      row.source = TransferSource::calibrated;
+      const int n = row.n;
+      row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
+                                        derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
+                                        [&](std::span<const std::uint32_t> counts) {
+                                          const auto bm = lower_weighted_median(g.points, counts);
+                                          return bm ? shrunk_ratio(*bm, n) : 1.0;
+                                        });
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -391,6 +549,25 @@ KeyNames key_names(const std::vector<std::vector<Scored>>& by_class)
     }
   }
   return names;
+}
+
+// Keys at `row`'s level with evidence that differ from it in one field, the
+// gfx or the regime (another op class has another ceiling: never "near").
+std::vector<std::pair<std::string, double>> nearest_to(const PriorRow& row, const std::vector<PriorRow>& rows)
+{
+  std::vector<std::pair<std::string, double>> out;
+  for (const PriorRow& other : rows) {
+    if (other.n == 0 || other.op_class != row.op_class || other.gfx.has_value() != row.gfx.has_value() ||
+        other.regime.has_value() != row.regime.has_value()) {
+      continue;
+    }
+    const int differ =
+        (other.op_class != row.op_class) + (other.gfx != row.gfx) + (other.regime != row.regime);
+    if (differ == 1) {
+      out.emplace_back(row_key(other), other.target_eff);
+    }
+  }
+  return out;
 }
 
 } // namespace
@@ -441,26 +618,26 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
   const KeyNames names = key_names(by_class);
   for (std::size_t c = 0; c < k_op_classes.size(); ++c) {
     const std::string op_class(k_op_classes[c]);
-    const double seed = *seed_target_eff(op_class);
-    const PriorRow class_row = make_row(op_class, {}, seed, PriorSource::seed, by_class[c], p);
-    result.priors.push_back(class_row);
+    result.priors.push_back(make_row(op_class, {}, PriorSource::seed, by_class[c], p));
     if (p.level == PriorsLevel::op_class) {
       continue;
     }
     for (const auto& [gfx, regimes] : names) {
-      const PriorRow gfx_row =
-          make_row(op_class, {gfx, std::nullopt}, class_row.target_eff, PriorSource::parent, by_class[c], p);
-      result.priors.push_back(gfx_row);
+      result.priors.push_back(make_row(op_class, {gfx, std::nullopt}, PriorSource::parent, by_class[c], p));
       if (p.level != PriorsLevel::op_class_gfx_regime) {
         continue;
       }
       for (const auto& regime : regimes) {
-        result.priors.push_back(
-            make_row(op_class, {gfx, regime}, gfx_row.target_eff, PriorSource::parent, by_class[c], p));
+        result.priors.push_back(make_row(op_class, {gfx, regime}, PriorSource::parent, by_class[c], p));
       }
     }
   }
-  result.e2e_transfer = compute_transfer(attempts, evals, p);
+  for (PriorRow& row : result.priors) {
+    if (row.n == 0 && row.gfx) {
+      row.nearest = nearest_to(row, result.priors);
+    }
+  }
+  result.e2e_transfer = compute_transfer(attempts, evals, p, window);
   return result;
 }
 
@@ -485,15 +662,37 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
     evals.push_back(evaluate(a, p, window));
   }
   const auto scored = scored_of_class(attempts, evals, key.op_class);
-  const double seed = *seed_target_eff(key.op_class);
-  out.chain.push_back(make_row(key.op_class, {}, seed, PriorSource::seed, scored, p));
+  out.chain.push_back(make_row(key.op_class, {}, PriorSource::seed, scored, p));
   if (key.gfx) {
-    out.chain.push_back(make_row(key.op_class, {key.gfx, std::nullopt}, out.chain.back().target_eff,
-                                 PriorSource::parent, scored, p));
+    out.chain.push_back(make_row(key.op_class, {key.gfx, std::nullopt}, PriorSource::parent, scored, p));
   }
   if (key.gfx && key.regime) {
-    out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime}, out.chain.back().target_eff,
-                                 PriorSource::parent, scored, p));
+    out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime}, PriorSource::parent, scored, p));
+  }
+  out.steps = path_to(key.op_class, key.gfx, key.gfx ? key.regime : std::nullopt, scored, p);
+  if (out.chain.back().n == 0) {
+    PriorsParams level = p;
+    level.level = !key.gfx ? PriorsLevel::op_class
+                           : (key.regime ? PriorsLevel::op_class_gfx_regime : PriorsLevel::op_class_gfx);
+    level.bootstrap_resamples = 0;
+    PriorsResult all;
+    RFDB_TRY_ASSIGN(all, compute_priors(attempts, level));
+    out.nearest = nearest_to(out.chain.back(), all.priors);
+    std::set<std::string> gfx_with_evidence;
+    for (const PriorRow& r : all.priors) {
+      if (r.gfx && r.n > 0) {
+        gfx_with_evidence.insert(*r.gfx);
+      }
+    }
+    if (key.gfx && !gfx_with_evidence.contains(*key.gfx)) {
+      std::string names;
+      for (const auto& g : gfx_with_evidence) {
+        names += (names.empty() ? "" : ", ") + g;
+      }
+      out.notes.push_back(fmt::format("no observations on {}: answered from the {} class level; GPUs with "
+                                      "evidence: {}",
+                                      *key.gfx, key.op_class, names.empty() ? "none" : names));
+    }
   }
 
   for (std::size_t i = 0; i < attempts.size(); ++i) {

@@ -1,22 +1,32 @@
-// The calibration engine behind `rfdb priors` (DESIGN.md §4, issue 3).
+// The calibration engine behind `rfdb priors` (DESIGN.md §4, issue 9).
 //
 // Input: raw attempt rows joined to the prediction that chose them
 // (`Observation`). The engine decides which rows are valid observations of a
-// class's ceiling, keeps the reason for every row it rejects, and shrinks the
-// weighted 75th percentile of achieved efficiency toward a parent value:
-//   op_class           → toward the seed,
-//   op_class×gfx       → toward the op_class value,
-//   op_class×gfx×regime → toward the op_class×gfx value,
-//   t = (k·parent + W·q) / (k + W), clamped to (0, 1].
-// Keys printed: the four classes always; at the gfx level every gfx that has
-// an observation (or an infeasible attempt) in any class, for every class; at
-// the regime level every regime seen on that gfx. A key without observations
-// shows its parent's value (source "parent"; a class without any: "seed").
-// Intervals resample the key's own observations 1000× with a fixed seed and
-// the parent held at its point estimate. It also estimates the e2e transfer
-// ratio per op_class × regime. Pure: no I/O, no clock; the same inputs and
-// `as_of` give the same result bit for bit, whatever the input order.
-// Retracted runs are the caller's to drop (its store query).
+// class's ceiling (never an attempt whose output parity failed), keeps the
+// reason for every row it rejects, and shrinks the weighted 75th percentile
+// q of achieved efficiency toward the seed, counting each observation once
+// on the path from the seed to a key:
+//   shrink(p, W, q) = (k·p + W·q) / (k + W)   (an empty set leaves p as is)
+//   v(c)     = shrink(seed, W_c, q_c)
+//   v(c,g)   = shrink(shrink(seed, W_{c−g}, q_{c−g}), W_g, q_g)
+//   v(c,g,r) = shrink(shrink(shrink(seed, W_{c−g}, q_{c−g}), W_{g−r}, q_{g−r}), W_r, q_r)
+// where c−g is the class's observations minus gfx g's, g−r gfx g's minus
+// regime r's; clamped to (0, 1]. A key whose evidence equals its parent's has
+// its parent's value. Keys printed: the four classes always; at the gfx level
+// every gfx that has an observation (or an infeasible attempt) in any class,
+// for every class; at the regime level every regime seen on that gfx. A key
+// without observations shows its parent's value (source "parent"; a class
+// without any: "seed"). Intervals resample the key's own observations 1000×
+// with a fixed seed and the parent held at its point estimate.
+//
+// The e2e transfer per op_class × regime: x = clamp(d / c, −1, 2) with
+// c = pct_gpu_time × (1 − 1/s); below 2 distinct runs the ratio is 1 (the raw
+// Amdahl ceiling), else the lower c-weighted median m of x shrunk toward 1:
+// (3 + n·m) / (3 + n), n = distinct runs.
+//
+// Pure: no I/O, no clock; the same inputs and `as_of` give the same result
+// bit for bit, whatever the input order. Retracted runs are the caller's to
+// drop (its store query).
 #pragma once
 
 #include "calibrate/stats.hpp"
@@ -53,7 +63,14 @@ struct Observation {
   bool pred_dispatch_bound = false;
   std::optional<double> pred_pct_gpu_time; // percent 0–100
   std::optional<double> post_efficiency;   // fraction: measured post roofline_efficiency_pct / 100
+  std::string output_parity;               // pass | fail | n/a | "" (integrate_result / sweep trial)
+  std::string reject_reason; // the integrate reason's reject word: parity_regression, no_engagement, …
 };
+
+// True when the attempt's output was wrong: parity `fail`, or a gate reason
+// parity_regression / accuracy_regression / output_corruption. Its speed says
+// nothing about how close a correct kernel gets to the roofline.
+bool parity_failed(const Observation& attempt);
 
 // Finest key level printed (`--by`).
 enum class PriorsLevel { op_class, op_class_gfx, op_class_gfx_regime };
@@ -74,6 +91,7 @@ struct PriorsParams {
   double iso_noise = 0.034;    // isolated noise band (fraction): s > 1 + iso_noise is a win
   double e2e_noise_pct = 0.5;  // e2e noise band (percent): d ≤ −this is a loss
   ConfidenceWeights confidence_weights;
+  bool include_parity_fail = false;     // --include-parity-fail: count parity-failed attempts anyway
   std::optional<double> half_life_days; // > 0; none = no time decay
   std::string as_of;                    // "YYYY-MM-DD"; "" = newest run_date in the input
   std::optional<std::string> since;     // "YYYY-MM-DD": drop attempts of earlier runs
@@ -89,6 +107,7 @@ enum class ExclusionReason {
   before_since,        // run_date < since
   after_as_of,         // run_date > as_of (not yet known at as_of)
   unknown_class,       // op_class outside gemm|moe|elementwise|attn: never calibrated
+  parity_fail,         // output parity failed: speed on wrong output is no evidence
   no_speedup,          // isolated speedup missing, non-finite or ≤ 0
   below_noise,         // s ≤ 1 + iso_noise: no evidence about the ceiling
   suspect,             // prediction flagged suspect (infeasible byte/FLOP model)
@@ -100,7 +119,7 @@ enum class ExclusionReason {
   infeasible,          // e > 1.05 before clamping: counted as infeasible + contradiction
   zero_weight,         // weight is 0 (confidence weight 0 or decay underflow)
 };
-inline constexpr int k_exclusion_reason_count = 14;
+inline constexpr int k_exclusion_reason_count = 15;
 
 // Stable snake_case name ("below_noise").
 const char* to_string(ExclusionReason reason);
@@ -136,6 +155,7 @@ struct PriorRow {
   double parent = 0.0;                  // value shrunk toward (the seed at class level)
   double target_eff = 0.0;              // fraction (0, 1]
   int n = 0;                            // observations
+  int runs = 0;                         // distinct runs behind the observations
   double weight = 0.0;                  // W = Σ w
   std::optional<double> statistic;      // q, the weighted quantile of e (none when n = 0)
   std::optional<Interval> interval;     // bootstrap interval (none when n = 0)
@@ -143,24 +163,39 @@ struct PriorRow {
   int infeasible = 0;                   // attempts with e > 1.05 before clamping
   std::optional<std::string> last_seen; // newest run_date among the observations
   PriorSource source = PriorSource::seed;
+  // For a key without observations (source parent): the keys at its level
+  // that have evidence and differ from it in one field, with their values.
+  std::vector<std::pair<std::string, double>> nearest;
 };
 
 // "moe", "moe:gfx950" or "moe:gfx950:decode": the --explain key of a row,
 // also the label that seeds the row's bootstrap stream.
 std::string row_key(const PriorRow& row);
 
-// e2e transfer for one op_class × regime: the c-weighted median of d / c with
-// c = pct_gpu_time × (1 − 1/s), over every attempt in the date window with a
-// measured d, s > 1 and pct_gpu_time > 0, whatever its verdict (c does not use
-// the roofline). Consumers multiply expected_e2e_gain_pct by median_ratio for
-// a calibrated e2e expectation.
+// e2e transfer for one op_class × regime, from attempts with a measured e2e
+// delta d (percent) and s > 1, except parity-failed ones and those refused
+// for no_engagement (their e2e did not run the new kernel):
+// c = pct_gpu_time × (1 − 1/s) (percent, the Amdahl ceiling),
+// x = clamp(d / c, −1, 2). With n distinct runs: n < 2 → median_ratio 1
+// (source raw: use the raw ceiling); else m = the lower c-weighted median of
+// x and median_ratio = (3 + n·m) / (3 + n) (source calibrated). Consumers
+// multiply expected_e2e_gain_pct by median_ratio. The interval is a 90 %
+// bootstrap over runs of median_ratio: the uncertainty of the ratio, not a
+// prediction interval for the next run.
+enum class TransferSource { raw, calibrated };
+const char* to_string(TransferSource source); // "raw" | "calibrated"
+
 struct TransferRow {
   std::string op_class;
   std::string regime;
-  int n = 0;
-  double median_ratio = 0.0;
-  std::optional<Interval> interval;
-  int sign_flips = 0; // s > 1 + iso_noise but d ≤ −e2e_noise_pct
+  int n = 0;                       // distinct runs
+  int attempts = 0;                // attempts behind the ratio
+  double median_ratio = 1.0;       // × of the Amdahl ceiling that reached e2e
+  std::optional<double> statistic; // m, the lower c-weighted median of x (none when n < 2)
+  TransferSource source = TransferSource::raw;
+  std::optional<Interval> interval; // none when n < 2
+  int sign_flips = 0;               // s > 1 + iso_noise but d ≤ −e2e_noise_pct
+  int beyond_ceiling = 0;           // d > c: the Amdahl share missed a second-order effect
 };
 
 struct ExclusionCount {
@@ -188,8 +223,17 @@ struct PriorsKey {
   std::optional<std::string> gfx;
   std::optional<std::string> regime;
 };
-// Parse "moe", "moe:gfx950", "moe:gfx950:decode". Error (usage): unknown class,
-// empty part or more than three parts.
+// The regimes a key may name.
+inline constexpr std::array<std::string_view, 4> k_regimes = {"decode", "prefill", "mixed", "unknown"};
+
+// "gfx950" from "GFX950", "MI355X" or "mi355x_oam"; nullopt when the text is
+// neither gfx-shaped (gfx + letters/digits) nor a known device name.
+std::optional<std::string> normalize_gfx_spelling(std::string_view text);
+
+// Parse "moe", "moe:gfx950", "moe:gfx950:decode", case-insensitively, with a
+// device name accepted for the gfx (MI300X → gfx942). Error (usage): unknown
+// class, a gfx that is not gfx-shaped, a regime outside k_regimes, an empty
+// part or more than three parts; the message names the valid values.
 Result<PriorsKey> parse_priors_key(std::string_view text);
 // Parse --by: "class" | "class,gfx" | "class,gfx,regime". Error (usage) otherwise.
 Result<PriorsLevel> parse_priors_level(std::string_view text);
@@ -203,12 +247,28 @@ struct ExplainedAttempt {
   AttemptEvaluation evaluation;
 };
 
+// One shrinkage step on the path from the seed to a key: `from` shrunk by a
+// set of observations (none: unchanged) gives `to`.
+struct ShrinkStep {
+  std::string set;                       // "moe minus gfx950", "gfx950 minus decode", "moe:gfx950:decode"
+  double from = 0.0;                     // fraction
+  int n = 0;                             // observations in the set
+  int runs = 0;                          // distinct runs in the set
+  double weight = 0.0;                   // W of the set
+  std::optional<double> statistic;       // q of the set (none when empty)
+  double to = 0.0;                       // fraction
+  std::vector<std::string> observations; // "RUN kernel e=… w=…" of the set
+};
+
 // Everything --explain prints for one key.
 struct KeyExplanation {
   PriorsKey key;
   std::optional<std::string> as_of;
-  PriorsParams params;                        // with as_of resolved
-  std::vector<PriorRow> chain;                // class row, then gfx row, then regime row
+  PriorsParams params;                                 // with as_of resolved
+  std::vector<PriorRow> chain;                         // class row, then gfx row, then regime row
+  std::vector<ShrinkStep> steps;                       // the key's path from the seed, step by step
+  std::vector<std::pair<std::string, double>> nearest; // keys with evidence one field away (key without any)
+  std::vector<std::string> notes;             // e.g. a gfx with no runs, answered from the class level
   std::vector<ExplainedAttempt> observations; // contributing to the key, chronological
   std::vector<ExplainedAttempt> excluded;     // attempts matching the key that are not
 };

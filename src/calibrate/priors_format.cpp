@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
 #include <vector>
 
 namespace rfdb::calibrate {
@@ -69,6 +70,24 @@ template <typename T> Json optional_json(const std::optional<T>& v)
   return *v;
 }
 
+Json nearest_json(const std::vector<std::pair<std::string, double>>& nearest)
+{
+  Json out = Json::array();
+  for (const auto& [key, value] : nearest) {
+    out.push_back(Json{{"key", key}, {"target_eff", round_dp(value, 4)}});
+  }
+  return out;
+}
+
+std::string nearest_text(const std::vector<std::pair<std::string, double>>& nearest)
+{
+  std::string out;
+  for (const auto& [key, value] : nearest) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, fixed(value, 4));
+  }
+  return out;
+}
+
 std::string params_summary(const PriorsParams& p)
 {
   const auto& w = p.confidence_weights;
@@ -114,16 +133,20 @@ std::string plural(int n, std::string_view word)
 // The md "why" cell: where the value came from, in one line.
 std::string why_text(const PriorRow& row, const PriorsParams& p, const std::string& parent_key)
 {
-  const std::string origin = row.gfx ? fmt::format("{} {}", parent_key, fixed(row.parent, 4))
-                                     : fmt::format("seed {}", trimmed(row.seed, 3, 2));
+  const std::string origin =
+      row.gfx ? fmt::format("parent {} (seed shrunk by the rest of {})", fixed(row.parent, 4), parent_key)
+              : fmt::format("seed {}", trimmed(row.seed, 3, 2));
   std::string why;
   if (row.source == PriorSource::calibrated) {
     why = fmt::format("{}; {} obs (q {}, W {}) shrunk with k={}", origin, row.n, fixed(*row.statistic, 3),
                       fixed(row.weight, 2), trimmed(p.prior_strength, 3, 0));
   } else if (row.source == PriorSource::parent) {
-    why = fmt::format("no observations; parent {}", origin);
+    why = fmt::format("no observations; {}", origin);
   } else {
     why = fmt::format("{}; no observations", origin);
+  }
+  if (!row.nearest.empty()) {
+    why += "; nearest with evidence: " + nearest_text(row.nearest);
   }
   if (row.contradictions > 0) {
     why += "; " + plural(row.contradictions, "contradiction");
@@ -208,29 +231,6 @@ std::string explain_excluded(const KeyExplanation& ex)
   return out + aligned(rows, {false, false, true, false, false, false, false, true, true, false});
 }
 
-std::string explain_step(const PriorRow& row, const PriorsParams& p)
-{
-  const std::string from = row.gfx ? fmt::format("parent {} {}", parent_key_of(row), fixed(row.parent, 4))
-                                   : fmt::format("seed {}", fixed(row.seed, 4));
-  std::string out = fmt::format("  {}: {}\n", row_key(row), from);
-  if (row.source != PriorSource::calibrated) {
-    out += fmt::format("    no observations -> {} (source {})\n", fixed(row.target_eff, 4),
-                       to_string(row.source));
-  } else {
-    const std::string k = trimmed(p.prior_strength, 3, 0);
-    out += fmt::format("    n={}, W={}, q={} (weighted {} quantile of e)\n", row.n, fixed(row.weight, 3),
-                       fixed(*row.statistic, 4), trimmed(p.quantile, 4, 2));
-    out += fmt::format("    t = ({}*{} + {}*{}) / ({} + {}) = {}\n", k, fixed(row.parent, 4),
-                       fixed(row.weight, 3), fixed(*row.statistic, 4), k, fixed(row.weight, 3),
-                       fixed(row.target_eff, 4));
-    out += fmt::format("    {} bootstrap interval {} (parent held fixed); last_seen {}\n",
-                       fmt::format("{}%", trimmed(p.interval * 100.0, 1, 0)), interval_text(row.interval),
-                       row.last_seen.value_or("-"));
-  }
-  out += fmt::format("    contradictions {}, infeasible {}\n", row.contradictions, row.infeasible);
-  return out;
-}
-
 } // namespace
 
 Result<PriorsFormat> parse_priors_format(std::string_view text)
@@ -284,6 +284,7 @@ std::string render_priors_json(const PriorsResult& result)
                                       {"medium", round_dp(p.confidence_weights.medium, 6)},
                                       {"low", round_dp(p.confidence_weights.low, 6)}};
   params["half_life_days"] = p.half_life_days ? Json(round_dp(*p.half_life_days, 6)) : Json(nullptr);
+  params["include_parity_fail"] = p.include_parity_fail;
   doc["parameters"] = std::move(params);
   Json priors = Json::array();
   for (const PriorRow& row : result.priors) {
@@ -294,6 +295,7 @@ std::string render_priors_json(const PriorsResult& result)
     j["seed"] = round_dp(row.seed, 4);
     j["target_eff"] = round_dp(row.target_eff, 4);
     j["n"] = row.n;
+    j["runs"] = row.runs;
     j["weight"] = round_dp(row.weight, 3);
     j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
     j["interval"] = interval_json(row.interval);
@@ -301,6 +303,7 @@ std::string render_priors_json(const PriorsResult& result)
     j["infeasible"] = row.infeasible;
     j["last_seen"] = optional_json(row.last_seen);
     j["source"] = to_string(row.source);
+    j["nearest"] = nearest_json(row.nearest);
     priors.push_back(std::move(j));
   }
   doc["priors"] = std::move(priors);
@@ -310,9 +313,14 @@ std::string render_priors_json(const PriorsResult& result)
     j["op_class"] = row.op_class;
     j["regime"] = row.regime;
     j["n"] = row.n;
+    j["runs"] = row.n;
+    j["attempts"] = row.attempts;
     j["median_ratio"] = round_dp(row.median_ratio, 4);
+    j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
+    j["source"] = to_string(row.source);
     j["interval"] = interval_json(row.interval);
     j["sign_flips"] = row.sign_flips;
+    j["beyond_ceiling"] = row.beyond_ceiling;
     transfer.push_back(std::move(j));
   }
   doc["e2e_transfer"] = std::move(transfer);
@@ -323,26 +331,42 @@ std::string render_priors_table(const PriorsResult& result)
 {
   std::string out = fmt::format("target_eff priors as of {} ({})\n\n", result.as_of.value_or("- (no runs)"),
                                 params_summary(result.params));
-  std::vector<std::vector<std::string>> rows = {{"key", "seed", "target_eff", "n", "W", "q", "interval",
-                                                 "contradictions", "infeasible", "last_seen", "source"}};
+  std::vector<std::vector<std::string>> rows = {{"key", "seed", "target_eff", "n", "runs", "W", "q",
+                                                 "interval", "contradictions", "infeasible", "last_seen",
+                                                 "source"}};
   for (const PriorRow& r : result.priors) {
     rows.push_back({row_key(r), fixed(r.seed, 4), fixed(r.target_eff, 4), std::to_string(r.n),
-                    fixed(r.weight, 3), opt_fixed(r.statistic, 4), interval_text(r.interval),
-                    std::to_string(r.contradictions), std::to_string(r.infeasible), r.last_seen.value_or("-"),
-                    to_string(r.source)});
+                    std::to_string(r.runs), fixed(r.weight, 3), opt_fixed(r.statistic, 4),
+                    interval_text(r.interval), std::to_string(r.contradictions), std::to_string(r.infeasible),
+                    r.last_seen.value_or("-"), to_string(r.source)});
   }
-  out += aligned(rows, {false, true, true, true, true, true, false, true, true, false, false});
-  out += "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio):\n";
+  out += aligned(rows, {false, true, true, true, true, true, true, false, true, true, false, false});
+  std::string near;
+  for (const PriorRow& r : result.priors) {
+    if (r.source == PriorSource::parent && !r.nearest.empty()) {
+      near += fmt::format("  {}: {}\n", row_key(r), nearest_text(r.nearest));
+    }
+  }
+  if (!near.empty()) {
+    out +=
+        "\nKeys without evidence show their parent's value (source parent); nearest keys with evidence:\n" +
+        near;
+  }
+  out +=
+      "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use the raw "
+      "Amdahl ceiling):\n";
   if (result.e2e_transfer.empty()) {
     out += "  (no attempts with a measured e2e delta and s > 1)\n";
   } else {
-    std::vector<std::vector<std::string>> t = {
-        {"op_class", "regime", "n", "median_ratio", "interval", "sign_flips"}};
+    std::vector<std::vector<std::string>> t = {{"op_class", "regime", "runs", "attempts", "median_ratio", "m",
+                                                "interval", "sign_flips", "beyond_ceiling", "source"}};
     for (const TransferRow& r : result.e2e_transfer) {
-      t.push_back({r.op_class, r.regime, std::to_string(r.n), fixed(r.median_ratio, 4),
-                   interval_text(r.interval), std::to_string(r.sign_flips)});
+      t.push_back({r.op_class, r.regime, std::to_string(r.n), std::to_string(r.attempts),
+                   fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4), interval_text(r.interval),
+                   std::to_string(r.sign_flips), std::to_string(r.beyond_ceiling), to_string(r.source)});
     }
-    out += aligned(t, {false, false, true, true, false, true});
+    out += aligned(t, {false, false, true, true, true, true, false, true, true, false});
+    out += "  The interval is the uncertainty of the ratio, not a prediction interval for the next run.\n";
   }
   std::string excluded;
   for (const ExclusionCount& c : result.excluded) {
@@ -355,15 +379,15 @@ std::string render_priors_table(const PriorsResult& result)
 
 std::string render_priors_csv(const PriorsResult& result)
 {
-  std::string out = "op_class,gfx,regime,seed,target_eff,n,weight,statistic,interval_lo,interval_hi,"
-                    "contradictions,infeasible,last_seen,source\n";
+  std::string out = "op_class,gfx,regime,seed,target_eff,n,runs,weight,statistic,interval_lo,interval_hi,"
+                    "contradictions,infeasible,last_seen,source,nearest\n";
   for (const PriorRow& r : result.priors) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.op_class),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.op_class),
                        csv_field(r.gfx.value_or("")), csv_field(r.regime.value_or("")), fixed(r.seed, 4),
-                       fixed(r.target_eff, 4), r.n, fixed(r.weight, 3),
+                       fixed(r.target_eff, 4), r.n, r.runs, fixed(r.weight, 3),
                        r.statistic ? fixed(*r.statistic, 4) : "", r.interval ? fixed(r.interval->lo, 4) : "",
                        r.interval ? fixed(r.interval->hi, 4) : "", r.contradictions, r.infeasible,
-                       r.last_seen.value_or(""), to_string(r.source));
+                       r.last_seen.value_or(""), to_string(r.source), csv_field(nearest_text(r.nearest)));
   }
   return out;
 }
@@ -380,18 +404,60 @@ std::string render_priors_md(const PriorsResult& result)
 
 std::string render_priors_python(const PriorsResult& result)
 {
-  std::string entries;
+  // class → value; gfx → class → value; gfx → regime → class → value.
+  std::string classes;
+  std::map<std::string, std::string> by_gfx;
+  std::map<std::string, std::map<std::string, std::string>> by_gfx_regime;
+  const auto add = [](std::string& into, const PriorRow& r) {
+    into += fmt::format("{}\"{}\": {}", into.empty() ? "" : ", ", r.op_class, fixed(r.target_eff, 4));
+  };
   for (const PriorRow& r : result.priors) {
-    if (r.gfx) {
-      continue;
+    if (!r.gfx) {
+      add(classes, r);
+    } else if (!r.regime) {
+      add(by_gfx[*r.gfx], r);
+    } else {
+      add(by_gfx_regime[*r.gfx][*r.regime], r);
     }
-    entries += fmt::format("{}\"{}\": {}", entries.empty() ? "" : ", ", r.op_class, fixed(r.target_eff, 4));
   }
-  return fmt::format("# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of {}.\n"
-                     "# Class level; prior strength k={}. Regenerate rather than edit.\n"
-                     "TARGET_EFF = {{{}}}\n",
-                     result.as_of.value_or("- (no runs)"), trimmed(result.params.prior_strength, 3, 0),
-                     entries);
+  std::string out =
+      fmt::format("# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of {}.\n"
+                  "# Levels: {}; prior strength k={}. Regenerate rather than edit.\n"
+                  "TARGET_EFF = {{{}}}\n",
+                  result.as_of.value_or("- (no runs)"), to_string(result.params.level),
+                  trimmed(result.params.prior_strength, 3, 0), classes);
+  if (result.params.level != PriorsLevel::op_class) {
+    std::string gfx_entries;
+    for (const auto& [gfx, entries] : by_gfx) {
+      gfx_entries += fmt::format("{}\n    \"{}\": {{{}}}", gfx_entries.empty() ? "" : ",", gfx, entries);
+    }
+    out += fmt::format("TARGET_EFF_BY_GFX = {{{}{}}}\n", gfx_entries, gfx_entries.empty() ? "" : ",\n");
+  }
+  if (result.params.level == PriorsLevel::op_class_gfx_regime) {
+    std::string gfx_entries;
+    for (const auto& [gfx, regimes] : by_gfx_regime) {
+      std::string regime_entries;
+      for (const auto& [regime, entries] : regimes) {
+        regime_entries +=
+            fmt::format("{}\n        \"{}\": {{{}}}", regime_entries.empty() ? "" : ",", regime, entries);
+      }
+      gfx_entries +=
+          fmt::format("{}\n    \"{}\": {{{},\n    }}", gfx_entries.empty() ? "" : ",", gfx, regime_entries);
+    }
+    out +=
+        fmt::format("TARGET_EFF_BY_GFX_REGIME = {{{}{}}}\n", gfx_entries, gfx_entries.empty() ? "" : ",\n");
+  }
+  std::string transfer;
+  for (const TransferRow& r : result.e2e_transfer) {
+    if (r.source == TransferSource::calibrated) {
+      transfer += fmt::format("{}(\"{}\", \"{}\"): {}", transfer.empty() ? "" : ", ", r.op_class, r.regime,
+                              fixed(r.median_ratio, 4));
+    }
+  }
+  out += "# Multiply a verdict's expected_e2e_gain_pct by E2E_TRANSFER[(op_class, regime)]; keys with fewer\n"
+         "# than 2 runs are absent: use the raw Amdahl ceiling there.\n";
+  out += fmt::format("E2E_TRANSFER = {{{}}}\n", transfer);
+  return out;
 }
 
 std::string render_explain(const KeyExplanation& ex)
@@ -403,9 +469,38 @@ std::string render_explain(const KeyExplanation& ex)
   std::string out = fmt::format("rfdb priors --explain {}\nas_of {}; {}\n\n", row_key(key_row),
                                 ex.as_of.value_or("- (no runs)"), params_summary(ex.params));
   out += explain_observations(ex) + "\n" + explain_excluded(ex) + "\n";
-  out += "Arithmetic (t = (k*parent + W*q) / (k + W), clamped to (0, 1]):\n";
-  for (const PriorRow& row : ex.chain) {
-    out += explain_step(row, ex.params);
+  out += "Arithmetic: shrink(p, W, q) = (k*p + W*q) / (k + W), clamped to (0, 1]; each observation counts\n"
+         "once on the path from the seed to the key (an empty set leaves the value unchanged):\n";
+  const std::string k = trimmed(ex.params.prior_strength, 3, 0);
+  out += fmt::format("  seed {} {}\n", ex.key.op_class, fixed(*seed_target_eff(ex.key.op_class), 4));
+  for (const ShrinkStep& st : ex.steps) {
+    if (!st.statistic) {
+      out += fmt::format("  {}: no observations, {} unchanged\n", st.set, fixed(st.from, 4));
+      continue;
+    }
+    out += fmt::format("  {}: n={}, runs={}, W={}, q={} (weighted {} quantile of e)\n", st.set, st.n, st.runs,
+                       fixed(st.weight, 3), fixed(*st.statistic, 4), trimmed(ex.params.quantile, 4, 2));
+    out += fmt::format("    ({}*{} + {}*{}) / ({} + {}) = {}\n", k, fixed(st.from, 4), fixed(st.weight, 3),
+                       fixed(*st.statistic, 4), k, fixed(st.weight, 3), fixed(st.to, 4));
+    for (const auto& o : st.observations) {
+      out += "    " + o + "\n";
+    }
+  }
+  if (!ex.chain.empty()) {
+    const PriorRow& last = ex.chain.back();
+    out += fmt::format("  {}% bootstrap interval {} (parent held fixed); last_seen {}; contradictions {}, "
+                       "infeasible {}\n",
+                       trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval),
+                       last.last_seen.value_or("-"), last.contradictions, last.infeasible);
+  }
+  for (const auto& note : ex.notes) {
+    out += "Note: " + note + "\n";
+  }
+  if (!ex.nearest.empty()) {
+    out += fmt::format(
+        "No evidence for this key: it shows its parent's value (source parent). Nearest keys with "
+        "evidence: {}\n",
+        nearest_text(ex.nearest));
   }
   if (!ex.chain.empty()) {
     out += fmt::format("Result: {} target_eff {}\n", row_key(ex.chain.back()),

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -25,6 +27,8 @@ const char* to_string(ExclusionReason reason)
     return "after_as_of";
   case ExclusionReason::unknown_class:
     return "unknown_class";
+  case ExclusionReason::parity_fail:
+    return "parity_fail";
   case ExclusionReason::no_speedup:
     return "no_speedup";
   case ExclusionReason::below_noise:
@@ -75,6 +79,17 @@ const char* to_string(PriorSource source)
   return "seed";
 }
 
+const char* to_string(TransferSource source)
+{
+  return source == TransferSource::calibrated ? "calibrated" : "raw";
+}
+
+bool parity_failed(const Observation& a)
+{
+  return a.output_parity == "fail" || a.reject_reason == "parity_regression" ||
+         a.reject_reason == "accuracy_regression" || a.reject_reason == "output_corruption";
+}
+
 std::optional<double> seed_target_eff(std::string_view op_class)
 {
   if (op_class == "gemm" || op_class == "moe") {
@@ -87,6 +102,47 @@ std::optional<double> seed_target_eff(std::string_view op_class)
     return 0.50;
   }
   return std::nullopt;
+}
+
+namespace {
+
+// Device names whose gfx is known (AMD Instinct), lower-case.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> k_device_gfx{{
+    {"mi300x", "gfx942"},
+    {"mi300a", "gfx942"},
+    {"mi325x", "gfx942"},
+    {"mi350x", "gfx950"},
+    {"mi355x", "gfx950"},
+    {"mi250x", "gfx90a"},
+    {"mi250", "gfx90a"},
+    {"mi210", "gfx90a"},
+}};
+
+std::string lower(std::string_view s)
+{
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool gfx_shaped(std::string_view g)
+{
+  return g.size() > 3 && g.starts_with("gfx") &&
+         std::all_of(g.begin() + 3, g.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
+}
+
+} // namespace
+
+std::optional<std::string> normalize_gfx_spelling(std::string_view text)
+{
+  const std::string g = lower(text);
+  for (const auto& [device, gfx] : k_device_gfx) {
+    if (g == device || (g.size() > device.size() && g.starts_with(device))) {
+      return std::string(gfx);
+    }
+  }
+  return gfx_shaped(g) ? std::optional(g) : std::nullopt;
 }
 
 Result<PriorsKey> parse_priors_key(std::string_view text)
@@ -104,16 +160,30 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
   if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto& s) { return s.empty(); })) {
     return fail(ErrorCode::usage, fmt::format("bad key '{}': expected CLASS[:GFX[:REGIME]]", text));
   }
+  parts[0] = lower(parts[0]);
   if (!seed_target_eff(parts[0])) {
     return fail(ErrorCode::usage,
                 fmt::format("unknown op class '{}' (expected gemm, moe, elementwise or attn)", parts[0]));
   }
   PriorsKey key{parts[0], std::nullopt, std::nullopt};
   if (parts.size() > 1) {
-    key.gfx = parts[1];
+    key.gfx = normalize_gfx_spelling(parts[1]);
+    if (!key.gfx) {
+      return fail(
+          make_error(ErrorCode::usage,
+                     fmt::format("'{}' is not a gfx target (expected gfxNNN such as gfx942 or gfx950, or a "
+                                 "device name: MI300X, MI325X → gfx942; MI350X, MI355X → gfx950)",
+                                 parts[1]))
+              .with_hint("`rfdb runs` lists the gfx of every stored run"));
+    }
   }
   if (parts.size() > 2) {
-    key.regime = parts[2];
+    const std::string regime = lower(parts[2]);
+    if (std::find(k_regimes.begin(), k_regimes.end(), regime) == k_regimes.end()) {
+      return fail(ErrorCode::usage,
+                  fmt::format("unknown regime '{}' (expected decode, prefill, mixed or unknown)", parts[2]));
+    }
+    key.regime = regime;
   }
   return key;
 }

@@ -25,6 +25,7 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
     RFDB_TRY_ASSIGN(p.confidence_weights, calibrate::parse_confidence_weights(opts.confidence_weights));
   }
   p.prior_strength = opts.prior_strength;
+  p.include_parity_fail = opts.include_parity_fail;
   p.half_life_days = opts.half_life_days;
   p.as_of = opts.as_of;
   if (!opts.since.empty()) {
@@ -105,27 +106,35 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--confidence-weights", opts->confidence_weights,
                   "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
       ->type_name("high=W,medium=W,low=W");
+  cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
+                "Count attempts whose output parity failed (for a parity check known to be too strict)");
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
       ->type_name("KEY");
-  cmd->footer(R"(The estimator (DESIGN.md §4):
-  observation  an attempt whose isolated speedup s > 1.034 (noise band) and whose
-               prediction is usable (not suspect, not dispatch-bound, headroom known,
-               0 < roofline_pct <= 1); e = min(1, roofline_pct x s), or the measured
-               post-roofline efficiency when one exists. e > 1.05 before clamping is
-               no observation: it counts as infeasible and as a contradiction.
+  cmd->footer(R"(The estimator:
+  observation  an attempt whose isolated speedup s > 1.034 (noise band), whose output
+               parity did not fail, and whose prediction is usable (not suspect, not
+               dispatch-bound, headroom known, 0 < roofline_pct <= 1); e = min(1,
+               roofline_pct x s), or the measured post-roofline efficiency of this attempt.
+               e > 1.05 before clamping counts as infeasible and as a contradiction.
   weight       high 1.0, medium 0.6, low 0.25, x 0.5^(age/half-life) with --half-life
-  estimate     q = weighted 75th percentile of e; target_eff = (k*parent + W*q)/(k + W),
-               parent = seed (class), class value (class,gfx), class,gfx value (regime)
+  estimate     q = weighted 75th percentile of e, W = total weight,
+               shrink(p, W, q) = (k*p + W*q)/(k + W); each observation counts once on the
+               path from the seed: class = shrink(seed, class); class:gfx =
+               shrink(shrink(seed, class minus gfx), gfx); likewise one level down
   interval     90 % bootstrap, 1000 resamples, fixed seed (reproducible)
-  e2e transfer per op_class x regime: c-weighted median of d/c, c = pct_gpu_time x (1 - 1/s);
-               multiply expected_e2e_gain_pct by median_ratio for a calibrated expectation
+  e2e transfer per op_class x regime: x = clamp(d/c, -1, 2), c = pct_gpu_time x (1 - 1/s);
+               below 2 runs ratio 1 (raw Amdahl ceiling), else (3 + n*m)/(3 + n) with m the
+               lower c-weighted median of x and n the runs; multiply expected_e2e_gain_pct
+               by it. Its interval is the ratio's uncertainty, not a prediction interval.
+  keys         case-insensitive; MI300X/MI325X mean gfx942, MI350X/MI355X gfx950; a key
+               without evidence shows its parent's value and the nearest keys that have some
 
 Examples:
   rfdb priors --format table
   rfdb priors --by class,gfx --format md
   rfdb priors --format python > target_eff.py
-  rfdb priors --explain attn:gfx950
+  rfdb priors --explain attn:MI355X:decode
   rfdb priors --half-life 180 --as-of 2026-12-01)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });
 }

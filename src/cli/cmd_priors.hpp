@@ -19,6 +19,7 @@ struct PriorsOptions {
   double prior_strength = 3.0;
   std::string confidence_weights; // "high=1,medium=0.6,low=0.25"
   std::string explain;            // CLASS[:GFX[:REGIME]]
+  bool include_parity_fail = false;
 };
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_priors(const PriorsOptions& opts, Context& ctx);

@@ -87,6 +87,8 @@ Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
     a.pred_pct_gpu_time = s.get_opt_double(26);
     a.post_efficiency = s.get_opt_double(27);
     a.pred_dispatch_bound = s.get_opt_int(28).value_or(0) != 0;
+    a.output_parity = text_or_empty(s, 29);
+    a.reject_reason = text_or_empty(s, 30);
     ev.attempts.push_back(std::move(a));
   }
 }

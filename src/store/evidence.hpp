@@ -29,6 +29,8 @@ struct EvidenceAttempt {
   std::optional<bool> pred_suspect;
   bool pred_dispatch_bound = false;
   std::optional<double> post_efficiency; // fraction
+  std::string output_parity,
+      reject_reason; // pass | fail | n/a | ""; parity_regression, no_engagement, … | ""
 };
 
 struct EvidenceVerdict {

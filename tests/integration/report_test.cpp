@@ -76,7 +76,9 @@ TEST(Report, GoldenPlaybookForASingleRun)
   ingest_runs(db, {k_canonical_run});
   const auto r = report(db, {"--as-of", "2026-11-30"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "| attn:gfx950 | 0.5000 | 0.4330 | 1 |"));
+  // One run on one gfx: attn:gfx950 holds attn's evidence and has its value
+  // (3·0.50 + 0.6·0.2808)/3.6 = 0.4635, not shrunk a second time (0.4330).
+  EXPECT_TRUE(contains(r.out, "| attn:gfx950 | 0.5000 | 0.4635 | 1 |"));
   EXPECT_TRUE(contains(r.out, "- \u2605 authored triton kernel \u2014 single run, e2e overlapping or "
                               "unverified; isolated 1.560\u00d7; e2e not measured;"));
   RFDB_EXPECT_GOLDEN("report/single_run.md", r.out);

@@ -419,21 +419,31 @@ TEST(ComputePriors, HierarchyShrinksEachLevelTowardItsParent)
   // moe class: W 2, q = 0.95 (target 1.5: 0.80 → 1, 0.95 → 2); t = (2.7 + 1.9)/5 = 0.92.
   const double moe = row(r, "moe").target_eff;
   EXPECT_NEAR(moe, 0.92, 1e-12);
-  // moe:gfx950: (3·0.92 + 0.95)/4 = 0.9275; its decode child: (3·0.9275 + 0.95)/4.
-  EXPECT_NEAR(row(r, "moe:gfx950").target_eff, 0.9275, 1e-12);
-  EXPECT_NEAR(row(r, "moe:gfx950:decode").target_eff, (3 * 0.9275 + 0.95) / 4, 1e-12);
-  EXPECT_DOUBLE_EQ(row(r, "moe:gfx950:decode").parent, row(r, "moe:gfx950").target_eff);
-  // moe:gfx942: (3·0.92 + 0.80)/4 = 0.89; no decode evidence → shows 0.89 as parent.
-  EXPECT_NEAR(row(r, "moe:gfx942").target_eff, 0.89, 1e-12);
+  // Each observation counts once on the path from the seed (issue 9):
+  // moe:gfx950 = shrink(shrink(0.90, moe minus gfx950 = {0.80}), {0.95})
+  //            = shrink((2.7 + 0.80)/4 = 0.875, {0.95}) = (2.625 + 0.95)/4 = 0.89375.
+  EXPECT_NEAR(row(r, "moe:gfx950").parent, 0.875, 1e-12);
+  EXPECT_NEAR(row(r, "moe:gfx950").target_eff, 0.89375, 1e-12);
+  // moe:gfx950:decode holds the same evidence as moe:gfx950 (gfx950 minus
+  // decode is empty), so it has the same value: no second shrink.
+  EXPECT_NEAR(row(r, "moe:gfx950:decode").parent, 0.875, 1e-12);
+  EXPECT_DOUBLE_EQ(row(r, "moe:gfx950:decode").target_eff, row(r, "moe:gfx950").target_eff);
+  // moe:gfx942 = shrink((2.7 + 0.95)/4 = 0.9125, {0.80}) = (2.7375 + 0.80)/4 = 0.884375;
+  // its decode child has no evidence → its parent's value.
+  EXPECT_NEAR(row(r, "moe:gfx942").target_eff, 0.884375, 1e-12);
   const PriorRow& empty = row(r, "moe:gfx942:decode");
   EXPECT_EQ(empty.source, PriorSource::parent);
   EXPECT_EQ(empty.n, 0);
   EXPECT_DOUBLE_EQ(empty.target_eff, row(r, "moe:gfx942").target_eff);
   EXPECT_FALSE(empty.interval.has_value());
-  // attn: class (1.5 + 0.4)/4 = 0.475; attn:gfx950 has nothing → 0.475, source parent.
+  // attn: class (1.5 + 0.4)/4 = 0.475. attn:gfx950 has nothing, and attn
+  // minus gfx950 = {0.40}, so it shows the class value 0.475 (source parent).
   EXPECT_NEAR(row(r, "attn").target_eff, 0.475, 1e-12);
   EXPECT_EQ(row(r, "attn:gfx950").source, PriorSource::parent);
   EXPECT_NEAR(row(r, "attn:gfx950").target_eff, 0.475, 1e-12);
+  // attn:gfx942 holds all of attn's evidence: exactly the class value.
+  EXPECT_DOUBLE_EQ(row(r, "attn:gfx942").target_eff, row(r, "attn").target_eff);
+  EXPECT_EQ(row(r, "moe:gfx950").runs, 1);
   EXPECT_EQ(row(r, "gemm:gfx942").source, PriorSource::parent);
   EXPECT_DOUBLE_EQ(row(r, "gemm:gfx942").target_eff, 0.90);
   EXPECT_EQ(row(r, "gemm").source, PriorSource::seed);
@@ -499,24 +509,28 @@ TEST(ComputePriors, IntervalBracketsSpreadEvidence)
   EXPECT_FALSE(row(compute(in, none), "elementwise").interval.has_value());
 }
 
-Observation transfer(double pct, double s, std::optional<double> d, std::string regime = "decode")
+Observation transfer(double pct, double s, std::optional<double> d, std::string regime = "decode",
+                     std::string date = "2025-05-01")
 {
-  Observation o = obs("moe", "gfx950", std::move(regime), 0.5, s);
+  Observation o = obs("moe", "gfx950", std::move(regime), 0.5, s, "high", std::move(date));
   o.pred_pct_gpu_time = pct;
   o.e2e_delta_pct = d;
   return o;
 }
 
-TEST(E2eTransfer, CeilingWeightedMedianIgnoresTinyCeilings)
+TEST(E2eTransfer, ShrunkLowerCeilingWeightedMedianOverRuns)
 {
-  // c = pct × (1 − 1/s), ratio d/c:
-  //   20 %, 1.25× → c 4.0,  d  2.0 → 0.5
-  //   10 %, 2.0×  → c 5.0,  d  3.0 → 0.6
-  //    1 %, 1.01× → c 0.0099, d 0.4 → 40.4 (tiny ceiling)
-  //    6 %, 1.5×  → c 2.0,  d −1.0 → −0.5 (sign flip)
-  // Weighted median: W 11.0099, half 5.505: −0.5 → 2, 0.5 → 6 → 0.5.
-  std::vector<Observation> in = {transfer(20, 1.25, 2.0),          transfer(10, 2.0, 3.0),
-                                 transfer(1, 1.01, 0.4),           transfer(6, 1.5, -1.0),
+  // c = pct × (1 − 1/s), x = clamp(d/c, −1, 2):
+  //   run A: 20 %, 1.25× → c 4.0,    d  2.0 → x 0.5
+  //   run B: 10 %, 2.0×  → c 5.0,    d  3.0 → x 0.6
+  //   run C:  1 %, 1.01× → c 0.0099, d  0.4 → 40.4, clamped to 2
+  //   run D:  6 %, 1.5×  → c 2.0,    d −1.0 → −0.5 (a sign flip)
+  // Lower c-weighted median: Σc 11.0099, half 5.505; ascending −0.5 (2.0),
+  // 0.5 (cum 6.0 ≥ 5.505) → m = 0.5. n = 4 runs: (3 + 4·0.5)/(3 + 4) = 5/7.
+  std::vector<Observation> in = {transfer(20, 1.25, 2.0, "decode", "2025-05-01"),
+                                 transfer(10, 2.0, 3.0, "decode", "2025-05-02"),
+                                 transfer(1, 1.01, 0.4, "decode", "2025-05-03"),
+                                 transfer(6, 1.5, -1.0, "decode", "2025-05-04"),
                                  transfer(50, 0.9, 5.0),             // s ≤ 1: no ceiling
                                  transfer(50, 1.5, std::nullopt),    // no e2e measurement
                                  transfer(3, 1.5, -0.2, "prefill")}; // own key, not a flip
@@ -526,24 +540,139 @@ TEST(E2eTransfer, CeilingWeightedMedianIgnoresTinyCeilings)
   EXPECT_EQ(decode.op_class, "moe");
   EXPECT_EQ(decode.regime, "decode");
   EXPECT_EQ(decode.n, 4);
-  EXPECT_NEAR(decode.median_ratio, 0.5, 1e-12);
+  EXPECT_EQ(decode.attempts, 4);
+  ASSERT_TRUE(decode.statistic.has_value());
+  EXPECT_NEAR(*decode.statistic, 0.5, 1e-12);
+  EXPECT_NEAR(decode.median_ratio, 5.0 / 7.0, 1e-12);
+  EXPECT_EQ(decode.source, TransferSource::calibrated);
   EXPECT_EQ(decode.sign_flips, 1);
+  EXPECT_EQ(decode.beyond_ceiling, 1); // run C: d 0.4 > c 0.0099
   ASSERT_TRUE(decode.interval.has_value());
-  EXPECT_LT(decode.interval->hi, 1.0); // 40.4 carries too little weight to move it
+  EXPECT_GE(decode.interval->lo, (3.0 - 4.0) / 7.0); // m ≥ −1 after the clamp
+  EXPECT_LE(decode.interval->hi, (3.0 + 8.0) / 7.0); // m ≤ 2
+  // One run: the raw Amdahl ceiling (ratio 1), whatever its x.
   const TransferRow& prefill = r.e2e_transfer[1];
   EXPECT_EQ(prefill.regime, "prefill");
   EXPECT_EQ(prefill.n, 1);
-  EXPECT_NEAR(prefill.median_ratio, -0.2 / 1.0, 1e-12); // c = 3 × (1 − 1/1.5) = 1
+  EXPECT_DOUBLE_EQ(prefill.median_ratio, 1.0);
+  EXPECT_EQ(prefill.source, TransferSource::raw);
+  EXPECT_FALSE(prefill.statistic.has_value());
+  EXPECT_FALSE(prefill.interval.has_value());
   EXPECT_EQ(prefill.sign_flips, 0);
 }
 
-TEST(E2eTransfer, CanonicalMoeRatio)
+TEST(E2eTransfer, RunsNotAttemptsCountAndTheClampBoundsALoss)
+{
+  // Two attempts of one run are n = 1: still raw.
+  std::vector<Observation> one_run = {transfer(20, 1.25, 2.0), transfer(10, 2.0, 3.0)};
+  const auto r1 = compute(one_run);
+  ASSERT_EQ(r1.e2e_transfer.size(), 1U);
+  EXPECT_EQ(r1.e2e_transfer[0].n, 1);
+  EXPECT_EQ(r1.e2e_transfer[0].attempts, 2);
+  EXPECT_DOUBLE_EQ(r1.e2e_transfer[0].median_ratio, 1.0);
+  // Two runs that lost far beyond their ceiling: x clamps to −1, so
+  // m = −1 and the ratio is (3 − 2)/5 = 0.2, not −11.
+  std::vector<Observation> losses = {transfer(2, 1.2, -20.0, "decode", "2025-05-01"),
+                                     transfer(2, 1.2, -15.0, "decode", "2025-05-02")};
+  const auto r2 = compute(losses);
+  EXPECT_NEAR(*r2.e2e_transfer[0].statistic, -1.0, 1e-12);
+  EXPECT_NEAR(r2.e2e_transfer[0].median_ratio, 0.2, 1e-12);
+}
+
+TEST(E2eTransfer, ParityFailedAndUnengagedAttemptsAreLeftOut)
+{
+  Observation wrong = transfer(20, 2.0, 30.0, "decode", "2025-05-03");
+  wrong.output_parity = "fail";
+  Observation unengaged = transfer(20, 1.2, -0.2, "decode", "2025-05-04");
+  unengaged.reject_reason = "no_engagement";
+  std::vector<Observation> in = {transfer(20, 1.25, 2.0, "decode", "2025-05-01"),
+                                 transfer(10, 2.0, 3.0, "decode", "2025-05-02"), wrong, unengaged};
+  const auto r = compute(in);
+  ASSERT_EQ(r.e2e_transfer.size(), 1U);
+  EXPECT_EQ(r.e2e_transfer[0].n, 2);
+  EXPECT_EQ(r.e2e_transfer[0].attempts, 2);
+  // x 0.5 (c 4) and 0.6 (c 5): half of 9 is 4.5 → m 0.6; (3 + 1.2)/5 = 0.84.
+  EXPECT_NEAR(r.e2e_transfer[0].median_ratio, 0.84, 1e-12);
+}
+
+TEST(E2eTransfer, HalfLifeWeighsOlderCeilingsLess)
+{
+  // Runs 0 and 10 days before as_of: x 0.5 (c 4.0) and x 0.6 (c 5.0).
+  std::vector<Observation> in = {transfer(20, 1.25, 2.0, "decode", "2025-05-01"),
+                                 transfer(10, 2.0, 3.0, "decode", "2025-05-11")};
+  PriorsParams p;
+  const auto plain = compute(in, p);
+  EXPECT_NEAR(*plain.e2e_transfer[0].statistic, 0.6, 1e-12); // half of 9 = 4.5 > 4 → 0.6
+  // Half-life 10 days: the old run's c is 4·0.5 = 2, the new one's 5: still 0.6.
+  // Reverse the ages: the new run has x 0.5 with c 4, the old x 0.6 with
+  // c 5·0.5 = 2.5: half of 6.5 = 3.25 ≤ 4 → m = 0.5.
+  std::vector<Observation> rev = {transfer(20, 1.25, 2.0, "decode", "2025-05-11"),
+                                  transfer(10, 2.0, 3.0, "decode", "2025-05-01")};
+  p.half_life_days = 10.0;
+  EXPECT_NEAR(*compute(rev, p).e2e_transfer[0].statistic, 0.5, 1e-12);
+  PriorsParams no_decay;
+  EXPECT_NEAR(*compute(rev, no_decay).e2e_transfer[0].statistic, 0.6, 1e-12);
+}
+
+TEST(E2eTransfer, CanonicalMoeRatioIsRawFromOneRun)
 {
   const auto r = compute(canonical());
   ASSERT_EQ(r.e2e_transfer.size(), 1U);
-  // c = 26.45 × (1 − 1/1.047) = 1.187345; −0.064 / c = −0.053902.
-  EXPECT_NEAR(r.e2e_transfer[0].median_ratio, -0.0539018, 1e-7);
+  // c = 26.45 × (1 − 1/1.047) = 1.187345; one run → ratio 1 (raw ceiling).
+  EXPECT_EQ(r.e2e_transfer[0].n, 1);
+  EXPECT_DOUBLE_EQ(r.e2e_transfer[0].median_ratio, 1.0);
+  EXPECT_EQ(r.e2e_transfer[0].source, TransferSource::raw);
   EXPECT_EQ(r.e2e_transfer[0].sign_flips, 0);
+}
+
+TEST(ParityFail, IsNoObservationUnlessAskedFor)
+{
+  // e = 0.5 × 1.9 = 0.95 would lift attn; its output was wrong.
+  Observation wrong = obs("attn", "gfx950", "decode", 0.5, 1.9);
+  wrong.reject_reason = "parity_regression";
+  EXPECT_TRUE(parity_failed(wrong));
+  const auto r = compute({wrong});
+  EXPECT_EQ(row(r, "attn").n, 0);
+  EXPECT_DOUBLE_EQ(row(r, "attn").target_eff, 0.50);
+  ASSERT_EQ(r.excluded.size(), 1U);
+  EXPECT_EQ(r.excluded[0].reason, ExclusionReason::parity_fail);
+  PriorsParams p;
+  p.include_parity_fail = true;
+  // (3·0.5 + 1·0.95)/4 = 0.6125.
+  EXPECT_NEAR(row(compute({wrong}, p), "attn").target_eff, 0.6125, 1e-12);
+  Observation fail = obs("attn", "gfx950", "decode", 0.5, 1.9);
+  fail.output_parity = "fail";
+  EXPECT_TRUE(parity_failed(fail));
+  Observation accuracy = obs("attn", "gfx950", "decode", 0.5, 1.9);
+  accuracy.reject_reason = "accuracy_regression";
+  EXPECT_TRUE(parity_failed(accuracy));
+  EXPECT_FALSE(parity_failed(obs("attn", "gfx950", "decode", 0.5, 1.9)));
+}
+
+TEST(ComputePriors, TwoGfxWorkedByHand)
+{
+  // gemm, k = 3, all weight 1 (high), seed 0.90:
+  //   gfx942: e 0.60 (run a), 0.70 (run b);  gfx950: e 0.95 (run c).
+  // gemm: W 3, e sorted 0.60 0.70 0.95, 0.75·3 = 2.25 → q 0.95;
+  //       (2.7 + 2.85)/6 = 0.925.
+  // gemm:gfx942: gemm minus gfx942 = {0.95}: (2.7 + 0.95)/4 = 0.9125;
+  //       own W 2, 0.75·2 = 1.5 → q 0.70: (2.7375 + 1.4)/5 = 0.8275.
+  // gemm:gfx950: gemm minus gfx950 = {0.60, 0.70} → q 0.70: (2.7 + 1.4)/5 = 0.82;
+  //       own {0.95}: (2.46 + 0.95)/4 = 0.8525.
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx;
+  std::vector<Observation> in = {obs("gemm", "gfx942", "decode", 0.5, 1.2, "high", "2025-05-01"),
+                                 obs("gemm", "gfx942", "decode", 0.5, 1.4, "high", "2025-05-02"),
+                                 obs("gemm", "gfx950", "decode", 0.5, 1.9, "high", "2025-05-03")};
+  const auto r = compute(in, p);
+  EXPECT_NEAR(row(r, "gemm").target_eff, 0.925, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx942").parent, 0.9125, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx942").target_eff, 0.8275, 1e-12);
+  EXPECT_EQ(row(r, "gemm:gfx942").runs, 2);
+  EXPECT_NEAR(row(r, "gemm:gfx950").parent, 0.82, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx950").target_eff, 0.8525, 1e-12);
+  EXPECT_EQ(row(r, "gemm").runs, 3);
+  EXPECT_EQ(row(r, "gemm").n, 3);
 }
 
 TEST(PriorsParams, InvalidValuesAreRejected)
@@ -621,8 +750,19 @@ TEST(ExplainPriors, ChainAndMembersOfAKey)
   ASSERT_EQ(ex->chain.size(), 3U);
   EXPECT_EQ(ex->chain[0].n, 2);
   EXPECT_EQ(ex->chain[1].n, 1);
-  EXPECT_DOUBLE_EQ(ex->chain[1].parent, ex->chain[0].target_eff);
-  EXPECT_DOUBLE_EQ(ex->chain[2].parent, ex->chain[1].target_eff);
+  // moe:gfx950's parent is the seed shrunk by moe minus gfx950 (the gfx942
+  // observation, e = 0.5 × 1.8 = 0.90): (2.7 + 0.9)/4 = 0.90.
+  EXPECT_NEAR(ex->chain[1].parent, 0.90, 1e-12);
+  // moe:gfx950:decode holds moe:gfx950's evidence: same value.
+  EXPECT_DOUBLE_EQ(ex->chain[2].target_eff, ex->chain[1].target_eff);
+  ASSERT_EQ(ex->steps.size(), 3U);
+  EXPECT_EQ(ex->steps[0].set, "moe minus gfx950");
+  EXPECT_EQ(ex->steps[0].n, 1);
+  EXPECT_EQ(ex->steps[1].set, "moe:gfx950 minus decode");
+  EXPECT_EQ(ex->steps[1].n, 0);
+  EXPECT_DOUBLE_EQ(ex->steps[1].to, ex->steps[1].from);
+  EXPECT_EQ(ex->steps[2].set, "moe:gfx950:decode");
+  EXPECT_DOUBLE_EQ(ex->steps[2].to, ex->chain[2].target_eff);
   ASSERT_EQ(ex->observations.size(), 1U);
   EXPECT_EQ(ex->observations[0].attempt.short_name, "fused_moe_kernel");
   ASSERT_EQ(ex->excluded.size(), 1U);
