@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 namespace rfdb::test {
 namespace {
@@ -244,6 +245,150 @@ TEST(EvidenceCheck, FlagsAPlantedDisagreement)
                                              "overlay/cand_fused_moe_kernel_gptq_awq/integrate_result.json#",
                                              "workflow_return.json#/accepted_heads/0",
                                              "workflow_return.json#/state/history/ledger/1"}));
+}
+
+} // namespace
+} // namespace rfdb::test
+
+namespace rfdb::test {
+namespace {
+
+const json& prior_row(const json& doc, const std::string& op, const std::string& gfx = "",
+                      const std::string& regime = "")
+{
+  for (const auto& r : doc.at("priors")) {
+    const bool gfx_ok = gfx.empty() ? r.at("gfx").is_null() : r.at("gfx") == gfx;
+    const bool regime_ok = regime.empty() ? r.at("regime").is_null() : r.at("regime") == regime;
+    if (r.at("op_class") == op && gfx_ok && regime_ok) {
+      return r;
+    }
+  }
+  ADD_FAILURE() << "no prior row " << op << ":" << gfx << ":" << regime;
+  static const json k_null;
+  return k_null;
+}
+
+// The priors of the four dev runs, worked by hand from their expected
+// attempts under issue 9's rules (k = 3, q = weighted 75th percentile,
+// weights high 1 / medium 0.6 / low 0.25; measured predictions carry the
+// confidence their roofline-v1 file states: medium).
+TEST(DevRunPriors, MatchTheHandComputation)
+{
+  TempDir tmp;
+  const auto db = tmp / "dev.sqlite";
+  for (const auto& run : k_dev_runs) {
+    ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (dev_runs_dir() / run).string()}).code, 0) << run;
+  }
+  const auto r = run_cli({"--db", db.string(), "priors", "--by", "class,gfx,regime", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc.at("as_of"), "2026-08-24");
+
+  // gemm, five observations from two runs (all gfx950 decode):
+  //   D6 A1 ck swap     0.474 × 1.288 = 0.6105  w 0.6 (measured baseline, medium)
+  //   D6 A2 ck tuned    0.474 × 1.523 = 0.7219  w 0.6
+  //   D6 A3 flydsl      0.474 × 1.735 = 0.8224  w 0.6
+  //   D6 A4 triton      post roofline 78.6 %  = 0.7860  w 0.6 (the deployed candidate)
+  //   D7 A1 CK replay   0.472 × 1.9029 = 0.8982 w 0.25 (stage-A analytic, low)
+  //   W = 2.65, 0.75·W = 1.9875: cumulative 0.6, 1.2, 1.8, 2.4 → q = 0.8224
+  //   t = (3·0.90 + 2.65·0.82239) / 5.65 = 0.8636
+  const json& gemm = prior_row(doc, "gemm");
+  EXPECT_EQ(gemm.at("target_eff"), 0.8636);
+  EXPECT_EQ(gemm.at("n"), 5);
+  EXPECT_EQ(gemm.at("runs"), 2);
+  EXPECT_EQ(gemm.at("weight"), 2.65);
+  EXPECT_EQ(gemm.at("statistic"), 0.8224);
+  // All of gemm's evidence is gfx950 decode: each finer key equals the class.
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950").at("target_eff"), 0.8636);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8636);
+
+  // moe: D9 A2 post roofline 80.3 % (w 0.6). D7's tunes (1.028×, 1.034×) are
+  // inside the 3.4 % band. t = (2.7 + 0.6·0.803) / 3.6 = 0.8838.
+  const json& moe = prior_row(doc, "moe");
+  EXPECT_EQ(moe.at("target_eff"), 0.8838);
+  EXPECT_EQ(moe.at("n"), 1);
+  EXPECT_EQ(prior_row(doc, "moe", "gfx942").at("target_eff"), 0.8838);
+  // moe:gfx950 has no evidence: the class value, and its nearest key.
+  const json& moe950 = prior_row(doc, "moe", "gfx950");
+  EXPECT_EQ(moe950.at("source"), "parent");
+  EXPECT_EQ(moe950.at("target_eff"), 0.8838);
+  EXPECT_EQ(moe950.at("nearest"), json::parse(R"([{"key": "moe:gfx942", "target_eff": 0.8838}])"));
+
+  // attn: D8 only (gfx950), the parity-failed aggressive rewrite (2.347×) excluded:
+  //   A1 launcher  0.432 × 1.10  = 0.4752 (decode)   A2 rewrite post 71.8 % = 0.7180 (decode)
+  //   A4 pow2 cut  0.614 × 1.194 = 0.7331 (prefill)  A5 rebind  post 64.9 % = 0.6490 (prefill)
+  //   all w 0.6, W = 2.4, 0.75·W = 1.8: 0.4752, 0.6490, 0.7180 (cum 1.8) → q 0.718
+  //   attn = (1.5 + 2.4·0.718) / 5.4 = 0.5969 (= attn:gfx950)
+  //   attn:gfx950:decode: gfx950 minus decode = {0.7331, 0.649} → q 0.7331:
+  //     (1.5 + 1.2·0.73312)/4.2 = 0.56661; own {0.4752, 0.718} → q 0.718:
+  //     (3·0.56661 + 1.2·0.718)/4.2 = 0.6099
+  //   attn:gfx950:prefill: gfx950 minus prefill = {0.4752, 0.718} → (1.5 + 0.8616)/4.2 = 0.56229;
+  //     own q 0.7331: (3·0.56229 + 1.2·0.73312)/4.2 = 0.6111
+  EXPECT_EQ(prior_row(doc, "attn").at("target_eff"), 0.5969);
+  EXPECT_EQ(prior_row(doc, "attn").at("n"), 4);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950").at("target_eff"), 0.5969);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.6099);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "prefill").at("target_eff"), 0.6111);
+  EXPECT_EQ(prior_row(doc, "elementwise").at("source"), "seed");
+
+  // e2e transfer, x = clamp(d / c, −1, 2), c = pct × (1 − 1/s):
+  //   gemm decode, runs D6 and D7:
+  //     D7 A1 c = 20.00 × (1 − 1/1.9029) = 9.490, d 19.45 → 2.05 → x 2 (beyond the ceiling)
+  //     D6 A1 c = 41.22 × (1 − 1/1.288) = 9.217, d 0.41 → 0.0445
+  //     D6 A2 c = 14.155, d 6.46 → 0.4564;  D6 A3 c = 17.462, d −51.9 → x −1;
+  //     D6 A4 c = 19.514, d 15.81 → 0.8102
+  //     ascending x: −1 (17.46), 0.0445 (26.68), 0.4564 (40.83 ≥ ½·69.84) → m 0.4564
+  //     ratio (3 + 2·0.4564) / 5 = 0.7826
+  //   moe decode, runs D7 and D9:
+  //     D9 A2 c = 53.71 × (1 − 1/1.5902) = 19.934, d 16.049 → 0.8051
+  //     D7 A2 c = 21.40 × (1 − 1/1.028) = 0.583, d 1.36 → x 2; D7 A3 c 0.704, d −0.21 → −0.2984
+  //     ascending: −0.2984 (0.70), 0.8051 (20.64 ≥ ½·21.22) → m 0.8051; (3 + 1.6102)/5 = 0.9220
+  //   attn decode and prefill: one run each (D8; the no_engagement A4 and the
+  //   parity-failed A3 left out) → ratio 1, raw.
+  std::map<std::string, json> transfer;
+  for (const auto& t : doc.at("e2e_transfer")) {
+    transfer[t.at("op_class").get<std::string>() + ":" + t.at("regime").get<std::string>()] = t;
+  }
+  ASSERT_EQ(transfer.size(), 4U);
+  EXPECT_EQ(transfer["gemm:decode"].at("median_ratio"), 0.7826);
+  EXPECT_EQ(transfer["gemm:decode"].at("statistic"), 0.4564);
+  EXPECT_EQ(transfer["gemm:decode"].at("n"), 2);
+  EXPECT_EQ(transfer["gemm:decode"].at("attempts"), 5);
+  EXPECT_EQ(transfer["gemm:decode"].at("beyond_ceiling"), 1);
+  EXPECT_EQ(transfer["gemm:decode"].at("sign_flips"), 1);
+  EXPECT_EQ(transfer["moe:decode"].at("median_ratio"), 0.922);
+  EXPECT_EQ(transfer["moe:decode"].at("attempts"), 3);
+  EXPECT_EQ(transfer["attn:decode"].at("median_ratio"), 1.0);
+  EXPECT_EQ(transfer["attn:decode"].at("source"), "raw");
+  EXPECT_EQ(transfer["attn:decode"].at("attempts"), 2);
+  EXPECT_EQ(transfer["attn:prefill"].at("attempts"), 1);
+}
+
+// Ingest order, a duplicate-free re-ingest and a fixed --as-of never change
+// the priors or the playbook, byte for byte.
+TEST(DevRunPriors, OrderAndReingestDoNotChangeTheOutput)
+{
+  TempDir tmp;
+  std::vector<std::string> outputs;
+  const std::vector<std::vector<std::string>> orders = {
+      k_dev_runs, {k_dev_runs[3], k_dev_runs[1], k_dev_runs[0], k_dev_runs[2]}};
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const auto db = tmp / ("order" + std::to_string(i) + ".sqlite");
+    for (const auto& run : orders[i]) {
+      ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (dev_runs_dir() / run).string()}).code, 0);
+    }
+    if (i == 1) { // re-ingest everything: nothing new, nothing changes
+      const auto again = run_cli({"--db", db.string(), "ingest", dev_runs_dir().string()});
+      ASSERT_EQ(again.code, 0) << again.err;
+    }
+    const auto p = run_cli({"--db", db.string(), "priors", "--by", "class,gfx,regime", "--format", "json",
+                            "--as-of", "2026-09-01", "--half-life", "90"});
+    const auto rep = run_cli({"--db", db.string(), "report", "--as-of", "2026-09-01"});
+    ASSERT_EQ(p.code, 0) << p.err;
+    ASSERT_EQ(rep.code, 0) << rep.err;
+    outputs.push_back(p.out + rep.out);
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
 }
 
 } // namespace
