@@ -334,7 +334,8 @@ std::vector<ShrinkStep> path_to(const std::string& op_class, const std::optional
   key.op_class = op_class;
   key.gfx = gfx;
   key.regime = gfx ? regime : std::nullopt;
-  steps.push_back(shrink_step(row_key(key), v, members_of(scored, {gfx, key.regime}), p));
+  steps.push_back(
+      shrink_step(row_key(key), v, members_of(scored, {gfx, key.regime, std::nullopt, std::nullopt}), p));
   return steps;
 }
 
@@ -623,12 +624,14 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
       continue;
     }
     for (const auto& [gfx, regimes] : names) {
-      result.priors.push_back(make_row(op_class, {gfx, std::nullopt}, PriorSource::parent, by_class[c], p));
+      result.priors.push_back(make_row(op_class, {gfx, std::nullopt, std::nullopt, std::nullopt},
+                                       PriorSource::parent, by_class[c], p));
       if (p.level != PriorsLevel::op_class_gfx_regime) {
         continue;
       }
       for (const auto& regime : regimes) {
-        result.priors.push_back(make_row(op_class, {gfx, regime}, PriorSource::parent, by_class[c], p));
+        result.priors.push_back(make_row(op_class, {gfx, regime, std::nullopt, std::nullopt},
+                                         PriorSource::parent, by_class[c], p));
       }
     }
   }
@@ -664,10 +667,12 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
   const auto scored = scored_of_class(attempts, evals, key.op_class);
   out.chain.push_back(make_row(key.op_class, {}, PriorSource::seed, scored, p));
   if (key.gfx) {
-    out.chain.push_back(make_row(key.op_class, {key.gfx, std::nullopt}, PriorSource::parent, scored, p));
+    out.chain.push_back(make_row(key.op_class, {key.gfx, std::nullopt, std::nullopt, std::nullopt},
+                                 PriorSource::parent, scored, p));
   }
   if (key.gfx && key.regime) {
-    out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime}, PriorSource::parent, scored, p));
+    out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime, std::nullopt, std::nullopt},
+                                 PriorSource::parent, scored, p));
   }
   out.steps = path_to(key.op_class, key.gfx, key.gfx ? key.regime : std::nullopt, scored, p);
   if (out.chain.back().n == 0) {

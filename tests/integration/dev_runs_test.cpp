@@ -188,8 +188,8 @@ TEST_P(DevRun, IngestsToExactlyTheExpectedAttemptsAndPredictions)
 }
 
 INSTANTIATE_TEST_SUITE_P(Expected, DevRun, ::testing::ValuesIn(k_dev_runs),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return std::string("D") + std::to_string(6 + info.index);
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           return std::string("D") + std::to_string(6 + param.index);
                          });
 
 // D6's worked merge: the four sibling candidates on one kernel stay four
@@ -389,6 +389,51 @@ TEST(DevRunPriors, OrderAndReingestDoNotChangeTheOutput)
     outputs.push_back(p.out + rep.out);
   }
   EXPECT_EQ(outputs[0], outputs[1]);
+}
+
+} // namespace
+} // namespace rfdb::test
+
+namespace rfdb::test {
+namespace {
+
+// D8's ingest sequence: the stage-A roofline first (from the .bak a plain
+// ingest ignores), then the shipped stage-B file supersedes it.
+TEST(DevRunSequence, StageBSupersedesStageAAndRepredicts)
+{
+  TempDir tmp;
+  const std::string run = k_dev_runs[2];
+  const auto dir = tmp / run;
+  std::filesystem::copy(dev_runs_dir() / run, dir, std::filesystem::copy_options::recursive);
+  const auto roofline = dir / "profile/round_0/profile_roofline.json";
+  const std::string stage_b = read_bytes(roofline);
+  write_bytes(roofline, read_bytes(dir / "profile/round_0/profile_roofline.stageA.json.bak"));
+  const auto db = tmp / "seq.sqlite";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", dir.string()}).code, 0);
+  const auto launcher_pred = [&](const std::string& field) {
+    return query_value(db, "SELECT " + field +
+                               " FROM attempts WHERE candidate = 'cand__fwd_grouped_kernel_stage1_launcher'");
+  };
+  // Step 1: the suspect stage-A decode verdict (raw 1.12) predicted A1–A3.
+  EXPECT_EQ(launcher_pred("pred_stage"), "A");
+  EXPECT_EQ(launcher_pred("pred_suspect"), "1");
+  EXPECT_EQ(launcher_pred("pred_headroom_class"), "unknown");
+  EXPECT_EQ(
+      query_value(db, "SELECT pred_source_kind FROM attempts WHERE candidate = 'cand__fwd_kernel_rebind'"),
+      "measured");
+  const std::string attempts_before = query_value(db, "SELECT count(*) FROM attempts");
+  // Step 2: the stage-B file supersedes; stage A stays queryable.
+  write_bytes(roofline, stage_b);
+  const auto second = run_cli({"--db", db.string(), "ingest", dir.string(), "--format", "json"});
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(launcher_pred("pred_stage"), "B");
+  EXPECT_EQ(launcher_pred("pred_roofline_pct"), "0.432");
+  EXPECT_EQ(launcher_pred("pred_attainable_speedup"), "1.157");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM verdicts WHERE superseded = 1"), "5");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts"), attempts_before);
+  const json report = json::parse(second.out);
+  EXPECT_EQ(report.at("paths").at(0).at("files").at("superseded"),
+            json::array({"profile/round_0/profile_roofline.json"}));
 }
 
 } // namespace
