@@ -134,10 +134,21 @@ Result<void> refuse_copies(Prepared& p, const std::string& run_id, const std::ve
 }
 
 // Parse every file up front: bad input fails before the database is touched.
+// A key repeated with equal values, or outside the measured fields, is a
+// warning (parse_json_text refuses the rest).
 Result<void> prevalidate(const std::vector<FileData>& files, std::vector<Warning>& warnings)
 {
   for (const auto& f : files) {
     RFDB_TRY(validate_artifact(f.kind, f.rel_path, f.content, warnings));
+    std::vector<DuplicateKey> duplicates;
+    RFDB_TRY_ASSIGN(duplicates, find_duplicate_keys(f.content).map_error(
+                                    [&](Error e) { return std::move(e).with_context(f.rel_path); }));
+    for (const auto& d : duplicates) {
+      const std::string message =
+          d.measured ? fmt::format("duplicate key '{}' repeats the same value {}", d.key, d.last_value)
+                     : fmt::format("duplicate key '{}': the last value is kept", d.key);
+      warnings.push_back(Warning{f.rel_path, d.pointer, message, false});
+    }
   }
   return {};
 }
