@@ -100,6 +100,9 @@ int run_ingest(const IngestOptions& opts, Context& ctx)
   }
   req.dry_run = opts.dry_run ? ingest::DryRun::yes : ingest::DryRun::no;
   req.strict = opts.strict ? ingest::Strict::yes : ingest::Strict::no;
+  if (opts.max_file_size > 0) {
+    req.max_file_size = opts.max_file_size;
+  }
   req.now = util::format_iso_timestamp(ctx.now());
   auto progress = [&](const std::string& line) {
     if (!opts.quiet && opts.paths.size() > 1) {
@@ -137,7 +140,16 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
       ->type_name("RUN_ID");
   cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
-  cmd->add_flag("--strict", opts->strict, "Knowledge import: fail (writing nothing) on any warning");
+  cmd->add_flag(
+      "--strict", opts->strict,
+      "Fail (writing nothing) on any knowledge warning, or on a run's refused symlink, FIFO, socket "
+      "or device");
+  cmd->add_option("--max-file-size", opts->max_file_size,
+                  "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
+      ->type_name("BYTES")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::PositiveNumber)
+      ->default_str("64M");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress lines");
   cmd->footer(R"(Examples:

@@ -201,6 +201,30 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   return tx.commit();
 }
 
+// Entries of an eval dir that were not read: a warning each, or with
+// --strict one error naming them all.
+Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict strict,
+                            std::vector<Warning>& warnings)
+{
+  if (refused.empty()) {
+    return {};
+  }
+  if (strict == Strict::yes) {
+    std::string list;
+    for (const auto& r : refused) {
+      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", r.rel_path, r.reason);
+    }
+    return fail(
+        make_error(ErrorCode::invalid_input, "--strict: refused to read " + list)
+            .with_hint("replace links that leave the eval dir by the files themselves, or drop --strict "
+                       "to store the run without them"));
+  }
+  for (const auto& r : refused) {
+    warnings.push_back(Warning{r.rel_path, "", "not read: " + r.reason, false});
+  }
+  return {};
+}
+
 PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req)
 {
   PathReport rep;
@@ -213,16 +237,21 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
                     .with_hint("pass the eval dir by name, or give --run RUN_ID");
     return rep;
   }
-  auto files = read_eval_dir(dir);
-  if (!files) {
-    rep.error = files.error();
-  } else if (std::none_of(files->begin(), files->end(),
+  auto contents = read_eval_dir(dir, req.max_file_size);
+  if (!contents) {
+    rep.error = contents.error();
+    return rep;
+  }
+  const auto& files = contents->files;
+  if (auto r = refuse_entries(contents->refused, req.strict, rep.warnings); !r) {
+    rep.error = r.error();
+  } else if (std::none_of(files.begin(), files.end(),
                           [](const FileData& f) { return f.kind.kind == "env_report"; })) {
     rep.error = make_error(ErrorCode::invalid_input,
                            "missing env_report.json (the run's identity: model, gfx, backend)")
                     .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
-  } else if (auto r = ingest_run_files(p, rep.target, basename, rep.path, *files, req, rep); !r) {
-    rep.error = r.error();
+  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep); !r2) {
+    rep.error = r2.error();
   }
   return rep;
 }
@@ -245,7 +274,7 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
     rep.error = make_error(ErrorCode::usage, "a single artifact needs --run RUN_ID (a non-empty run id)");
     return rep;
   }
-  auto content = read_file(file);
+  auto content = read_file(file, req.max_file_size);
   if (!content) {
     rep.error = content.error();
     return rep;

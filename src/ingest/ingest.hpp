@@ -9,8 +9,10 @@
 #pragma once
 
 #include "ingest/artifacts.hpp"
+#include "ingest/files.hpp"
 #include "store/database.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,8 +27,10 @@ struct IngestRequest {
   std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
   std::optional<std::string> run_id; // --run: identity for single artifacts / override
   DryRun dry_run = DryRun::no;
-  Strict strict = Strict::no; // knowledge: any warning fails the path
-  std::string now;            // ISO-8601 UTC timestamp for ingested_at
+  Strict strict = Strict::no; // knowledge: any warning fails the path; runs: a refused
+                              // symlink, FIFO, socket or device fails the run
+  std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
+  std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
 };
 
 // What happened to one path.

@@ -70,8 +70,9 @@ std::int64_t current_rss_kib()
 
 namespace {
 
-// Walk one eval dir the way ingest's read_eval_dir does (regular files, no
-// symlinks, classify_artifact), but without hashing: only what parsing needs.
+// Walk one eval dir the way ingest's read_eval_dir does (regular files,
+// classify_artifact; the synthetic corpus has no symlinks), but without
+// hashing: only what parsing needs.
 Result<void> parse_dir(const fs::path& dir, ParseStats& stats)
 {
   const Stopwatch watch;
@@ -119,19 +120,20 @@ Result<void> breakdown_dir(const fs::path& dir, BreakdownStats& stats)
 {
   std::vector<ingest::Warning> warnings;
   const Stopwatch read_watch;
-  auto files = ingest::read_eval_dir(dir);
+  auto contents = ingest::read_eval_dir(dir);
   stats.read_hash += read_watch.elapsed();
-  if (!files) {
-    return fail(std::move(files).error());
+  if (!contents) {
+    return fail(std::move(contents).error());
   }
+  auto& files = contents->files;
   const Stopwatch validate_watch;
-  for (const auto& f : *files) {
+  for (const auto& f : files) {
     RFDB_TRY(ingest::validate_artifact(f.kind, f.rel_path, f.content, warnings));
   }
   stats.validate += validate_watch.elapsed();
   std::vector<ingest::StoredSource> sources;
   std::int64_t id = 0;
-  for (auto& f : *files) {
+  for (auto& f : files) {
     sources.push_back({++id, std::move(f.rel_path), std::move(f.kind), std::move(f.content), false});
   }
   const std::string name = dir.filename().string();
