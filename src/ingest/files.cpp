@@ -411,12 +411,42 @@ std::string directory_name(const fs::path& dir)
   return p.filename().string();
 }
 
+namespace {
+
+// e2e_<model>_<YYYYmmdd>_<HHMMSS>…: the producer's eval-dir name.
+bool has_eval_dir_name(const std::string& name)
+{
+  if (!name.starts_with("e2e_")) {
+    return false;
+  }
+  const auto digits = [&](std::size_t at, std::size_t n) {
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at),
+                       name.begin() + static_cast<std::ptrdiff_t>(at + n),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // "_YYYYmmdd_HHMMSS" is 16 characters, after "e2e_" and at least one more.
+  for (std::size_t i = 5; i + 16 <= name.size(); ++i) {
+    if (name[i] == '_' && digits(i + 1, 8) && name[i + 9] == '_' && digits(i + 10, 6)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
 bool looks_like_eval_dir(const fs::path& dir)
 {
+  if (has_eval_dir_name(directory_name(dir))) {
+    return true;
+  }
   std::error_code ec;
-  for (const char* marker : {"env_report.json", "profile", "overlay", "kernels", "workflow_return.json",
-                             "director_e2e_validation.json", "baseline"}) {
-    if (fs::exists(dir / marker, ec)) {
+  for (const char* marker :
+       {"env_report.json", "env_info.txt", "model_path.txt", "env_report.md", "baseline", "profile",
+        "overlay", "kernels", "validation", "workflow_return.json", "director_e2e_validation.json"}) {
+    // symlink_status: a marker that is a (possibly dangling) link still marks
+    // the dir; the walk reports the link.
+    if (fs::exists(fs::symlink_status(dir / marker, ec))) {
       return true;
     }
   }

@@ -81,8 +81,11 @@ std::string sha256_hex(std::string_view data);
 // "." all name e2e_x (a trailing separator has an empty filename()).
 std::string directory_name(const std::filesystem::path& dir);
 
-// True when `dir` looks like an eval dir (env_report.json, profile/, overlay/,
-// kernels/ or workflow_return.json present).
+// True when `dir` looks like an eval dir: its name is e2e_…_YYYYmmdd_HHMMSS…,
+// or it holds a file or directory an eval dir has from its first milestone
+// on (env_report.json, env_info.txt, model_path.txt, env_report.md,
+// baseline/, profile/, overlay/, kernels/, validation/, workflow_return.json,
+// director_e2e_validation.json). Anything else is read as knowledge.
 bool looks_like_eval_dir(const std::filesystem::path& dir);
 
 // For a single artifact given on the command line: its eval-dir-relative path,

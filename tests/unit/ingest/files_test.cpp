@@ -1,5 +1,5 @@
 // read_eval_dir's walk (symlinks, special files, loops, the size limit),
-// read_file's limit, on directories built per test.
+// read_file's limit and looks_like_eval_dir, on directories built per test.
 #include "support/helpers.hpp"
 
 #include "ingest/files.hpp"
@@ -125,6 +125,29 @@ TEST(ReadFile, RefusesFifosAndOversizeFiles)
   r = ingest::read_file(tmp / "big");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->size(), std::size_t{3} << 20U);
+}
+
+TEST(LooksLikeEvalDir, EarlyMilestoneFilesAndTheProducerNameCount)
+{
+  TempDir tmp;
+  for (const char* marker : {"env_info.txt", "model_path.txt", "env_report.md", "env_report.json"}) {
+    const auto dir = tmp / (std::string("d_") + marker);
+    write_bytes(dir / marker, "x");
+    EXPECT_TRUE(ingest::looks_like_eval_dir(dir)) << marker;
+  }
+  fs::create_directories(tmp / "d_baseline/baseline");
+  EXPECT_TRUE(ingest::looks_like_eval_dir(tmp / "d_baseline"));
+  fs::create_directories(tmp / "e2e_Qwen-Qwen3-32B_20260703_142210_9120_p0aa");
+  EXPECT_TRUE(ingest::looks_like_eval_dir(tmp / "e2e_Qwen-Qwen3-32B_20260703_142210_9120_p0aa"));
+  fs::create_directories(tmp / "e2e_m_20260703_142210");
+  EXPECT_TRUE(ingest::looks_like_eval_dir(tmp / "e2e_m_20260703_142210"));
+  // Knowledge and near misses.
+  write_bytes(tmp / "learned/gemm.md", "x");
+  EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "learned"));
+  fs::create_directories(tmp / "e2e_m_2026073_142210");
+  EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "e2e_m_2026073_142210"));
+  fs::create_directories(tmp / "run_m_20260703_142210");
+  EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "run_m_20260703_142210"));
 }
 
 TEST(DescribeSize, BytesThenBinaryUnits)
