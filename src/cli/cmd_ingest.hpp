@@ -18,6 +18,7 @@ struct IngestOptions {
   std::string run_id; // empty = from the eval dir name
   bool dry_run = false;
   bool strict = false;
+  bool allow_copy = false;
   std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
   std::string format = "table";    // table | json
   bool quiet = false;

@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace rfdb::ingest {
 
@@ -30,7 +32,7 @@ namespace {
 struct Prepared {
   store::Database& db;
   RunWriter writer;
-  store::Statement find, latest, insert, supersede, load, other_run;
+  store::Statement find, latest, insert, supersede, load, copy_candidates, measured, file_copies;
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -38,13 +40,15 @@ struct Prepared {
     if (!writer) {
       return fail(std::move(writer).error());
     }
-    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}});
+    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}});
     RFDB_TRY_ASSIGN(p->find, db.prepare(sql::k_source_find, "source_find"));
     RFDB_TRY_ASSIGN(p->latest, db.prepare(sql::k_source_latest, "source_latest"));
     RFDB_TRY_ASSIGN(p->insert, db.prepare(sql::k_source_insert, "source_insert"));
     RFDB_TRY_ASSIGN(p->supersede, db.prepare(sql::k_source_supersede, "source_supersede"));
     RFDB_TRY_ASSIGN(p->load, db.prepare(sql::k_run_sources, "run_sources"));
-    RFDB_TRY_ASSIGN(p->other_run, db.prepare(sql::k_source_other_run, "source_other_run"));
+    RFDB_TRY_ASSIGN(p->copy_candidates, db.prepare(sql::k_run_copy_candidates, "run_copy_candidates"));
+    RFDB_TRY_ASSIGN(p->measured, db.prepare(sql::k_run_measured_attempts, "run_measured_attempts"));
+    RFDB_TRY_ASSIGN(p->file_copies, db.prepare(sql::k_run_file_copies, "run_file_copies"));
     return p;
   }
 };
@@ -53,7 +57,11 @@ struct Prepared {
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
                            const std::string& now, PathReport& rep)
 {
-  auto& [db, writer, find, latest, insert, supersede, load, other_run] = p;
+  auto& db = p.db;
+  auto& find = p.find;
+  auto& latest = p.latest;
+  auto& insert = p.insert;
+  auto& supersede = p.supersede;
   for (const auto& f : files) {
     find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
     bool exists = false;
@@ -107,28 +115,121 @@ Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& r
   return out;
 }
 
-// A run whose every file is already stored under one other run is a copy
-// or a rename: counting it again would double its evidence in calibration.
-Result<void> refuse_copies(Prepared& p, const std::string& run_id, const std::vector<FileData>& files)
+// One measured attempt as the copy check compares it: short_name, isolated
+// speedup in 1e-4 steps, e2e delta in 1e-3 steps (the precision producers
+// print; a re-serialized copy may differ below it).
+using MeasuredAttempt = std::tuple<std::string, std::optional<std::int64_t>, std::optional<std::int64_t>>;
+
+MeasuredAttempt measured_attempt(std::string short_name, std::optional<double> iso, std::optional<double> e2e)
 {
-  std::map<std::string, std::size_t> matches;
-  for (const auto& f : files) {
-    p.other_run.bind(":sha256", f.sha256).bind(":run_id", run_id).bind(":rel_path", f.rel_path);
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, p.other_run.step());
-    if (row) {
-      ++matches[p.other_run.get_text(0)];
+  const auto steps = [](std::optional<double> v, double scale) {
+    return v ? std::optional(std::llround(*v * scale)) : std::nullopt;
+  };
+  return {std::move(short_name), steps(iso, 1e4), steps(e2e, 1e3)};
+}
+
+// The run's measured attempts, sorted: a multiset in canonical order.
+std::vector<MeasuredAttempt> measured_attempts(const DerivedRun& run)
+{
+  std::vector<MeasuredAttempt> out;
+  for (const auto& a : run.attempts) {
+    const auto& r = a.record;
+    if (r.isolated_speedup || r.e2e_delta_pct) {
+      out.push_back(measured_attempt(r.short_name, r.isolated_speedup, r.e2e_delta_pct));
     }
-    p.other_run.reset();
   }
-  for (const auto& [other, n] : matches) {
-    if (n == files.size()) {
-      return fail(
-          make_error(
-              ErrorCode::invalid_input,
-              fmt::format("every file is already stored as run '{}' (a copy or a renamed eval dir?)", other))
-              .with_hint(fmt::format("re-ingest it as --run {} if it is the same run", other)));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Bind the identity columns the copy queries filter on.
+void bind_identity(store::Statement& s, const RunRow& run)
+{
+  const EnvReport& env = run.env;
+  s.bind(":run_id", run.run_id).bind(":model", env.model).bind(":gfx", env.gfx).bind(":backend", env.backend);
+  s.bind(":isl", env.isl).bind(":osl", env.osl).bind(":conc", env.conc);
+}
+
+// Every row's first column as text.
+Result<std::vector<std::string>> first_column(store::Statement& s)
+{
+  std::vector<std::string> out;
+  for (;;) {
+    bool row = false;
+    RFDB_TRY_ASSIGN(row, s.step());
+    if (!row) {
+      return out;
     }
+    out.push_back(s.get_text(0));
+  }
+}
+
+// A stored run's measured attempts, sorted.
+Result<std::vector<MeasuredAttempt>> stored_measured_attempts(Prepared& p, const std::string& run_id)
+{
+  store::Statement& s = p.measured;
+  s.bind(":run_id", run_id);
+  std::vector<MeasuredAttempt> out;
+  for (;;) {
+    bool row = false;
+    RFDB_TRY_ASSIGN(row, s.step());
+    if (!row) {
+      break;
+    }
+    out.push_back(measured_attempt(s.get_text(0), s.get_opt_double(1), s.get_opt_double(2)));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+tl::unexpected<Error> copy_error(const std::string& run_id, const std::string& other, const std::string& why)
+{
+  return fail(
+      make_error(ErrorCode::invalid_input,
+                 fmt::format("a copy of stored run '{}' (same model, gfx, backend and workload, and {}): "
+                             "its evidence would count twice",
+                             other, why))
+          .with_hint(fmt::format("if it is the same run, ingest it as --run {}; to store '{}' as a "
+                                 "separate run anyway, pass --allow-copy",
+                                 other, run_id)));
+}
+
+// Refuse `derived` when it copies a stored run (ingest.hpp). Runs inside the
+// write transaction, after the run's files are stored and derived, so a
+// concurrent copy that committed first is seen. SQL narrows the candidates
+// to runs with the identity and one matching attempt (or every file), so
+// the cost does not grow with the number of runs sharing an identity.
+Result<void> refuse_copy(Prepared& p, const DerivedRun& derived)
+{
+  const auto mine = measured_attempts(derived);
+  const std::string& run_id = derived.run.run_id;
+  if (!mine.empty()) {
+    // Narrow by one attempt; its rounded values are within the query's tolerance.
+    const auto& [short_name, iso, e2e] = mine.front();
+    const auto unscale = [](std::optional<std::int64_t> steps, double scale) {
+      return steps ? std::optional(static_cast<double>(*steps) / scale) : std::nullopt;
+    };
+    store::Statement& s = p.copy_candidates;
+    bind_identity(s, derived.run);
+    s.bind(":short_name", short_name);
+    s.bind(":isolated_speedup", unscale(iso, 1e4)).bind(":e2e_delta_pct", unscale(e2e, 1e3));
+    std::vector<std::string> candidates;
+    RFDB_TRY_ASSIGN(candidates, first_column(s));
+    for (const auto& other : candidates) {
+      std::vector<MeasuredAttempt> theirs;
+      RFDB_TRY_ASSIGN(theirs, stored_measured_attempts(p, other));
+      if (theirs == mine) {
+        return copy_error(
+            run_id, other,
+            fmt::format("the same {} measured attempt{}", mine.size(), mine.size() == 1 ? "" : "s"));
+      }
+    }
+  }
+  bind_identity(p.file_copies, derived.run);
+  std::vector<std::string> file_copies;
+  RFDB_TRY_ASSIGN(file_copies, first_column(p.file_copies));
+  if (!file_copies.empty()) {
+    return copy_error(run_id, file_copies.front(), "every file already stored there");
   }
   return {};
 }
@@ -158,7 +259,6 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
                               const IngestRequest& req, PathReport& rep)
 {
   RFDB_TRY(prevalidate(files, rep.warnings));
-  RFDB_TRY(refuse_copies(p, run_id, files));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -185,6 +285,9 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
   DerivedRun derived;
   RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources));
+  if (req.allow_copy == AllowCopy::no) {
+    RFDB_TRY(refuse_copy(p, derived));
+  }
   RFDB_TRY(writer.upsert_run(derived.run, eval_dir, req.now));
   RFDB_TRY(writer.clear_derived(run_id));
   WriteCounts counts;
