@@ -182,27 +182,20 @@ Result<std::vector<MeasuredAttempt>> stored_measured_attempts(Prepared& p, const
   return out;
 }
 
-tl::unexpected<Error> copy_error(const std::string& run_id, const std::string& other, const std::string& why)
-{
-  return fail(
-      make_error(ErrorCode::invalid_input,
-                 fmt::format("a copy of stored run '{}' (same model, gfx, backend and workload, and {}): "
-                             "its evidence would count twice",
-                             other, why))
-          .with_hint(fmt::format("if it is the same run, ingest it as --run {}; to store '{}' as a "
-                                 "separate run anyway, pass --allow-copy",
-                                 other, run_id)));
-}
+// The stored run a run copies, and what makes it a copy.
+struct CopyOf {
+  std::string run_id;
+  std::string why;
+};
 
-// Refuse `derived` when it copies a stored run (ingest.hpp). Runs inside the
+// The stored run `derived` copies, if any (ingest.hpp). Runs inside the
 // write transaction, after the run's files are stored and derived, so a
 // concurrent copy that committed first is seen. SQL narrows the candidates
 // to runs with the identity and one matching attempt (or every file), so
 // the cost does not grow with the number of runs sharing an identity.
-Result<void> refuse_copy(Prepared& p, const DerivedRun& derived)
+Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
 {
   const auto mine = measured_attempts(derived);
-  const std::string& run_id = derived.run.run_id;
   if (!mine.empty()) {
     // Narrow by one attempt; its rounded values are within the query's tolerance.
     const auto& [short_name, iso, e2e] = mine.front();
@@ -215,13 +208,12 @@ Result<void> refuse_copy(Prepared& p, const DerivedRun& derived)
     s.bind(":isolated_speedup", unscale(iso, 1e4)).bind(":e2e_delta_pct", unscale(e2e, 1e3));
     std::vector<std::string> candidates;
     RFDB_TRY_ASSIGN(candidates, first_column(s));
-    for (const auto& other : candidates) {
+    for (auto& other : candidates) {
       std::vector<MeasuredAttempt> theirs;
       RFDB_TRY_ASSIGN(theirs, stored_measured_attempts(p, other));
       if (theirs == mine) {
-        return copy_error(
-            run_id, other,
-            fmt::format("the same {} measured attempt{}", mine.size(), mine.size() == 1 ? "" : "s"));
+        return CopyOf{std::move(other), fmt::format("the same {} measured attempt{}", mine.size(),
+                                                    mine.size() == 1 ? "" : "s")};
       }
     }
   }
@@ -229,9 +221,30 @@ Result<void> refuse_copy(Prepared& p, const DerivedRun& derived)
   std::vector<std::string> file_copies;
   RFDB_TRY_ASSIGN(file_copies, first_column(p.file_copies));
   if (!file_copies.empty()) {
-    return copy_error(run_id, file_copies.front(), "every file already stored there");
+    return CopyOf{std::move(file_copies.front()), "every file already stored there"};
   }
-  return {};
+  return std::optional<CopyOf>();
+}
+
+// Refuse a copy; with --allow-copy store it with a note naming the original.
+Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequest& req,
+                        const std::string& dir_basename, PathReport& rep)
+{
+  std::optional<CopyOf> copy;
+  RFDB_TRY_ASSIGN(copy, find_copy(p, derived));
+  if (!copy) {
+    return {};
+  }
+  const std::string what = fmt::format(
+      "a copy of stored run '{}' (same model, gfx, backend and workload, and {})", copy->run_id, copy->why);
+  if (req.allow_copy == AllowCopy::yes) {
+    rep.warnings.push_back(Warning{dir_basename, "", what + ": stored anyway (--allow-copy)", true});
+    return {};
+  }
+  return fail(make_error(ErrorCode::invalid_input, what + ": its evidence would count twice")
+                  .with_hint(fmt::format("if it is the same run, ingest it as --run {}; to store '{}' as a "
+                                         "separate run anyway, pass --allow-copy",
+                                         copy->run_id, derived.run.run_id)));
 }
 
 // Parse every file up front: bad input fails before the database is touched.
@@ -285,9 +298,7 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
   DerivedRun derived;
   RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources));
-  if (req.allow_copy == AllowCopy::no) {
-    RFDB_TRY(refuse_copy(p, derived));
-  }
+  RFDB_TRY(check_copy(p, derived, req, dir_basename, rep));
   RFDB_TRY(writer.upsert_run(derived.run, eval_dir, req.now));
   RFDB_TRY(writer.clear_derived(run_id));
   WriteCounts counts;

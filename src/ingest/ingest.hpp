@@ -38,7 +38,7 @@ struct IngestRequest {
   DryRun dry_run = DryRun::no;
   Strict strict = Strict::no;           // knowledge: any warning fails the path; runs: a refused
                                         // symlink, FIFO, socket or device fails the run
-  AllowCopy allow_copy = AllowCopy::no; // store a copy of a stored run anyway
+  AllowCopy allow_copy = AllowCopy::no; // store a copy of a stored run anyway (with a note)
   std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
   std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
 };

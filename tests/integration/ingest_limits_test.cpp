@@ -115,6 +115,10 @@ TEST(IngestCopies, AllowCopyStoresBoth)
   append(copy / "env_report.json", " ");
   auto r = run_cli({"--db", s.db.string(), "ingest", "--allow-copy", copy.string()});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: note: " + k_copy_name + ": a copy of stored run '" + k_gemm_run +
+                                  "' (same model, gfx, backend and workload, and the same 3 measured "
+                                  "attempts): stored anyway (--allow-copy)"))
+      << r.err;
   EXPECT_EQ(
       query_value(s.db, "SELECT group_concat(run_id, ' ') FROM (SELECT run_id FROM runs ORDER BY run_id)"),
       k_gemm_run + " " + k_copy_name);
