@@ -32,7 +32,8 @@ namespace {
 struct Prepared {
   store::Database& db;
   RunWriter writer;
-  store::Statement find, latest, insert, supersede, load, copy_candidates, measured, file_copies;
+  store::Statement find, latest, insert, supersede, load, copy_candidates, measured, unshared_file,
+      file_copies;
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -40,7 +41,7 @@ struct Prepared {
     if (!writer) {
       return fail(std::move(writer).error());
     }
-    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}});
+    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}, {}});
     RFDB_TRY_ASSIGN(p->find, db.prepare(sql::k_source_find, "source_find"));
     RFDB_TRY_ASSIGN(p->latest, db.prepare(sql::k_source_latest, "source_latest"));
     RFDB_TRY_ASSIGN(p->insert, db.prepare(sql::k_source_insert, "source_insert"));
@@ -48,6 +49,7 @@ struct Prepared {
     RFDB_TRY_ASSIGN(p->load, db.prepare(sql::k_run_sources, "run_sources"));
     RFDB_TRY_ASSIGN(p->copy_candidates, db.prepare(sql::k_run_copy_candidates, "run_copy_candidates"));
     RFDB_TRY_ASSIGN(p->measured, db.prepare(sql::k_run_measured_attempts, "run_measured_attempts"));
+    RFDB_TRY_ASSIGN(p->unshared_file, db.prepare(sql::k_run_has_unshared_file, "run_has_unshared_file"));
     RFDB_TRY_ASSIGN(p->file_copies, db.prepare(sql::k_run_file_copies, "run_file_copies"));
     return p;
   }
@@ -216,6 +218,14 @@ Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
                                                     mine.size() == 1 ? "" : "s")};
       }
     }
+  }
+  // Usually some file is stored nowhere else; only then is the join over
+  // every shared file (linear in the runs sharing it) worth running.
+  p.unshared_file.bind(":run_id", derived.run.run_id);
+  std::vector<std::string> unshared;
+  RFDB_TRY_ASSIGN(unshared, first_column(p.unshared_file));
+  if (!unshared.empty()) {
+    return std::optional<CopyOf>();
   }
   bind_identity(p.file_copies, derived.run);
   std::vector<std::string> file_copies;
