@@ -100,6 +100,10 @@ int run_ingest(const IngestOptions& opts, Context& ctx)
   }
   req.dry_run = opts.dry_run ? ingest::DryRun::yes : ingest::DryRun::no;
   req.strict = opts.strict ? ingest::Strict::yes : ingest::Strict::no;
+  req.allow_copy = opts.allow_copy ? ingest::AllowCopy::yes : ingest::AllowCopy::no;
+  if (opts.max_file_size > 0) {
+    req.max_file_size = opts.max_file_size;
+  }
   req.now = util::format_iso_timestamp(ctx.now());
   auto progress = [&](const std::string& line) {
     if (!opts.quiet && opts.paths.size() > 1) {
@@ -137,7 +141,18 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
       ->type_name("RUN_ID");
   cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
-  cmd->add_flag("--strict", opts->strict, "Knowledge import: fail (writing nothing) on any warning");
+  cmd->add_flag(
+      "--strict", opts->strict,
+      "Fail (writing nothing) on any knowledge warning, or on a run's refused symlink, FIFO, socket "
+      "or device");
+  cmd->add_flag("--allow-copy", opts->allow_copy,
+                "Store a run even when it copies a stored run (same identity and measured attempts)");
+  cmd->add_option("--max-file-size", opts->max_file_size,
+                  "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
+      ->type_name("BYTES")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::PositiveNumber)
+      ->default_str("64M");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   cmd->add_flag("-q,--quiet", opts->quiet, "No progress lines");
   cmd->footer(R"(Examples:
@@ -146,11 +161,19 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   rfdb ingest --run e2e_x_20260101_000000_1_a exp/x/profile/round_1/profile_roofline.json
   rfdb ingest knowledge/learned/ knowledge/backend_playbook.md
   rfdb ingest --dry-run --format json exp/e2e_x
+  rfdb ingest --max-file-size 256M exp/e2e_x   # the default limit is 64M
 
 Re-ingesting is safe: files already stored are skipped, rewritten files supersede
 their older version (older roofline verdicts stay queryable). A file that cannot
-be parsed, or a value that would poison calibration, fails that run with the
-file and JSON pointer named, exit 1, and the database unchanged.)");
+be parsed, a value that would poison calibration, a measured field given twice
+with different values, or a file over --max-file-size fails that run with the
+file (and JSON pointer) named, exit 1, and the database unchanged.
+
+A copy of a stored run (same model, gfx, backend and workload, and the same
+measured attempts, whatever its directory name or whitespace) is refused, naming
+the stored run; --allow-copy stores it anyway. Symlinks inside the eval dir are
+followed; a symlink leaving it, a FIFO, socket or device is not read (a warning;
+an error with --strict).)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_ingest(*opts, ctx); }; });
 }
 

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@ struct IngestOptions {
   std::string run_id; // empty = from the eval dir name
   bool dry_run = false;
   bool strict = false;
-  std::string format = "table"; // table | json
+  bool allow_copy = false;
+  std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
+  std::string format = "table";    // table | json
   bool quiet = false;
 };
 void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);

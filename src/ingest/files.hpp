@@ -38,12 +38,41 @@ struct FileData {
   std::string sha256; // lower-case hex
 };
 
-// Every artifact of the eval dir `dir`, sorted by rel_path. Symlinks are not
-// followed. Errors: io when the directory cannot be listed or a file read.
-Result<std::vector<FileData>> read_eval_dir(const std::filesystem::path& dir);
+// Files larger than this are refused before they are read (--max-file-size):
+// real artifacts are a few MiB at most, and ingest holds a run in memory.
+inline constexpr std::uint64_t k_default_max_file_size = std::uint64_t{64} << 20U;
 
-// Read one file. Errors: io.
-Result<std::string> read_file(const std::filesystem::path& path);
+// An entry of an eval dir that was not read, and why.
+struct RefusedEntry {
+  std::string rel_path;
+  std::string reason; // "symlink leaving the eval dir (→ /x)", "FIFO", …
+};
+
+struct EvalDirContents {
+  std::vector<FileData> files;       // sorted by rel_path
+  std::vector<RefusedEntry> refused; // sorted by rel_path
+};
+
+// Every artifact of the eval dir `dir`. A symlink that resolves inside `dir`
+// is followed, to a file or a directory (read under the link's own path; a
+// link back into a directory being walked is a loop and is refused). A
+// symlink that leaves `dir` or resolves nowhere, and every FIFO, socket or
+// device, is refused — listed in `refused`, never opened.
+// Errors: io when a directory cannot be listed or a file read; invalid_input
+// when an artifact is larger than `max_file_size` bytes (checked before it
+// is read).
+Result<EvalDirContents> read_eval_dir(const std::filesystem::path& dir,
+                                      std::uint64_t max_file_size = k_default_max_file_size);
+
+// Read one regular file of at most `max_bytes`. The size is checked with
+// fstat before anything is read, and the file is opened non-blocking, so a
+// FIFO cannot hang the read. Errors: io (cannot open or read), invalid_input
+// (not a regular file; larger than `max_bytes`, naming its size).
+Result<std::string> read_file(const std::filesystem::path& path,
+                              std::uint64_t max_bytes = k_default_max_file_size);
+
+// "67108864 bytes (64.0 MiB)": a byte count for messages.
+std::string describe_size(std::uint64_t bytes);
 
 // Lower-case hex SHA-256 of `data` (OpenSSL libcrypto).
 std::string sha256_hex(std::string_view data);
@@ -52,8 +81,11 @@ std::string sha256_hex(std::string_view data);
 // "." all name e2e_x (a trailing separator has an empty filename()).
 std::string directory_name(const std::filesystem::path& dir);
 
-// True when `dir` looks like an eval dir (env_report.json, profile/, overlay/,
-// kernels/ or workflow_return.json present).
+// True when `dir` looks like an eval dir: its name is e2e_…_YYYYmmdd_HHMMSS…,
+// or it holds a file or directory an eval dir has from its first milestone
+// on (env_report.json, env_info.txt, model_path.txt, env_report.md,
+// baseline/, profile/, overlay/, kernels/, validation/, workflow_return.json,
+// director_e2e_validation.json). Anything else is read as knowledge.
 bool looks_like_eval_dir(const std::filesystem::path& dir);
 
 // For a single artifact given on the command line: its eval-dir-relative path,

@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace rfdb::ingest {
 
@@ -30,7 +32,8 @@ namespace {
 struct Prepared {
   store::Database& db;
   RunWriter writer;
-  store::Statement find, latest, insert, supersede, load, other_run;
+  store::Statement find, latest, insert, supersede, load, copy_candidates, measured, unshared_file,
+      file_copies;
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -38,13 +41,16 @@ struct Prepared {
     if (!writer) {
       return fail(std::move(writer).error());
     }
-    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}});
+    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}, {}});
     RFDB_TRY_ASSIGN(p->find, db.prepare(sql::k_source_find, "source_find"));
     RFDB_TRY_ASSIGN(p->latest, db.prepare(sql::k_source_latest, "source_latest"));
     RFDB_TRY_ASSIGN(p->insert, db.prepare(sql::k_source_insert, "source_insert"));
     RFDB_TRY_ASSIGN(p->supersede, db.prepare(sql::k_source_supersede, "source_supersede"));
     RFDB_TRY_ASSIGN(p->load, db.prepare(sql::k_run_sources, "run_sources"));
-    RFDB_TRY_ASSIGN(p->other_run, db.prepare(sql::k_source_other_run, "source_other_run"));
+    RFDB_TRY_ASSIGN(p->copy_candidates, db.prepare(sql::k_run_copy_candidates, "run_copy_candidates"));
+    RFDB_TRY_ASSIGN(p->measured, db.prepare(sql::k_run_measured_attempts, "run_measured_attempts"));
+    RFDB_TRY_ASSIGN(p->unshared_file, db.prepare(sql::k_run_has_unshared_file, "run_has_unshared_file"));
+    RFDB_TRY_ASSIGN(p->file_copies, db.prepare(sql::k_run_file_copies, "run_file_copies"));
     return p;
   }
 };
@@ -53,7 +59,11 @@ struct Prepared {
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
                            const std::string& now, PathReport& rep)
 {
-  auto& [db, writer, find, latest, insert, supersede, load, other_run] = p;
+  auto& db = p.db;
+  auto& find = p.find;
+  auto& latest = p.latest;
+  auto& insert = p.insert;
+  auto& supersede = p.supersede;
   for (const auto& f : files) {
     find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
     bool exists = false;
@@ -107,37 +117,162 @@ Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& r
   return out;
 }
 
-// A run whose every file is already stored under one other run is a copy
-// or a rename: counting it again would double its evidence in calibration.
-Result<void> refuse_copies(Prepared& p, const std::string& run_id, const std::vector<FileData>& files)
+// One measured attempt as the copy check compares it: short_name, isolated
+// speedup in 1e-4 steps, e2e delta in 1e-3 steps (the precision producers
+// print; a re-serialized copy may differ below it).
+using MeasuredAttempt = std::tuple<std::string, std::optional<std::int64_t>, std::optional<std::int64_t>>;
+
+MeasuredAttempt measured_attempt(std::string short_name, std::optional<double> iso, std::optional<double> e2e)
 {
-  std::map<std::string, std::size_t> matches;
-  for (const auto& f : files) {
-    p.other_run.bind(":sha256", f.sha256).bind(":run_id", run_id).bind(":rel_path", f.rel_path);
+  const auto steps = [](std::optional<double> v, double scale) {
+    return v ? std::optional(std::llround(*v * scale)) : std::nullopt;
+  };
+  return {std::move(short_name), steps(iso, 1e4), steps(e2e, 1e3)};
+}
+
+// The run's measured attempts, sorted: a multiset in canonical order.
+std::vector<MeasuredAttempt> measured_attempts(const DerivedRun& run)
+{
+  std::vector<MeasuredAttempt> out;
+  for (const auto& a : run.attempts) {
+    const auto& r = a.record;
+    if (r.isolated_speedup || r.e2e_delta_pct) {
+      out.push_back(measured_attempt(r.short_name, r.isolated_speedup, r.e2e_delta_pct));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Bind the identity columns the copy queries filter on.
+void bind_identity(store::Statement& s, const RunRow& run)
+{
+  const EnvReport& env = run.env;
+  s.bind(":run_id", run.run_id).bind(":model", env.model).bind(":gfx", env.gfx).bind(":backend", env.backend);
+  s.bind(":isl", env.isl).bind(":osl", env.osl).bind(":conc", env.conc);
+}
+
+// Every row's first column as text.
+Result<std::vector<std::string>> first_column(store::Statement& s)
+{
+  std::vector<std::string> out;
+  for (;;) {
     bool row = false;
-    RFDB_TRY_ASSIGN(row, p.other_run.step());
-    if (row) {
-      ++matches[p.other_run.get_text(0)];
+    RFDB_TRY_ASSIGN(row, s.step());
+    if (!row) {
+      return out;
     }
-    p.other_run.reset();
+    out.push_back(s.get_text(0));
   }
-  for (const auto& [other, n] : matches) {
-    if (n == files.size()) {
-      return fail(
-          make_error(
-              ErrorCode::invalid_input,
-              fmt::format("every file is already stored as run '{}' (a copy or a renamed eval dir?)", other))
-              .with_hint(fmt::format("re-ingest it as --run {} if it is the same run", other)));
+}
+
+// A stored run's measured attempts, sorted.
+Result<std::vector<MeasuredAttempt>> stored_measured_attempts(Prepared& p, const std::string& run_id)
+{
+  store::Statement& s = p.measured;
+  s.bind(":run_id", run_id);
+  std::vector<MeasuredAttempt> out;
+  for (;;) {
+    bool row = false;
+    RFDB_TRY_ASSIGN(row, s.step());
+    if (!row) {
+      break;
+    }
+    out.push_back(measured_attempt(s.get_text(0), s.get_opt_double(1), s.get_opt_double(2)));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The stored run a run copies, and what makes it a copy.
+struct CopyOf {
+  std::string run_id;
+  std::string why;
+};
+
+// The stored run `derived` copies, if any (ingest.hpp). Runs inside the
+// write transaction, after the run's files are stored and derived, so a
+// concurrent copy that committed first is seen. SQL narrows the candidates
+// to runs with the identity and one matching attempt (or every file), so
+// the cost does not grow with the number of runs sharing an identity.
+Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
+{
+  const auto mine = measured_attempts(derived);
+  if (!mine.empty()) {
+    // Narrow by one attempt; its rounded values are within the query's tolerance.
+    const auto& [short_name, iso, e2e] = mine.front();
+    const auto unscale = [](std::optional<std::int64_t> steps, double scale) {
+      return steps ? std::optional(static_cast<double>(*steps) / scale) : std::nullopt;
+    };
+    store::Statement& s = p.copy_candidates;
+    bind_identity(s, derived.run);
+    s.bind(":short_name", short_name);
+    s.bind(":isolated_speedup", unscale(iso, 1e4)).bind(":e2e_delta_pct", unscale(e2e, 1e3));
+    std::vector<std::string> candidates;
+    RFDB_TRY_ASSIGN(candidates, first_column(s));
+    for (auto& other : candidates) {
+      std::vector<MeasuredAttempt> theirs;
+      RFDB_TRY_ASSIGN(theirs, stored_measured_attempts(p, other));
+      if (theirs == mine) {
+        return CopyOf{std::move(other), fmt::format("the same {} measured attempt{}", mine.size(),
+                                                    mine.size() == 1 ? "" : "s")};
+      }
     }
   }
-  return {};
+  // Usually some file is stored nowhere else; only then is the join over
+  // every shared file (linear in the runs sharing it) worth running.
+  p.unshared_file.bind(":run_id", derived.run.run_id);
+  std::vector<std::string> unshared;
+  RFDB_TRY_ASSIGN(unshared, first_column(p.unshared_file));
+  if (!unshared.empty()) {
+    return std::optional<CopyOf>();
+  }
+  bind_identity(p.file_copies, derived.run);
+  std::vector<std::string> file_copies;
+  RFDB_TRY_ASSIGN(file_copies, first_column(p.file_copies));
+  if (!file_copies.empty()) {
+    return CopyOf{std::move(file_copies.front()), "every file already stored there"};
+  }
+  return std::optional<CopyOf>();
+}
+
+// Refuse a copy; with --allow-copy store it with a note naming the original.
+Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequest& req,
+                        const std::string& dir_basename, PathReport& rep)
+{
+  std::optional<CopyOf> copy;
+  RFDB_TRY_ASSIGN(copy, find_copy(p, derived));
+  if (!copy) {
+    return {};
+  }
+  const std::string what = fmt::format(
+      "a copy of stored run '{}' (same model, gfx, backend and workload, and {})", copy->run_id, copy->why);
+  if (req.allow_copy == AllowCopy::yes) {
+    rep.warnings.push_back(Warning{dir_basename, "", what + ": stored anyway (--allow-copy)", true});
+    return {};
+  }
+  return fail(make_error(ErrorCode::invalid_input, what + ": its evidence would count twice")
+                  .with_hint(fmt::format("if it is the same run, ingest it as --run {}; to store '{}' as a "
+                                         "separate run anyway, pass --allow-copy",
+                                         copy->run_id, derived.run.run_id)));
 }
 
 // Parse every file up front: bad input fails before the database is touched.
+// A key repeated with equal values, or outside the measured fields, is a
+// warning (parse_json_text refuses the rest).
 Result<void> prevalidate(const std::vector<FileData>& files, std::vector<Warning>& warnings)
 {
   for (const auto& f : files) {
     RFDB_TRY(validate_artifact(f.kind, f.rel_path, f.content, warnings));
+    std::vector<DuplicateKey> duplicates;
+    RFDB_TRY_ASSIGN(duplicates, find_duplicate_keys(f.content).map_error(
+                                    [&](Error e) { return std::move(e).with_context(f.rel_path); }));
+    for (const auto& d : duplicates) {
+      const std::string message =
+          d.measured ? fmt::format("duplicate key '{}' repeats the same value {}", d.key, d.last_value)
+                     : fmt::format("duplicate key '{}': the last value is kept", d.key);
+      warnings.push_back(Warning{f.rel_path, d.pointer, message, false});
+    }
   }
   return {};
 }
@@ -147,7 +282,6 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
                               const IngestRequest& req, PathReport& rep)
 {
   RFDB_TRY(prevalidate(files, rep.warnings));
-  RFDB_TRY(refuse_copies(p, run_id, files));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -174,6 +308,7 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
   DerivedRun derived;
   RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources));
+  RFDB_TRY(check_copy(p, derived, req, dir_basename, rep));
   RFDB_TRY(writer.upsert_run(derived.run, eval_dir, req.now));
   RFDB_TRY(writer.clear_derived(run_id));
   WriteCounts counts;
@@ -190,6 +325,30 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   return tx.commit();
 }
 
+// Entries of an eval dir that were not read: a warning each, or with
+// --strict one error naming them all.
+Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict strict,
+                            std::vector<Warning>& warnings)
+{
+  if (refused.empty()) {
+    return {};
+  }
+  if (strict == Strict::yes) {
+    std::string list;
+    for (const auto& r : refused) {
+      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", r.rel_path, r.reason);
+    }
+    return fail(
+        make_error(ErrorCode::invalid_input, "--strict: refused to read " + list)
+            .with_hint("replace links that leave the eval dir by the files themselves, or drop --strict "
+                       "to store the run without them"));
+  }
+  for (const auto& r : refused) {
+    warnings.push_back(Warning{r.rel_path, "", "not read: " + r.reason, false});
+  }
+  return {};
+}
+
 PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req)
 {
   PathReport rep;
@@ -202,16 +361,21 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
                     .with_hint("pass the eval dir by name, or give --run RUN_ID");
     return rep;
   }
-  auto files = read_eval_dir(dir);
-  if (!files) {
-    rep.error = files.error();
-  } else if (std::none_of(files->begin(), files->end(),
+  auto contents = read_eval_dir(dir, req.max_file_size);
+  if (!contents) {
+    rep.error = contents.error();
+    return rep;
+  }
+  const auto& files = contents->files;
+  if (auto r = refuse_entries(contents->refused, req.strict, rep.warnings); !r) {
+    rep.error = r.error();
+  } else if (std::none_of(files.begin(), files.end(),
                           [](const FileData& f) { return f.kind.kind == "env_report"; })) {
     rep.error = make_error(ErrorCode::invalid_input,
                            "missing env_report.json (the run's identity: model, gfx, backend)")
                     .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
-  } else if (auto r = ingest_run_files(p, rep.target, basename, rep.path, *files, req, rep); !r) {
-    rep.error = r.error();
+  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep); !r2) {
+    rep.error = r2.error();
   }
   return rep;
 }
@@ -234,7 +398,7 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
     rep.error = make_error(ErrorCode::usage, "a single artifact needs --run RUN_ID (a non-empty run id)");
     return rep;
   }
-  auto content = read_file(file);
+  auto content = read_file(file, req.max_file_size);
   if (!content) {
     rep.error = content.error();
     return rep;

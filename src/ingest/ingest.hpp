@@ -6,11 +6,21 @@
 // already stored (same run, path and sha256) is skipped; a path with new
 // content stores a new version that supersedes the old one, and the run's
 // rows are re-derived from its files (see derive.hpp).
+//
+// A run that is a copy of a stored run is refused inside the transaction,
+// after its rows are derived, so two copies ingested at once cannot both
+// land. A copy has the stored run's identity (model, gfx, backend, isl, osl,
+// conc) and either the same multiset of measured attempts (short_name,
+// isolated speedup to 4 decimals, e2e delta to 3) or, failing that, every
+// current file stored under that run with the same path and sha256 (the only
+// rule for a run without measured attempts).
 #pragma once
 
 #include "ingest/artifacts.hpp"
+#include "ingest/files.hpp"
 #include "store/database.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,13 +30,17 @@ namespace rfdb::ingest {
 
 enum class DryRun { no, yes };
 enum class Strict { no, yes };
+enum class AllowCopy { no, yes };
 
 struct IngestRequest {
   std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
   std::optional<std::string> run_id; // --run: identity for single artifacts / override
   DryRun dry_run = DryRun::no;
-  Strict strict = Strict::no; // knowledge: any warning fails the path
-  std::string now;            // ISO-8601 UTC timestamp for ingested_at
+  Strict strict = Strict::no;           // knowledge: any warning fails the path; runs: a refused
+                                        // symlink, FIFO, socket or device fails the run
+  AllowCopy allow_copy = AllowCopy::no; // store a copy of a stored run anyway (with a note)
+  std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
+  std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
 };
 
 // What happened to one path.

@@ -1,7 +1,10 @@
 #include "ingest/json_util.hpp"
 
+#include "ingest/json_keys.hpp"
+
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -9,6 +12,10 @@
 namespace rfdb::ingest {
 
 namespace {
+
+using detail::DuplicateTracker;
+using detail::KeyScan;
+using detail::number_from_text;
 
 constexpr std::string_view k_utf8_bom = "\xEF\xBB\xBF";
 
@@ -153,8 +160,9 @@ std::optional<ScanIssue> scan_token(std::string_view text, std::size_t& i, int& 
 // One linear pass before nlohmann sees the text: rejects NUL / invalid UTF-8,
 // nesting beyond k_max_json_depth and NaN/Infinity words, skipping string
 // literals and comments. Cheap, and it means nlohmann never meets a
-// pathologically deep document. Sets `saw_value` when any token was seen.
-std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value)
+// pathologically deep document. Sets `saw_value` when any token was seen and
+// feeds `keys` every structural character and member name.
+std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value, KeyScan& keys)
 {
   ScanState state = ScanState::code;
   int depth = 0;
@@ -177,8 +185,10 @@ std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value)
     switch (state) {
     case ScanState::string:
       if (c == '\\' && next != '\0' && static_cast<unsigned char>(next) < 0x80) {
+        keys.on_escape();
         ++i;
       } else if (c == '"') {
+        keys.on_string_end(text, i);
         state = ScanState::code;
       } else {
         i = skip_plain_string_bytes(text, i);
@@ -205,6 +215,7 @@ std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value)
         break;
       }
       saw_value = true;
+      keys.on_code(c, i);
       if (c == '"') {
         state = ScanState::string;
       } else if (auto issue = scan_token(text, i, depth)) {
@@ -225,9 +236,19 @@ std::string syntax_reason(const std::string& what)
   return at == std::string::npos ? what : what.substr(at);
 }
 
-Result<json> parse_with_nlohmann(std::string_view text)
+// With a tracker, parse through nlohmann's callback parser (slower; used
+// only when the prescan saw a possible duplicate key).
+Result<json> parse_with_nlohmann(std::string_view text, DuplicateTracker* tracker = nullptr)
 {
   try {
+    if (tracker != nullptr) {
+      return json::parse(
+          text,
+          [tracker](int, json::parse_event_t event, json& parsed) {
+            return tracker->on_event(event, parsed);
+          },
+          /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    }
     return json::parse(text, nullptr, /*allow_exceptions=*/true,
                        /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
@@ -272,21 +293,6 @@ tl::unexpected<Error> type_error(const std::string& pointer, std::string_view ke
                                                     expected, describe_value(v)));
 }
 
-// Parse a decimal number written as text; nullopt when it is not one.
-std::optional<double> number_from_text(std::string_view s)
-{
-  s = trim(s);
-  if (s.size() > 1 && s.front() == '+' && (is_digit(s[1]) || s[1] == '.')) {
-    s.remove_prefix(1);
-  }
-  double value = 0.0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 Result<std::optional<std::int64_t>> int_from_double(double d, const std::string& pointer,
                                                     std::string_view key, const json& v)
 {
@@ -300,20 +306,81 @@ Result<std::optional<std::int64_t>> int_from_double(double d, const std::string&
 
 } // namespace
 
-Result<json> parse_json_text(std::string_view text)
+// Parse a decimal number written as text; nullopt when it is not one.
+std::optional<double> detail::number_from_text(std::string_view s)
+{
+  s = trim(s);
+  if (s.size() > 1 && s.front() == '+' && (is_digit(s[1]) || s[1] == '.')) {
+    s.remove_prefix(1);
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+namespace {
+
+// Text past the BOM that passed the prescan.
+struct Screened {
+  std::string_view text;
+  bool maybe_duplicate_keys = false;
+};
+
+Result<Screened> screen(std::string_view text)
 {
   if (text.substr(0, k_utf8_bom.size()) == k_utf8_bom) {
     text.remove_prefix(k_utf8_bom.size());
   }
   bool saw_value = false;
-  if (auto issue = prescan(text, saw_value)) {
+  KeyScan keys;
+  if (auto issue = prescan(text, saw_value, keys)) {
     return fail(ErrorCode::invalid_input,
                 fmt::format("{}: {}", position_of(text, issue->offset), issue->what));
   }
   if (!saw_value) {
     return fail(ErrorCode::invalid_input, "empty file (only whitespace or comments, no JSON value)");
   }
-  return parse_with_nlohmann(text);
+  return Screened{text, keys.maybe_duplicates()};
+}
+
+} // namespace
+
+Result<json> parse_json_text(std::string_view text)
+{
+  Screened s;
+  RFDB_TRY_ASSIGN(s, screen(text));
+  if (!s.maybe_duplicate_keys) {
+    return parse_with_nlohmann(s.text);
+  }
+  DuplicateTracker tracker;
+  auto doc = parse_with_nlohmann(s.text, &tracker);
+  if (!doc) {
+    return doc;
+  }
+  for (const auto& d : tracker.take()) {
+    if (d.values_differ) {
+      return fail(ErrorCode::invalid_input,
+                  fmt::format("{}: duplicate key '{}' with different values ({}, then {}): a measured value "
+                              "must not be ambiguous",
+                              d.pointer, d.key, d.first_value, d.last_value));
+    }
+  }
+  return doc;
+}
+
+Result<std::vector<DuplicateKey>> find_duplicate_keys(std::string_view text)
+{
+  Screened s;
+  RFDB_TRY_ASSIGN(s, screen(text));
+  if (!s.maybe_duplicate_keys) {
+    return std::vector<DuplicateKey>();
+  }
+  DuplicateTracker tracker;
+  RFDB_TRY(parse_with_nlohmann(s.text, &tracker));
+  return tracker.take();
 }
 
 std::string child_pointer(std::string_view parent, std::string_view key)

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rfdb::ingest {
 
@@ -26,10 +27,34 @@ inline constexpr int k_max_json_depth = 128;
 
 // Parse one JSON document. Accepts `//` and `/* */` comments and a UTF-8 BOM;
 // strict otherwise (no trailing commas, no trailing junk, no NaN/Infinity).
+// A key repeated in one object keeps its last value, except that a measured
+// field (is_measured_field) repeated with different values is an error: which
+// one the producer meant is unknowable, and either would enter calibration.
 // Errors (invalid_input, message "line L:C: …" where a position exists):
 // "empty file", "binary or non-UTF-8 content", "nesting deeper than 128",
-// "truncated JSON", "non-finite number", or nlohmann's syntax reason.
+// "truncated JSON", "non-finite number", "<pointer>: duplicate key …", or
+// nlohmann's syntax reason.
 Result<json> parse_json_text(std::string_view text);
+
+// True for the numeric measurement fields (speedups, e2e deltas, GPU-time
+// shares, roofline efficiencies, predictions, throughputs, timings): the one
+// list of fields whose duplicate keys must agree.
+bool is_measured_field(std::string_view key);
+
+// A member name that appears more than once in one JSON object.
+struct DuplicateKey {
+  std::string pointer; // JSON pointer of the repeated member
+  std::string key;
+  bool measured = false;      // is_measured_field(key)
+  bool values_differ = false; // measured only: some repeat differs from the first value
+  std::string first_value;    // measured only: describe_value of the first and the
+  std::string last_value;     // last (kept) value
+};
+
+// Every repeated key of `text`, in the order the repeats occur (cheap when
+// there are none: one linear scan, no parse). Errors: as parse_json_text,
+// except that duplicates are reported, not refused.
+Result<std::vector<DuplicateKey>> find_duplicate_keys(std::string_view text);
 
 // JSON pointer of member `key` / element `index` below `parent` ("" = root),
 // escaping `~` and `/` per RFC 6901.

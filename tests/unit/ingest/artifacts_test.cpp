@@ -41,12 +41,14 @@ constexpr std::string_view k_topn_a = R"json({
   ]
 })json";
 
-// One analytic roofline entry with the DESIGN.md §1 numbers, plus overrides.
+// One analytic roofline entry with the DESIGN.md §1 numbers; `entry_extra`
+// (", \"key\": value, …") replaces or adds members of the entry. Merged, not
+// appended: a repeated measured key would be refused as ambiguous.
 std::string roofline_doc(std::string_view stage_member, std::string_view entry_extra)
 {
-  return std::string(R"json({"skill": "roofline", "skill_version": "1", "gfx": "gfx950",
+  const std::string text = std::string(R"json({"skill": "roofline", "skill_version": "1", "gfx": "gfx950",
     "peaks": {"hbm_bw_bytes_s": 8.0e12, "flops": {"fp8": 5.0e15}},)json") +
-         std::string(stage_member) + R"json(
+                           std::string(stage_member) + R"json(
     "entries": [{"name": "fused_moe_kernel", "short_name": "fused_moe_kernel",
       "pct_gpu_time": 26.45, "regime": "decode", "op_class": "moe", "modeled": true,
       "t_ms": 0.049471, "launches_per_step": 80, "hbm_util": 0.88, "compute_util": 0.01,
@@ -54,11 +56,17 @@ std::string roofline_doc(std::string_view stage_member, std::string_view entry_e
       "roofline_pct": 0.88, "roofline_pct_raw": 0.88, "target_eff": 0.90,
       "attainable_speedup": 1.023, "expected_e2e_gain_pct": 0.59,
       "headroom_class": "saturated", "confidence": "medium", "suspect": false,
-      "byte_reduction_levers": ["skip unrouted experts"])json" +
-         std::string(entry_extra) + R"json(}],
+      "byte_reduction_levers": ["skip unrouted experts"]}],
     "ranking_by_pct": ["fused_moe_kernel"],
     "ranking_by_expected_gain": ["fused_moe_kernel"],
     "degraded": [], "skill_errors": []})json";
+  if (entry_extra.empty()) {
+    return text;
+  }
+  json doc = json::parse(text);
+  doc["entries"][0].update(
+      json::parse("{" + std::string(entry_extra.substr(entry_extra.find(',') + 1)) + "}"));
+  return doc.dump();
 }
 
 RooflineDoc parse_roofline_ok(const std::string& text, std::vector<Warning>& warnings)

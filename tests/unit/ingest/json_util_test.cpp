@@ -192,3 +192,84 @@ TEST(GetJsonText, DumpsCompactJsonOrNothing)
   EXPECT_FALSE(get_json_text(row, "n").has_value());
   EXPECT_FALSE(get_json_text(row, "missing").has_value());
 }
+
+// ---- duplicate keys
+
+using rfdb::ingest::DuplicateKey;
+using rfdb::ingest::find_duplicate_keys;
+using rfdb::ingest::is_measured_field;
+
+namespace {
+
+// "pointer key measured differ first last" for each duplicate of `text`.
+std::vector<std::string> duplicates_of(std::string_view text)
+{
+  auto r = find_duplicate_keys(text);
+  EXPECT_TRUE(r) << r.error().message;
+  std::vector<std::string> out;
+  for (const auto& d : r.value_or(std::vector<DuplicateKey>())) {
+    out.push_back(d.pointer + " " + d.key + " " + (d.measured ? "measured" : "other") + " " +
+                  (d.values_differ ? "differ" : "same") + " " + d.first_value + " " + d.last_value);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(IsMeasuredField, CoversSpeedupsPercentagesAndPredictionsNotLabels)
+{
+  for (const char* key : {"isolated_speedup", "isolated", "e2e_delta_pct", "e2e_gain_pct", "delta_pct",
+                          "speedup", "throughput_speedup", "pct_gpu_time", "raw_pct_gpu_time", "roofline_pct",
+                          "roofline_pct_raw", "roofline_efficiency_pct", "headroom_ratio",
+                          "attainable_speedup", "expected_e2e_gain_pct", "target_eff"}) {
+    EXPECT_TRUE(is_measured_field(key)) << key;
+  }
+  for (const char* key : {"short_name", "gfx", "note", "verdict", "backend", "Isolated_Speedup"}) {
+    EXPECT_FALSE(is_measured_field(key)) << key;
+  }
+}
+
+TEST(ParseJsonText, MeasuredKeyRepeatedWithAnotherValueIsAnError)
+{
+  EXPECT_EQ(parse_error(R"({"isolated_speedup": 1.148, "isolated_speedup": 5.0})"),
+            "/isolated_speedup: duplicate key 'isolated_speedup' with different values (1.148, then 5.0): a "
+            "measured value must not be ambiguous");
+  // Nested: the pointer walks objects and array elements.
+  EXPECT_EQ(parse_error(R"({"entries": [{"a": 1}, {"x": {"roofline_pct": 0.88, "roofline_pct": "0.18"}}]})")
+                .substr(0, 41),
+            "/entries/1/x/roofline_pct: duplicate key ");
+  // A third value that differs from the first counts too.
+  EXPECT_NE(parse_error(R"({"speedup": 2, "speedup": 2, "speedup": 3})"), "");
+}
+
+TEST(ParseJsonText, OtherDuplicatesParseAndKeepTheLastValue)
+{
+  const auto r = parse_json_text(R"({"note": "a", "note": "b", "speedup": 1.5, "speedup": "1.50"})");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->at("note"), "b");
+  EXPECT_EQ(r->at("speedup"), "1.50");
+}
+
+TEST(FindDuplicateKeys, ReportsPointerKindAndValues)
+{
+  EXPECT_EQ(duplicates_of(R"({"a": 1, "b": [{"a": 1}, {"a": 2}]})"), std::vector<std::string>());
+  EXPECT_EQ(
+      duplicates_of(R"({"note": "a", "rows": [{"x": 1}, {"speedup": 1.5, "speedup": 1.50, "note": 1}],
+                              "note": "b"})"),
+      (std::vector<std::string>{"/rows/1/speedup speedup measured same 1.5 1.5", "/note note other same  "}));
+  EXPECT_EQ(duplicates_of(R"({"pct_gpu_time": 26.45, "pct_gpu_time": 27})"),
+            std::vector<std::string>{"/pct_gpu_time pct_gpu_time measured differ 26.45 27"});
+  // Keys spelled with escapes are the same key; `~` and `/` are escaped in pointers.
+  EXPECT_EQ(duplicates_of(R"({"a/b": 1, "a\/b": 2, "t": {"\u0074~": 1, "t~": 1}})"),
+            (std::vector<std::string>{"/a~1b a/b other same  ", "/t/t~0 t~ other same  "}));
+  // Same name in different objects, or as a value, is no duplicate.
+  EXPECT_EQ(duplicates_of(R"({"a": "a", "o": {"a": {"a": 1}}, "l": ["a", "a"]})"),
+            std::vector<std::string>());
+}
+
+TEST(FindDuplicateKeys, PassesOnParseErrors)
+{
+  const auto r = find_duplicate_keys(R"({"a": 1, "a": )");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("truncated JSON"), std::string::npos) << r.error().message;
+}
