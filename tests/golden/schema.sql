@@ -12,6 +12,8 @@ CREATE INDEX learned_findings_identity ON learned_findings (identity);
 CREATE INDEX learned_findings_source ON learned_findings (source_id);
 -- index roofline_docs_run
 CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
+-- index runs_identity
+CREATE INDEX runs_identity ON runs (model, gfx, backend, isl, osl, conc);
 -- index sources_identity
 CREATE UNIQUE INDEX sources_identity ON sources (ifnull(run_id, ''), rel_path, sha256);
 -- index sources_run

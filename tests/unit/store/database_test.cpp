@@ -7,6 +7,7 @@
 #include "store/database.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -91,7 +92,9 @@ TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
   const std::string before = read_bytes(path);
   auto r = run_cli({"--db", path.string(), "runs"});
   EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to 3"), std::string::npos)
+  EXPECT_NE(r.err.find(fmt::format("database schema is version 99, this rfdb supports up to {}",
+                                   rfdb::sql::k_migrations.size())),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(read_bytes(path), before);
 }
