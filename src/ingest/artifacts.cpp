@@ -46,6 +46,19 @@ Result<std::optional<double>> get_pct(const json& obj, std::string_view key, con
   return pct;
 }
 
+Result<std::optional<double>> get_e2e_delta(const json& obj, std::string_view key, const std::string& pointer)
+{
+  std::optional<double> d;
+  RFDB_TRY_ASSIGN(d, get_double(obj, key, pointer));
+  // Throughput cannot fall by more than all of it, and an 11× e2e gain from
+  // one lever is a mis-measurement, not evidence.
+  if (d && (*d < -100.0 || *d > 1000.0)) {
+    return invalid(fmt::format("{}: {} {} is outside -100–1000 (percent change of e2e throughput)",
+                               child_pointer(pointer, key), key, describe_value(obj.at(key))));
+  }
+  return d;
+}
+
 Result<std::optional<double>> get_speedup(const json& obj, std::string_view key, const std::string& pointer,
                                           ZeroSpeedup zero)
 {

@@ -7,7 +7,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace rfdb::ingest {
 
@@ -65,7 +67,10 @@ std::optional<std::string> candidate_tag(const std::optional<std::string>& dir, 
 }
 
 // The orchestrator's reject vocabulary (FORMATS.md §2.10): the first of
-// these words that the integrate reason cites, if any.
+// these words that the integrate reason cites as a word of its own, in any
+// case, with `_` or a space between its parts ("Parity_Regression:",
+// "parity regression"), but not inside a longer token
+// ("parity_regression_report.md").
 std::optional<std::string> reject_word(const std::optional<std::string>& reason)
 {
   static constexpr std::array<std::string_view, 9> k_words{
@@ -75,13 +80,23 @@ std::optional<std::string> reject_word(const std::optional<std::string>& reason)
   if (!reason) {
     return std::nullopt;
   }
+  const std::string text = detail::lower_ascii(*reason);
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   std::size_t best = std::string::npos;
   std::optional<std::string> word;
   for (const auto w : k_words) {
-    const auto at = reason->find(w);
-    if (at != std::string::npos && at < best) {
-      best = at;
-      word = std::string(w);
+    std::string spaced(w);
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    for (const std::string& spelling : {std::string(w), spaced}) {
+      for (auto at = text.find(spelling); at != std::string::npos; at = text.find(spelling, at + 1)) {
+        const std::size_t end = at + spelling.size();
+        const bool whole =
+            (at == 0 || !word_char(text[at - 1])) && (end == text.size() || !word_char(text[end]));
+        if (whole && at < best) {
+          best = at;
+          word = std::string(w);
+        }
+      }
     }
   }
   return word;
@@ -100,7 +115,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
 {
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(doc, "isolated_speedup", k_root, detail::ZeroSpeedup::reject));
-  RFDB_TRY_ASSIGN(a.e2e_delta_pct, get_double(doc, "e2e_delta_pct", k_root));
+  RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(doc, "e2e_delta_pct", k_root));
   if (!a.e2e_delta_pct) {
     std::optional<double> ref;
     std::optional<double> cand;
@@ -252,7 +267,7 @@ Result<std::optional<AttemptRecord>> sweep_trial(const json& t, const std::strin
     detail::warn(warnings, rel_path, ptr, "trial has no change, axis or id; skipped");
     return std::optional<AttemptRecord>();
   }
-  RFDB_TRY_ASSIGN(a.e2e_delta_pct, get_double(t, "delta_pct", ptr));
+  RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(t, "delta_pct", ptr));
   std::optional<bool> kept;
   RFDB_TRY_ASSIGN(kept, get_bool(t, "kept", ptr));
   if (kept) {

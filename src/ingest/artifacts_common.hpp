@@ -45,6 +45,11 @@ Result<std::optional<double>> get_speedup(const json& obj, std::string_view key,
                                           ZeroSpeedup zero);
 
 // Throughput-like field: must be ≥ 0.
+// e2e throughput delta (percent): finite and in [−100, 1000]; errors name the
+// pointer and the value.
+Result<std::optional<double>> get_e2e_delta(const json& obj, std::string_view key,
+                                            const std::string& pointer);
+
 Result<std::optional<double>> get_non_negative(const json& obj, std::string_view key,
                                                const std::string& pointer);
 

@@ -1,5 +1,6 @@
 // Run-level artifacts: env_report.json, bench_summary.json,
 // director_e2e_validation.json (FORMATS.md §2.1, §2.2, §2.13).
+#include "calibrate/priors.hpp"
 #include "ingest/artifacts.hpp"
 #include "ingest/artifacts_common.hpp"
 #include "ingest/normalize.hpp"
@@ -74,6 +75,22 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
   RFDB_TRY_ASSIGN(r.model_arch_class, get_string(doc, "model_arch_class", k_root));
   RFDB_TRY_ASSIGN(r.model_dtype, get_string(doc, "model_dtype", k_root));
   RFDB_TRY_ASSIGN(r.gfx, get_string(doc, "gfx", k_root));
+  if (r.gfx) {
+    // One spelling per GPU, or priors would split its evidence across keys:
+    // "GFX950", "gfx950:sramecc+:xnack-" (rocminfo) and "MI355X" are gfx950.
+    const std::string raw = *r.gfx;
+    const std::string lowered = detail::lower_ascii(raw);
+    r.gfx = lowered == "unknown" || lowered.empty()
+                ? std::nullopt
+                : calibrate::normalize_gfx_spelling(raw.substr(0, raw.find(':')));
+    if (!r.gfx) {
+      detail::warn(warnings, rel_path, "/gfx",
+                   fmt::format("gfx '{}' is not a gfx target or a known device; stored as no gfx", raw));
+    } else if (*r.gfx != raw) {
+      warnings.push_back(
+          Warning{std::string(rel_path), "/gfx", fmt::format("gfx '{}' stored as {}", raw, *r.gfx), true});
+    }
+  }
   RFDB_TRY_ASSIGN(r.device_name, get_string(doc, "device_name", k_root));
   RFDB_TRY_ASSIGN(r.backend, get_string(doc, "backend", k_root));
   RFDB_TRY_ASSIGN(r.backend_version, get_string(doc, "backend_version", k_root));

@@ -65,7 +65,7 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
   a.candidate = direction;
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(row, "isolated_speedup", ptr, ZeroSpeedup::means_not_measured));
-  RFDB_TRY_ASSIGN(a.e2e_delta_pct, get_double(row, "e2e_delta_pct", ptr));
+  RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));
   RFDB_TRY_ASSIGN(a.verdict_raw, get_string(row, "verdict", ptr));
   const Normalized v = attempt_verdict_from_ledger(a.verdict_raw.value_or("unknown"));
   a.verdict = std::string(v.value);
@@ -109,7 +109,7 @@ Result<AttemptRecord> accepted_row(const json& row, const std::string& ptr, std:
   RFDB_TRY_ASSIGN(a.winner_kind, detail::first_string(row, {"kind", "winner_kind"}, ptr));
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(row, "isolated", ptr, ZeroSpeedup::means_not_measured));
-  RFDB_TRY_ASSIGN(a.e2e_delta_pct, get_double(row, "e2e_delta_pct", ptr));
+  RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));
   std::optional<bool> corrective;
   RFDB_TRY_ASSIGN(corrective, get_bool(row, "corrective", ptr));
   a.verdict_raw = corrective.value_or(false) ? "confirmed_corrective" : "accepted";

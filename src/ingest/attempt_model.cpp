@@ -157,6 +157,34 @@ public:
     m_out.back().deployed = m_out.back().deployed || accepted;
   }
 
+  // An overlay candidate: a new attempt, unless the same candidate dir was
+  // already read (overlay/cand_X and its copy under final/overlay/) with
+  // numbers that agree — then it is one more source of that attempt.
+  void add_integrate(RecordIn in)
+  {
+    const std::string key = "cand:" + in.record.candidate.value_or(in.record.short_name);
+    for (auto& d : m_out) {
+      if (d.key != key) {
+        continue;
+      }
+      if (numbers_agree(d.record, in.record) || (!has_numbers(d.record) && !has_numbers(in.record))) {
+        attach(d, in, /*is_ledger=*/false);
+        fill(d.record.accepted_overlay, in.record.accepted_overlay);
+        d.deployed = d.deployed || (in.record.accepted_overlay && !in.record.accepted_overlay->empty());
+        return;
+      }
+      m_warnings.push_back(Warning{in.rel_path, in.record.json_pointer,
+                                   fmt::format("candidate {} is described twice with different numbers "
+                                               "(isolated {} vs {}, e2e {} vs {}); kept as two attempts",
+                                               *in.record.candidate, show(d.record.isolated_speedup),
+                                               show(in.record.isolated_speedup), show(d.record.e2e_delta_pct),
+                                               show(in.record.e2e_delta_pct)),
+                                   false});
+      break;
+    }
+    add_candidate(std::move(in), key);
+  }
+
   std::vector<DerivedAttempt> take() { return std::move(m_out); }
 
 private:
@@ -356,7 +384,7 @@ std::vector<DerivedAttempt> build_attempts(std::vector<RecordIn> records, const 
   for (auto& in : records) {
     const std::string& origin = in.record.origin;
     if (origin == "integrate") {
-      b.add_candidate(in, "cand:" + in.record.candidate.value_or(in.record.short_name));
+      b.add_integrate(std::move(in));
     } else if (origin == "sweep") {
       b.add_candidate(in, "config:" + in.record.candidate.value_or(in.record.config_change.value_or("")));
     } else if (origin == "opbench" && has_numbers(in.record)) {

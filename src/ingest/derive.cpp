@@ -425,8 +425,11 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   std::optional<RunOutcome> workflow_outcome, director_outcome;
   std::optional<EnvReport> workflow_identity;
   std::vector<RecordIn> records;
+  std::vector<Warning> file_warnings;
   for (const auto& src : sources) {
-    auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, run.warnings);
+    // Files were validated (and their warnings reported) when they were
+    // stored; only what the run as a whole yields is run.warnings.
+    auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, file_warnings);
     if (!parsed) {
       return fail(std::move(parsed).error());
     }

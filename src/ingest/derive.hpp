@@ -104,7 +104,8 @@ struct DerivedRun {
   std::vector<std::pair<std::int64_t, TopN>> rounds;
   std::vector<DerivedDoc> docs;
   std::vector<DerivedAttempt> attempts;
-  std::vector<Warning> warnings; // from every file, in rel_path order
+  std::vector<Warning>
+      warnings; // the run's own: references that match no or two attempts, identity fallbacks
 };
 
 // Derive every row of run `run_id` from its stored files. `dir_basename`

@@ -308,6 +308,18 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
   DerivedRun derived;
   RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources));
+  rep.warnings.insert(rep.warnings.end(), derived.warnings.begin(), derived.warnings.end());
+  if (req.strict == Strict::yes) {
+    for (const auto& w : derived.warnings) {
+      if (!w.note) { // the transaction rolls back: nothing is written
+        return fail(
+            make_error(ErrorCode::invalid_input,
+                       fmt::format("--strict: {}{}: {}", w.file, w.pointer.empty() ? "" : " " + w.pointer,
+                                   w.message))
+                .with_hint("fix the file, or ingest without --strict to store the run with the warning"));
+      }
+    }
+  }
   RFDB_TRY(check_copy(p, derived, req, dir_basename, rep));
   RFDB_TRY(writer.upsert_run(derived.run, eval_dir, req.now));
   RFDB_TRY(writer.clear_derived(run_id));

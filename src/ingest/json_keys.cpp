@@ -26,12 +26,15 @@ constexpr std::array k_measured_fields = {
     std::string_view("expected_e2e_gain_pct"),
     std::string_view("final_throughput_tok_s"),
     std::string_view("flops_est"),
+    std::string_view("gate"), // decides whether the attempt is evidence
+    std::string_view("gfx"),  // decides the key it calibrates
     std::string_view("hbm_util"),
     std::string_view("hbm_utilization_pct"),
     std::string_view("headroom_ratio"),
     std::string_view("isolated"),
     std::string_view("isolated_speedup"),
     std::string_view("launches_per_step"),
+    std::string_view("output_parity"), // a parity-failed attempt is no observation
     std::string_view("output_throughput_tok_s_median"),
     std::string_view("output_throughput_tok_s_spread_pct"),
     std::string_view("pct_gpu_time"),

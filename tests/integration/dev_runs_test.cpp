@@ -438,3 +438,127 @@ TEST(DevRunSequence, StageBSupersedesStageAAndRepredicts)
 
 } // namespace
 } // namespace rfdb::test
+
+namespace rfdb::test {
+namespace {
+
+// Inputs a fresh tester designed to break the attempt model (D6 mutated).
+class DevRunMutation : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+    dir = tmp / k_dev_runs[0];
+    std::filesystem::copy(dev_runs_dir() / k_dev_runs[0], dir, std::filesystem::copy_options::recursive);
+  }
+  CliResult ingest(const std::vector<std::string>& extra = {})
+  {
+    std::vector<std::string> args = {"--db", db.string(), "ingest", dir.string(), "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  }
+  std::string count_attempts() { return query_value(db, "SELECT count(*) FROM attempts"); }
+  TempDir tmp;
+  std::filesystem::path dir;
+  std::filesystem::path db = tmp / "m.sqlite";
+};
+
+TEST_F(DevRunMutation, ACandidateCopiedUnderFinalOverlayIsOneAttempt)
+{
+  std::filesystem::create_directories(dir / "final/overlay");
+  std::filesystem::copy(dir / "overlay/cand__w8a8_block_fp8_matmul_triton",
+                        dir / "final/overlay/cand__w8a8_block_fp8_matmul_triton",
+                        std::filesystem::copy_options::recursive);
+  ASSERT_EQ(ingest().code, 0);
+  EXPECT_EQ(count_attempts(), "8");
+  // The ledger rows and the accepted head still attach to it.
+  EXPECT_EQ(query_value(db, "SELECT verdict_raw || ' ' || deployed || ' ' || post_measured FROM attempts "
+                            "WHERE candidate = 'cand__w8a8_block_fp8_matmul_triton'"),
+            "confirmed 1 1");
+}
+
+TEST_F(DevRunMutation, AReferenceMatchingNoCandidateWarnsAndStrictRefusesIt)
+{
+  // The flydsl integrate result now disagrees with its ledger row on e2e.
+  const auto f = dir / "overlay/cand__w8a8_block_fp8_matmul_flydsl/integrate_result.json";
+  std::string text = read_bytes(f);
+  text.replace(text.find("\"-51.9\""), 7, "\"-41.9\"");
+  write_bytes(f, text);
+  const auto strict = ingest({"--strict"});
+  EXPECT_EQ(strict.code, 1);
+  EXPECT_NE(strict.err.find("--strict: workflow_return.json /state/history/ledger/2: ledger row for "
+                            "_w8a8_block_fp8_matmul matches no measured candidate"),
+            std::string::npos)
+      << strict.err;
+  const auto r = ingest();
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json warnings = json::parse(r.out).at("paths").at(0).at("warnings");
+  bool found = false;
+  for (const auto& w : warnings) {
+    found = found ||
+            (w.at("pointer") == "/state/history/ledger/2" &&
+             w.at("message").get<std::string>().find("matches no measured candidate") != std::string::npos);
+  }
+  EXPECT_TRUE(found) << warnings.dump(1);
+  EXPECT_EQ(count_attempts(), "9");
+}
+
+TEST_F(DevRunMutation, AnImpossibleE2eDeltaIsBadInput)
+{
+  const auto f = dir / "overlay/cand__w8a8_block_fp8_matmul_triton/integrate_result.json";
+  std::string text = read_bytes(f);
+  text.replace(text.find("\"e2e_delta_pct\": 15.81"), 22, "\"e2e_delta_pct\": 1e300");
+  write_bytes(f, text);
+  const auto r = ingest();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("/e2e_delta_pct: e2e_delta_pct 1e+300 is outside -100–1000"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db) && query_value(db, "SELECT count(*) FROM runs") != "0");
+}
+
+TEST_F(DevRunMutation, GfxSpellingsAreOneKey)
+{
+  const auto f = dir / "env_report.json";
+  std::string text = read_bytes(f);
+  text.replace(text.find("\"gfx\": \"gfx950\""), 15, "\"gfx\": \"gfx950:sramecc+:xnack-\"");
+  write_bytes(f, text);
+  const auto r = ingest();
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT gfx FROM runs"), "gfx950");
+}
+
+TEST_F(DevRunMutation, ADuplicatedOutputParityIsBadInput)
+{
+  const auto f = dir / "overlay/cand__w8a8_block_fp8_matmul_triton/integrate_result.json";
+  std::string text = read_bytes(f);
+  text.replace(text.find("\"output_parity\": \"pass\""), 23,
+               "\"output_parity\": \"fail\", \"output_parity\": \"pass\"");
+  write_bytes(f, text);
+  const auto r = ingest();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("/output_parity: duplicate key 'output_parity' with different values"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(DevRunMutation, RejectWordsAreWholeWordsInAnyCase)
+{
+  const auto f = dir / "overlay/cand__w8a8_block_fp8_matmul_triton/integrate_result.json";
+  const std::string original = read_bytes(f);
+  const auto with_reason = [&](const std::string& reason) {
+    std::string text = original;
+    const auto at = text.find("\"reason\": \"");
+    const auto end = text.find("\",\n", at);
+    text.replace(at, end + 1 - at, "\"reason\": \"" + reason + "\"");
+    write_bytes(f, text);
+    std::filesystem::remove(db);
+    EXPECT_EQ(ingest().code, 0) << reason;
+    return query_value(db, "SELECT reject_reason FROM attempts WHERE candidate = "
+                           "'cand__w8a8_block_fp8_matmul_triton'");
+  };
+  EXPECT_EQ(with_reason("Parity_Regression: greedy outputs diverge"), "parity_regression");
+  EXPECT_EQ(with_reason("rejected (parity regression: 9/16 prompts)"), "parity_regression");
+  EXPECT_EQ(with_reason("see parity_regression_report.md"), "NULL");
+}
+
+} // namespace
+} // namespace rfdb::test

@@ -221,10 +221,12 @@ TEST(IsMeasuredField, CoversSpeedupsPercentagesAndPredictionsNotLabels)
   for (const char* key : {"isolated_speedup", "isolated", "e2e_delta_pct", "e2e_gain_pct", "delta_pct",
                           "speedup", "throughput_speedup", "pct_gpu_time", "raw_pct_gpu_time", "roofline_pct",
                           "roofline_pct_raw", "roofline_efficiency_pct", "headroom_ratio",
-                          "attainable_speedup", "expected_e2e_gain_pct", "target_eff"}) {
+                          "attainable_speedup", "expected_e2e_gain_pct", "target_eff",
+                          // not numbers, but they decide what is evidence and where it counts
+                          "output_parity", "gate", "gfx"}) {
     EXPECT_TRUE(is_measured_field(key)) << key;
   }
-  for (const char* key : {"short_name", "gfx", "note", "verdict", "backend", "Isolated_Speedup"}) {
+  for (const char* key : {"short_name", "note", "verdict", "backend", "Isolated_Speedup"}) {
     EXPECT_FALSE(is_measured_field(key)) << key;
   }
 }
