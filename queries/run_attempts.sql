@@ -1,4 +1,5 @@
 -- Attempts of a run with their prediction snapshot and the files citing them.
+-- json: sources
 SELECT a.attempt_id, a.short_name, a.lever, a.backend, a.isolated_speedup, a.e2e_delta_pct,
        a.verdict, a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
        a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence,

@@ -17,8 +17,7 @@ struct IngestOptions {
   std::string run_id; // empty = from the eval dir name
   bool dry_run = false;
   bool strict = false;
-  std::string format = "table"; // table | json
-  bool quiet = false;
+  std::string format; // table | json ("" = the global --format, else by terminal)
 };
 void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_ingest(const IngestOptions& opts, Context& ctx);

@@ -41,9 +41,11 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   if (!params) {
     return report_error(ctx, "priors", params.error());
   }
-  const std::string format_name =
-      !opts.format.empty() ? opts.format : (ctx.out_is_terminal ? "table" : "json");
-  auto format = calibrate::parse_priors_format(format_name);
+  auto format_name = resolve_format(ctx, opts.format, {"json", "table", "csv", "md", "python"});
+  if (!format_name) {
+    return report_error(ctx, "priors", format_name.error());
+  }
+  auto format = calibrate::parse_priors_format(*format_name);
   if (!format) {
     return report_error(ctx, "priors", format.error());
   }
@@ -91,7 +93,7 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("LEVEL");
   cmd->add_option("--format", opts->format,
                   "json | table | csv | md | python (default: table on a terminal, json otherwise)")
-      ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));
+      ->check(one_of({"json", "table", "csv", "md", "python"}));
   cmd->add_option("--as-of", opts->as_of,
                   "Evaluate as of DATE (default: newest run date); ages for --half-life")
       ->check(iso_date_validator());
@@ -99,16 +101,17 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(iso_date_validator());
   cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
       ->type_name("DAYS")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->type_name("K")
+      ->check(non_negative_number());
   cmd->add_option("--confidence-weights", opts->confidence_weights,
                   "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
       ->type_name("high=W,medium=W,low=W");
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
       ->type_name("KEY");
-  cmd->footer(R"(The estimator (DESIGN.md §4):
+  cmd->footer(R"(The estimator (docs/estimator.md has the full rules and a worked example):
   observation  an attempt whose isolated speedup s > 1.034 (noise band) and whose
                prediction is usable (not suspect, not dispatch-bound, headroom known,
                0 < roofline_pct <= 1); e = min(1, roofline_pct x s), or the measured
@@ -120,6 +123,8 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   interval     90 % bootstrap, 1000 resamples, fixed seed (reproducible)
   e2e transfer per op_class x regime: c-weighted median of d/c, c = pct_gpu_time x (1 - 1/s);
                multiply expected_e2e_gain_pct by median_ratio for a calibrated expectation
+
+JSON fields: docs/json.md.
 
 Examples:
   rfdb priors --format table

@@ -1,4 +1,4 @@
-// `rfdb priors` — calibrated per-op-class target_eff priors (DESIGN.md §4).
+// `rfdb priors` — calibrated per-op-class target_eff priors (docs/estimator.md).
 #pragma once
 
 #include "cli/context.hpp"
