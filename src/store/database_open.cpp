@@ -1,8 +1,8 @@
 // Opening a database: read-only inspection first, then a read-only, a
 // read-write or a migrating connection (see database.hpp).
-#include "store/database.hpp"
-
 #include "rfdb_sql.hpp"
+
+#include "store/database.hpp"
 #include "store/sqlite_error.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>

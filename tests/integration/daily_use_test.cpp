@@ -33,8 +33,8 @@ protected:
 TEST_F(DailyUse, EveryDataCommandPrintsJsonWhenPiped)
 {
   const std::vector<std::vector<std::string>> commands = {
-      {"runs"},  {"show", k_canonical_run}, {"priors"}, {"query", "verdicts_all"},
-      {"export"}, {"check"},                {"query", "--list"}};
+      {"runs"},  {"show", k_canonical_run}, {"priors"}, {"query", "verdicts_all"}, {"export"},
+      {"check"}, {"query", "--list"}};
   for (auto args : commands) {
     args.insert(args.begin(), {"--db", db()});
     const auto r = run_cli(args);
@@ -87,7 +87,8 @@ TEST_F(DailyUse, AFormatACommandCannotPrintIsAUsageError)
   EXPECT_EQ(r.err, "rfdb: error: runs: --format md is not available here; choose one of table, json\n");
   r = run_cli({"--db", db(), "runs", "--format", "md"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "rfdb: error: runs: --format: 'md' is not one of table, json\nhint: see rfdb runs --help\n");
+  EXPECT_EQ(r.err,
+            "rfdb: error: runs: --format: 'md' is not one of table, json\nhint: see rfdb runs --help\n");
   r = run_cli({"--db", db(), "report", "--format", "json"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: report: --format: this command prints no data to format\n"
@@ -235,7 +236,8 @@ TEST_F(DailyUse, QueryParametersAreCheckedAgainstTheQuery)
   EXPECT_EQ(json::parse(r.out).size(), 3U);
   r = run_cli({"--db", db(), "query", "verdicts_al"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(contains(r.err, "rfdb: error: query: no query named 'verdicts_al'\nhint: the queries: check_orphans,"))
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: error: query: no query named 'verdicts_al'\nhint: the queries: check_orphans,"))
       << r.err;
   r = run_cli({"--db", db(), "query", "retraction_insert", "-p", "run_id=x"});
   EXPECT_EQ(r.code, 2);
@@ -326,9 +328,10 @@ TEST(DailyUseIngest, AnInterruptedIngestKeepsWhatCommittedAndSaysSo)
   const auto db = tmp / "rfdb.sqlite";
   int polls = 0;
   const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }}; // Ctrl-C during the first run
-  const auto r = run_cli_with({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string(),
-                               run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
-                              env);
+  const auto r =
+      run_cli_with({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string(),
+                    run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
+                   env);
   EXPECT_EQ(r.code, 130);
   EXPECT_TRUE(contains(r.out, k_canonical_run + " added:")) << r.out;
   EXPECT_TRUE(contains(r.err, "interrupted: 1 run committed, the rest untouched\n")) << r.err;
@@ -362,7 +365,8 @@ TEST_F(DailyUse, ExportTableRoundsByColumn)
 TEST(DailyUseModel, ModelsAreShownByTheirId)
 {
   EXPECT_EQ(cli::model_id(std::string("Qwen/Qwen3-32B")), "Qwen/Qwen3-32B");
-  EXPECT_EQ(cli::model_id(std::string("/data/hf/hub/models--Qwen--Qwen3-32B/snapshots/0a1b2c")), "Qwen/Qwen3-32B");
+  EXPECT_EQ(cli::model_id(std::string("/data/hf/hub/models--Qwen--Qwen3-32B/snapshots/0a1b2c")),
+            "Qwen/Qwen3-32B");
   EXPECT_EQ(cli::model_id(std::string("/models/Llama-3.1-70B-Instruct/")), "Llama-3.1-70B-Instruct");
   EXPECT_EQ(cli::model_id(std::nullopt), "-");
 }

@@ -25,8 +25,8 @@ bool contains(const std::string& haystack, const std::string& needle)
 
 // The commands that only read, with the arguments they need.
 const std::vector<std::vector<std::string>> k_read_commands = {
-    {"runs"},   {"show", "e2e_Qwen-Qwen3-32B"}, {"priors"}, {"report"}, {"query", "verdicts_all"},
-    {"export"}, {"check"}};
+    {"runs"}, {"show", "e2e_Qwen-Qwen3-32B"}, {"priors"}, {"report"}, {"query", "verdicts_all"}, {"export"},
+    {"check"}};
 
 CliResult rfdb(const fs::path& db, std::vector<std::string> args)
 {
@@ -69,9 +69,10 @@ TEST(SharedDb, ReadCommandsOnAMissingDatabaseFailWithAHint)
     const auto r = rfdb(db, args);
     EXPECT_EQ(r.code, 1) << args[0];
     EXPECT_EQ(r.out, "") << args[0];
-    EXPECT_EQ(r.err, "rfdb: error: " + args[0] + ": " + db.string() +
-                         ": no database at this path\nhint: `rfdb ingest EVAL_DIR…` creates it; --db PATH (or "
-                         "RFDB_DB) says which file to read\n");
+    EXPECT_EQ(r.err,
+              "rfdb: error: " + args[0] + ": " + db.string() +
+                  ": no database at this path\nhint: `rfdb ingest EVAL_DIR…` creates it; --db PATH (or "
+                  "RFDB_DB) says which file to read\n");
   }
   EXPECT_EQ(list_dir(tmp.path()), std::vector<std::string>{}) << "nothing created";
   // An empty file (e.g. from `touch`) is no database either.
@@ -87,18 +88,21 @@ TEST(SharedDb, ADirectoryOrAMissingDirectoryIsNamed)
   TempDir tmp;
   auto r = rfdb(tmp.path(), {"runs"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, "rfdb: error: runs: " + tmp.path().string() +
-                       ": is a directory, not a database file\nhint: --db (or RFDB_DB) names the database file, "
-                       "e.g. --db " +
-                       (tmp / "rfdb.sqlite").string() + "\n");
+  EXPECT_EQ(r.err,
+            "rfdb: error: runs: " + tmp.path().string() +
+                ": is a directory, not a database file\nhint: --db (or RFDB_DB) names the database file, "
+                "e.g. --db " +
+                (tmp / "rfdb.sqlite").string() + "\n");
   const auto missing = tmp / "no_such_dir" / "rfdb.sqlite";
-  for (const auto& args : std::vector<std::vector<std::string>>{{"runs"}, {"ingest", run_fixture(k_gemm_run)}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"runs"}, {"ingest", run_fixture(k_gemm_run)}}) {
     r = rfdb(missing, args);
     EXPECT_EQ(r.code, 1) << args[0];
-    EXPECT_EQ(r.err, "rfdb: error: " + args[0] + ": " + missing.string() + ": directory " +
-                         (tmp / "no_such_dir").string() +
-                         " does not exist\nhint: create it, or point --db (or RFDB_DB) at a file in an existing "
-                         "directory\n");
+    EXPECT_EQ(r.err,
+              "rfdb: error: " + args[0] + ": " + missing.string() + ": directory " +
+                  (tmp / "no_such_dir").string() +
+                  " does not exist\nhint: create it, or point --db (or RFDB_DB) at a file in an existing "
+                  "directory\n");
   }
   EXPECT_FALSE(fs::exists(tmp / "no_such_dir"));
 }
@@ -159,18 +163,22 @@ TEST(SharedDb, AnOlderSchemaIsReportedWithTheCommandThatMigratesIt)
   const auto db = tmp / "rfdb.sqlite";
   make_old_database(db, 2);
   const auto before = snapshot(tmp.path());
-  for (const auto& args : std::vector<std::vector<std::string>>{{"runs"}, {"ingest", run_fixture(k_gemm_run)}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"runs"}, {"ingest", run_fixture(k_gemm_run)}}) {
     const auto r = rfdb(db, args);
     EXPECT_EQ(r.code, 1) << args[0];
-    EXPECT_EQ(r.err, "rfdb: error: " + args[0] + ": " + db.string() + ": database schema is version 2, this rfdb uses version " +
-                         std::to_string(store::newest_schema_version()) +
-                         "\nhint: run `rfdb migrate` to upgrade it (it writes a backup copy first); older rfdb "
-                         "binaries cannot read the upgraded file\n");
+    EXPECT_EQ(r.err,
+              "rfdb: error: " + args[0] + ": " + db.string() +
+                  ": database schema is version 2, this rfdb uses version " +
+                  std::to_string(store::newest_schema_version()) +
+                  "\nhint: run `rfdb migrate` to upgrade it (it writes a backup copy first); older rfdb "
+                  "binaries cannot read the upgraded file\n");
   }
   const auto check = rfdb(db, {"check", "--format", "table"});
   EXPECT_EQ(check.code, 1) << "not ok until migrated";
-  EXPECT_TRUE(contains(check.out, "schema version   2 (this rfdb: " + std::to_string(store::newest_schema_version()) +
-                                      "); run `rfdb migrate` to upgrade\n"))
+  EXPECT_TRUE(
+      contains(check.out, "schema version   2 (this rfdb: " + std::to_string(store::newest_schema_version()) +
+                              "); run `rfdb migrate` to upgrade\n"))
       << check.out;
   EXPECT_EQ(snapshot(tmp.path()), before) << "refused and checked without a change";
 
@@ -178,16 +186,16 @@ TEST(SharedDb, AnOlderSchemaIsReportedWithTheCommandThatMigratesIt)
   ASSERT_EQ(migrate.code, 0) << migrate.err;
   const auto backup = db.string() + ".v2.bak";
   EXPECT_EQ(migrate.out, "migrated " + db.string() + " from schema version 2 to " +
-                             std::to_string(store::newest_schema_version()) + "; the old file is kept as " + backup +
-                             "\n");
+                             std::to_string(store::newest_schema_version()) + "; the old file is kept as " +
+                             backup + "\n");
   EXPECT_EQ(query_value(backup, "PRAGMA user_version"), "2");
   EXPECT_EQ(query_value(backup, "SELECT run_id FROM runs"), "e2e_old_20260101_000000_1_a");
   const auto runs = rfdb(db, {"runs"});
   ASSERT_EQ(runs.code, 0) << runs.err;
   EXPECT_EQ(json::parse(runs.out)[0]["run_id"], "e2e_old_20260101_000000_1_a");
   const auto again = rfdb(db, {"migrate"});
-  EXPECT_EQ(again.out, db.string() + " is at schema version " + std::to_string(store::newest_schema_version()) +
-                           ": nothing to do\n");
+  EXPECT_EQ(again.out, db.string() + " is at schema version " +
+                           std::to_string(store::newest_schema_version()) + ": nothing to do\n");
   EXPECT_FALSE(fs::exists(db.string() + ".v3.bak"));
 }
 
@@ -225,7 +233,8 @@ TEST(SharedDb, RefusingANewerOrForeignWalDatabaseLeavesItByteIdentical)
          std::vector<std::vector<std::string>>{{"runs"}, {"ingest", run_fixture(k_attn_run)}, {"migrate"}}) {
       const auto r = rfdb(db, args);
       EXPECT_EQ(r.code, 3) << args[0] << ": " << r.err;
-      EXPECT_TRUE(contains(r.err, foreign ? "not an rfdb database" : "database schema is version 99")) << r.err;
+      EXPECT_TRUE(contains(r.err, foreign ? "not an rfdb database" : "database schema is version 99"))
+          << r.err;
       EXPECT_EQ(read_bytes(db), main_bytes) << args[0];
       EXPECT_EQ(read_bytes(db.string() + "-wal"), wal_bytes) << args[0];
     }
@@ -241,8 +250,8 @@ TEST(SharedDb, OnlyWritingCommandsCreateADatabase)
   EXPECT_FALSE(fs::exists(db)) << "a dry run creates nothing";
   r = rfdb(db, {"migrate"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "created " + db.string() + " at schema version " + std::to_string(store::newest_schema_version()) +
-                       "\n");
+  EXPECT_EQ(r.out, "created " + db.string() + " at schema version " +
+                       std::to_string(store::newest_schema_version()) + "\n");
   r = rfdb(db, {"runs"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "[]\n");
