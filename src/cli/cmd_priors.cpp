@@ -5,11 +5,14 @@
 #include "calibrate/priors_format.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "cli/priors_compare.hpp"
 #include "store/evidence.hpp"
+#include "util/time.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <chrono>
 #include <memory>
 
 namespace rfdb::cli {
@@ -33,6 +36,37 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
   return p;
 }
 
+// The as_of of the "before" side of a comparison: the date itself, or the
+// day before --compare-since (its runs are the new ones).
+std::string compare_date(const PriorsOptions& opts)
+{
+  if (!opts.compare_as_of.empty()) {
+    return opts.compare_as_of;
+  }
+  const auto day = util::parse_iso_date(opts.compare_since);
+  return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
+}
+
+int run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observation>& observations,
+                const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
+{
+  auto after = calibrate::compute_priors(observations, params);
+  if (!after) {
+    return report_error(ctx, "priors", after.error());
+  }
+  calibrate::PriorsParams earlier = params;
+  earlier.as_of = compare_date(opts);
+  auto before = calibrate::compute_priors(observations, earlier);
+  if (!before) {
+    return report_error(ctx, "priors", before.error());
+  }
+  const auto rows = compare_priors(*before, *after);
+  fmt::print(ctx.out, "{}",
+             format == "json" ? render_compare_json(*before, *after, rows)
+                              : render_compare_table(*before, *after, rows));
+  return 0;
+}
+
 } // namespace
 
 int run_priors(const PriorsOptions& opts, Context& ctx)
@@ -41,7 +75,9 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   if (!params) {
     return report_error(ctx, "priors", params.error());
   }
-  auto format_name = resolve_format(ctx, opts.format, {"json", "table", "csv", "md", "python"});
+  const bool comparing = !opts.compare_as_of.empty() || !opts.compare_since.empty();
+  auto format_name = comparing ? resolve_format(ctx, opts.format, {"json", "table"})
+                               : resolve_format(ctx, opts.format, {"json", "table", "csv", "md", "python"});
   if (!format_name) {
     return report_error(ctx, "priors", format_name.error());
   }
@@ -62,6 +98,9 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
     return report_error(ctx, "priors", evidence.error());
   }
   const auto observations = calibrate::observations_from(evidence->attempts);
+  if (comparing) {
+    return run_compare(opts, observations, *params, *format_name, ctx);
+  }
   if (!opts.explain.empty()) {
     auto key = calibrate::parse_priors_key(opts.explain);
     if (!key) {
@@ -111,6 +150,15 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
       ->type_name("KEY");
+  auto* compare_as_of = cmd->add_option("--compare-as-of", opts->compare_as_of,
+                                        "Show each value as of DATE next to its value now, with the change")
+                            ->check(iso_date_validator());
+  auto* compare_since = cmd->add_option("--compare-since", opts->compare_since,
+                                        "Show each value before DATE's runs next to its value now")
+                            ->check(iso_date_validator());
+  compare_as_of->excludes(compare_since);
+  compare_as_of->excludes("--explain");
+  compare_since->excludes("--explain");
   cmd->footer(R"(The estimator (docs/estimator.md has the full rules and a worked example):
   observation  an attempt whose isolated speedup s > 1.034 (noise band) and whose
                prediction is usable (not suspect, not dispatch-bound, headroom known,
@@ -131,7 +179,8 @@ Examples:
   rfdb priors --by class,gfx --format md
   rfdb priors --format python > target_eff.py
   rfdb priors --explain attn:gfx950
-  rfdb priors --half-life 180 --as-of 2026-12-01)");
+  rfdb priors --half-life 180 --as-of 2026-12-01
+  rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });
 }
 

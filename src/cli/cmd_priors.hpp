@@ -19,6 +19,8 @@ struct PriorsOptions {
   double prior_strength = 3.0;
   std::string confidence_weights; // "high=1,medium=0.6,low=0.25"
   std::string explain;            // CLASS[:GFX[:REGIME]]
+  std::string compare_as_of;      // YYYY-MM-DD: compare with the priors as of this date
+  std::string compare_since;      // YYYY-MM-DD: compare with the priors before this date's runs
 };
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_priors(const PriorsOptions& opts, Context& ctx);

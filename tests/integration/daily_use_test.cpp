@@ -362,6 +362,47 @@ TEST_F(DailyUse, ExportTableRoundsByColumn)
   RFDB_EXPECT_GOLDEN("cli/export.txt", exported.out);
 }
 
+// ---- priors compare view ------------------------------------------------------
+
+TEST_F(DailyUse, PriorsCompareShowsBothDatesTheChangeAndTheOverlap)
+{
+  // Before 2026-07-31 attention had one observation (paged attention, e = 0.2808,
+  // w = 0.6): (3 × 0.5 + 0.6 × 0.2808) / 3.6 = 0.4635; the Llama run of
+  // 2026-08-15 adds e = 0.58 (w = 1.0): 0.5278 (docs/estimator.md).
+  const auto r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["before"]["as_of"], "2026-07-31");
+  EXPECT_EQ(doc["after"]["as_of"], "2026-08-15");
+  const json& attn = doc["priors"][3];
+  ASSERT_EQ(attn["op_class"], "attn");
+  EXPECT_DOUBLE_EQ(attn["before"]["target_eff"].get<double>(), 0.4635);
+  EXPECT_EQ(attn["before"]["n"], 1);
+  EXPECT_DOUBLE_EQ(attn["after"]["target_eff"].get<double>(), 0.5278);
+  EXPECT_EQ(attn["after"]["n"], 2);
+  EXPECT_DOUBLE_EQ(attn["change"].get<double>(), 0.0644);
+  EXPECT_EQ(attn["intervals_overlap"], true);
+  const json& moe = doc["priors"][1];
+  EXPECT_DOUBLE_EQ(moe["change"].get<double>(), 0.0) << "no MoE evidence after July";
+  // --compare-since D compares with the state before D's runs: the same here.
+  const auto since = run_cli({"--db", db(), "priors", "--compare-since", "2026-08-01"});
+  EXPECT_EQ(json::parse(since.out)["priors"], doc["priors"]);
+  const auto table = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--format", "table"});
+  RFDB_EXPECT_GOLDEN("cli/priors_compare.txt", table.out);
+}
+
+TEST_F(DailyUse, PriorsCompareRefusesWhatItCannotShow)
+{
+  auto r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--format", "md"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: priors: --format md is not available here; choose one of json, table\n");
+  r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--compare-since", "2026-07-01"});
+  EXPECT_EQ(r.code, 2);
+  r = run_cli({"--db", db(), "priors", "--compare-as-of", "July"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--compare-as-of: expected a date YYYY-MM-DD, got 'July'")) << r.err;
+}
+
 TEST(DailyUseModel, ModelsAreShownByTheirId)
 {
   EXPECT_EQ(cli::model_id(std::string("Qwen/Qwen3-32B")), "Qwen/Qwen3-32B");

@@ -31,8 +31,8 @@ std::vector<fs::path> user_docs()
 std::vector<std::pair<std::string, std::string>> help_texts()
 {
   std::vector<std::pair<std::string, std::string>> out{{"rfdb --help", run_cli({"--help"}).out}};
-  for (const char* cmd : {"ingest", "priors", "report", "runs", "show", "retract", "restore", "query", "export",
-                          "check", "migrate"}) {
+  for (const char* cmd : {"ingest", "priors", "report", "runs", "show", "retract", "restore", "query",
+                          "export", "check", "migrate"}) {
     out.emplace_back(std::string("rfdb ") + cmd + " --help", run_cli({cmd, "--help"}).out);
   }
   return out;
@@ -79,7 +79,8 @@ TEST(Docs, HelpTextsCiteOnlyRepositoryFiles)
           ref.find("knowledge/") != std::string::npos) {
         continue; // an example output file or a user's knowledge file, not a citation
       }
-      EXPECT_TRUE(fs::exists(k_root / ref)) << where << " cites " << ref << ", which is not in the repository";
+      EXPECT_TRUE(fs::exists(k_root / ref))
+          << where << " cites " << ref << ", which is not in the repository";
     }
   }
 }
