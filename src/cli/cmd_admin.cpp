@@ -24,7 +24,7 @@ int run_retract(const RetractOptions& opts, Context& ctx)
     return report_error(ctx, "retract",
                         make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
   }
-  auto db = open_for_write(ctx);
+  auto db = open_for_write(ctx, Create::no);
   if (!db) {
     return report_error(ctx, "retract", db.error());
   }
@@ -54,7 +54,7 @@ void add_retract_command(CLI::App& app, Context& ctx, Runner& runner)
 
 int run_restore(const RestoreOptions& opts, Context& ctx)
 {
-  auto db = open_for_write(ctx);
+  auto db = open_for_write(ctx, Create::no);
   if (!db) {
     return report_error(ctx, "restore", db.error());
   }

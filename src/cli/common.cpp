@@ -51,8 +51,16 @@ bool ends_with(const std::string& s, std::string_view suffix)
 
 } // namespace
 
-Result<store::Database> open_for_write(const Context& ctx)
+Result<store::Database> open_for_write(const Context& ctx, Create create)
 {
+  std::error_code ec;
+  if (create == Create::no && ctx.db_path != ":memory:" && !fs::exists(ctx.db_path, ec)) {
+    // The reader's checks and messages: a missing file, a directory, …
+    auto probe = store::Database::open_read_only(ctx.db_path);
+    if (!probe) {
+      return fail(std::move(probe).error().with_context(ctx.db_path));
+    }
+  }
   auto db = store::Database::open(ctx.db_path);
   if (!db) {
     return fail(std::move(db).error().with_context(ctx.db_path));

@@ -15,8 +15,10 @@
 
 namespace rfdb::cli {
 
-// Open (and create) ctx.db_path for writing commands.
-Result<store::Database> open_for_write(const Context& ctx);
+// Open ctx.db_path for writing; `create` says whether a missing file becomes
+// a new database (ingest) or is an error as for readers (retract, restore).
+enum class Create { yes, no };
+Result<store::Database> open_for_write(const Context& ctx, Create create = Create::yes);
 // Open ctx.db_path read-only (it must exist; see store::Database::open_read_only).
 Result<store::Database> open_for_read(const Context& ctx,
                                       store::OlderSchema older = store::OlderSchema::refuse);

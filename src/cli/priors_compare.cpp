@@ -88,7 +88,8 @@ std::string render_compare_table(const calibrate::PriorsResult& before, const ca
 {
   std::vector<std::vector<std::string>> cells;
   for (const auto& c : rows) {
-    cells.push_back({c.key, value(c.before), value(c.after), c.change ? fmt::format("{:+.4f}", *c.change) : "-",
+    cells.push_back({c.key, value(c.before), value(c.after),
+                     c.change ? fmt::format("{:+.4f}", *c.change) : "-",
                      fmt::format("{}→{}", c.before ? std::to_string(c.before->n) : "-",
                                  c.after ? std::to_string(c.after->n) : "-"),
                      interval(c.before), interval(c.after),
@@ -127,10 +128,11 @@ std::string render_compare_json(const calibrate::PriorsResult& before, const cal
   }
   // The parameters block of the priors contract, shared by both sides.
   const auto params = ordered_json::parse(calibrate::render_priors_json(after))["parameters"];
-  const ordered_json doc{{"before", {{"as_of", before.as_of ? ordered_json(*before.as_of) : ordered_json(nullptr)}}},
-                         {"after", {{"as_of", after.as_of ? ordered_json(*after.as_of) : ordered_json(nullptr)}}},
-                         {"parameters", params},
-                         {"priors", priors}};
+  const ordered_json doc{
+      {"before", {{"as_of", before.as_of ? ordered_json(*before.as_of) : ordered_json(nullptr)}}},
+      {"after", {{"as_of", after.as_of ? ordered_json(*after.as_of) : ordered_json(nullptr)}}},
+      {"parameters", params},
+      {"priors", priors}};
   return doc.dump(2) + "\n";
 }
 

@@ -19,8 +19,8 @@ struct ComparedPrior {
   std::string op_class;
   std::optional<std::string> gfx, regime;
   std::optional<calibrate::PriorRow> before, after;
-  std::optional<double> change;           // after − before target_eff
-  std::optional<bool> intervals_overlap;  // none when either side has no interval
+  std::optional<double> change;          // after − before target_eff
+  std::optional<bool> intervals_overlap; // none when either side has no interval
 };
 
 // Pair `before` and `after` by key, in `after`'s order (keys only `before`

@@ -248,6 +248,13 @@ TEST(SharedDb, OnlyWritingCommandsCreateADatabase)
   auto r = rfdb(db, {"ingest", "--dry-run", run_fixture(k_gemm_run)});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(fs::exists(db)) << "a dry run creates nothing";
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"retract", "e2e_x", "--reason", "r"}, {"restore", "e2e_x"}}) {
+    r = rfdb(db, args);
+    EXPECT_EQ(r.code, 1) << args[0];
+    EXPECT_TRUE(contains(r.err, ": no database at this path\n")) << r.err;
+    EXPECT_FALSE(fs::exists(db)) << args[0] << " has nothing to change in a missing database";
+  }
   r = rfdb(db, {"migrate"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "created " + db.string() + " at schema version " +

@@ -39,7 +39,7 @@ TEST(PriorsCompare, PairsKeysAndSaysWhetherTheIntervalsOverlap)
   ASSERT_EQ(rows.size(), 3U);
   EXPECT_EQ(rows[0].key, "attn");
   ASSERT_TRUE(rows[0].change);
-  EXPECT_DOUBLE_EQ(*rows[0].change, 0.0643); // 0.5278 − 0.4635
+  EXPECT_DOUBLE_EQ(*rows[0].change, 0.0643);   // 0.5278 − 0.4635
   EXPECT_EQ(rows[0].intervals_overlap, false); // [0.40, 0.46] ends before [0.47, 0.53]
   EXPECT_EQ(rows[1].key, "attn:gfx950");
   EXPECT_FALSE(rows[1].before) << "the key did not exist before";
@@ -55,8 +55,9 @@ TEST(PriorsCompare, PairsKeysAndSaysWhetherTheIntervalsOverlap)
   EXPECT_EQ(json["priors"][1]["gfx"], "gfx950");
   EXPECT_EQ(json["priors"][0]["intervals_overlap"], false);
   const std::string table = cli::render_compare_table(before, after, rows);
-  EXPECT_NE(table.find("\nattn         0.4635  0.5278  +0.0643  1→2  [0.4000, 0.4600]  [0.4700, 0.5300]  NO\n"),
-            std::string::npos)
+  EXPECT_NE(
+      table.find("\nattn         0.4635  0.5278  +0.0643  1→2  [0.4000, 0.4600]  [0.4700, 0.5300]  NO\n"),
+      std::string::npos)
       << table;
 }
 
