@@ -1,5 +1,6 @@
 -- Current profile-round roofline verdicts of non-retracted runs (for routing
 -- quality and saturated heads in the playbook), rounds in workflow order.
+-- json: byte_reduction_levers
 SELECT v.run_id, r.run_date, r.gfx, v.round, v.round_order, v.short_name, v.op_class,
        v.pct_gpu_time, v.roofline_pct, v.target_eff, v.attainable_speedup,
        v.expected_e2e_gain_pct, v.headroom_class, v.byte_reduction_levers

@@ -1,4 +1,5 @@
 -- Attempts of a run with their prediction snapshot and the files citing them.
+-- json: sources
 SELECT a.attempt_id, a.short_name, a.lever, a.backend, a.isolated_speedup, a.e2e_delta_pct,
        a.verdict, a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
        a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence,
@@ -13,4 +14,4 @@ SELECT a.attempt_id, a.short_name, a.lever, a.backend, a.isolated_speedup, a.e2e
           WHERE x.attempt_id = a.attempt_id ORDER BY s.rel_path)) AS sources
 FROM attempts a
 WHERE a.run_id = :run_id
-ORDER BY a.attempt_id;
+ORDER BY a.short_name, a.attempt_key;

@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample runs: install what is missing, build,
-# ingest into a fresh default database, print what landed and the calibrated
-# priors, and write the playbook. Database: $RFDB_DB or ./rfdb.sqlite.
+# ingest into a demo database of its own, print what landed and the
+# calibrated priors, and write the playbook.
+#
+# Everything goes to build/demo/ (rfdb-demo.sqlite, playbook.md). The demo
+# passes --db explicitly: your $RFDB_DB and ./rfdb.sqlite are never read,
+# written or deleted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j 2 --target rfdb
 rfdb=build/release/rfdb
-db=${RFDB_DB:-rfdb.sqlite}
+out=build/demo
+db=$out/rfdb-demo.sqlite
+mkdir -p "$out"
+# Only the demo's own file is replaced, so a re-run starts fresh.
 rm -f "$db" "$db-wal" "$db-shm"
-echo "== rfdb ingest (sample runs) → $db"
-"$rfdb" --db "$db" ingest tests/fixtures/runs/e2e_*
+echo "== demo database: $(pwd)/$db (your \$RFDB_DB is left alone)"
+echo
+echo "== rfdb ingest (sample runs)"
+"$rfdb" --db "$db" ingest --format table tests/fixtures/runs/e2e_*
 echo
 echo "== rfdb runs"
-"$rfdb" --db "$db" runs
+"$rfdb" --db "$db" runs --format table
 echo
 echo "== rfdb priors"
 "$rfdb" --db "$db" priors --format table
 echo
-"$rfdb" --db "$db" report -o playbook.md
-echo "== playbook written to $(pwd)/playbook.md"
+"$rfdb" --db "$db" report -o "$out/playbook.md"
+echo "== playbook written to $(pwd)/$out/playbook.md"
+echo
+echo "Try: $rfdb --db $db show e2e_Qwen-Qwen3.5      (any unique run-id prefix)"

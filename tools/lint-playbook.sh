@@ -18,6 +18,7 @@ db="$work/rfdb.sqlite"
 "$rfdb" --db "$db" ingest -q "$root/tests/fixtures/knowledge/backend_playbook.md" >/dev/null
 mkdir -p "$work/out"
 "$rfdb" --db "$db" report -o "$work/out/playbook.md" --cards "$work/out/cards" 2>/dev/null
+"$rfdb" --db "$work/empty.sqlite" migrate >/dev/null # an empty database
 "$rfdb" --db "$work/empty.sqlite" report -o "$work/out/empty.md" 2>/dev/null
 cp "$root/.markdownlint-cli2.jsonc" "$work/out/"
 cd "$work/out"

@@ -10,7 +10,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -19,15 +21,172 @@ namespace rfdb::cli {
 
 namespace {
 
-constexpr const char* k_footer = R"(Examples:
+constexpr const char* k_footer = R"(Global options go before or after the command:
+  --db PATH      the database (default: $RFDB_DB, else ./rfdb.sqlite)
+  --format FMT   output format of commands that print data (default: table on a
+                 terminal, json otherwise)
+  -q, --quiet    no progress or summary lines on stderr
+  -v, --verbose  say which database is opened and how
+
+Examples:
   rfdb ingest exp/e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq
   rfdb runs
+  rfdb show e2e_Qwen                 # any unique prefix of a run id
   rfdb priors --format md
   rfdb report -o playbook.md
 
 Exit codes: 0 ok, 1 runtime or input error, 2 usage error,
-3 database written by a newer rfdb or not an rfdb database.
-Database: --db PATH, else $RFDB_DB, else ./rfdb.sqlite.)";
+3 database written by a newer rfdb or not an rfdb database, 130 interrupted.
+Read commands open the database read-only and never create it.
+Documentation: docs/README.md in the rfdb repository.)";
+
+// The options every command accepts, bound to one set of variables so they
+// work before or after the command name.
+struct GlobalOptions {
+  std::string db;
+  std::string format;
+  bool quiet = false;
+  bool verbose = false;
+};
+
+void add_global_options(CLI::App& app, GlobalOptions& g, bool with_format)
+{
+  app.add_option("--db", g.db, "SQLite database (default: $RFDB_DB, else ./rfdb.sqlite)")->type_name("PATH");
+  if (with_format) {
+    app.add_option("--format", g.format,
+                   "Output format of the command (default: table on a terminal, else json)")
+        ->type_name("FMT");
+  }
+  app.add_flag("-q,--quiet", g.quiet, "No progress or summary lines on stderr");
+  app.add_flag("-v,--verbose", g.verbose, "Say which database is opened and how");
+}
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b)
+{
+  std::vector<std::size_t> prev(b.size() + 1);
+  std::vector<std::size_t> cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    prev[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// The candidates nearest to `typed`: within a third of its length (at least
+// 2 edits), or starting with it. Empty when nothing is close.
+std::vector<std::string> nearest(const std::string& typed, const std::vector<std::string>& candidates)
+{
+  const std::string key = typed.substr(0, typed.find('='));
+  const std::size_t limit = std::max<std::size_t>(2, key.size() / 3);
+  std::size_t best = limit + 1;
+  std::vector<std::string> out;
+  for (const auto& c : candidates) {
+    std::size_t d = edit_distance(key, c);
+    if (key.size() >= 3 && c.rfind(key, 0) == 0) {
+      d = std::min<std::size_t>(d, 1);
+    }
+    if (d < best) {
+      best = d;
+      out.clear();
+    }
+    if (d == best && std::find(out.begin(), out.end(), c) == out.end()) {
+      out.push_back(c);
+    }
+  }
+  return best <= limit ? out : std::vector<std::string>{};
+}
+
+std::vector<std::string> command_names(const CLI::App& app)
+{
+  std::vector<std::string> names;
+  for (const auto* sub : app.get_subcommands({})) {
+    names.push_back(sub->get_name());
+  }
+  return names;
+}
+
+std::vector<std::string> option_names(const CLI::App& app)
+{
+  std::vector<std::string> names;
+  for (const auto* opt : app.get_options()) {
+    for (const auto& l : opt->get_lnames()) {
+      names.push_back("--" + l);
+    }
+    for (const auto& s : opt->get_snames()) {
+      names.push_back("-" + s);
+    }
+  }
+  return names;
+}
+
+std::string did_you_mean(const std::vector<std::string>& near, const std::string& help)
+{
+  if (near.empty()) {
+    return help;
+  }
+  return fmt::format("did you mean {}? ({})", fmt::join(near, " or "), help);
+}
+
+// The usage error for arguments CLI11 left over: an unknown command, an
+// unknown option or a surplus argument.
+Error leftover_error(const CLI::App& app, const CLI::App* cmd, const std::vector<std::string>& left)
+{
+  const std::string& arg = left.front();
+  const bool is_option = arg.size() > 1 && arg[0] == '-';
+  if (cmd == nullptr) {
+    if (is_option) {
+      return make_error(ErrorCode::usage, "unknown option '" + arg + "'")
+          .with_hint(did_you_mean(nearest(arg, option_names(app)), "rfdb --help lists the options"));
+    }
+    return make_error(ErrorCode::usage, "unknown command '" + arg + "'")
+        .with_hint(did_you_mean(nearest(arg, command_names(app)),
+                                fmt::format("the commands: {}", fmt::join(command_names(app), ", "))));
+  }
+  if (is_option) {
+    return make_error(ErrorCode::usage, "unknown option '" + arg + "'")
+        .with_hint(
+            did_you_mean(nearest(arg, option_names(*cmd)), "rfdb " + cmd->get_name() + " --help lists them"));
+  }
+  return make_error(ErrorCode::usage, "unexpected argument '" + arg + "'")
+      .with_hint("see rfdb " + cmd->get_name() + " --help");
+}
+
+// A CLI11 parse error in rfdb's words.
+Error parse_error(const CLI::App& app, const CLI::App* cmd, const CLI::ParseError& e)
+{
+  std::string message = e.what();
+  const std::string help = cmd != nullptr ? "see rfdb " + cmd->get_name() + " --help" : "see rfdb --help";
+  if (e.get_name() == "RequiredError" && cmd == nullptr) {
+    return make_error(ErrorCode::usage, "a command is required")
+        .with_hint(
+            fmt::format("the commands: {} (rfdb --help explains them)", fmt::join(command_names(app), ", ")));
+  }
+  if (e.get_name() == "ArgumentMismatch") {
+    // "--db: 1 required TEXT missing" → "--db needs a value"
+    message = message.substr(0, message.find(':')) + " needs a value";
+  } else if (e.get_name() == "ConversionError") {
+    message = "a value could not be read: " + message.substr(message.find(':') + 1);
+  }
+  return make_error(ErrorCode::usage, message).with_hint(help);
+}
+
+const CLI::App* active_command(const CLI::App& app)
+{
+  for (const auto* sub : app.get_subcommands({})) {
+    if (sub->parsed()) {
+      return sub;
+    }
+  }
+  return nullptr;
+}
 
 } // namespace
 
@@ -37,6 +196,7 @@ int report_error(Context& ctx, const std::string& command, const Error& e)
   if (!e.hint.empty()) {
     fmt::print(ctx.err, "hint: {}\n", e.hint);
   }
+  ctx.err.flush();
   return exit_code_for(e.code);
 }
 
@@ -47,10 +207,10 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
                "rfdb"};
   app.footer(k_footer);
   app.require_subcommand(1);
+  app.allow_extras(); // leftovers become rfdb's own usage errors (did you mean …)
   app.set_version_flag("--version", std::string("rfdb ") + RFDB_VERSION);
-  std::string db_flag;
-  app.add_option("--db", db_flag, "SQLite database (default: $RFDB_DB, else ./rfdb.sqlite)")
-      ->type_name("PATH");
+  GlobalOptions globals;
+  add_global_options(app, globals, true);
 
   // The command list, in the order --help shows it (STYLE.md rule 4).
   Runner runner;
@@ -64,16 +224,50 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   add_query_command(app, ctx, runner);
   add_export_command(app, ctx, runner);
   add_check_command(app, ctx, runner);
+  add_migrate_command(app, ctx, runner);
+  for (auto* sub : app.get_subcommands({})) {
+    sub->allow_extras();
+    const bool has_format = sub->get_option_no_throw("--format") != nullptr;
+    add_global_options(*sub, globals, false);
+    if (!has_format) {
+      // Accepted (and refused with a clear message below) after the name too.
+      sub->add_option("--format", globals.format, "Not used: this command prints no data")
+          ->type_name("FMT")
+          ->group("");
+    }
+  }
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
+  } catch (const CLI::Success& e) {
+    return app.exit(e, ctx.out, ctx.err); // --help, --version
   } catch (const CLI::ParseError& e) {
-    // --help and --version are "errors" that exit 0; everything else is usage.
-    const int code = app.exit(e, ctx.out, ctx.err);
-    return code == 0 ? 0 : 2;
+    const CLI::App* cmd = active_command(app);
+    if (cmd == nullptr && !app.remaining().empty()) {
+      return report_error(ctx, "", leftover_error(app, nullptr, app.remaining()));
+    }
+    return report_error(ctx, cmd != nullptr ? cmd->get_name() : "", parse_error(app, cmd, e));
   }
-  ctx.db_path = !db_flag.empty() ? db_flag : (!env_db.empty() ? env_db : "rfdb.sqlite");
+  const CLI::App* cmd = active_command(app);
+  if (!app.remaining().empty() || (cmd != nullptr && !cmd->remaining().empty())) {
+    const bool top = !app.remaining().empty() && (cmd == nullptr || cmd->remaining().empty());
+    const auto& left = top ? app.remaining() : cmd->remaining();
+    return report_error(ctx, top || cmd == nullptr ? "" : cmd->get_name(),
+                        leftover_error(app, top ? nullptr : cmd, left));
+  }
+  ctx.db_path = !globals.db.empty() ? globals.db : (!env_db.empty() ? env_db : "rfdb.sqlite");
+  ctx.format = globals.format;
+  ctx.quiet = globals.quiet;
+  ctx.verbose = globals.verbose;
+  if (cmd != nullptr && !globals.format.empty()) {
+    const auto* own = cmd->get_option_no_throw("--format");
+    if (own != nullptr && own->get_group().empty()) {
+      return report_error(ctx, cmd->get_name(),
+                          make_error(ErrorCode::usage, "--format: this command prints no data to format")
+                              .with_hint("see rfdb " + cmd->get_name() + " --help"));
+    }
+  }
   if (!runner) {
     return 0;
   }
@@ -92,6 +286,7 @@ int run(int argc, char** argv)
   }
   Context ctx{"", std::cout, std::cerr, [] { return std::chrono::system_clock::now(); },
               isatty(STDOUT_FILENO) != 0};
+  ctx.handle_signals = true;
   const char* env = std::getenv("RFDB_DB");
   try {
     return run_with(args, ctx, env != nullptr ? env : "");

@@ -25,15 +25,19 @@ int run_retract(const RetractOptions& opts, Context& ctx)
     return report_error(ctx, "retract",
                         make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
   }
-  auto db = open_for_write(ctx);
+  auto db = open_for_write(ctx, Create::no);
   if (!db) {
     return report_error(ctx, "retract", db.error());
   }
-  auto r = store::retract_run(*db, opts.run_id, opts.reason, util::format_iso_timestamp(ctx.now()));
+  auto run_id = resolve_run(*db, opts.run_id);
+  if (!run_id) {
+    return report_error(ctx, "retract", run_id.error());
+  }
+  auto r = store::retract_run(*db, *run_id, opts.reason, util::format_iso_timestamp(ctx.now()));
   if (!r) {
     return report_error(ctx, "retract", r.error());
   }
-  fmt::print(ctx.out, "retracted {}: {}\n", opts.run_id, opts.reason);
+  fmt::print(ctx.out, "retracted {}: {}\n", *run_id, opts.reason);
   return 0;
 }
 
@@ -42,23 +46,28 @@ void add_retract_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<RetractOptions>();
   auto* cmd =
       app.add_subcommand("retract", "Exclude a run from priors and the playbook (kept; undo with restore)");
-  cmd->add_option("RUN", opts->run_id, "Run id")->required();
+  cmd->add_option("RUN", opts->run_id, "Run id or any unique prefix of it")->required();
   cmd->add_option("--reason", opts->reason, "Why the run's evidence should not be used")->required();
-  cmd->footer("Example:\n  rfdb retract e2e_x_20260101_000000_1_a --reason \"box was not quiet\"");
+  cmd->footer("Retracting again replaces the reason; `rfdb show RUN` lists every reason given.\n\n"
+              "Example:\n  rfdb retract e2e_x_20260101_000000_1_a --reason \"box was not quiet\"");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_retract(*opts, ctx); }; });
 }
 
 int run_restore(const RestoreOptions& opts, Context& ctx)
 {
-  auto db = open_for_write(ctx);
+  auto db = open_for_write(ctx, Create::no);
   if (!db) {
     return report_error(ctx, "restore", db.error());
   }
-  auto r = store::restore_run(*db, opts.run_id);
+  auto run_id = resolve_run(*db, opts.run_id);
+  if (!run_id) {
+    return report_error(ctx, "restore", run_id.error());
+  }
+  auto r = store::restore_run(*db, *run_id, util::format_iso_timestamp(ctx.now()));
   if (!r) {
     return report_error(ctx, "restore", r.error());
   }
-  fmt::print(ctx.out, "restored {}\n", opts.run_id);
+  fmt::print(ctx.out, "restored {}\n", *run_id);
   return 0;
 }
 
@@ -66,13 +75,35 @@ void add_restore_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<RestoreOptions>();
   auto* cmd = app.add_subcommand("restore", "Undo `rfdb retract` for a run");
-  cmd->add_option("RUN", opts->run_id, "Run id")->required();
+  cmd->add_option("RUN", opts->run_id, "Run id or any unique prefix of it")->required();
   cmd->footer("Example:\n  rfdb restore e2e_x_20260101_000000_1_a");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_restore(*opts, ctx); }; });
 }
 
+namespace {
+
+// export's format: explicit, else from -o's extension, else as every command.
+Result<std::string> export_format(const ExportOptions& opts, const Context& ctx)
+{
+  if (opts.format.empty() && ctx.format.empty() && !opts.output.empty()) {
+    const auto ext = std::filesystem::path(opts.output).extension().string();
+    if (ext == ".csv" || ext == ".json") {
+      return ext.substr(1);
+    }
+    return fail(make_error(ErrorCode::usage, "cannot tell the format of " + opts.output)
+                    .with_hint("name the file *.csv or *.json, or pass --format csv|json"));
+  }
+  return resolve_format(ctx, opts.format, {"table", "csv", "json"});
+}
+
+} // namespace
+
 int run_export(const ExportOptions& opts, Context& ctx)
 {
+  auto format = export_format(opts, ctx);
+  if (!format) {
+    return report_error(ctx, "export", format.error());
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return report_error(ctx, "export", db.error());
@@ -82,16 +113,18 @@ int run_export(const ExportOptions& opts, Context& ctx)
     return report_error(ctx, "export", table.error());
   }
   if (opts.output.empty()) {
-    print_table(*table, opts.format, ctx.out);
+    print_table(*table, *format, ctx.out);
     return 0;
   }
   std::ofstream file(opts.output, std::ios::binary);
-  print_table(*table, opts.format, file);
+  print_table(*table, *format, file);
   file.close();
   if (!file) {
     return report_error(ctx, "export", make_error(ErrorCode::io, "cannot write " + opts.output));
   }
-  fmt::print(ctx.err, "wrote {} attempt rows to {}\n", table->rows.size(), opts.output);
+  if (!ctx.quiet) {
+    fmt::print(ctx.err, "wrote {} attempt rows to {}\n", table->rows.size(), opts.output);
+  }
   return 0;
 }
 
@@ -100,21 +133,24 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<ExportOptions>();
   auto* cmd = app.add_subcommand(
       "export", "Export every attempt with its prediction and outcome (the calibration rows)");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"csv", "json"}));
+  cmd->add_option(
+         "--format", opts->format,
+         "csv | json | table (default: from -o's extension; else table on a terminal, json otherwise)")
+      ->check(one_of({"csv", "json", "table"}));
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of stdout")->type_name("FILE");
-  cmd->footer("Example:\n  rfdb export --format csv -o attempts.csv");
+  cmd->footer(
+      "Columns: docs/json.md (export) and docs/schema.md (attempts).\n\n"
+      "Examples:\n  rfdb export -o attempts.csv\n  rfdb export | jq '.[] | select(.op_class == \"attn\")'");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_export(*opts, ctx); }; });
 }
 
 int run_check(const CheckOptions& opts, Context& ctx)
 {
-  std::error_code ec;
-  if (ctx.db_path != ":memory:" && !std::filesystem::exists(ctx.db_path, ec)) {
-    return report_error(ctx, "check",
-                        make_error(ErrorCode::not_found, "no database at " + ctx.db_path)
-                            .with_hint("pass --db PATH or set RFDB_DB; `rfdb ingest` creates the database"));
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return report_error(ctx, "check", format.error());
   }
-  auto db = open_for_read(ctx);
+  auto db = open_for_read(ctx, store::OlderSchema::accept);
   if (!db) {
     return report_error(ctx, "check", db.error());
   }
@@ -127,7 +163,8 @@ int run_check(const CheckOptions& opts, Context& ctx)
     return report_error(ctx, "check", evidence.error());
   }
   const bool ok = report->ok() && evidence->empty();
-  if (opts.format == "json") {
+  const bool old = report->schema_version < report->newest_schema_version;
+  if (*format == "json") {
     auto disagreements = nlohmann::ordered_json::array();
     for (const auto& d : *evidence) {
       disagreements.push_back({{"run_id", d.run_id},
@@ -147,8 +184,8 @@ int run_check(const CheckOptions& opts, Context& ctx)
                              {"evidence_disagreements", disagreements}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
-    fmt::print(ctx.out, "schema version   {} (this rfdb: {})\n", report->schema_version,
-               report->newest_schema_version);
+    fmt::print(ctx.out, "schema version   {} (this rfdb: {}){}\n", report->schema_version,
+               report->newest_schema_version, old ? "; run `rfdb migrate` to upgrade" : "");
     fmt::print(ctx.out, "integrity        {}\n", fmt::join(report->integrity, "; "));
     fmt::print(ctx.out, "foreign keys     {}\n",
                report->foreign_key_violations.empty()
@@ -172,10 +209,42 @@ void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version, and "
                                           "that every attempt agrees with the files it cites");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
-  cmd->footer("Exit 0 when healthy, 1 when a problem is found.\n\nExample:\n  rfdb --db team.sqlite check "
-              "--format json");
+  cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "json"}));
+  cmd->footer("Read-only; also reads a database that needs `rfdb migrate`.\n"
+              "Exit 0 when healthy, 1 when a problem is found (a disagreeing source included).\n\n"
+              "Example:\n  rfdb --db team.sqlite check --format json");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_check(*opts, ctx); }; });
+}
+
+int run_migrate(const MigrateOptions& /*opts*/, Context& ctx)
+{
+  auto report = store::migrate_database(ctx.db_path);
+  if (!report) {
+    return report_error(ctx, "migrate", std::move(report).error().with_context(ctx.db_path));
+  }
+  if (report->created) {
+    fmt::print(ctx.out, "created {} at schema version {}\n", ctx.db_path, report->to_version);
+  } else if (report->backup.empty()) {
+    fmt::print(ctx.out, "{} is at schema version {}: nothing to do\n", ctx.db_path, report->to_version);
+  } else {
+    fmt::print(ctx.out, "migrated {} from schema version {} to {}; the old file is kept as {}\n", ctx.db_path,
+               report->from_version, report->to_version, report->backup);
+  }
+  return 0;
+}
+
+void add_migrate_command(CLI::App& app, Context& ctx, Runner& runner)
+{
+  auto opts = std::make_shared<MigrateOptions>();
+  auto* cmd = app.add_subcommand("migrate", "Upgrade the database to this rfdb's schema (backup first)");
+  cmd->footer("Before changing anything, the database is copied with SQLite's VACUUM INTO to\n"
+              "PATH.v<OLD_VERSION>.bak (a free name is chosen if that exists). A database\n"
+              "that does not exist is created empty. Older rfdb binaries cannot read the\n"
+              "upgraded file; a database newer than this rfdb, or not an rfdb database, is\n"
+              "refused untouched (exit 3).\n\n"
+              "Example:\n  rfdb --db /shared/team.sqlite migrate");
+  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_migrate(*opts, ctx); }; });
 }
 
 } // namespace rfdb::cli

@@ -1,4 +1,5 @@
-// Daily tools: `retract RUN --reason`, `restore RUN`, `export`, `check`.
+// Daily tools: `retract RUN --reason`, `restore RUN`, `export`, `check`,
+// `migrate`.
 #pragma once
 
 #include "cli/context.hpp"
@@ -23,16 +24,22 @@ void add_restore_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_restore(const RestoreOptions& opts, Context& ctx);
 
 struct ExportOptions {
-  std::string format = "csv"; // csv | json
-  std::string output;         // empty = stdout
+  std::string
+      format; // csv | json | table ("" = by -o's extension, else the global --format, else by terminal)
+  std::string output; // empty = stdout
 };
 void add_export_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_export(const ExportOptions& opts, Context& ctx);
 
 struct CheckOptions {
-  std::string format = "table"; // table | json
+  std::string format; // table | json ("" = the global --format, else by terminal)
 };
 void add_check_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_check(const CheckOptions& opts, Context& ctx);
+
+// `rfdb migrate`: back the database up with VACUUM INTO, then upgrade its schema.
+struct MigrateOptions {};
+void add_migrate_command(CLI::App& app, Context& ctx, Runner& runner);
+int run_migrate(const MigrateOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

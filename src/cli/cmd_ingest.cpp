@@ -2,6 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "ingest/files.hpp"
 #include "ingest/ingest.hpp"
 #include "util/time.hpp"
 
@@ -9,22 +10,29 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 
 namespace rfdb::cli {
 
 namespace {
 
-std::string warning_text(const ingest::Warning& w)
+// "<file>:<pointer>: <message>"; with several paths "<run>: …" first, so a
+// warning names the run (or knowledge path) it belongs to.
+std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, bool name_the_run)
 {
   std::string where = w.file;
+  if (name_the_run) {
+    where = (p.kind == "run" && !p.target.empty() ? p.target : p.path) + ": " + where;
+  }
   if (!w.pointer.empty()) {
     where += (w.pointer.starts_with("/") ? " " : ":") + w.pointer;
   }
   return where + ": " + w.message;
 }
 
-nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_run)
+nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_run, bool stopped)
 {
   auto paths = nlohmann::ordered_json::array();
   for (const auto& p : report.paths) {
@@ -56,45 +64,74 @@ nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_
     };
     paths.push_back(std::move(j));
   }
-  return {{"ok", report.ok()}, {"dry_run", dry_run}, {"paths", paths}};
+  return {{"ok", report.ok() && !stopped}, {"dry_run", dry_run}, {"interrupted", stopped}, {"paths", paths}};
 }
 
-void print_text(const ingest::IngestReport& report, bool dry_run, Context& ctx)
+// One path's result line (and its superseded files).
+void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
 {
   const char* would = dry_run ? "would be " : "";
-  for (const auto& p : report.paths) {
-    if (p.error) {
-      continue; // printed as an error below
+  if (p.error) {
+    return; // printed as an error
+  }
+  if (p.kind == "run") {
+    fmt::print(ctx.out,
+               "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
+               " ({} superseded kept), {} attempts\n",
+               p.target, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
+               p.kernels, p.verdicts, p.verdicts_superseded, p.attempts);
+  } else {
+    fmt::print(ctx.out,
+               "knowledge {} {}{}: {} new file(s), {} superseded, {} unchanged, {} skipped; {} findings\n",
+               p.path, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
+               p.skipped_files, p.findings);
+  }
+  for (const auto& f : p.superseded_files) {
+    fmt::print(ctx.out, "  superseded {}\n", f);
+  }
+}
+
+// The paths as ingest will walk them: a directory that is neither an eval
+// dir nor knowledge but holds eval dirs stands for those, in name order. Done
+// here so each run is its own call, reported and flushed as it commits.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths)
+{
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    std::vector<std::string> children;
+    if (fs::is_directory(p, ec) && !ingest::looks_like_eval_dir(p)) {
+      for (const auto& e : fs::directory_iterator(p, ec)) {
+        if (e.is_directory(ec) && ingest::looks_like_eval_dir(e.path())) {
+          children.push_back(e.path().string());
+        }
+      }
     }
-    if (p.kind == "run") {
-      fmt::print(ctx.out,
-                 "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
-                 " ({} superseded kept), {} attempts\n",
-                 p.target, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
-                 p.kernels, p.verdicts, p.verdicts_superseded, p.attempts);
+    std::sort(children.begin(), children.end());
+    if (children.empty()) {
+      out.push_back(p);
     } else {
-      fmt::print(ctx.out,
-                 "knowledge {} {}{}: {} new file(s), {} superseded, {} unchanged, {} skipped; {} findings\n",
-                 p.path, would, p.status, p.new_files.size(), p.superseded_files.size(), p.unchanged_files,
-                 p.skipped_files, p.findings);
-    }
-    for (const auto& f : p.superseded_files) {
-      fmt::print(ctx.out, "  superseded {}\n", f);
+      out.insert(out.end(), children.begin(), children.end());
     }
   }
+  return out;
 }
 
 } // namespace
 
 int run_ingest(const IngestOptions& opts, Context& ctx)
 {
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return report_error(ctx, "ingest", format.error());
+  }
   // A dry run never creates a database: a missing file reads as empty.
-  auto db = opts.dry_run ? open_for_read(ctx) : open_for_write(ctx);
+  auto db = opts.dry_run ? open_for_dry_run(ctx) : open_for_write(ctx);
   if (!db) {
     return report_error(ctx, "ingest", db.error());
   }
   ingest::IngestRequest req;
-  req.paths = opts.paths;
   if (!opts.run_id.empty()) {
     req.run_id = opts.run_id;
   }
@@ -105,25 +142,54 @@ int run_ingest(const IngestOptions& opts, Context& ctx)
     req.max_file_size = opts.max_file_size;
   }
   req.now = util::format_iso_timestamp(ctx.now());
-  auto progress = [&](const std::string& line) {
-    if (!opts.quiet && opts.paths.size() > 1) {
-      fmt::print(ctx.err, "{}\n", line);
-    }
-  };
-  const auto report = ingest::ingest(*db, req, progress);
-  if (opts.format == "json") {
-    fmt::print(ctx.out, "{}\n", report_json(report, opts.dry_run).dump(2));
-  } else {
-    print_text(report, opts.dry_run, ctx);
-  }
+  const auto paths = expand_paths(opts.paths);
+  const bool progress = !ctx.quiet && paths.size() > 1;
+  const bool text = *format == "table";
+  SigintScope sigint(ctx);
+  ingest::IngestReport report;
   int code = 0;
-  for (const auto& p : report.paths) {
-    for (const auto& w : p.warnings) {
-      fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning", warning_text(w));
+  int committed = 0;
+  bool stopped = false;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (interrupted(ctx)) {
+      stopped = true;
+      break;
     }
-    if (p.error) {
-      code = std::max(code, report_error(ctx, "ingest", *p.error));
+    if (progress) {
+      fmt::print(ctx.err, "[{}/{}] ingesting {}\n", i + 1, paths.size(), paths[i]);
+      ctx.err.flush();
     }
+    req.paths = {paths[i]};
+    auto one = ingest::ingest(*db, req, {});
+    for (auto& p : one.paths) {
+      if (text) {
+        print_text(p, opts.dry_run, ctx);
+        ctx.out.flush();
+      }
+      for (const auto& w : p.warnings) {
+        if (!w.note || !ctx.quiet) {
+          fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning",
+                     warning_text(p, w, paths.size() > 1));
+        }
+      }
+      if (p.error) {
+        code = std::max(code, report_error(ctx, "ingest", *p.error));
+      } else {
+        ++committed;
+      }
+      ctx.err.flush();
+      report.paths.push_back(std::move(p));
+    }
+  }
+  if (*format == "json") {
+    fmt::print(ctx.out, "{}\n", report_json(report, opts.dry_run, stopped).dump(2));
+  }
+  if (stopped) {
+    const char* unit = opts.dry_run ? "checked" : "committed";
+    fmt::print(ctx.err, "interrupted: {} run{} {}, the rest untouched\n", committed,
+               committed == 1 ? "" : "s", unit);
+    ctx.err.flush();
+    return 130;
   }
   return code;
 }
@@ -143,8 +209,8 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
   cmd->add_flag(
       "--strict", opts->strict,
-      "Fail (writing nothing) on any knowledge warning, or on a run's refused symlink, FIFO, socket "
-      "or device");
+      "Fail (writing nothing) on any knowledge warning, on a run's refused symlink, FIFO, socket or "
+      "device, or on a reference that matches no or two attempts");
   cmd->add_flag("--allow-copy", opts->allow_copy,
                 "Store a run even when it copies a stored run (same identity and measured attempts)");
   cmd->add_option("--max-file-size", opts->max_file_size,
@@ -153,8 +219,8 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::PositiveNumber)
       ->default_str("64M");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
-  cmd->add_flag("-q,--quiet", opts->quiet, "No progress lines");
+  cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "json"}));
   cmd->footer(R"(Examples:
   rfdb ingest exp/e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq
   rfdb ingest exp/e2e_*                      # several runs, each atomically
@@ -173,7 +239,11 @@ A copy of a stored run (same model, gfx, backend and workload, and the same
 measured attempts, whatever its directory name or whitespace) is refused, naming
 the stored run; --allow-copy stores it anyway. Symlinks inside the eval dir are
 followed; a symlink leaving it, a FIFO, socket or device is not read (a warning;
-an error with --strict).)");
+an error with --strict). Attempts follow docs/attempt-model.md.
+
+Each run's result line is printed as the run commits; warnings name their run.
+Ctrl-C stops after the run in progress: "interrupted: N runs committed, the
+rest untouched" (exit 130). What is read from an eval dir: docs/artifacts.md.)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_ingest(*opts, ctx); }; });
 }
 

@@ -20,8 +20,7 @@ struct IngestOptions {
   bool strict = false;
   bool allow_copy = false;
   std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
-  std::string format = "table";    // table | json
-  bool quiet = false;
+  std::string format;              // table | json ("" = the global --format, else by terminal)
 };
 void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_ingest(const IngestOptions& opts, Context& ctx);

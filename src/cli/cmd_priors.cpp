@@ -5,11 +5,14 @@
 #include "calibrate/priors_format.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "cli/priors_compare.hpp"
 #include "store/evidence.hpp"
+#include "util/time.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <chrono>
 #include <memory>
 
 namespace rfdb::cli {
@@ -34,6 +37,37 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
   return p;
 }
 
+// The as_of of the "before" side of a comparison: the date itself, or the
+// day before --compare-since (its runs are the new ones).
+std::string compare_date(const PriorsOptions& opts)
+{
+  if (!opts.compare_as_of.empty()) {
+    return opts.compare_as_of;
+  }
+  const auto day = util::parse_iso_date(opts.compare_since);
+  return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
+}
+
+int run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observation>& observations,
+                const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
+{
+  auto after = calibrate::compute_priors(observations, params);
+  if (!after) {
+    return report_error(ctx, "priors", after.error());
+  }
+  calibrate::PriorsParams earlier = params;
+  earlier.as_of = compare_date(opts);
+  auto before = calibrate::compute_priors(observations, earlier);
+  if (!before) {
+    return report_error(ctx, "priors", before.error());
+  }
+  const auto rows = compare_priors(*before, *after);
+  fmt::print(ctx.out, "{}",
+             format == "json" ? render_compare_json(*before, *after, rows)
+                              : render_compare_table(*before, *after, rows));
+  return 0;
+}
+
 } // namespace
 
 int run_priors(const PriorsOptions& opts, Context& ctx)
@@ -42,9 +76,13 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   if (!params) {
     return report_error(ctx, "priors", params.error());
   }
-  const std::string format_name =
-      !opts.format.empty() ? opts.format : (ctx.out_is_terminal ? "table" : "json");
-  auto format = calibrate::parse_priors_format(format_name);
+  const bool comparing = !opts.compare_as_of.empty() || !opts.compare_since.empty();
+  auto format_name = comparing ? resolve_format(ctx, opts.format, {"json", "table"})
+                               : resolve_format(ctx, opts.format, {"json", "table", "csv", "md", "python"});
+  if (!format_name) {
+    return report_error(ctx, "priors", format_name.error());
+  }
+  auto format = calibrate::parse_priors_format(*format_name);
   if (!format) {
     return report_error(ctx, "priors", format.error());
   }
@@ -61,6 +99,9 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
     return report_error(ctx, "priors", evidence.error());
   }
   const auto observations = calibrate::observations_from(evidence->attempts);
+  if (comparing) {
+    return run_compare(opts, observations, *params, *format_name, ctx);
+  }
   if (!opts.explain.empty()) {
     auto key = calibrate::parse_priors_key(opts.explain);
     if (!key) {
@@ -92,7 +133,7 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("LEVEL");
   cmd->add_option("--format", opts->format,
                   "json | table | csv | md | python (default: table on a terminal, json otherwise)")
-      ->check(CLI::IsMember({"json", "table", "csv", "md", "python"}));
+      ->check(one_of({"json", "table", "csv", "md", "python"}));
   cmd->add_option("--as-of", opts->as_of,
                   "Evaluate as of DATE (default: newest run date); ages for --half-life")
       ->check(iso_date_validator());
@@ -100,9 +141,10 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(iso_date_validator());
   cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
       ->type_name("DAYS")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->type_name("K")
+      ->check(non_negative_number());
   cmd->add_option("--confidence-weights", opts->confidence_weights,
                   "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
       ->type_name("high=W,medium=W,low=W");
@@ -111,7 +153,16 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
       ->type_name("KEY");
-  cmd->footer(R"(The estimator:
+  auto* compare_as_of = cmd->add_option("--compare-as-of", opts->compare_as_of,
+                                        "Show each value as of DATE next to its value now, with the change")
+                            ->check(iso_date_validator());
+  auto* compare_since = cmd->add_option("--compare-since", opts->compare_since,
+                                        "Show each value before DATE's runs next to its value now")
+                            ->check(iso_date_validator());
+  compare_as_of->excludes(compare_since);
+  compare_as_of->excludes("--explain");
+  compare_since->excludes("--explain");
+  cmd->footer(R"(The estimator (docs/estimator.md has the full rules and a worked example):
   observation  an attempt whose isolated speedup s > 1.034 (noise band), whose output
                parity did not fail, and whose prediction is usable (not suspect, not
                dispatch-bound, headroom known, 0 < roofline_pct <= 1); e = min(1,
@@ -130,12 +181,15 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   keys         case-insensitive; MI300X/MI325X mean gfx942, MI350X/MI355X gfx950; a key
                without evidence shows its parent's value and the nearest keys that have some
 
+JSON fields: docs/json.md.
+
 Examples:
   rfdb priors --format table
   rfdb priors --by class,gfx --format md
   rfdb priors --format python > target_eff.py
   rfdb priors --explain attn:MI355X:decode
-  rfdb priors --half-life 180 --as-of 2026-12-01)");
+  rfdb priors --half-life 180 --as-of 2026-12-01
+  rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });
 }
 

@@ -1,4 +1,4 @@
-// `rfdb priors` — calibrated per-op-class target_eff priors (DESIGN.md §4).
+// `rfdb priors` — calibrated per-op-class target_eff priors (docs/estimator.md).
 #pragma once
 
 #include "cli/context.hpp"
@@ -20,6 +20,8 @@ struct PriorsOptions {
   std::string confidence_weights; // "high=1,medium=0.6,low=0.25"
   std::string explain;            // CLASS[:GFX[:REGIME]]
   bool include_parity_fail = false;
+  std::string compare_as_of; // YYYY-MM-DD: compare with the priors as of this date
+  std::string compare_since; // YYYY-MM-DD: compare with the priors before this date's runs
 };
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_priors(const PriorsOptions& opts, Context& ctx);

@@ -8,6 +8,8 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 namespace rfdb::cli {
@@ -39,8 +41,11 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
       const auto& row = t.rows[r];
       nlohmann::ordered_json obj = nlohmann::ordered_json::object();
       for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        const bool json_column = c < t.json.size() && t.json[c];
         if (!row[c]) {
           obj[t.columns[c]] = nullptr;
+        } else if (json_column && nlohmann::ordered_json::accept(*row[c])) {
+          obj[t.columns[c]] = nlohmann::ordered_json::parse(*row[c]);
         } else if (t.numeric[r][c]) {
           // SQLite's own text of a number is valid JSON number text.
           obj[t.columns[c]] = nlohmann::ordered_json::parse(*row[c]);
@@ -69,27 +74,83 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
     return;
   }
   std::vector<util::Column> cols;
+  std::vector<std::optional<int>> decimals;
   for (const auto& c : t.columns) {
     cols.push_back({c});
+    decimals.push_back(decimals_for_column(c));
   }
   std::vector<std::vector<std::string>> rows;
-  for (const auto& row : t.rows) {
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
     std::vector<std::string> cells;
-    for (const auto& cell : row) {
-      cells.push_back(cell.value_or("NULL"));
+    for (std::size_t c = 0; c < t.rows[r].size(); ++c) {
+      const auto& cell = t.rows[r][c];
+      if (cell && t.numeric[r][c] && decimals[c] && cell->find_first_of(".eE") != std::string::npos) {
+        cells.push_back(fmt::format("{:.{}f}", std::strtod(cell->c_str(), nullptr), *decimals[c]));
+        cols[c].align = util::Align::right;
+      } else {
+        cells.push_back(cell.value_or("NULL"));
+      }
     }
     rows.push_back(std::move(cells));
   }
   fmt::print(out, "{}", util::render_table(cols, rows));
 }
 
+namespace {
+
+int list_queries(const std::string& format, Context& ctx)
+{
+  auto queries = store::named_queries();
+  if (!queries) {
+    return report_error(ctx, "query", queries.error());
+  }
+  if (format == "json") {
+    auto arr = nlohmann::ordered_json::array();
+    for (const auto& q : *queries) {
+      auto params = nlohmann::ordered_json::array();
+      for (const auto& p : q.parameters) {
+        const bool opt = std::find(q.optional.begin(), q.optional.end(), p) != q.optional.end();
+        params.push_back({{"name", p}, {"required", !opt}});
+      }
+      arr.push_back({{"name", q.name}, {"description", q.description}, {"parameters", params}});
+    }
+    fmt::print(ctx.out, "{}\n", arr.dump(2));
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& q : *queries) {
+    std::string params;
+    for (const auto& p : q.parameters) {
+      const bool opt = std::find(q.optional.begin(), q.optional.end(), p) != q.optional.end();
+      params += (params.empty() ? "" : " ") + (opt ? "[" + p + "]" : p);
+    }
+    rows.push_back({q.name, params.empty() ? "-" : params, q.description});
+  }
+  if (format == "csv") {
+    store::Table t;
+    t.columns = {"name", "parameters", "description"};
+    for (const auto& row : rows) {
+      t.rows.push_back({row[0], row[1], row[2]});
+      t.numeric.push_back({false, false, false});
+    }
+    print_table(t, "csv", ctx.out);
+    return 0;
+  }
+  fmt::print(ctx.out, "{}",
+             util::render_table({{"name"}, {"parameters ([optional])"}, {"description"}}, rows));
+  return 0;
+}
+
+} // namespace
+
 int run_query(const QueryOptions& opts, Context& ctx)
 {
+  auto format = resolve_format(ctx, opts.format, {"table", "csv", "json"});
+  if (!format) {
+    return report_error(ctx, "query", format.error());
+  }
   if (opts.list || opts.name.empty()) {
-    for (const auto& n : store::named_queries()) {
-      fmt::print(ctx.out, "{}\n", n);
-    }
-    return 0;
+    return list_queries(*format, ctx);
   }
   std::vector<std::pair<std::string, std::string>> params;
   for (const auto& p : opts.params) {
@@ -108,7 +169,7 @@ int run_query(const QueryOptions& opts, Context& ctx)
   if (!table) {
     return report_error(ctx, "query", table.error());
   }
-  print_table(*table, opts.format, ctx.out);
+  print_table(*table, *format, ctx.out);
   return 0;
 }
 
@@ -119,9 +180,12 @@ void add_query_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("NAME", opts->name, "Query name (file stem in queries/)");
   cmd->add_option("-p,--param", opts->params, "Bind a named parameter, e.g. -p run_id=e2e_x")
       ->type_name("KEY=VALUE");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_flag("--list", opts->list, "List the available queries");
-  cmd->footer("Examples:\n  rfdb query --list\n  rfdb query verdicts_all --format csv\n"
+  cmd->add_option("--format", opts->format, "table | csv | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "csv", "json"}));
+  cmd->add_flag("--list", opts->list, "List the queries with their parameters and what they return");
+  cmd->footer("A query runs only when SQLite reports its statement read-only; the database is\n"
+              "opened read-only as well. Parameters in [brackets] are optional.\n\n"
+              "Examples:\n  rfdb query --list\n  rfdb query verdicts_all --format csv\n"
               "  rfdb query run_attempts -p run_id=e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_query(*opts, ctx); }; });
 }

@@ -1,4 +1,4 @@
-// `rfdb report` — the backend playbook in markdown (DESIGN.md §5).
+// `rfdb report` — the backend playbook in markdown (docs/playbook.md).
 #pragma once
 
 #include "cli/context.hpp"

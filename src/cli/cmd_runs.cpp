@@ -26,9 +26,17 @@ std::string opt_text(const std::optional<std::string>& v)
 {
   return v.value_or("-");
 }
-std::string opt_num(const std::optional<double>& v, const char* fmtstr = "{:.3f}")
+std::string throughput(const std::optional<double>& v)
 {
-  return v ? fmt::format(fmt::runtime(fmtstr), *v) : "-";
+  return v ? fmt::format("{:.1f}", *v) : "-";
+}
+ordered_json retractions_json(const std::vector<store::RetractionEvent>& events)
+{
+  ordered_json arr = ordered_json::array();
+  for (const auto& e : events) {
+    arr.push_back({{"action", e.action}, {"reason", opt(e.reason)}, {"at", e.at}});
+  }
+  return arr;
 }
 std::string workload(const std::optional<std::int64_t>& isl, const std::optional<std::int64_t>& osl,
                      const std::optional<std::int64_t>& conc)
@@ -54,6 +62,7 @@ ordered_json run_summary_json(const store::RunSummary& r)
       {"counts",
        {{"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}}},
       {"retracted", r.retracted_reason.has_value()},
+      {"retracted_reason", opt(r.retracted_reason)},
   };
 }
 
@@ -139,6 +148,7 @@ ordered_json show_json(const store::RunDetail& r)
       {"throughput_speedup", opt(r.throughput_speedup)},
       {"validation_status", opt(r.validation_status)},
       {"retracted", r.retracted_reason.has_value()},
+      {"retraction_history", retractions_json(r.retraction_history)},
       {"kernels", kernels},
       {"verdicts", verdicts},
       {"attempts", attempts},
@@ -148,24 +158,30 @@ ordered_json show_json(const store::RunDetail& r)
 void print_show_text(const store::RunDetail& r, std::ostream& out)
 {
   fmt::print(out, "run        {}\n", r.run_id);
-  fmt::print(out, "model      {} ({}, {})\n", opt_text(r.model), opt_text(r.model_arch_class),
+  fmt::print(out, "date       {}\n", opt_text(r.run_date));
+  fmt::print(out, "model      {} ({}, {})\n", model_id(r.model), opt_text(r.model_arch_class),
              opt_text(r.model_dtype));
   fmt::print(out, "gpu        {} {}\n", opt_text(r.gfx), opt_text(r.device_name));
   fmt::print(out, "backend    {} {}  tp {}\n", opt_text(r.backend), opt_text(r.backend_version),
              r.tp ? std::to_string(*r.tp) : "-");
   fmt::print(out, "workload   isl/osl/conc {}\n", workload(r.isl, r.osl, r.conc));
-  fmt::print(out, "throughput {} → {} tok/s ({}×), validation {}\n",
-             opt_num(r.baseline_throughput_tok_s, "{:.1f}"), opt_num(r.final_throughput_tok_s, "{:.1f}"),
-             opt_num(r.throughput_speedup), r.validation_class);
+  fmt::print(out, "throughput {} → {} tok/s ({}×), validation {}\n", throughput(r.baseline_throughput_tok_s),
+             throughput(r.final_throughput_tok_s), fmt_speedup(r.throughput_speedup), r.validation_class);
   if (r.retracted_reason) {
     fmt::print(out, "RETRACTED  {} ({})\n", *r.retracted_reason, opt_text(r.retracted_at));
+  }
+  if (!r.retraction_history.empty()) {
+    fmt::print(out, "history\n");
+    for (const auto& e : r.retraction_history) {
+      fmt::print(out, "  {}  {}{}\n", e.at, e.action, e.reason ? ": " + *e.reason : "");
+    }
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : r.verdicts) {
     rows.push_back({v.round.value_or(v.phase.value_or("-")), v.short_name, v.op_class,
-                    v.stage + (v.source_kind == "measured" ? "/meas" : ""), opt_num(v.pct_gpu_time, "{:.2f}"),
-                    opt_num(v.roofline_pct), opt_num(v.target_eff), opt_num(v.attainable_speedup),
-                    opt_num(v.expected_e2e_gain_pct, "{:.2f}"),
+                    v.stage + (v.source_kind == "measured" ? "/meas" : ""), fmt_percent(v.pct_gpu_time),
+                    fmt_fraction(v.roofline_pct), fmt_fraction(v.target_eff),
+                    fmt_speedup(v.attainable_speedup), fmt_percent(v.expected_e2e_gain_pct),
                     v.headroom_class + (v.suspect ? " (suspect)" : ""), v.bound_type});
   }
   using util::Align;
@@ -177,15 +193,15 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                  {"pct_gpu_time", Align::right},
                                  {"roofline_pct", Align::right},
                                  {"target_eff", Align::right},
-                                 {"attainable", Align::right},
+                                 {"attainable_×", Align::right},
                                  {"exp_e2e_%", Align::right},
                                  {"headroom_class"},
                                  {"bound_type"}},
                                 rows));
   rows.clear();
   for (const auto& a : r.attempts) {
-    rows.push_back({a.short_name, a.lever, opt_num(a.isolated_speedup), opt_num(a.e2e_delta_pct),
-                    opt_num(a.prediction.attainable_speedup), a.prediction.headroom_class.value_or("-"),
+    rows.push_back({a.short_name, a.lever, fmt_speedup(a.isolated_speedup), fmt_percent(a.e2e_delta_pct),
+                    fmt_speedup(a.prediction.attainable_speedup), a.prediction.headroom_class.value_or("-"),
                     a.verdict});
   }
   fmt::print(out, "\nattempts\n{}",
@@ -193,7 +209,7 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                  {"lever"},
                                  {"isolated_×", Align::right},
                                  {"e2e_%", Align::right},
-                                 {"pred_attainable", Align::right},
+                                 {"pred_attainable_×", Align::right},
                                  {"pred_headroom"},
                                  {"verdict"}},
                                 rows));
@@ -203,15 +219,33 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
 
 int run_runs(const RunsOptions& opts, Context& ctx)
 {
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return report_error(ctx, "runs", format.error());
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return report_error(ctx, "runs", db.error());
   }
-  auto runs = store::list_runs(*db, opts.all ? store::IncludeRetracted::yes : store::IncludeRetracted::no);
+  store::RunFilter filter;
+  filter.include = opts.retracted ? store::IncludeRetracted::only
+                   : opts.all     ? store::IncludeRetracted::yes
+                                  : store::IncludeRetracted::no;
+  auto set = [](std::optional<std::string>& field, const std::string& v) {
+    if (!v.empty()) {
+      field = v;
+    }
+  };
+  set(filter.gfx, opts.gfx);
+  set(filter.model, opts.model);
+  set(filter.backend, opts.backend);
+  set(filter.since, opts.since);
+  set(filter.until, opts.until);
+  auto runs = store::list_runs(*db, filter);
   if (!runs) {
     return report_error(ctx, "runs", runs.error());
   }
-  if (opts.format == "json") {
+  if (*format == "json") {
     ordered_json arr = ordered_json::array();
     for (const auto& r : *runs) {
       arr.push_back(run_summary_json(r));
@@ -222,8 +256,9 @@ int run_runs(const RunsOptions& opts, Context& ctx)
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : *runs) {
     rows.push_back({r.run_id + (r.retracted_reason ? " (retracted)" : ""), opt_text(r.run_date),
-                    opt_text(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
-                    std::to_string(r.verdicts), std::to_string(r.attempts), opt_num(r.throughput_speedup)});
+                    model_id(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
+                    std::to_string(r.verdicts), std::to_string(r.attempts),
+                    fmt_speedup(r.throughput_speedup)});
   }
   using util::Align;
   fmt::print(ctx.out, "{}",
@@ -237,7 +272,9 @@ int run_runs(const RunsOptions& opts, Context& ctx)
                                  {"attempts", Align::right},
                                  {"speedup_×", Align::right}},
                                 rows));
-  fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), ctx.db_path);
+  if (!ctx.quiet) {
+    fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), ctx.db_path);
+  }
   return 0;
 }
 
@@ -246,23 +283,41 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<RunsOptions>();
   auto* cmd =
       app.add_subcommand("runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts)");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
-  cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --format json | jq '.[].run_id'");
+  cmd->add_flag("--retracted", opts->retracted, "Only list retracted runs (with their reason)");
+  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950");
+  cmd->add_option("--model", opts->model, "Only runs whose model name contains TEXT (any case)")
+      ->type_name("TEXT");
+  cmd->add_option("--backend", opts->backend, "Only runs on this serving stack, e.g. vllm");
+  cmd->add_option("--since", opts->since, "Only runs on or after DATE")->check(iso_date_validator());
+  cmd->add_option("--until", opts->until, "Only runs on or before DATE")->check(iso_date_validator());
+  cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --gfx gfx950 --since 2026-06-01\n"
+              "  rfdb runs --model qwen --backend vllm\n  rfdb runs --retracted\n"
+              "  rfdb runs | jq '.[].run_id'          # JSON when piped");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_runs(*opts, ctx); }; });
 }
 
 int run_show(const ShowOptions& opts, Context& ctx)
 {
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return report_error(ctx, "show", format.error());
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return report_error(ctx, "show", db.error());
   }
-  auto run = store::get_run(*db, opts.run_id);
+  auto run_id = resolve_run(*db, opts.run_id);
+  if (!run_id) {
+    return report_error(ctx, "show", run_id.error());
+  }
+  auto run = store::get_run(*db, *run_id);
   if (!run) {
     return report_error(ctx, "show", run.error());
   }
-  if (opts.format == "json") {
+  if (*format == "json") {
     fmt::print(ctx.out, "{}\n", show_json(*run).dump(2));
   } else {
     print_show_text(*run, ctx.out);
@@ -273,12 +328,14 @@ int run_show(const ShowOptions& opts, Context& ctx)
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ShowOptions>();
-  auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts and attempts");
-  cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename)")->required();
-  cmd->add_option("--format", opts->format, "Output format (json is a stable contract)")
-      ->check(CLI::IsMember({"table", "json"}));
+  auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions");
+  cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it")->required();
+  cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "json"}));
   cmd->footer("Examples:\n  rfdb show e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq\n"
-              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'");
+              "  rfdb show e2e_Qwen-Qwen3.5          # a unique prefix is enough\n"
+              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'\n\n"
+              "JSON fields: docs/json.md.");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });
 }
 

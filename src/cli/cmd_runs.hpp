@@ -11,15 +11,17 @@
 namespace rfdb::cli {
 
 struct RunsOptions {
-  std::string format = "table"; // table | json
-  bool all = false;             // include retracted runs
+  std::string format;                            // table | json ("" = the global --format, else by terminal)
+  bool all = false;                              // include retracted runs
+  bool retracted = false;                        // only retracted runs
+  std::string gfx, model, backend, since, until; // filters ("" = any)
 };
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_runs(const RunsOptions& opts, Context& ctx);
 
 struct ShowOptions {
-  std::string run_id;
-  std::string format = "table"; // table | json
+  std::string run_id; // or any unique prefix
+  std::string format; // table | json ("" = the global --format, else by terminal)
 };
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_show(const ShowOptions& opts, Context& ctx);

@@ -1,25 +1,136 @@
 #include "cli/common.hpp"
 
+#include "store/admin.hpp"
 #include "util/time.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <signal.h>
 
 namespace rfdb::cli {
 
-Result<store::Database> open_for_write(const Context& ctx)
+namespace {
+
+namespace fs = std::filesystem;
+
+// Set by the SIGINT handler; lock-free so reading it in a handler is defined.
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_sigint(int /*signal*/)
 {
+  g_interrupted.store(true);
+}
+
+std::optional<double> parse_number(const std::string& text)
+{
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(v)) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::string fixed(const std::optional<double>& x, int decimals)
+{
+  return x ? fmt::format("{:.{}f}", *x, decimals) : "-";
+}
+
+bool ends_with(const std::string& s, std::string_view suffix)
+{
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+Result<store::Database> open_for_write(const Context& ctx, Create create)
+{
+  std::error_code ec;
+  if (create == Create::no && ctx.db_path != ":memory:" && !fs::exists(ctx.db_path, ec)) {
+    // The reader's checks and messages: a missing file, a directory, …
+    auto probe = store::Database::open_read_only(ctx.db_path);
+    if (!probe) {
+      return fail(std::move(probe).error().with_context(ctx.db_path));
+    }
+  }
   auto db = store::Database::open(ctx.db_path);
   if (!db) {
     return fail(std::move(db).error().with_context(ctx.db_path));
   }
+  if (ctx.verbose) {
+    fmt::print(ctx.err, "rfdb: opened {} for writing\n", ctx.db_path);
+  }
   return db;
 }
 
-Result<store::Database> open_for_read(const Context& ctx)
+Result<store::Database> open_for_read(const Context& ctx, store::OlderSchema older)
 {
-  auto db = store::Database::open_existing_or_empty(ctx.db_path);
+  auto db = store::Database::open_read_only(ctx.db_path, older);
   if (!db) {
     return fail(std::move(db).error().with_context(ctx.db_path));
   }
+  if (ctx.verbose) {
+    fmt::print(ctx.err, "rfdb: opened {} read-only\n", ctx.db_path);
+  }
   return db;
+}
+
+Result<store::Database> open_for_dry_run(const Context& ctx)
+{
+  std::error_code ec;
+  if (ctx.db_path != ":memory:" && fs::is_regular_file(ctx.db_path, ec) &&
+      fs::file_size(ctx.db_path, ec) > 0) {
+    return open_for_write(ctx);
+  }
+  if (ctx.verbose) {
+    fmt::print(ctx.err, "rfdb: {} does not exist: dry run against an empty database\n", ctx.db_path);
+  }
+  return store::Database::open(":memory:");
+}
+
+Result<std::string> resolve_format(const Context& ctx, const std::string& given,
+                                   std::initializer_list<const char*> allowed)
+{
+  const std::string& chosen = !given.empty() ? given : ctx.format;
+  if (chosen.empty()) {
+    return std::string(ctx.out_is_terminal ? "table" : "json");
+  }
+  for (const char* a : allowed) {
+    if (chosen == a) {
+      return chosen;
+    }
+  }
+  return fail(ErrorCode::usage, fmt::format("--format {} is not available here; choose one of {}", chosen,
+                                            fmt::join(allowed, ", ")));
+}
+
+Result<std::string> resolve_run(store::Database& db, const std::string& prefix)
+{
+  std::vector<std::string> ids;
+  RFDB_TRY_ASSIGN(ids, store::runs_with_prefix(db, prefix));
+  if (ids.empty()) {
+    return fail(
+        make_error(ErrorCode::not_found, "no run '" + prefix + "'")
+            .with_hint("`rfdb runs --all` lists the stored runs; a unique prefix of a run id is enough"));
+  }
+  if (ids.size() == 1 || ids.front() == prefix) {
+    return ids.front();
+  }
+  const bool more = ids.size() > store::k_prefix_candidates;
+  if (more) {
+    ids.resize(store::k_prefix_candidates);
+  }
+  return fail(make_error(ErrorCode::usage, fmt::format("run id prefix '{}' is ambiguous", prefix))
+                  .with_hint(fmt::format("it matches {}{}; give more of the id", fmt::join(ids, ", "),
+                                         more ? ", …" : "")));
 }
 
 CLI::Validator iso_date_validator()
@@ -34,9 +145,121 @@ CLI::Validator iso_date_validator()
       "DATE", "iso_date");
 }
 
+CLI::Validator one_of(std::vector<std::string> values)
+{
+  const std::string names = fmt::format("{}", fmt::join(values, "|"));
+  return CLI::Validator(
+      [values = std::move(values)](std::string& value) -> std::string {
+        for (const auto& v : values) {
+          if (v == value) {
+            return {};
+          }
+        }
+        return fmt::format("'{}' is not one of {}", value, fmt::join(values, ", "));
+      },
+      names, "one_of");
+}
+
+CLI::Validator positive_number()
+{
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const auto v = parse_number(value);
+        return v && *v > 0 ? std::string() : "expected a number greater than 0, got '" + value + "'";
+      },
+      "NUMBER > 0", "positive_number");
+}
+
+CLI::Validator non_negative_number()
+{
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const auto v = parse_number(value);
+        return v && *v >= 0 ? std::string() : "expected a number of 0 or more, got '" + value + "'";
+      },
+      "NUMBER >= 0", "non_negative_number");
+}
+
 std::string today(const Context& ctx)
 {
   return util::format_iso_date(ctx.now());
+}
+
+std::string fmt_speedup(const std::optional<double>& x)
+{
+  return fixed(x, 3);
+}
+std::string fmt_percent(const std::optional<double>& x)
+{
+  return fixed(x, 2);
+}
+std::string fmt_fraction(const std::optional<double>& x)
+{
+  return fixed(x, 4);
+}
+
+std::optional<int> decimals_for_column(const std::string& column)
+{
+  // Fractions first: roofline_pct is a fraction despite its suffix.
+  if (ends_with(column, "roofline_pct") || ends_with(column, "target_eff") ||
+      ends_with(column, "efficiency") || ends_with(column, "_util") || column == "statistic" ||
+      column == "median_ratio") {
+    return 4;
+  }
+  if (column.find("speedup") != std::string::npos || ends_with(column, "headroom_ratio")) {
+    return 3;
+  }
+  if (ends_with(column, "_pct") || column == "pct_gpu_time" || ends_with(column, "_pct_gpu_time")) {
+    return 2;
+  }
+  return std::nullopt;
+}
+
+std::string model_id(const std::optional<std::string>& model)
+{
+  if (!model || model->empty()) {
+    return "-";
+  }
+  std::string m = *model;
+  while (m.size() > 1 && m.back() == '/') {
+    m.pop_back();
+  }
+  // Hugging Face cache layout: …/models--<org>--<name>[/snapshots/<hash>]
+  if (const auto at = m.find("models--"); at != std::string::npos) {
+    std::string rest = m.substr(at + 8);
+    rest = rest.substr(0, rest.find('/'));
+    if (const auto sep = rest.find("--"); sep != std::string::npos) {
+      return rest.substr(0, sep) + "/" + rest.substr(sep + 2);
+    }
+    return rest;
+  }
+  const bool is_path = m.front() == '/' || m.front() == '.' || m.front() == '~';
+  return is_path ? fs::path(m).filename().string() : m;
+}
+
+SigintScope::SigintScope(const Context& ctx)
+{
+  if (!ctx.handle_signals) {
+    return;
+  }
+  g_interrupted.store(false);
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND; // a second Ctrl-C terminates as usual
+  m_installed = sigaction(SIGINT, &sa, nullptr) == 0;
+}
+
+SigintScope::~SigintScope()
+{
+  if (m_installed) {
+    std::signal(SIGINT, SIG_DFL);
+  }
+}
+
+bool interrupted(const Context& ctx)
+{
+  return g_interrupted.load() || (ctx.interrupted && ctx.interrupted());
 }
 
 } // namespace rfdb::cli

@@ -1,5 +1,6 @@
 // Helpers shared by the command files: opening the database the way every
-// command does, and the option validators they share.
+// command does, output formats, option validators that explain themselves,
+// run-id prefixes, SIGINT, and the precision of numbers in human output.
 #pragma once
 
 #include "cli/context.hpp"
@@ -7,19 +8,69 @@
 
 #include <CLI/CLI.hpp>
 
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace rfdb::cli {
 
-// Open (and create) ctx.db_path for writing commands.
-Result<store::Database> open_for_write(const Context& ctx);
-// Open ctx.db_path for reading; a missing file reads as an empty database.
-Result<store::Database> open_for_read(const Context& ctx);
+// Open ctx.db_path for writing; `create` says whether a missing file becomes
+// a new database (ingest) or is an error as for readers (retract, restore).
+enum class Create { yes, no };
+Result<store::Database> open_for_write(const Context& ctx, Create create = Create::yes);
+// Open ctx.db_path read-only (it must exist; see store::Database::open_read_only).
+Result<store::Database> open_for_read(const Context& ctx,
+                                      store::OlderSchema older = store::OlderSchema::refuse);
+// For `ingest --dry-run`: the database if it exists (opened for writing, every
+// change rolled back), else an empty in-memory one, so nothing is created.
+Result<store::Database> open_for_dry_run(const Context& ctx);
 
-// CLI11 validator for YYYY-MM-DD dates.
+// The output format: `given` (the command's --format), else the global
+// --format, else table on a terminal and json otherwise. Errors: usage when
+// the format is not one of `allowed`.
+Result<std::string> resolve_format(const Context& ctx, const std::string& given,
+                                   std::initializer_list<const char*> allowed);
+
+// The one run whose id is `prefix` or starts with it. Errors: not_found (no
+// run; hint `rfdb runs`), usage (several runs match; the hint lists them).
+Result<std::string> resolve_run(store::Database& db, const std::string& prefix);
+
+// CLI11 validators whose messages say what is expected in words.
 CLI::Validator iso_date_validator();
+CLI::Validator one_of(std::vector<std::string> values);
+CLI::Validator positive_number();     // a finite number > 0
+CLI::Validator non_negative_number(); // a finite number ≥ 0
 
 // Today's date (UTC, YYYY-MM-DD) from the injected clock.
 std::string today(const Context& ctx);
+
+// Numbers in human output, rounded to the precision the field has.
+std::string fmt_speedup(const std::optional<double>& x);  // × over baseline, 3 decimals
+std::string fmt_percent(const std::optional<double>& x);  // percent 0–100, 2 decimals
+std::string fmt_fraction(const std::optional<double>& x); // fraction 0–1, 4 decimals
+// The decimals a numeric column of a query or export table is shown with,
+// from its name (speedup → 3, percent → 2, fraction → 4); nullopt = as stored.
+std::optional<int> decimals_for_column(const std::string& column);
+
+// A model as people name it: "Qwen/Qwen3-32B" for the HF cache path
+// ".../models--Qwen--Qwen3-32B/snapshots/<hash>", the last path component
+// for another filesystem path, the value itself otherwise ("-" when absent).
+std::string model_id(const std::optional<std::string>& model);
+
+// While alive (and ctx.handle_signals), the first SIGINT only sets the flag
+// interrupted(ctx) reads; a second one terminates the process as usual.
+class SigintScope {
+public:
+  explicit SigintScope(const Context& ctx);
+  ~SigintScope();
+  SigintScope(const SigintScope&) = delete;
+  SigintScope& operator=(const SigintScope&) = delete;
+
+private:
+  bool m_installed = false;
+};
+// True once the user asked to stop (SIGINT inside a SigintScope, or ctx.interrupted).
+bool interrupted(const Context& ctx);
 
 } // namespace rfdb::cli

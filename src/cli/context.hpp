@@ -1,21 +1,38 @@
 // What every command receives instead of globals: where the database is,
-// where to print, and what time it is (injected so tests and golden files
-// are deterministic; STYLE.md rule 7).
+// where to print, what time it is (injected so tests and golden files are
+// deterministic; STYLE.md rule 7), the global options and whether the user
+// asked to stop.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 
 namespace rfdb::cli {
 
 struct Context {
+  using Clock = std::function<std::chrono::system_clock::time_point()>;
+  Context(std::string db, std::ostream& out_sink, std::ostream& err_sink, Clock clock, bool terminal)
+      : db_path(std::move(db)), out(out_sink), err(err_sink), now(std::move(clock)), out_is_terminal(terminal)
+  {
+  }
+
   std::string db_path; // resolved: --db, else $RFDB_DB, else ./rfdb.sqlite
   std::ostream& out;   // results (stdout)
   std::ostream& err;   // progress, warnings and errors (stderr)
-  std::function<std::chrono::system_clock::time_point()> now;
-  bool out_is_terminal = false; // chooses human vs json defaults where documented
+  Clock now;
+  bool out_is_terminal = false; // chooses table vs json output when --format is not given
+  // Polled between runs by long commands (ingest); true once the user asked
+  // to stop (SIGINT). Empty = never. Tests inject their own.
+  std::function<bool()> interrupted;
+  // Install a SIGINT handler for the duration of long commands (process runs only).
+  bool handle_signals = false;
+  // Global options (before or after the command).
+  std::string format;   // --format given before the command ("" = not given)
+  bool quiet = false;   // -q: no progress or summary lines on stderr
+  bool verbose = false; // -v: say which database is opened and how
 };
 
 // A parsed command ready to run; returns the process exit code.

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
+#include <algorithm>
 #include <cstdlib>
 
 namespace rfdb::store {
@@ -106,30 +106,102 @@ Result<CheckReport> check(Database& db)
   return r;
 }
 
-bool is_read_only(std::string_view sql)
+namespace {
+
+std::string trim(std::string_view s)
 {
-  // Skip leading blanks and `--` comment lines, then look at the first word.
-  std::size_t i = 0;
-  while (i < sql.size()) {
-    if (std::isspace(static_cast<unsigned char>(sql[i])) != 0) {
-      ++i;
-    } else if (sql.substr(i, 2) == "--") {
-      i = sql.find('\n', i);
-      i = i == std::string_view::npos ? sql.size() : i;
-    } else {
-      break;
-    }
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) {
+    return {};
   }
-  const auto word = sql.substr(i, 6);
-  return word == "SELECT" || word.substr(0, 4) == "WITH";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
 }
 
-std::vector<std::string> named_queries()
+// The header comment of a query file: description lines and `-- json:` columns.
+void read_header(std::string_view sql, QueryInfo& info)
 {
-  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < sql.size()) {
+    const auto end = std::min(sql.find('\n', pos), sql.size());
+    const std::string line = trim(sql.substr(pos, end - pos));
+    pos = end + 1;
+    if (line.empty()) {
+      continue;
+    }
+    if (line.rfind("--", 0) != 0) {
+      break;
+    }
+    const std::string text = trim(std::string_view(line).substr(2));
+    if (text.rfind("json:", 0) == 0) {
+      std::string_view cols = std::string_view(text).substr(5);
+      while (!cols.empty()) {
+        const auto comma = std::min(cols.find(','), cols.size());
+        if (auto col = trim(cols.substr(0, comma)); !col.empty()) {
+          info.json_columns.push_back(col);
+        }
+        cols = comma < cols.size() ? cols.substr(comma + 1) : std::string_view();
+      }
+    } else if (!text.empty()) {
+      info.description += (info.description.empty() ? "" : " ") + text;
+    }
+  }
+}
+
+// True when the SQL accepts :param as NULL ("… :param IS NULL OR …").
+bool accepts_null(std::string_view sql, const std::string& param)
+{
+  const std::string needle = ":" + param + " IS NULL";
+  return sql.find(needle) != std::string_view::npos;
+}
+
+Result<QueryInfo> describe_query(Database& db, const sql::NamedQuery& q)
+{
+  StatementInfo st;
+  RFDB_TRY_ASSIGN(st, db.describe(q.sql, q.name));
+  QueryInfo info;
+  info.name = std::string(q.name);
+  for (const auto& p : st.parameters) {
+    if (std::find(info.parameters.begin(), info.parameters.end(), p) == info.parameters.end()) {
+      info.parameters.push_back(p);
+      if (accepts_null(q.sql, p)) {
+        info.optional.push_back(p);
+      }
+    }
+  }
+  read_header(q.sql, info);
+  info.read_only = st.read_only;
+  return info;
+}
+
+std::string parameter_list(const QueryInfo& q)
+{
+  if (q.parameters.empty()) {
+    return "it takes no parameters";
+  }
+  std::string out;
+  for (const auto& p : q.parameters) {
+    const bool opt = std::find(q.optional.begin(), q.optional.end(), p) != q.optional.end();
+    out += (out.empty() ? "" : ", ") + p + (opt ? " (optional)" : "");
+  }
+  return "its parameters: " + out;
+}
+
+} // namespace
+
+Result<std::vector<QueryInfo>> named_queries()
+{
+  // Described against a fresh in-memory schema, so listing needs no database.
+  auto mem = Database::open(":memory:");
+  if (!mem) {
+    return fail(std::move(mem).error());
+  }
+  std::vector<QueryInfo> out;
   for (const auto& q : sql::k_queries) {
-    if (is_read_only(q.sql)) {
-      out.emplace_back(q.name);
+    QueryInfo info;
+    RFDB_TRY_ASSIGN(info, describe_query(*mem, q));
+    if (info.read_only) {
+      out.push_back(std::move(info));
     }
   }
   return out;
@@ -138,28 +210,67 @@ std::vector<std::string> named_queries()
 Result<Table> run_named_query(Database& db, const std::string& name,
                               const std::vector<std::pair<std::string, std::string>>& params)
 {
-  for (const auto& q : sql::k_queries) {
-    if (q.name != name) {
-      continue;
+  const auto it = std::find_if(sql::k_queries.begin(), sql::k_queries.end(),
+                               [&](const sql::NamedQuery& q) { return q.name == name; });
+  if (it == sql::k_queries.end()) {
+    std::vector<QueryInfo> all;
+    RFDB_TRY_ASSIGN(all, named_queries());
+    std::string names;
+    for (const auto& q : all) {
+      names += (names.empty() ? "" : ", ") + q.name;
     }
-    if (!is_read_only(q.sql)) {
-      return fail(ErrorCode::usage,
-                  "query '" + name + "' writes to the database; rfdb query runs read-only queries");
-    }
-    Statement s;
-    RFDB_TRY_ASSIGN(s, db.prepare(q.sql, q.name));
-    for (const auto& [key, value] : params) {
-      const std::string param = ":" + key;
-      bind_literal(s, param, value);
-    }
-    return collect(s);
+    return fail(make_error(ErrorCode::usage, "no query named '" + name + "'")
+                    .with_hint("the queries: " + names + " (rfdb query --list describes them)"));
   }
-  std::string names;
-  for (const auto& n : named_queries()) {
-    names += (names.empty() ? "" : ", ") + n;
+  QueryInfo info;
+  RFDB_TRY_ASSIGN(info, describe_query(db, *it));
+  if (!info.read_only) {
+    return fail(
+        make_error(ErrorCode::usage,
+                   "query '" + name + "' writes to the database; rfdb query runs read-only queries only")
+            .with_hint("rfdb query --list shows the read-only queries"));
   }
-  return fail(make_error(ErrorCode::not_found, "no query named '" + name + "'")
-                  .with_hint("available queries: " + names));
+  for (const auto& [key, value] : params) {
+    if (std::find(info.parameters.begin(), info.parameters.end(), key) == info.parameters.end()) {
+      return fail(make_error(ErrorCode::usage, fmt::format("{} has no parameter '{}'", name, key))
+                      .with_hint(parameter_list(info)));
+    }
+  }
+  for (const auto& p : info.parameters) {
+    const bool given =
+        std::any_of(params.begin(), params.end(), [&](const auto& kv) { return kv.first == p; });
+    const bool opt = std::find(info.optional.begin(), info.optional.end(), p) != info.optional.end();
+    if (!given && !opt) {
+      return fail(make_error(ErrorCode::usage, fmt::format("{} needs -p {}=VALUE", name, p))
+                      .with_hint(parameter_list(info)));
+    }
+  }
+  Statement s;
+  RFDB_TRY_ASSIGN(s, db.prepare(it->sql, it->name));
+  for (const auto& [key, value] : params) {
+    bind_literal(s, ":" + key, value);
+  }
+  Table t;
+  RFDB_TRY_ASSIGN(t, collect(s));
+  for (const auto& c : t.columns) {
+    t.json.push_back(std::find(info.json_columns.begin(), info.json_columns.end(), c) !=
+                     info.json_columns.end());
+  }
+  return t;
+}
+
+Result<std::vector<std::string>> runs_with_prefix(Database& db, const std::string& prefix)
+{
+  Statement s;
+  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_runs_with_prefix, "runs_with_prefix"));
+  s.bind(":prefix", prefix);
+  Table t;
+  RFDB_TRY_ASSIGN(t, collect(s));
+  std::vector<std::string> out;
+  for (const auto& row : t.rows) {
+    out.push_back(row[0].value_or(""));
+  }
+  return out;
 }
 
 } // namespace rfdb::store

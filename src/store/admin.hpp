@@ -1,12 +1,15 @@
-// Database-wide tools: integrity check, tabular export and the named
-// queries of queries/ that `rfdb query` runs.
+// Database-wide tools: integrity check, the named queries of queries/ that
+// `rfdb query` runs (with their parameters and descriptions), and run-id
+// prefixes.
 #pragma once
 
 #include "store/database.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rfdb::store {
@@ -18,6 +21,9 @@ struct Table {
   // Per cell: true when SQLite stored a number (INTEGER or REAL), so JSON
   // output can emit a number instead of a string.
   std::vector<std::vector<bool>> numeric;
+  // Per column: true when the query declares it holds JSON text (`-- json:`
+  // line in its header), so JSON output embeds the value instead of a string.
+  std::vector<bool> json;
 };
 
 struct CheckReport {
@@ -32,16 +38,35 @@ struct CheckReport {
 // PRAGMA integrity_check, foreign_key_check, schema version and orphan rows.
 Result<CheckReport> check(Database& db);
 
-// True when `sql` starts (after comments) with SELECT or WITH.
-bool is_read_only(std::string_view sql);
+// One query `rfdb query` accepts, described from its file's header comment:
+// the leading `--` lines are the description, a `-- json: a, b` line names
+// the columns holding JSON text; a parameter is optional when the SQL tests
+// `:name IS NULL`.
+struct QueryInfo {
+  std::string name;
+  std::string description;
+  std::vector<std::string> parameters; // every named parameter, in order of appearance
+  std::vector<std::string> optional;   // those the query accepts as NULL (not given)
+  std::vector<std::string> json_columns;
+  bool read_only = false; // sqlite3_stmt_readonly
+};
 
-// Names of the read-only queries `rfdb query` accepts (queries/*.sql stems).
-std::vector<std::string> named_queries();
+// The read-only queries/*.sql, by name: those SQLite reports read-only
+// (sqlite3_stmt_readonly) when prepared against the current schema.
+Result<std::vector<QueryInfo>> named_queries();
 
-// Run queries/<name>.sql, binding `params` (":name" → value) by name.
-// Errors: not_found for an unknown name (hint lists them), db on SQL errors
-// (e.g. a parameter the query needs was not given).
+// Run queries/<name>.sql, binding `params` ("name" → value) by name; integers
+// and reals bind as numbers. Errors: usage for an unknown query (the hint
+// lists them), a query that is not read-only, an unknown parameter or a
+// missing required one (the message names it, the hint lists the query's
+// parameters); db on SQL errors.
 Result<Table> run_named_query(Database& db, const std::string& name,
                               const std::vector<std::pair<std::string, std::string>>& params);
+
+// How many candidates an ambiguous run-id prefix lists.
+inline constexpr std::size_t k_prefix_candidates = 10;
+// Run ids equal to or starting with `prefix`, the exact match first, then by
+// id; at most k_prefix_candidates + 1.
+Result<std::vector<std::string>> runs_with_prefix(Database& db, const std::string& prefix);
 
 } // namespace rfdb::store

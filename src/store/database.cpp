@@ -1,22 +1,15 @@
 #include "store/database.hpp"
 
-#include "rfdb_sql.hpp"
+#include "store/sqlite_error.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
-#include <array>
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <sqlite3.h>
-#include <thread>
 
 namespace rfdb::store {
 
-namespace {
-
-constexpr int k_busy_timeout_ms = 10000;
+namespace detail {
 
 Error from_sqlite(const SQLite::Exception& e, std::string_view what)
 {
@@ -32,41 +25,9 @@ Error from_sqlite(const SQLite::Exception& e, std::string_view what)
   return err;
 }
 
-// True when the first 16 bytes are not the SQLite header (an empty file is fine).
-bool has_foreign_header(const std::string& path)
-{
-  std::error_code ec;
-  if (path == ":memory:" || !std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0) {
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::array<char, 16> header{};
-  in.read(header.data(), header.size());
-  return in.gcount() < 16 || std::string_view(header.data(), 15) != "SQLite format 3";
-}
+} // namespace detail
 
-// Switch to WAL once per file. Changing the journal mode needs an exclusive
-// lock and SQLite does not wait for it, so retry while another process holds
-// the file, up to the busy timeout.
-Result<void> enable_wal(SQLite::Database& db)
-{
-  for (int waited_ms = 0;; waited_ms += 20) {
-    try {
-      if (db.execAndGet("PRAGMA journal_mode").getString() == "wal") {
-        return {};
-      }
-      db.execAndGet("PRAGMA journal_mode = WAL"); // "memory" stays for :memory:
-      return {};
-    } catch (const SQLite::Exception& e) {
-      if (e.getErrorCode() != SQLITE_BUSY || waited_ms >= k_busy_timeout_ms) {
-        return fail(from_sqlite(e, "open: journal_mode"));
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
-
-} // namespace
+using detail::from_sqlite;
 
 // ---- Statement -------------------------------------------------------------
 
@@ -257,98 +218,6 @@ int Statement::column_index(std::string_view name) const
   return -1;
 }
 
-// ---- Database --------------------------------------------------------------
-
-Database::Database(std::unique_ptr<SQLite::Database> db, std::string path)
-    : m_db(std::move(db)), m_path(std::move(path))
-{
-}
-Database::Database(Database&&) noexcept = default;
-Database& Database::operator=(Database&&) noexcept = default;
-Database::~Database() = default;
-
-int newest_schema_version()
-{
-  return static_cast<int>(sql::k_migrations.size());
-}
-
-Result<Database> Database::open(const std::string& path)
-{
-  if (has_foreign_header(path)) {
-    return fail(ErrorCode::not_rfdb_db, "not an rfdb database (not an SQLite file)");
-  }
-  std::unique_ptr<SQLite::Database> db;
-  try {
-    db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db->setBusyTimeout(k_busy_timeout_ms);
-    // Read-only checks first, so a refused file is left exactly as it was.
-    // One statement reads all three from one snapshot: a concurrent creator
-    // commits the schema and application_id together.
-    SQLite::Statement probe(*db, "SELECT (SELECT application_id FROM pragma_application_id()),"
-                                 " (SELECT user_version FROM pragma_user_version()),"
-                                 " (SELECT count(*) FROM sqlite_master)");
-    probe.executeStep();
-    const auto app_id = probe.getColumn(0).getInt();
-    const auto version = probe.getColumn(1).getInt();
-    const auto objects = probe.getColumn(2).getInt();
-    probe.reset();
-    if (app_id != k_application_id && (app_id != 0 || version != 0 || objects != 0)) {
-      return fail(ErrorCode::not_rfdb_db, fmt::format("not an rfdb database (application_id {:#x})", app_id));
-    }
-    if (version > newest_schema_version()) {
-      return fail(make_error(ErrorCode::schema_too_new,
-                             fmt::format("database schema is version {}, this rfdb supports up to {}",
-                                         version, newest_schema_version()))
-                      .with_hint("upgrade rfdb to read this database"));
-    }
-    RFDB_TRY(enable_wal(*db));
-    db->exec("PRAGMA foreign_keys = ON");
-    db->exec("PRAGMA synchronous = NORMAL");
-  } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, "open"));
-  }
-  Database out(std::move(db), path);
-  RFDB_TRY(out.migrate());
-  return out;
-}
-
-Result<Database> Database::open_existing_or_empty(const std::string& path)
-{
-  std::error_code ec;
-  if (path != ":memory:" && !std::filesystem::exists(path, ec)) {
-    return open(":memory:");
-  }
-  return open(path);
-}
-
-Result<void> Database::migrate()
-{
-  Transaction tx(*this);
-  try {
-    m_db->exec("BEGIN IMMEDIATE");
-    // Re-read inside the write lock: another process may have migrated.
-    const int version = m_db->execAndGet("PRAGMA user_version").getInt();
-    if (version > newest_schema_version()) {
-      return fail(ErrorCode::schema_too_new,
-                  fmt::format("database schema is version {}, this rfdb supports up to {}", version,
-                              newest_schema_version()));
-    }
-    for (const auto& m : sql::k_migrations) {
-      if (m.version > version) {
-        m_db->exec(std::string(m.sql));
-      }
-    }
-    if (version < newest_schema_version()) {
-      // PRAGMAs take no parameters; the value is our own integer constant.
-      m_db->exec(fmt::format("PRAGMA application_id = {}", k_application_id));
-      m_db->exec(fmt::format("PRAGMA user_version = {}", newest_schema_version()));
-    }
-  } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, "migrate"));
-  }
-  return tx.commit();
-}
-
 Result<Statement> Database::prepare(std::string_view sql, std::string_view name)
 {
   try {
@@ -366,6 +235,30 @@ Result<void> Database::exec(std::string_view sql, std::string_view name)
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, fmt::format("query {}", name)));
   }
+}
+
+Result<StatementInfo> Database::describe(std::string_view sql, std::string_view name)
+{
+  // SQLiteCpp keeps its sqlite3_stmt private: prepare a second, raw handle.
+  sqlite3_stmt* raw = nullptr;
+  const int rc =
+      sqlite3_prepare_v2(m_db->getHandle(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
+  const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
+  if (rc != SQLITE_OK) {
+    return fail(
+        make_error(ErrorCode::db, fmt::format("{} (sqlite code {})", sqlite3_errmsg(m_db->getHandle()), rc))
+            .with_context(fmt::format("prepare {}", name)));
+  }
+  StatementInfo info;
+  info.read_only = stmt && sqlite3_stmt_readonly(stmt.get()) != 0;
+  const int count = stmt ? sqlite3_bind_parameter_count(stmt.get()) : 0;
+  for (int i = 1; i <= count; ++i) {
+    const char* p = sqlite3_bind_parameter_name(stmt.get(), i);
+    if (p != nullptr) {
+      info.parameters.emplace_back(p + 1); // drop the ':' (or '@', '$')
+    }
+  }
+  return info;
 }
 
 Result<Transaction> Database::begin_immediate()

@@ -1,10 +1,19 @@
 // The store: one SQLite file per team history.
 //
-// `Database::open` is the only place a connection is made: it refuses files
-// that are not rfdb databases or were written by a newer rfdb (without
-// touching them), sets busy_timeout, WAL and foreign_keys, then applies the
-// embedded migrations in one BEGIN IMMEDIATE transaction keyed by
-// PRAGMA user_version (STYLE.md rules 14–16).
+// Connections are made in exactly three places, all in database.cpp:
+// - `Database::open_read_only` for commands that only read: SQLite's
+//   `mode=ro` (or `immutable=1` when the file is in WAL mode and no `-wal`
+//   exists, so no `-wal`/`-shm` is created), `query_only`, no journal-mode
+//   switch and no migration. It works on a 444 file in a read-only directory
+//   and leaves no file behind.
+// - `Database::open` for commands that write: creates a missing file, sets
+//   busy_timeout, WAL and foreign_keys, and creates the schema of a new file.
+// - `migrate_database` (`rfdb migrate`): writes a `VACUUM INTO` backup, then
+//   applies the pending migrations in one BEGIN IMMEDIATE transaction keyed by
+//   PRAGMA user_version (STYLE.md rules 14–16).
+// Each inspects the file through a read-only connection first, so a foreign,
+// newer or older file is refused byte-for-byte untouched (a pending WAL is
+// neither checkpointed nor removed).
 //
 // SQLiteCpp types never leave store/: callers prepare the named SQL files in
 // queries/ and bind by parameter name. Errors surface as rfdb::Error with the
@@ -18,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace SQLite {
 class Database;
@@ -28,6 +38,23 @@ namespace rfdb::store {
 
 // PRAGMA application_id stamped on every rfdb database ("RFDB").
 inline constexpr std::int32_t k_application_id = 0x52464442;
+
+// What `Database::open_read_only` accepts besides the current schema.
+enum class OlderSchema { refuse, accept };
+
+// What SQLite says about a statement without running it.
+struct StatementInfo {
+  bool read_only = false;              // sqlite3_stmt_readonly
+  std::vector<std::string> parameters; // named parameters without the ':' in order of appearance
+};
+
+// What `migrate_database` did.
+struct MigrateReport {
+  int from_version = 0;
+  int to_version = 0;
+  bool created = false; // the file did not exist and was created
+  std::string backup;   // VACUUM INTO copy of the old file ("" when nothing was migrated)
+};
 
 // A prepared statement, reusable across rows: bind, exec (or step/read), and
 // it resets itself for the next row. A failed bind is remembered and returned
@@ -93,20 +120,28 @@ public:
   Database& operator=(Database&&) noexcept;
   ~Database();
 
-  // Open (creating if needed) the database at `path` (":memory:" allowed)
-  // and migrate it to the newest embedded schema.
+  // Open the database at `path` for writing (":memory:" allowed), creating
+  // the file and its schema when it does not exist or is empty.
   // Errors: not_rfdb_db (foreign application_id, or not SQLite at all),
-  // schema_too_new (user_version above the newest migration), db, io.
+  // schema_too_new (user_version above the newest migration),
+  // needs_migration (an older schema: hint `rfdb migrate`), not_found (the
+  // directory does not exist), io (the path is a directory), db.
   static Result<Database> open(const std::string& path);
 
-  // Open a database that may not exist: a missing file yields an empty,
-  // migrated in-memory database (for read-only commands on a fresh setup).
-  static Result<Database> open_existing_or_empty(const std::string& path);
+  // Open an existing database for reading only (see the top of this file).
+  // ":memory:" yields an empty database at the newest schema.
+  // Errors: not_found (no such file, or an empty one), io (a directory),
+  // not_rfdb_db, schema_too_new, needs_migration (unless `older` is accept),
+  // db.
+  static Result<Database> open_read_only(const std::string& path, OlderSchema older = OlderSchema::refuse);
 
   // Prepare `sql`; `name` (the queries/ file stem) is used in error messages.
   Result<Statement> prepare(std::string_view sql, std::string_view name);
   // Execute one or more statements without results.
   Result<void> exec(std::string_view sql, std::string_view name);
+  // Whether `sql` (one statement) is read-only and which named parameters it
+  // takes, as SQLite's prepare reports them. Errors: db.
+  Result<StatementInfo> describe(std::string_view sql, std::string_view name);
   // BEGIN IMMEDIATE: takes the write lock now, waiting up to busy_timeout.
   Result<Transaction> begin_immediate();
 
@@ -114,13 +149,18 @@ public:
   // PRAGMA user_version (the applied migration count).
   [[nodiscard]] int schema_version() const;
   [[nodiscard]] const std::string& path() const { return m_path; }
+  // True for connections made by open_read_only.
+  [[nodiscard]] bool read_only() const { return m_read_only; }
 
 private:
-  explicit Database(std::unique_ptr<SQLite::Database> db, std::string path);
-  Result<void> migrate();
+  enum class Upgrade { new_file_only, any };
+  explicit Database(std::unique_ptr<SQLite::Database> db, std::string path, bool read_only);
+  Result<void> migrate(Upgrade upgrade);
+  friend Result<MigrateReport> migrate_database(const std::string& path);
 
   std::unique_ptr<SQLite::Database> m_db;
   std::string m_path;
+  bool m_read_only = false;
   friend class Transaction;
 };
 
@@ -143,5 +183,12 @@ private:
 
 // Newest schema version this binary knows (the number of embedded migrations).
 int newest_schema_version();
+
+// `rfdb migrate`: bring the database at `path` to the newest schema. An
+// older file is first copied with VACUUM INTO to "<path>.v<N>.bak" (a free
+// name: ".v<N>.1.bak", …); a missing file is created. Nothing is written when
+// the schema is current. Errors: as Database::open, io when the backup cannot
+// be written.
+Result<MigrateReport> migrate_database(const std::string& path);
 
 } // namespace rfdb::store

@@ -130,13 +130,50 @@ Result<void> fill_attempts(Database& db, RunDetail& run)
   return {};
 }
 
+Result<void> fill_retractions(Database& db, RunDetail& run)
+{
+  Statement s;
+  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_retractions, "run_retractions"));
+  s.bind(":run_id", run.run_id);
+  for (;;) {
+    bool row = false;
+    RFDB_TRY_ASSIGN(row, s.step());
+    if (!row) {
+      break;
+    }
+    run.retraction_history.push_back({s.get_text(0), s.get_opt_text(1), s.get_text(2)});
+  }
+  return {};
+}
+
+Result<void> log_retraction(Database& db, const std::string& run_id, const char* action,
+                            const std::optional<std::string>& reason, const std::string& at)
+{
+  Statement s;
+  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_log_insert, "retraction_log_insert"));
+  s.bind(":run_id", run_id).bind(":action", action).bind(":reason", reason).bind(":at", at);
+  RFDB_TRY(s.exec());
+  return {};
+}
+
 } // namespace
 
 Result<std::vector<RunSummary>> list_runs(Database& db, IncludeRetracted include)
 {
+  RunFilter filter;
+  filter.include = include;
+  return list_runs(db, filter);
+}
+
+Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter)
+{
   Statement s;
   RFDB_TRY_ASSIGN(s, db.prepare(sql::k_runs_list, "runs_list"));
-  s.bind(":include_retracted", include == IncludeRetracted::yes ? 1 : 0);
+  s.bind(":include_retracted", filter.include == IncludeRetracted::only  ? 2
+                               : filter.include == IncludeRetracted::yes ? 1
+                                                                         : 0);
+  s.bind(":gfx", filter.gfx).bind(":backend", filter.backend).bind(":model", filter.model);
+  s.bind(":since", filter.since).bind(":until", filter.until);
   std::vector<RunSummary> out;
   for (;;) {
     bool row = false;
@@ -206,6 +243,7 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
   RFDB_TRY(fill_kernels(db, r));
   RFDB_TRY(fill_verdicts(db, r));
   RFDB_TRY(fill_attempts(db, r));
+  RFDB_TRY(fill_retractions(db, r));
   return r;
 }
 
@@ -214,24 +252,37 @@ Result<void> retract_run(Database& db, const std::string& run_id, const std::str
 {
   RunDetail probe;
   RFDB_TRY_ASSIGN(probe, get_run(db, run_id));
+  auto tx = db.begin_immediate();
+  if (!tx) {
+    return fail(std::move(tx).error());
+  }
   Statement s;
   RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_insert, "retraction_insert"));
   s.bind(":run_id", run_id).bind(":reason", reason).bind(":retracted_at", at_timestamp);
   RFDB_TRY(s.exec());
-  return {};
+  RFDB_TRY(log_retraction(db, run_id, "retract", reason, at_timestamp));
+  return tx->commit();
 }
 
-Result<void> restore_run(Database& db, const std::string& run_id)
+Result<void> restore_run(Database& db, const std::string& run_id, const std::string& at_timestamp)
 {
+  RunDetail probe;
+  RFDB_TRY_ASSIGN(probe, get_run(db, run_id));
+  auto tx = db.begin_immediate();
+  if (!tx) {
+    return fail(std::move(tx).error());
+  }
   Statement s;
   RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_delete, "retraction_delete"));
   s.bind(":run_id", run_id);
   int changed = 0;
   RFDB_TRY_ASSIGN(changed, s.exec());
   if (changed == 0) {
-    return fail(ErrorCode::not_found, "run '" + run_id + "' is not retracted");
+    return fail(make_error(ErrorCode::not_found, "run '" + run_id + "' is not retracted")
+                    .with_hint("`rfdb runs --retracted` lists the retracted runs"));
   }
-  return {};
+  RFDB_TRY(log_retraction(db, run_id, "restore", std::nullopt, at_timestamp));
+  return tx->commit();
 }
 
 } // namespace rfdb::store

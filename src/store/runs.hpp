@@ -73,6 +73,13 @@ struct AttemptRow {
   std::optional<double> validation_speedup;
 };
 
+// One retract or restore of a run.
+struct RetractionEvent {
+  std::string action; // retract | restore
+  std::optional<std::string> reason;
+  std::string at; // ISO-8601 UTC timestamp
+};
+
 struct RunDetail {
   std::string run_id;
   std::optional<std::string> run_date, model, model_arch_class, model_dtype, gfx, device_name;
@@ -85,21 +92,34 @@ struct RunDetail {
   std::vector<KernelRow> kernels;
   std::vector<VerdictRow> verdicts;
   std::vector<AttemptRow> attempts;
+  std::vector<RetractionEvent> retraction_history; // oldest first
 };
 
-// All runs, oldest first. Retracted runs only with IncludeRetracted::yes.
-enum class IncludeRetracted { no, yes };
+// All runs, oldest first. Retracted runs only with IncludeRetracted::yes
+// (or only them with ::only).
+enum class IncludeRetracted { no, yes, only };
 Result<std::vector<RunSummary>> list_runs(Database& db, IncludeRetracted include);
+
+// Which runs `rfdb runs` lists; unset filters match every run.
+struct RunFilter {
+  IncludeRetracted include = IncludeRetracted::no;
+  std::optional<std::string> gfx, backend; // exact, any case
+  std::optional<std::string> model;        // a part of the model name, any case
+  std::optional<std::string> since, until; // run_date range, inclusive (YYYY-MM-DD)
+};
+Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter);
 
 // One run with its Top-N rows, current verdicts and attempts.
 // Errors: not_found when no run has that id.
 Result<RunDetail> get_run(Database& db, const std::string& run_id);
 
-// Mark a run retracted (kept, but excluded from priors and the playbook).
+// Mark a run retracted (kept, but excluded from priors and the playbook);
+// a second retract replaces the current reason, the history keeps both.
 // Errors: not_found for an unknown run.
 Result<void> retract_run(Database& db, const std::string& run_id, const std::string& reason,
                          const std::string& at_timestamp);
-// Undo retract_run. Errors: not_found when the run is not retracted.
-Result<void> restore_run(Database& db, const std::string& run_id);
+// Undo retract_run (recorded in the history). Errors: not_found for an
+// unknown run, or when the run is not retracted.
+Result<void> restore_run(Database& db, const std::string& run_id, const std::string& at_timestamp);
 
 } // namespace rfdb::store

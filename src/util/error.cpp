@@ -65,6 +65,8 @@ const char* to_string(ErrorCode code)
     return "not_found";
   case ErrorCode::schema_too_new:
     return "schema_too_new";
+  case ErrorCode::needs_migration:
+    return "needs_migration";
   case ErrorCode::not_rfdb_db:
     return "not_rfdb_db";
   case ErrorCode::db:

@@ -14,14 +14,15 @@
 namespace rfdb {
 
 enum class ErrorCode {
-  usage,          // bad command line (exit 2)
-  invalid_input,  // an input file or value was rejected (exit 1)
-  not_found,      // a named run, class, file or query does not exist (exit 1)
-  schema_too_new, // database written by a newer rfdb (exit 3)
-  not_rfdb_db,    // file is not an rfdb database (exit 3)
-  db,             // SQLite failure (exit 1)
-  io,             // filesystem failure (exit 1)
-  internal,       // a bug (exit 1)
+  usage,           // bad command line (exit 2)
+  invalid_input,   // an input file or value was rejected (exit 1)
+  not_found,       // a named run, class, file or query does not exist (exit 1)
+  schema_too_new,  // database written by a newer rfdb (exit 3)
+  needs_migration, // database at an older schema: `rfdb migrate` (exit 1)
+  not_rfdb_db,     // file is not an rfdb database (exit 3)
+  db,              // SQLite failure (exit 1)
+  io,              // filesystem failure (exit 1)
+  internal,        // a bug (exit 1)
 };
 
 struct Error {

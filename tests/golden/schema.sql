@@ -10,6 +10,8 @@ CREATE INDEX kernel_samples_round ON kernel_samples (round_id, short_name);
 CREATE INDEX learned_findings_identity ON learned_findings (identity);
 -- index learned_findings_source
 CREATE INDEX learned_findings_source ON learned_findings (source_id);
+-- index retraction_log_run
+CREATE INDEX retraction_log_run ON retraction_log (run_id, event_id);
 -- index roofline_docs_run
 CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
 -- index runs_identity
@@ -164,6 +166,14 @@ CREATE TABLE profile_rounds (
   num_distinct_kernels INTEGER,
   UNIQUE (run_id, round)
 ) STRICT;
+-- table retraction_log
+CREATE TABLE retraction_log (
+  event_id INTEGER PRIMARY KEY,
+  run_id   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  action   TEXT NOT NULL CHECK (action IN ('retract', 'restore')),
+  reason   TEXT,           -- retract: why; restore: NULL
+  at       TEXT NOT NULL   -- ISO-8601 UTC timestamp
+) STRICT;
 -- table retractions
 CREATE TABLE retractions (
   run_id       TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
@@ -277,3 +287,19 @@ CREATE TABLE verdicts (
   json_pointer          TEXT NOT NULL,
   raw                   TEXT NOT NULL
 ) STRICT;
+-- view active_runs
+CREATE VIEW active_runs AS
+SELECT r.*
+FROM runs r
+WHERE r.run_id NOT IN (SELECT run_id FROM retractions);
+-- view attempt_outcomes
+CREATE VIEW attempt_outcomes AS
+SELECT r.run_date, r.gfx, r.model, r.backend AS serving_backend, a.*
+FROM attempts a
+JOIN active_runs r ON r.run_id = a.run_id;
+-- view current_verdicts
+CREATE VIEW current_verdicts AS
+SELECT r.run_date, r.gfx, r.model, r.backend AS serving_backend, v.*
+FROM verdicts v
+JOIN active_runs r ON r.run_id = v.run_id
+WHERE v.superseded = 0;

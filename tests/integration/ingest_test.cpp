@@ -50,7 +50,8 @@ TEST(Ingest, CanonicalRunStoresVerdictsAndAttemptWithPrediction)
 {
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
-  auto r = run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()});
+  auto r =
+      run_cli({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(k_canonical_run + " added: 17 new file(s)"), std::string::npos) << r.out;
 
@@ -132,7 +133,8 @@ TEST(Ingest, ReingestingTheSameDirChangesNothing)
   const auto db = tmp / "rfdb.sqlite";
   ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()}).code, 0);
   const std::string before = dump_tables(db);
-  auto r = run_cli({"--db", db.string(), "ingest", run_fixture(k_canonical_run).string()});
+  auto r =
+      run_cli({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("unchanged: 0 new file(s), 0 superseded, 17 unchanged"), std::string::npos) << r.out;
   EXPECT_EQ(dump_tables(db), before);
@@ -172,7 +174,7 @@ TEST(Ingest, StageBRooflineSupersedesStageAAndKeepsItQueryable)
       "A,0.85");
 
   write_bytes(roofline, stage_b);
-  auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  auto r = run_cli({"--db", db.string(), "ingest", "--format", "table", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("updated: 1 new file(s), 1 superseded"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("superseded profile/round_0/profile_roofline.json"), std::string::npos) << r.out;

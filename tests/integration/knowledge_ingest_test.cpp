@@ -23,6 +23,9 @@ fs::path knowledge_fixture(const std::string& rel)
 
 CliResult rfdb(const fs::path& db, std::vector<std::string> args)
 {
+  if (!args.empty() && args[0] == "ingest") {
+    args.insert(args.begin() + 1, {"--format", "table"}); // the result lines a terminal shows
+  }
   args.insert(args.begin(), {"--db", db.string()});
   return run_cli(args);
 }

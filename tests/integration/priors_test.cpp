@@ -180,8 +180,11 @@ TEST(Priors, EmptyDatabasePrintsTheFourSeeds)
 {
   TempDir tmp;
   for (const bool created : {false, true}) {
-    const auto db = tmp / (created ? "retracted.sqlite" : "absent.sqlite");
-    if (created) {
+    const auto db = tmp / (created ? "retracted.sqlite" : "empty.sqlite");
+    if (!created) {
+      // A database with no runs (a missing one is an error: see daily_use_test).
+      ASSERT_EQ(run_cli({"--db", db.string(), "migrate"}).code, 0);
+    } else {
       // An rfdb database whose only run is retracted holds no evidence.
       ingest_runs(db, {k_canonical_run});
       ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_canonical_run, "--reason", "x"}).code, 0);

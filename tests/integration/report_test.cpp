@@ -87,6 +87,7 @@ TEST(Report, GoldenPlaybookForASingleRun)
 TEST(Report, GoldenPlaybookForTheEmptyDatabase)
 {
   TempDir tmp;
+  ASSERT_EQ(run_cli({"--db", (tmp / "none.sqlite").string(), "migrate"}).code, 0); // created empty
   const auto r = report(tmp / "none.sqlite", {});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\nEvidence: none yet (no runs, no imported findings).\n"));

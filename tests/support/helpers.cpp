@@ -5,6 +5,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <date/date.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -37,13 +38,20 @@ TempDir::~TempDir()
 
 CliResult run_cli(const std::vector<std::string>& args)
 {
+  return run_cli_with(args, CliEnv{});
+}
+
+CliResult run_cli_with(const std::vector<std::string>& args, const CliEnv& env)
+{
   std::ostringstream out;
   std::ostringstream err;
   using namespace date;
   const auto fixed = sys_days{2026_y / November / 30} + std::chrono::hours{12};
-  cli::Context ctx{"", out, err, [fixed] { return std::chrono::system_clock::time_point(fixed); }, false};
+  cli::Context ctx{"", out, env.merged ? out : err,
+                   [fixed] { return std::chrono::system_clock::time_point(fixed); }, env.terminal};
+  ctx.interrupted = env.interrupted;
   CliResult r;
-  r.code = cli::run_with(args, ctx, "");
+  r.code = cli::run_with(args, ctx, env.env_db);
   r.out = out.str();
   r.err = err.str();
   return r;
@@ -108,9 +116,33 @@ fs::path copy_run(const std::string& name, const fs::path& dir)
   return dest;
 }
 
+std::vector<std::string> list_dir(const fs::path& dir)
+{
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+// A read-only connection that creates no -wal/-shm beside a WAL file that
+// has none (SQLite would, and leave them): immutable when no -wal exists.
+SQLite::Database open_read_only(const fs::path& db)
+{
+  if (fs::exists(db.string() + "-wal")) {
+    return SQLite::Database(db.string(), SQLite::OPEN_READONLY);
+  }
+  return SQLite::Database("file:" + db.string() + "?immutable=1", SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+}
+
+} // namespace
+
 std::string dump_tables(const fs::path& db)
 {
-  SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
+  SQLite::Database conn = open_read_only(db);
   std::string out;
   SQLite::Statement tables(conn, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
   std::vector<std::string> names;
@@ -132,7 +164,7 @@ std::string dump_tables(const fs::path& db)
 
 std::string query_value(const fs::path& db, const std::string& sql)
 {
-  SQLite::Database conn(db.string(), SQLite::OPEN_READONLY);
+  SQLite::Database conn = open_read_only(db);
   SQLite::Statement s(conn, sql);
   if (!s.executeStep()) {
     return "";

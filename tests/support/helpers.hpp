@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,19 @@ struct CliResult {
   std::string err;
 };
 
-// Run `rfdb <args>` in-process with the clock fixed at 2026-11-30T12:00:00Z.
+// Run `rfdb <args>` in-process with the clock fixed at 2026-11-30T12:00:00Z,
+// stdout not a terminal (as in a pipe).
 CliResult run_cli(const std::vector<std::string>& args);
+
+// How run_cli_with runs rfdb.
+struct CliEnv {
+  bool terminal = false; // stdout is a terminal
+  std::string env_db;    // $RFDB_DB
+  bool merged = false;   // stdout and stderr into one stream (CliResult::out), to see their order
+  // Polled between runs like a SIGINT flag; empty = never interrupted.
+  std::function<bool()> interrupted;
+};
+CliResult run_cli_with(const std::vector<std::string>& args, const CliEnv& env);
 
 std::filesystem::path fixtures_dir();
 std::filesystem::path runs_dir();                           // tests/fixtures/runs
@@ -60,6 +72,9 @@ std::string read_bytes(const std::filesystem::path& p);
 void write_bytes(const std::filesystem::path& p, const std::string& content);
 // Copy a fixture run into `dir` and return the copy's path.
 std::filesystem::path copy_run(const std::string& name, const std::filesystem::path& dir);
+
+// The names of the files in `dir` (not recursive), sorted.
+std::vector<std::string> list_dir(const std::filesystem::path& dir);
 
 // Every row of every rfdb table as text, for "nothing changed" checks.
 std::string dump_tables(const std::filesystem::path& db);

@@ -49,6 +49,8 @@ TEST(Database, FreshSchemaMatchesGoldenDump)
 
 TEST(Database, MigratingFromEveryOlderVersionEndsInTheGoldenSchema)
 {
+  // `rfdb migrate` (migrate_database) is the only path that upgrades: it
+  // keeps a VACUUM INTO copy of the old file first.
   for (std::size_t applied = 1; applied < sql::k_migrations.size(); ++applied) {
     TempDir tmp;
     const auto path = tmp / "rfdb.sqlite";
@@ -60,9 +62,16 @@ TEST(Database, MigratingFromEveryOlderVersionEndsInTheGoldenSchema)
       conn.exec("PRAGMA application_id = " + std::to_string(store::k_application_id));
       conn.exec("PRAGMA user_version = " + std::to_string(applied));
     }
-    auto db = store::Database::open(path.string());
-    ASSERT_TRUE(db) << db.error().describe();
-    EXPECT_EQ(db->schema_version(), store::newest_schema_version());
+    const std::string old_bytes = read_bytes(path);
+    auto refused = store::Database::open(path.string());
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::needs_migration);
+    EXPECT_EQ(read_bytes(path), old_bytes) << "refusing must not touch the file";
+    auto report = store::migrate_database(path.string());
+    ASSERT_TRUE(report) << report.error().describe();
+    EXPECT_EQ(report->from_version, static_cast<int>(applied));
+    EXPECT_EQ(report->backup, path.string() + ".v" + std::to_string(applied) + ".bak");
+    EXPECT_EQ(query_value(report->backup, "PRAGMA user_version"), std::to_string(applied));
     EXPECT_EQ(schema_dump(path), read_golden("schema.sql")) << "from version " << applied;
   }
 }
@@ -92,8 +101,8 @@ TEST(Database, NewerSchemaIsRefusedWithExit3AndLeftUntouched)
   const std::string before = read_bytes(path);
   auto r = run_cli({"--db", path.string(), "runs"});
   EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find(fmt::format("database schema is version 99, this rfdb supports up to {}",
-                                   rfdb::sql::k_migrations.size())),
+  EXPECT_NE(r.err.find("database schema is version 99, this rfdb supports up to " +
+                       std::to_string(store::newest_schema_version())),
             std::string::npos)
       << r.err;
   EXPECT_EQ(read_bytes(path), before);
@@ -134,6 +143,25 @@ TEST(Database, EveryEmbeddedQueryPreparesAgainstTheSchema)
     auto s = db->prepare(q.sql, q.name);
     EXPECT_TRUE(s) << q.name << ": " << (s ? "" : s.error().describe());
   }
+}
+
+TEST(Database, DescribeAsksSqliteWhetherAStatementWrites)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  auto select =
+      db->describe("-- a comment first\nSELECT run_id FROM runs WHERE run_id = :id OR :id IS NULL", "s");
+  ASSERT_TRUE(select) << select.error().describe();
+  EXPECT_TRUE(select->read_only);
+  EXPECT_EQ(select->parameters, std::vector<std::string>({"id"}));
+  // Starts with WITH, as a read-only query would, and still writes.
+  auto cte_write =
+      db->describe("WITH x AS (SELECT 1) DELETE FROM runs WHERE run_id IN (SELECT * FROM x)", "w");
+  ASSERT_TRUE(cte_write) << cte_write.error().describe();
+  EXPECT_FALSE(cte_write->read_only);
+  auto bad = db->describe("SELEKT 1", "bad");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().describe().find("prepare bad"), std::string::npos);
 }
 
 TEST(Database, TransactionRollsBackUnlessCommitted)

@@ -1,0 +1,139 @@
+#include "cli/priors_compare.hpp"
+
+#include "calibrate/priors_format.hpp"
+#include "util/table.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace rfdb::cli {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// The JSON contract rounds priors to 4 decimals; the change follows.
+double round4(double x)
+{
+  const double r = std::round(x * 1e4) / 1e4;
+  return r == 0.0 ? 0.0 : r; // no "-0.0"
+}
+
+ordered_json side_json(const std::optional<calibrate::PriorRow>& row)
+{
+  if (!row) {
+    return nullptr;
+  }
+  ordered_json interval = nullptr;
+  if (row->interval) {
+    interval = ordered_json::array({round4(row->interval->lo), round4(row->interval->hi)});
+  }
+  return ordered_json{{"target_eff", round4(row->target_eff)},
+                      {"n", row->n},
+                      {"interval", interval},
+                      {"source", calibrate::to_string(row->source)}};
+}
+
+std::string value(const std::optional<calibrate::PriorRow>& row)
+{
+  return row ? fmt::format("{:.4f}", row->target_eff) : "-";
+}
+std::string interval(const std::optional<calibrate::PriorRow>& row)
+{
+  return row && row->interval ? fmt::format("[{:.4f}, {:.4f}]", row->interval->lo, row->interval->hi) : "-";
+}
+
+} // namespace
+
+std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
+                                          const calibrate::PriorsResult& after)
+{
+  std::vector<ComparedPrior> out;
+  auto find = [&out](const std::string& key) -> ComparedPrior* {
+    for (auto& c : out) {
+      if (c.key == key) {
+        return &c;
+      }
+    }
+    return nullptr;
+  };
+  for (const auto& row : after.priors) {
+    out.push_back({calibrate::row_key(row), row.op_class, row.gfx, row.regime, std::nullopt, row, {}, {}});
+  }
+  for (const auto& row : before.priors) {
+    const std::string key = calibrate::row_key(row);
+    if (ComparedPrior* c = find(key)) {
+      c->before = row;
+    } else {
+      out.push_back({key, row.op_class, row.gfx, row.regime, row, std::nullopt, {}, {}});
+    }
+  }
+  for (auto& c : out) {
+    if (c.before && c.after) {
+      c.change = round4(c.after->target_eff - c.before->target_eff);
+      if (c.before->interval && c.after->interval) {
+        const auto& a = *c.before->interval;
+        const auto& b = *c.after->interval;
+        c.intervals_overlap = !(a.hi < b.lo || b.hi < a.lo);
+      }
+    }
+  }
+  return out;
+}
+
+std::string render_compare_table(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+                                 const std::vector<ComparedPrior>& rows)
+{
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& c : rows) {
+    cells.push_back({c.key, value(c.before), value(c.after),
+                     c.change ? fmt::format("{:+.4f}", *c.change) : "-",
+                     fmt::format("{}→{}", c.before ? std::to_string(c.before->n) : "-",
+                                 c.after ? std::to_string(c.after->n) : "-"),
+                     interval(c.before), interval(c.after),
+                     !c.intervals_overlap ? "-" : (*c.intervals_overlap ? "yes" : "NO")});
+  }
+  using util::Align;
+  std::string out = fmt::format("target_eff before (as of {}) and after (as of {}); overlap: whether the two "
+                                "90 % intervals overlap (NO: the newer runs moved the value beyond its "
+                                "uncertainty)\n\n",
+                                before.as_of.value_or("-"), after.as_of.value_or("-"));
+  out += util::render_table({{"key"},
+                             {"before", Align::right},
+                             {"after", Align::right},
+                             {"change", Align::right},
+                             {"n", Align::right},
+                             {"interval before"},
+                             {"interval after"},
+                             {"overlap"}},
+                            cells);
+  return out;
+}
+
+std::string render_compare_json(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+                                const std::vector<ComparedPrior>& rows)
+{
+  auto priors = ordered_json::array();
+  for (const auto& c : rows) {
+    priors.push_back({{"op_class", c.op_class},
+                      {"gfx", c.gfx ? ordered_json(*c.gfx) : ordered_json(nullptr)},
+                      {"regime", c.regime ? ordered_json(*c.regime) : ordered_json(nullptr)},
+                      {"before", side_json(c.before)},
+                      {"after", side_json(c.after)},
+                      {"change", c.change ? ordered_json(*c.change) : ordered_json(nullptr)},
+                      {"intervals_overlap",
+                       c.intervals_overlap ? ordered_json(*c.intervals_overlap) : ordered_json(nullptr)}});
+  }
+  // The parameters block of the priors contract, shared by both sides.
+  const auto params = ordered_json::parse(calibrate::render_priors_json(after))["parameters"];
+  const ordered_json doc{
+      {"before", {{"as_of", before.as_of ? ordered_json(*before.as_of) : ordered_json(nullptr)}}},
+      {"after", {{"as_of", after.as_of ? ordered_json(*after.as_of) : ordered_json(nullptr)}}},
+      {"parameters", params},
+      {"priors", priors}};
+  return doc.dump(2) + "\n";
+}
+
+} // namespace rfdb::cli

@@ -1,0 +1,39 @@
+// `rfdb priors --compare-as-of DATE` / `--compare-since DATE`: each key's
+// target_eff at two dates side by side, with the change and whether the two
+// bootstrap intervals overlap. The values come from calibrate::compute_priors
+// run twice; this file only pairs the rows and renders them (a table, or
+// JSON with both values; docs/json.md).
+#pragma once
+
+#include "calibrate/priors.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::cli {
+
+// One key at both dates; a side is absent when the key did not exist then.
+struct ComparedPrior {
+  std::string key; // "moe", "moe:gfx950", … (calibrate::row_key)
+  std::string op_class;
+  std::optional<std::string> gfx, regime;
+  std::optional<calibrate::PriorRow> before, after;
+  std::optional<double> change;          // after − before target_eff
+  std::optional<bool> intervals_overlap; // none when either side has no interval
+};
+
+// Pair `before` and `after` by key, in `after`'s order (keys only `before`
+// has follow, in its order).
+std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
+                                          const calibrate::PriorsResult& after);
+
+// The aligned table a terminal shows, with a header naming both dates.
+std::string render_compare_table(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+                                 const std::vector<ComparedPrior>& rows);
+// {"before": {as_of}, "after": {as_of}, "parameters", "priors": [{op_class, gfx,
+// regime, before, after, change, intervals_overlap}]}, indented by 2.
+std::string render_compare_json(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+                                const std::vector<ComparedPrior>& rows);
+
+} // namespace rfdb::cli

@@ -1,0 +1,364 @@
+// Opening a database: read-only inspection first, then a read-only, a
+// read-write or a migrating connection (see database.hpp).
+#include "rfdb_sql.hpp"
+
+#include "store/database.hpp"
+#include "store/sqlite_error.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sqlite3.h>
+#include <thread>
+
+namespace rfdb::store {
+
+namespace {
+
+using detail::from_sqlite;
+using detail::k_busy_timeout_ms;
+
+namespace fs = std::filesystem;
+
+// The first 100 bytes of a database file: the SQLite header.
+struct FileHeader {
+  bool sqlite = false; // starts with "SQLite format 3\0"
+  bool wal = false;    // file format read/write versions are 2 (WAL)
+};
+
+Result<FileHeader> read_header(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return fail(ErrorCode::io, "cannot read " + path);
+  }
+  std::array<char, 100> header{};
+  in.read(header.data(), header.size());
+  FileHeader h;
+  h.sqlite =
+      in.gcount() == 100 && std::string_view(header.data(), 16) == std::string_view("SQLite format 3\0", 16);
+  h.wal = h.sqlite && header[18] == 2 && header[19] == 2;
+  return h;
+}
+
+// Why `path` cannot be a database file, before SQLite sees it: a directory,
+// or a file in a directory that does not exist.
+std::optional<Error> unusable_path(const std::string& path)
+{
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return make_error(ErrorCode::io, "is a directory, not a database file")
+        .with_hint("--db (or RFDB_DB) names the database file, e.g. --db " +
+                   (fs::path(path) / "rfdb.sqlite").string());
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    return make_error(ErrorCode::not_found, "directory " + parent.string() + " does not exist")
+        .with_hint("create it, or point --db (or RFDB_DB) at a file in an existing directory");
+  }
+  return std::nullopt;
+}
+
+// "file:" URI for `path`: everything but unreserved characters and '/' is
+// percent-encoded, so '?', '#' and '%' in a name mean themselves.
+std::string file_uri(const std::string& path, std::string_view query)
+{
+  std::string out = "file:";
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) != 0 || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out + "?" + std::string(query);
+}
+
+// Identity of an open database, read from one snapshot.
+struct Identity {
+  int application_id = 0;
+  int version = 0;
+  int objects = 0;
+  [[nodiscard]] bool fresh() const { return application_id == 0 && version == 0 && objects == 0; }
+};
+
+Identity read_identity(SQLite::Database& db)
+{
+  // One statement reads all three from one snapshot: a concurrent creator
+  // commits the schema and application_id together.
+  SQLite::Statement probe(db, "SELECT (SELECT application_id FROM pragma_application_id()),"
+                              " (SELECT user_version FROM pragma_user_version()),"
+                              " (SELECT count(*) FROM sqlite_master)");
+  probe.executeStep();
+  return {probe.getColumn(0).getInt(), probe.getColumn(1).getInt(), probe.getColumn(2).getInt()};
+}
+
+// Refuse what this rfdb must not touch: a foreign file or a newer schema;
+// and, unless `older` is accept, an older one (which `rfdb migrate` upgrades).
+Result<void> check_identity(const Identity& id, OlderSchema older)
+{
+  if (id.application_id != k_application_id && !id.fresh()) {
+    return fail(ErrorCode::not_rfdb_db, fmt::format("not an rfdb database (application_id {:#x})",
+                                                    static_cast<std::uint32_t>(id.application_id)));
+  }
+  if (id.version > newest_schema_version()) {
+    return fail(make_error(ErrorCode::schema_too_new,
+                           fmt::format("database schema is version {}, this rfdb supports up to {}",
+                                       id.version, newest_schema_version()))
+                    .with_hint("upgrade rfdb to read this database"));
+  }
+  if (older == OlderSchema::refuse && !id.fresh() && id.version < newest_schema_version()) {
+    return fail(make_error(ErrorCode::needs_migration,
+                           fmt::format("database schema is version {}, this rfdb uses version {}", id.version,
+                                       newest_schema_version()))
+                    .with_hint("run `rfdb migrate` to upgrade it (it writes a backup copy first); older rfdb "
+                               "binaries cannot read the upgraded file"));
+  }
+  return {};
+}
+
+// A read-only connection to an existing, non-empty SQLite file. WAL files
+// without a -wal are opened immutable: SQLite would otherwise create -wal
+// and -shm beside them (and leave them, a read-only connection cannot remove
+// them). With no -wal no other connection is open at this moment, so there
+// is nothing newer to read.
+Result<std::unique_ptr<SQLite::Database>> connect_read_only(const std::string& path, const FileHeader& header)
+{
+  std::error_code ec;
+  const bool immutable = header.wal && !fs::exists(path + "-wal", ec);
+  try {
+    auto db = std::make_unique<SQLite::Database>(file_uri(path, immutable ? "immutable=1" : "mode=ro"),
+                                                 SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+    db->setBusyTimeout(k_busy_timeout_ms);
+    db->exec("PRAGMA query_only = ON");
+    return db;
+  } catch (const SQLite::Exception& e) {
+    return fail(from_sqlite(e, "open"));
+  }
+}
+
+// True when `path` holds a database: a non-empty file, or an empty one whose
+// -wal holds committed pages (a crashed writer's first transaction).
+bool has_content(const std::string& path)
+{
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    return false;
+  }
+  if (const auto size = fs::file_size(path, ec); !ec && size > 0) {
+    return true;
+  }
+  const auto wal = fs::file_size(path + "-wal", ec);
+  return !ec && wal > 0;
+}
+
+// The header of `path`; an empty main file with a -wal counts as SQLite in WAL mode.
+Result<FileHeader> header_of(const std::string& path)
+{
+  std::error_code ec;
+  if (fs::file_size(path, ec) == 0) {
+    return FileHeader{true, true};
+  }
+  return read_header(path);
+}
+
+// Inspect `path` through a read-only connection. Returns nullopt for a
+// missing or empty file (a new database).
+Result<std::optional<Identity>> inspect(const std::string& path)
+{
+  if (!has_content(path)) {
+    return std::optional<Identity>();
+  }
+  FileHeader header;
+  RFDB_TRY_ASSIGN(header, header_of(path));
+  if (!header.sqlite) {
+    return fail(ErrorCode::not_rfdb_db, "not an rfdb database (not an SQLite file)");
+  }
+  std::unique_ptr<SQLite::Database> db;
+  RFDB_TRY_ASSIGN(db, connect_read_only(path, header));
+  try {
+    return std::optional<Identity>(read_identity(*db));
+  } catch (const SQLite::Exception& e) {
+    return fail(from_sqlite(e, "open"));
+  }
+}
+
+// Switch to WAL once per file. Changing the journal mode needs an exclusive
+// lock and SQLite does not wait for it, so retry while another process holds
+// the file, up to the busy timeout.
+Result<void> enable_wal(SQLite::Database& db)
+{
+  for (int waited_ms = 0;; waited_ms += 20) {
+    try {
+      if (db.execAndGet("PRAGMA journal_mode").getString() == "wal") {
+        return {};
+      }
+      db.execAndGet("PRAGMA journal_mode = WAL"); // "memory" stays for :memory:
+      return {};
+    } catch (const SQLite::Exception& e) {
+      if (e.getErrorCode() != SQLITE_BUSY || waited_ms >= k_busy_timeout_ms) {
+        return fail(from_sqlite(e, "open: journal_mode"));
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+} // namespace
+
+Database::Database(std::unique_ptr<SQLite::Database> db, std::string path, bool read_only)
+    : m_db(std::move(db)), m_path(std::move(path)), m_read_only(read_only)
+{
+}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+int newest_schema_version()
+{
+  return static_cast<int>(sql::k_migrations.size());
+}
+
+namespace {
+
+// A read-write connection with the connection PRAGMAs every writer uses.
+Result<std::unique_ptr<SQLite::Database>> connect_read_write(const std::string& path)
+{
+  try {
+    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db->setBusyTimeout(k_busy_timeout_ms);
+    RFDB_TRY(enable_wal(*db));
+    db->exec("PRAGMA foreign_keys = ON");
+    db->exec("PRAGMA synchronous = NORMAL");
+    return db;
+  } catch (const SQLite::Exception& e) {
+    return fail(from_sqlite(e, "open"));
+  }
+}
+
+} // namespace
+
+Result<Database> Database::open(const std::string& path)
+{
+  if (path != ":memory:") {
+    if (auto bad = unusable_path(path)) {
+      return fail(std::move(*bad));
+    }
+    // Read-only checks first, so a refused file is left exactly as it was.
+    std::optional<Identity> id;
+    RFDB_TRY_ASSIGN(id, inspect(path));
+    if (id) {
+      RFDB_TRY(check_identity(*id, OlderSchema::refuse));
+    }
+  }
+  std::unique_ptr<SQLite::Database> db;
+  RFDB_TRY_ASSIGN(db, connect_read_write(path));
+  Database out(std::move(db), path, false);
+  RFDB_TRY(out.migrate(Upgrade::new_file_only));
+  return out;
+}
+
+Result<Database> Database::open_read_only(const std::string& path, OlderSchema older)
+{
+  if (path == ":memory:") {
+    return open(path);
+  }
+  if (auto bad = unusable_path(path)) {
+    return fail(std::move(*bad));
+  }
+  std::error_code ec;
+  if (!has_content(path)) {
+    return fail(make_error(ErrorCode::not_found,
+                           fs::exists(path, ec) ? "the database file is empty" : "no database at this path")
+                    .with_hint("`rfdb ingest EVAL_DIR…` creates it; --db PATH (or RFDB_DB) says which file "
+                               "to read"));
+  }
+  FileHeader header;
+  RFDB_TRY_ASSIGN(header, header_of(path));
+  if (!header.sqlite) {
+    return fail(ErrorCode::not_rfdb_db, "not an rfdb database (not an SQLite file)");
+  }
+  std::unique_ptr<SQLite::Database> db;
+  RFDB_TRY_ASSIGN(db, connect_read_only(path, header));
+  try {
+    RFDB_TRY(check_identity(read_identity(*db), older));
+    db->exec("PRAGMA foreign_keys = ON");
+  } catch (const SQLite::Exception& e) {
+    return fail(from_sqlite(e, "open"));
+  }
+  return Database(std::move(db), path, true);
+}
+
+Result<void> Database::migrate(Upgrade upgrade)
+{
+  Transaction tx(*this);
+  try {
+    m_db->exec("BEGIN IMMEDIATE");
+    // Re-read inside the write lock: another process may have migrated.
+    const Identity id = read_identity(*m_db);
+    RFDB_TRY(check_identity(id, upgrade == Upgrade::any ? OlderSchema::accept : OlderSchema::refuse));
+    for (const auto& m : sql::k_migrations) {
+      if (m.version > id.version) {
+        m_db->exec(std::string(m.sql));
+      }
+    }
+    if (id.version < newest_schema_version()) {
+      // PRAGMAs take no parameters; the value is our own integer constant.
+      m_db->exec(fmt::format("PRAGMA application_id = {}", k_application_id));
+      m_db->exec(fmt::format("PRAGMA user_version = {}", newest_schema_version()));
+    }
+  } catch (const SQLite::Exception& e) {
+    return fail(from_sqlite(e, "migrate"));
+  }
+  return tx.commit();
+}
+
+Result<MigrateReport> migrate_database(const std::string& path)
+{
+  if (auto bad = unusable_path(path)) {
+    return fail(std::move(*bad));
+  }
+  std::optional<Identity> id;
+  RFDB_TRY_ASSIGN(id, inspect(path));
+  if (id) {
+    RFDB_TRY(check_identity(*id, OlderSchema::accept));
+  }
+  MigrateReport report;
+  report.from_version = id ? id->version : 0;
+  report.to_version = newest_schema_version();
+  report.created = !id;
+  if (id && !id->fresh() && id->version < newest_schema_version()) {
+    // The backup comes from a read-only connection: VACUUM INTO writes a
+    // consistent copy without touching the original.
+    std::string backup = fmt::format("{}.v{}.bak", path, id->version);
+    std::error_code ec;
+    for (int i = 1; fs::exists(backup, ec); ++i) {
+      backup = fmt::format("{}.v{}.{}.bak", path, id->version, i);
+    }
+    FileHeader header;
+    RFDB_TRY_ASSIGN(header, header_of(path));
+    std::unique_ptr<SQLite::Database> ro;
+    RFDB_TRY_ASSIGN(ro, connect_read_only(path, header));
+    try {
+      ro->exec("PRAGMA query_only = OFF"); // VACUUM INTO writes only the new file
+      SQLite::Statement vacuum(*ro, "VACUUM INTO :file");
+      vacuum.bind(":file", backup);
+      vacuum.exec();
+    } catch (const SQLite::Exception& e) {
+      return fail(
+          from_sqlite(e, "backup " + backup).with_hint("free disk space or make the directory writable"));
+    }
+    report.backup = backup;
+  }
+  std::unique_ptr<SQLite::Database> db;
+  RFDB_TRY_ASSIGN(db, connect_read_write(path));
+  Database out(std::move(db), path, false);
+  RFDB_TRY(out.migrate(Database::Upgrade::any));
+  return report;
+}
+} // namespace rfdb::store

@@ -1,0 +1,419 @@
+// Daily use from scripts (issue 13): JSON when piped and a table on a
+// terminal, global options anywhere, usage errors that name the nearest
+// valid spelling, run-id prefixes, `runs` filters, strict `query`
+// parameters, the retraction history and an ingest that reports run by run.
+#include "support/helpers.hpp"
+
+#include "cli/common.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace rfdb::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool contains(const std::string& haystack, const std::string& needle)
+{
+  return haystack.find(needle) != std::string::npos;
+}
+
+class DailyUse : public SampleDatabase {
+protected:
+  static std::string db() { return s_db.string(); }
+};
+
+} // namespace
+
+// ---- output formats ----------------------------------------------------------
+
+TEST_F(DailyUse, EveryDataCommandPrintsJsonWhenPiped)
+{
+  const std::vector<std::vector<std::string>> commands = {
+      {"runs"},  {"show", k_canonical_run}, {"priors"}, {"query", "verdicts_all"}, {"export"},
+      {"check"}, {"query", "--list"}};
+  for (auto args : commands) {
+    args.insert(args.begin(), {"--db", db()});
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.code, 0) << args[2] << ": " << r.err;
+    EXPECT_TRUE(json::accept(r.out)) << args[2] << " printed:\n" << r.out;
+  }
+  TempDir tmp;
+  const auto r = run_cli({"--db", (tmp / "new.sqlite").string(), "ingest", run_fixture(k_gemm_run).string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["paths"][0]["status"], "added");
+}
+
+TEST_F(DailyUse, EveryDataCommandPrintsATableOnATerminal)
+{
+  const CliEnv terminal{true, "", false, {}};
+  auto runs = run_cli_with({"--db", db(), "runs"}, terminal);
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  EXPECT_EQ(runs.out.rfind("run_id ", 0), 0U) << runs.out;
+  auto check = run_cli_with({"--db", db(), "check"}, terminal);
+  EXPECT_TRUE(contains(check.out, "integrity        ok\n")) << check.out;
+  auto exported = run_cli_with({"--db", db(), "export"}, terminal);
+  EXPECT_EQ(exported.out.rfind("run_id ", 0), 0U) << exported.out;
+  auto list = run_cli_with({"--db", db(), "query", "--list"}, terminal);
+  // A table: one query a line, its name padded to the widest name, then its parameters.
+  const auto line = list.out.find("\nrun_attempts ");
+  ASSERT_NE(line, std::string::npos) << list.out;
+  const std::string row = list.out.substr(line + 1, list.out.find('\n', line + 1) - line - 1);
+  EXPECT_EQ(row.find("run_id"), list.out.find("parameters")) << list.out;
+}
+
+TEST_F(DailyUse, GlobalOptionsWorkBeforeAndAfterTheCommand)
+{
+  const auto before = run_cli({"--db", db(), "--format", "table", "-q", "runs"});
+  const auto after = run_cli({"runs", "--db", db(), "-q", "--format", "table"});
+  ASSERT_EQ(before.code, 0) << before.err;
+  ASSERT_EQ(after.code, 0) << after.err;
+  EXPECT_EQ(before.out, after.out);
+  EXPECT_EQ(before.out.rfind("run_id ", 0), 0U) << before.out;
+  EXPECT_EQ(before.err, "") << "-q drops the summary line";
+  const auto loud = run_cli({"runs", "--format", "table", "--db", db()});
+  EXPECT_TRUE(contains(loud.err, "3 run(s) in " + db())) << loud.err;
+  const auto verbose = run_cli({"show", "e2e_meta", "-v", "--db", db()});
+  ASSERT_EQ(verbose.code, 0) << verbose.err;
+  EXPECT_EQ(verbose.err, "rfdb: opened " + db() + " read-only\n");
+  // $RFDB_DB when --db is not given.
+  const auto env = run_cli_with({"runs"}, CliEnv{false, db(), false, {}});
+  EXPECT_EQ(json::parse(env.out).size(), 3U);
+}
+
+TEST_F(DailyUse, AFormatACommandCannotPrintIsAUsageError)
+{
+  auto r = run_cli({"--db", db(), "--format", "md", "runs"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: runs: --format md is not available here; choose one of table, json\n");
+  r = run_cli({"--db", db(), "runs", "--format", "md"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "rfdb: error: runs: --format: 'md' is not one of table, json\nhint: see rfdb runs --help\n");
+  r = run_cli({"--db", db(), "report", "--format", "json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: report: --format: this command prints no data to format\n"
+                   "hint: see rfdb report --help\n");
+}
+
+TEST_F(DailyUse, QueryListAndJsonColumnsAreJson)
+{
+  auto list = run_cli({"--db", db(), "query", "--list", "--format", "json"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  const json queries = json::parse(list.out);
+  bool found = false;
+  for (const auto& q : queries) {
+    EXPECT_NE(q["name"], "source_insert") << "a writing query is listed";
+    if (q["name"] == "evidence_attempts") {
+      found = true;
+      EXPECT_EQ(q["parameters"], json::parse(R"([{"name": "since", "required": false},
+                                                 {"name": "gfx", "required": false}])"));
+      EXPECT_TRUE(contains(q["description"].get<std::string>(), "every attempt of a non-retracted run"));
+    }
+  }
+  EXPECT_TRUE(found);
+  auto attempts = run_cli({"--db", db(), "query", "run_attempts", "-p", "run_id=" + k_canonical_run});
+  ASSERT_EQ(attempts.code, 0) << attempts.err;
+  const json rows = json::parse(attempts.out);
+  ASSERT_FALSE(rows.empty());
+  ASSERT_TRUE(rows[0]["sources"].is_array()) << rows[0]["sources"]; // not a string holding JSON
+  EXPECT_FALSE(rows[0]["sources"].empty());
+}
+
+// ---- usage errors ------------------------------------------------------------
+
+TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
+{
+  auto r = run_cli({"ingets", "x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: unknown command 'ingets'\n"
+                   "hint: did you mean ingest? (the commands: ingest, priors, report, runs, show, retract, "
+                   "restore, query, export, check, migrate)\n");
+  r = run_cli({"runs", "--fromat", "json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: runs: unknown option '--fromat'\n"
+                   "hint: did you mean --format? (rfdb runs --help lists them)\n");
+  r = run_cli({"priors", "--half-lfie", "3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "hint: did you mean --half-life?")) << r.err;
+  r = run_cli({"--verbsoe", "runs"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: unknown option '--verbsoe'\n"
+                   "hint: did you mean --verbose? (rfdb --help lists the options)\n");
+  r = run_cli({"xyzzy"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: unknown command 'xyzzy'\nhint: the commands: ingest, priors, report, runs, "
+                   "show, retract, restore, query, export, check, migrate\n");
+}
+
+TEST(DailyUseErrors, UsageErrorsHaveTheErrorShape)
+{
+  auto r = run_cli({});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("rfdb: error: a command is required\nhint: the commands: ingest,", 0), 0U) << r.err;
+  r = run_cli({"show"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: show: RUN is required\nhint: see rfdb show --help\n");
+  r = run_cli({"runs", "surplus"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: runs: unexpected argument 'surplus'\nhint: see rfdb runs --help\n");
+  r = run_cli({"runs", "--db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: runs: --db needs a value\nhint: see rfdb runs --help\n");
+}
+
+TEST(DailyUseErrors, NumericOptionsSayTheirRangeInWords)
+{
+  auto r = run_cli({"priors", "--half-life", "-3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: priors: --half-life: expected a number greater than 0, got '-3'\n"
+                   "hint: see rfdb priors --help\n");
+  r = run_cli({"priors", "--half-life", "soon"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--half-life: expected a number greater than 0, got 'soon'")) << r.err;
+  r = run_cli({"priors", "--prior-strength", "-1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: priors: --prior-strength: expected a number of 0 or more, got '-1'\n"
+                   "hint: see rfdb priors --help\n");
+  EXPECT_FALSE(contains(r.err, "1797693")) << "no CLI11 numeric bound";
+}
+
+// ---- run ids and runs filters -----------------------------------------------
+
+TEST_F(DailyUse, RunIdsAcceptAnyUniquePrefix)
+{
+  auto r = run_cli({"--db", db(), "show", "e2e_meta"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["run_id"], k_attn_run);
+  r = run_cli({"--db", db(), "show", "e2e_Qwen"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rfdb: error: show: run id prefix 'e2e_Qwen' is ambiguous\n"
+                   "hint: it matches " +
+                       k_gemm_run + ", " + k_canonical_run + "; give more of the id\n");
+  r = run_cli({"--db", db(), "show", "e2e_mistral"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "rfdb: error: show: no run 'e2e_mistral'\n")) << r.err;
+}
+
+TEST_F(DailyUse, RunsFiltersNarrowTheList)
+{
+  auto ids = [&](std::vector<std::string> filter) {
+    filter.insert(filter.begin(), {"--db", db(), "runs"});
+    const auto r = run_cli(filter);
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::vector<std::string> out;
+    for (const auto& run : json::parse(r.out)) {
+      out.push_back(run["run_id"]);
+    }
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ids({"--gfx", "gfx950"}), (V{k_canonical_run, k_attn_run}));
+  EXPECT_EQ(ids({"--gfx", "GFX942"}), (V{k_gemm_run}));
+  EXPECT_EQ(ids({"--model", "llama"}), (V{k_attn_run}));
+  EXPECT_EQ(ids({"--backend", "vllm"}), (V{k_canonical_run}));
+  EXPECT_EQ(ids({"--since", "2026-07-03"}), (V{k_gemm_run, k_attn_run}));
+  EXPECT_EQ(ids({"--until", "2026-07-03"}), (V{k_canonical_run, k_gemm_run}));
+  EXPECT_EQ(ids({"--since", "2026-07-01", "--until", "2026-07-31", "--backend", "sglang"}), (V{k_gemm_run}));
+  EXPECT_EQ(ids({"--retracted"}), V{});
+  auto bad = run_cli({"--db", db(), "runs", "--since", "July"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(contains(bad.err, "--since: expected a date YYYY-MM-DD, got 'July'")) << bad.err;
+}
+
+// ---- query -------------------------------------------------------------------
+
+TEST_F(DailyUse, QueryParametersAreCheckedAgainstTheQuery)
+{
+  auto r = run_cli({"--db", db(), "query", "run_kernels", "-p", "run=x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: query: run_kernels has no parameter 'run'\nhint: its parameters: run_id\n");
+  r = run_cli({"--db", db(), "query", "run_kernels"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: query: run_kernels needs -p run_id=VALUE\nhint: its parameters: run_id\n");
+  r = run_cli({"--db", db(), "query", "evidence_attempts", "-p", "gfx=gfx942"});
+  ASSERT_EQ(r.code, 0) << r.err << " (since is optional)";
+  EXPECT_EQ(json::parse(r.out).size(), 3U);
+  r = run_cli({"--db", db(), "query", "verdicts_al"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: error: query: no query named 'verdicts_al'\nhint: the queries: check_orphans,"))
+      << r.err;
+  r = run_cli({"--db", db(), "query", "retraction_insert", "-p", "run_id=x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "query 'retraction_insert' writes to the database")) << r.err;
+}
+
+// ---- retract / restore -------------------------------------------------------
+
+TEST(DailyUseRetract, RestoreOfAnUnknownRunSaysItDoesNotExist)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ingest_runs(db, {k_gemm_run});
+  const std::string before = dump_tables(db);
+  auto r = run_cli({"--db", db.string(), "restore", "e2e_nope"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "rfdb: error: restore: no run 'e2e_nope'\n")) << r.err;
+  r = run_cli({"--db", db.string(), "restore", k_gemm_run});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "is not retracted")) << r.err;
+  EXPECT_EQ(dump_tables(db), before);
+}
+
+TEST(DailyUseRetract, ASecondRetractKeepsTheHistoryOfReasons)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ingest_runs(db, {k_gemm_run});
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", "e2e_Qwen", "--reason", "noisy box"}).code, 0);
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_gemm_run, "--reason", "wrong driver"}).code, 0);
+  const json shown = json::parse(run_cli({"--db", db.string(), "show", "e2e_Qwen"}).out);
+  EXPECT_EQ(shown["retracted"], true);
+  EXPECT_EQ(shown["retraction_history"], json::parse(R"([
+      {"action": "retract", "reason": "noisy box", "at": "2026-11-30T12:00:00Z"},
+      {"action": "retract", "reason": "wrong driver", "at": "2026-11-30T12:00:00Z"}])"));
+  const auto text = run_cli({"--db", db.string(), "show", "e2e_Qwen", "--format", "table"});
+  EXPECT_TRUE(contains(text.out, "RETRACTED  wrong driver (2026-11-30T12:00:00Z)\nhistory\n"
+                                 "  2026-11-30T12:00:00Z  retract: noisy box\n"
+                                 "  2026-11-30T12:00:00Z  retract: wrong driver\n"))
+      << text.out;
+  const json retracted = json::parse(run_cli({"--db", db.string(), "runs", "--retracted"}).out);
+  ASSERT_EQ(retracted.size(), 1U);
+  EXPECT_EQ(retracted[0]["retracted_reason"], "wrong driver");
+  ASSERT_EQ(run_cli({"--db", db.string(), "restore", "e2e_Qwen"}).code, 0);
+  const json restored = json::parse(run_cli({"--db", db.string(), "show", k_gemm_run}).out);
+  EXPECT_EQ(restored["retracted"], false);
+  ASSERT_EQ(restored["retraction_history"].size(), 3U);
+  EXPECT_EQ(restored["retraction_history"][2]["action"], "restore");
+}
+
+// ---- ingest ------------------------------------------------------------------
+
+TEST(DailyUseIngest, WarningsOfSeveralRunsNameTheirRun)
+{
+  TempDir tmp;
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto roofline = run / "profile/round_0/profile_roofline.json";
+  std::string text = read_bytes(roofline);
+  const std::string from = "\"bound_type\": \"memory\"";
+  text.replace(text.find(from), from.size(), "\"bound_type\": \"dispatch\"");
+  write_bytes(roofline, text);
+  const auto r = run_cli(
+      {"--db", (tmp / "rfdb.sqlite").string(), "ingest", run.string(), run_fixture(k_gemm_run).string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": profile/round_0/profile_roofline.json /entries/0/bound_type"))
+      << r.err;
+}
+
+TEST(DailyUseIngest, EachRunIsReportedAsItCommits)
+{
+  TempDir tmp;
+  const auto r = run_cli_with({"--db", (tmp / "rfdb.sqlite").string(), "ingest", "--format", "table",
+                               run_fixture(k_canonical_run).string(), run_fixture(k_gemm_run).string()},
+                              CliEnv{false, "", true, {}});
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto first_result = r.out.find(k_canonical_run + " added:");
+  const auto second_start = r.out.find("[2/2] ingesting ");
+  ASSERT_NE(first_result, std::string::npos) << r.out;
+  ASSERT_NE(second_start, std::string::npos) << r.out;
+  EXPECT_LT(r.out.find("[1/2] ingesting "), first_result);
+  EXPECT_LT(first_result, second_start) << r.out;
+}
+
+TEST(DailyUseIngest, AnInterruptedIngestKeepsWhatCommittedAndSaysSo)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  int polls = 0;
+  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }}; // Ctrl-C during the first run
+  const auto r =
+      run_cli_with({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string(),
+                    run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
+                   env);
+  EXPECT_EQ(r.code, 130);
+  EXPECT_TRUE(contains(r.out, k_canonical_run + " added:")) << r.out;
+  EXPECT_TRUE(contains(r.err, "interrupted: 1 run committed, the rest untouched\n")) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_canonical_run);
+}
+
+// ---- human output ------------------------------------------------------------
+
+// Speedups with 3 decimals, percentages with 2, fractions with 4.
+TEST_F(DailyUse, ShowRoundsEachFieldToItsPrecision)
+{
+  const auto show = run_cli_with({"--db", db(), "show", k_canonical_run}, CliEnv{true, "", false, {}});
+  ASSERT_EQ(show.code, 0) << show.err;
+  RFDB_EXPECT_GOLDEN("cli/show_canonical.txt", show.out);
+}
+
+TEST_F(DailyUse, RunsTableShowsModelIdsAndRoundedSpeedups)
+{
+  const auto runs = run_cli_with({"--db", db(), "-q", "runs"}, CliEnv{true, "", false, {}});
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  RFDB_EXPECT_GOLDEN("cli/runs.txt", runs.out);
+}
+
+TEST_F(DailyUse, ExportTableRoundsByColumn)
+{
+  const auto exported = run_cli_with({"--db", db(), "export"}, CliEnv{true, "", false, {}});
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  RFDB_EXPECT_GOLDEN("cli/export.txt", exported.out);
+}
+
+// ---- priors compare view ------------------------------------------------------
+
+TEST_F(DailyUse, PriorsCompareShowsBothDatesTheChangeAndTheOverlap)
+{
+  // Before 2026-07-31 attention had one observation (paged attention, e = 0.2808,
+  // w = 0.6): (3 × 0.5 + 0.6 × 0.2808) / 3.6 = 0.4635; the Llama run of
+  // 2026-08-15 adds e = 0.58 (w = 1.0): 0.5278 (docs/estimator.md).
+  const auto r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["before"]["as_of"], "2026-07-31");
+  EXPECT_EQ(doc["after"]["as_of"], "2026-08-15");
+  const json& attn = doc["priors"][3];
+  ASSERT_EQ(attn["op_class"], "attn");
+  EXPECT_DOUBLE_EQ(attn["before"]["target_eff"].get<double>(), 0.4635);
+  EXPECT_EQ(attn["before"]["n"], 1);
+  EXPECT_DOUBLE_EQ(attn["after"]["target_eff"].get<double>(), 0.5278);
+  EXPECT_EQ(attn["after"]["n"], 2);
+  EXPECT_DOUBLE_EQ(attn["change"].get<double>(), 0.0644);
+  EXPECT_EQ(attn["intervals_overlap"], true);
+  const json& moe = doc["priors"][1];
+  EXPECT_DOUBLE_EQ(moe["change"].get<double>(), 0.0) << "no MoE evidence after July";
+  // --compare-since D compares with the state before D's runs: the same here.
+  const auto since = run_cli({"--db", db(), "priors", "--compare-since", "2026-08-01"});
+  EXPECT_EQ(json::parse(since.out)["priors"], doc["priors"]);
+  const auto table = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--format", "table"});
+  RFDB_EXPECT_GOLDEN("cli/priors_compare.txt", table.out);
+}
+
+TEST_F(DailyUse, PriorsCompareRefusesWhatItCannotShow)
+{
+  auto r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--format", "md"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: priors: --format md is not available here; choose one of json, table\n");
+  r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31", "--compare-since", "2026-07-01"});
+  EXPECT_EQ(r.code, 2);
+  r = run_cli({"--db", db(), "priors", "--compare-as-of", "July"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--compare-as-of: expected a date YYYY-MM-DD, got 'July'")) << r.err;
+}
+
+TEST(DailyUseModel, ModelsAreShownByTheirId)
+{
+  EXPECT_EQ(cli::model_id(std::string("Qwen/Qwen3-32B")), "Qwen/Qwen3-32B");
+  EXPECT_EQ(cli::model_id(std::string("/data/hf/hub/models--Qwen--Qwen3-32B/snapshots/0a1b2c")),
+            "Qwen/Qwen3-32B");
+  EXPECT_EQ(cli::model_id(std::string("/models/Llama-3.1-70B-Instruct/")), "Llama-3.1-70B-Instruct");
+  EXPECT_EQ(cli::model_id(std::nullopt), "-");
+}
+
+} // namespace rfdb::test
