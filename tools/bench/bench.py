@@ -23,6 +23,7 @@ Prints a table with each ratio next to its target (PASS / MISS). Exit 0 when the
 """
 
 import argparse
+import hashlib
 import os
 import platform
 import re
@@ -35,6 +36,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in tools/bench
 import clone_db  # noqa: E402  (tools/bench/clone_db.py)
 
 
@@ -98,10 +100,12 @@ def json_bytes(corpus):
 
 
 def corpus(args, runs):
-    """WORK/corpus_<runs>, built unless a complete one is there (a marker file written last)."""
+    """CORPUS_DIR/corpus_<runs>_s<seed>, reused when complete and built by this make_corpus.py."""
     path = os.path.join(args.corpus_dir, f"corpus_{runs}_s{args.seed}")
     done = os.path.join(args.corpus_dir, f".corpus_{runs}_s{args.seed}.done")
-    if os.path.exists(done) and os.path.isdir(path):
+    with open(os.path.join(HERE, "make_corpus.py"), "rb") as f:
+        stamp = hashlib.sha256(f.read()).hexdigest()  # a changed builder invalidates old corpora
+    if os.path.isdir(path) and os.path.exists(done) and open(done).read() == stamp:
         log(f"reusing {path}")
         return path
     if os.path.exists(path):
@@ -109,7 +113,8 @@ def corpus(args, runs):
     log(f"building {runs}-run corpus in {path}")
     subprocess.run([sys.executable, os.path.join(HERE, "make_corpus.py"), path, "--runs", str(runs),
                     "--seed", str(args.seed)], check=True)
-    open(done, "w").close()
+    with open(done, "w") as f:
+        f.write(stamp)
     return path
 
 
