@@ -101,8 +101,9 @@ def json_bytes(corpus):
 
 def corpus(args, runs):
     """CORPUS_DIR/corpus_<runs>_s<seed>, reused when complete and built by this make_corpus.py."""
-    path = os.path.join(args.corpus_dir, f"corpus_{runs}_s{args.seed}")
-    done = os.path.join(args.corpus_dir, f".corpus_{runs}_s{args.seed}.done")
+    name = f"corpus_{runs}_s{args.seed}" + (f"_c{args.conc_variants}" if args.conc_variants > 1 else "")
+    path = os.path.join(args.corpus_dir, name)
+    done = os.path.join(args.corpus_dir, f".{name}.done")
     with open(os.path.join(HERE, "make_corpus.py"), "rb") as f:
         stamp = hashlib.sha256(f.read()).hexdigest()  # a changed builder invalidates old corpora
     if os.path.isdir(path) and os.path.exists(done) and open(done).read() == stamp:
@@ -112,7 +113,7 @@ def corpus(args, runs):
         shutil.rmtree(path)
     log(f"building {runs}-run corpus in {path}")
     subprocess.run([sys.executable, os.path.join(HERE, "make_corpus.py"), path, "--runs", str(runs),
-                    "--seed", str(args.seed)], check=True)
+                    "--seed", str(args.seed), "--conc-variants", str(args.conc_variants)], check=True)
     with open(done, "w") as f:
         f.write(stamp)
     return path
@@ -181,7 +182,8 @@ def ingest_section(args, rows):
     check_db(args, db, f"{args.runs}")
     size_db = db_bytes(db)
     n = args.runs
-    rows.append(("corpus", f"{n} runs, {n_json} JSON files, {size_json / 1e6:.1f} MB", "", ""))
+    rows.append(("corpus", f"{n} runs, {n_json} JSON files, {size_json / 1e6:.1f} MB, "
+                 f"{args.conc_variants} identity(ies) per template", "", ""))
     rows.append(("cat floor (find … -exec cat {} +)", f"wall {cat.wall:.2f} s, CPU {cat.cpu:.2f} s", "", ""))
     rows.append(("reference_ingest.py", f"wall {py.wall:.2f} s, CPU {py.cpu:.2f} s, RSS {py.rss_kb / 1024:.0f} MiB",
                  "", ""))
@@ -263,6 +265,9 @@ def parse_args():
     ap.add_argument("--big", default="10000,30000", help="cloned database sizes for priors/report")
     ap.add_argument("--repeat", type=int, default=3, help="rounds at --runs and per query; medians (default 3)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--conc-variants", type=int, default=1,
+                    help="run identities per template (make_corpus.py; default 1: every copy of a template "
+                         "has its identity, the copy check's worst case)")
     ap.add_argument("--keep", action="store_true", help="keep the cloned databases")
     ap.add_argument("--smoke", action="store_true",
                     help="tiny sizes (8 / 16 runs, 64 / 96 cloned, 1 round) for CI; also runs rfdb check on clones")

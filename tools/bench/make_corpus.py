@@ -14,6 +14,11 @@ GEAK dev runs in tests/fixtures/dev-runs), with:
   of that template, permuted so f does not follow the date), so two copies differ in some measured
   isolated speedup by more than rfdb's copy-check precision (1e-4) while K <= ~5000 per template.
 
+With --conc-variants K > 1, copy k of a template also gets the k mod K-th concurrency of
+CONCS (64, 32, 128, 16, ...) in its workload (env_report.json, workflow_return.json): K run
+identities (model, gfx, backend, isl, osl, conc) per template instead of one, so the copy check
+compares each run against ~copies / K stored runs instead of all copies of its template.
+
 Everything else is byte-for-byte the template: `//` comment lines, string-numbers ("1.028"),
 non-JSON files (md, jsonl, txt, logs). `*.bak` files are skipped. Python 3 stdlib only.
 """
@@ -30,6 +35,8 @@ import sys
 SPEEDUP_RE = re.compile(
     r'("(?:isolated_speedup|isolated|micro_speedup)"\s*:\s*)(")?(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(")?')
 DATE_RE = re.compile(r"^(e2e_.+?)_(\d{8})_(\d{6})_")
+CONC_RE = re.compile(r'("conc"\s*:\s*)(\d+)')
+CONCS = [64, 32, 128, 16, 256, 8, 512, 4, 1024, 2, 1, 48, 96, 192, 24, 384]
 LAST_DAY = dt.date(2026, 8, 31)
 SPAN_DAYS = 730
 
@@ -95,7 +102,7 @@ def run_name(prefix, i, total, seed):
     return f"{prefix}_{day:%Y%m%d}_{secs // 3600:02d}{secs // 60 % 60:02d}{secs % 60:02d}_{i}_{tag}"
 
 
-def build(out_dir, runs, template_dirs, seed):
+def build(out_dir, runs, template_dirs, seed, conc_variants=1):
     templates = [load_template(p) for p in find_templates(template_dirs)]
     t_count = len(templates)
     os.makedirs(out_dir, exist_ok=True)
@@ -106,10 +113,14 @@ def build(out_dir, runs, template_dirs, seed):
         f = copy_factor(i // t_count, copies)
         name = run_name(prefix, i, runs, seed)
         old, new = base.encode(), name.encode()
+        conc = CONCS[(i // t_count) % conc_variants] if conc_variants > 1 else None
         for rel, data in files:
             data = data.replace(old, new)
             if rel.endswith(".json"):
-                data = scale_speedups(data.decode("utf-8"), f).encode("utf-8")
+                text = scale_speedups(data.decode("utf-8"), f)
+                if conc is not None and rel in ("env_report.json", "workflow_return.json"):
+                    text = CONC_RE.sub(lambda m: f"{m.group(1)}{conc}", text)
+                data = text.encode("utf-8")
             dest = os.path.join(out_dir, name, rel)
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             with open(dest, "wb") as fh:
@@ -129,13 +140,15 @@ def main():
     ap.add_argument("--templates", action="append",
                     help="a dir holding template eval dirs (repeatable; default tests/fixtures/dev-runs)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--conc-variants", type=int, default=1, choices=range(1, len(CONCS) + 1), metavar="K",
+                    help=f"run identities per template, by concurrency (1..{len(CONCS)}; default 1)")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be >= 1")
     if os.path.exists(args.out_dir) and os.listdir(args.out_dir):
         ap.error(f"{args.out_dir} exists and is not empty")
     dirs = args.templates or [os.path.join(root, "tests", "fixtures", "dev-runs")]
-    n_files, n_bytes = build(args.out_dir, args.runs, dirs, args.seed)
+    n_files, n_bytes = build(args.out_dir, args.runs, dirs, args.seed, args.conc_variants)
     print(f"make_corpus: {args.runs} eval dirs, {n_files} JSON files, {n_bytes / 1e6:.1f} MB JSON in {args.out_dir}",
           file=sys.stderr)
 
