@@ -24,6 +24,7 @@ Prints a table with each ratio next to its target (PASS / MISS). Exit 0 when the
 
 import argparse
 import hashlib
+import json
 import os
 import platform
 import re
@@ -124,12 +125,16 @@ def rfdb(args, db, *cmd):
 
 
 def ingest_statuses(out_path):
+    """Per-status run counts of an `rfdb ingest --format json` (stderr lines interleaved)."""
     counts = {}
     with open(out_path, errors="replace") as f:
-        for line in f:
-            m = re.match(r"^e2e_\S+ (\w+): \d+ new file", line)
-            if m:
-                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        text = "".join(line for line in f if not line.startswith("rfdb: "))
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return counts
+    for path in doc.get("paths", []):
+        counts[path.get("status")] = counts.get(path.get("status"), 0) + 1
     return counts
 
 
@@ -146,7 +151,7 @@ def ingest_round(args, corp, label):
     db = os.path.join(args.work, f"rfdb_{label}.sqlite")
     rm(db)
     out = os.path.join(args.work, f"ingest_{label}.txt")
-    m = measure(rfdb(args, db, "ingest", "-q", corp), out)
+    m = measure(rfdb(args, db, "ingest", "-q", "--format", "json", corp), out)
     st = ingest_statuses(out)
     if m.rc != 0 or st.get("added", 0) != args_runs(corp):
         fail(f"rfdb ingest {corp}: exit {m.rc}, statuses {st}", out)
@@ -175,7 +180,7 @@ def ingest_section(args, rows):
         rfs.append(m)
     cat, py, rf = median_of(cats), median_of(pys), median_of(rfs)
     out = os.path.join(args.work, "reingest.txt")
-    re_m = measure(rfdb(args, db, "ingest", "-q", corp), out)
+    re_m = measure(rfdb(args, db, "ingest", "-q", "--format", "json", corp), out)
     st = ingest_statuses(out)
     if re_m.rc != 0 or st.get("unchanged", 0) != args.runs:
         fail(f"re-ingest: exit {re_m.rc}, statuses {st}", out)
