@@ -281,7 +281,25 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
                               const std::string& eval_dir, const std::vector<FileData>& files,
                               const IngestRequest& req, PathReport& rep)
 {
-  RFDB_TRY(prevalidate(files, rep.warnings));
+  // A file already stored with this content was validated when it was
+  // stored: only new content is parsed, and a run with none is unchanged
+  // without taking the write lock (re-ingest costs reading and hashing).
+  std::vector<FileData> fresh;
+  for (const auto& f : files) {
+    p.find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
+    bool stored = false;
+    RFDB_TRY_ASSIGN(stored, p.find.step());
+    p.find.reset();
+    if (!stored) {
+      fresh.push_back(f);
+    }
+  }
+  if (fresh.empty() && !files.empty()) {
+    rep.unchanged_files = static_cast<int>(files.size());
+    rep.status = "unchanged";
+    return {};
+  }
+  RFDB_TRY(prevalidate(fresh, rep.warnings));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
