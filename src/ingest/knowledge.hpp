@@ -13,6 +13,7 @@
 // card ingested from different roots stays one identity.
 #pragma once
 
+#include "ingest/normalize.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -143,10 +144,7 @@ std::string classify_knowledge_file(std::string_view relative_name);
 // method, moe, attn, routing/topk, gemm, other elementwise words.
 std::string normalize_kernel_class(std::string_view raw);
 
-// Map a free-text regime to decode|prefill|both|unknown: "both", "mixed",
-// "any", "prefill+decode" → both; text naming only decode (or only prefill)
-// → that one; anything else (n/a, launch-bound, small-batch) → unknown.
-std::string normalize_regime(std::string_view raw);
+// normalize_regime (the regime of a reuse key) is in ingest/normalize.hpp.
 
 // First `gfx\d+[a-z]*` in `text`, lower-cased; empty when there is none.
 std::string extract_gfx(std::string_view text);
