@@ -2,6 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "cli/show_attempt.hpp"
 #include "store/runs.hpp"
 #include "util/table.hpp"
 
@@ -262,6 +263,9 @@ int run_show(const ShowOptions& opts, Context& ctx)
   if (!run) {
     return report_error(ctx, "show", run.error());
   }
+  if (!opts.attempt.empty()) {
+    return show_attempt(*db, *run, opts.attempt, opts.format, ctx);
+  }
   if (opts.format == "json") {
     fmt::print(ctx.out, "{}\n", show_json(*run).dump(2));
   } else {
@@ -277,8 +281,13 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename)")->required();
   cmd->add_option("--format", opts->format, "Output format (json is a stable contract)")
       ->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--attempt", opts->attempt,
+                  "Only this attempt, in full with every cited file and JSON pointer (the ATTEMPT of a "
+                  "playbook reference RUN#ATTEMPT)")
+      ->type_name("KEY");
   cmd->footer("Examples:\n  rfdb show e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq\n"
-              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'");
+              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'\n"
+              "  rfdb show RUN --attempt cand:cand_fused_moe_kernel");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });
 }
 

@@ -20,6 +20,7 @@ int run_runs(const RunsOptions& opts, Context& ctx);
 struct ShowOptions {
   std::string run_id;
   std::string format = "table"; // table | json
+  std::string attempt;          // --attempt KEY: only that attempt, in full (cli/show_attempt.hpp)
 };
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_show(const ShowOptions& opts, Context& ctx);
