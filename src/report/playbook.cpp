@@ -62,10 +62,43 @@ std::size_t imported_used(const Analysis& a)
   return n;
 }
 
+// The newest date of imported knowledge shown that is after as_of, or "".
+std::string newest_imported_after(const Analysis& a)
+{
+  std::string newest;
+  for (const auto* list : {&a.findings, &a.evicted}) {
+    for (const auto& f : *list) {
+      if (!f.imported_last_seen.empty() && f.imported_last_seen > a.as_of && f.imported_last_seen > newest) {
+        newest = f.imported_last_seen;
+      }
+    }
+  }
+  return a.as_of.empty() ? std::string() : newest;
+}
+
 bool is_empty(const Analysis& a)
 {
   return a.scoped.runs.empty() && a.scoped.attempts.empty() && a.scoped.heads.empty() &&
          imported_used(a) == 0;
+}
+
+// At most k_list_shown names, then "and N more" (a history of thousands of
+// runs names hundreds of models).
+constexpr std::size_t k_list_shown = 8;
+std::string capped_list(const std::set<std::string>& names)
+{
+  std::vector<std::string> shown;
+  for (const auto& n : names) {
+    if (shown.size() == k_list_shown) {
+      break;
+    }
+    shown.push_back(n);
+  }
+  std::string out = md_text(join(shown, ", "));
+  if (names.size() > shown.size()) {
+    out += fmt::format(" and {} more (`rfdb runs`)", names.size() - shown.size());
+  }
+  return out;
 }
 
 std::string provenance(const Analysis& a)
@@ -89,20 +122,20 @@ std::string provenance(const Analysis& a)
   if (s.runs.empty() && imported == 0) {
     line = fmt::format("Evidence: none yet (no runs, no imported findings){}.", as_of);
   } else {
-    std::vector<std::string> gpu_list(gpus.begin(), gpus.end());
     const std::string range = dates.empty() ? "undated"
                               : *dates.begin() == *dates.rbegin()
                                   ? *dates.begin()
                                   : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
-    line =
-        s.runs.empty()
-            ? "Evidence: no runs"
-            : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
-                          plural(models.size(), "model", "models"),
-                          models.empty() ? std::string()
-                                         : " (" + md_text(join({models.begin(), models.end()}, ", ")) + ")",
-                          plural(gpus.size(), "GPU", "GPUs"), md_text(join(gpu_list, ", ")), range);
+    line = s.runs.empty()
+               ? "Evidence: no runs"
+               : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
+                             plural(models.size(), "model", "models"),
+                             models.empty() ? std::string() : " (" + capped_list(models) + ")",
+                             plural(gpus.size(), "GPU", "GPUs"), capped_list(gpus), range);
     line += fmt::format("; {}{}.", plural(imported, "imported finding", "imported findings"), as_of);
+    if (const std::string newer = newest_imported_after(a); !newer.empty()) {
+      line += fmt::format(" Imported knowledge dated after it (up to {}) is shown with its own date.", newer);
+    }
   }
   if (s.gfx_filter || s.since) {
     std::vector<std::string> scope;
@@ -204,6 +237,9 @@ Blocks routing_section(const Analysis& a)
                                                               {"undecided", "undecided"}};
   for (const auto& d : r.disagreements) {
     ++wins[d.winner];
+    if (rows.size() == k_routing_rows) {
+      continue; // counted above, not shown
+    }
     rows.push_back({md_code(d.ranking.run_id),
                     d.ranking.round_label.empty() ? std::to_string(d.ranking.round) : d.ranking.round_label,
                     pick_cell(d.by_pct.short_name, d.ranking.top_by_pct_pct_gpu_time,
@@ -221,41 +257,100 @@ Blocks routing_section(const Analysis& a)
                   "else isolated).",
                   r.disagreements.size(), plural(static_cast<std::size_t>(r.rounds), "round", "rounds"),
                   wins["pct"], wins["gain"], wins["tie"], wins["undecided"]);
-  return {summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain",
-                          "realized by pct pick", "realized by gain pick", "realized more"},
-                         {"---", "---:", "---", "---", "---:", "---:", "---"}, rows)};
+  Blocks out{summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain",
+                             "realized by pct pick", "realized by gain pick", "realized more"},
+                            {"---", "---:", "---", "---", "---:", "---:", "---"}, rows)};
+  if (r.disagreements.size() > rows.size()) {
+    out.push_back(
+        fmt::format("The {} newest disagreements are shown; {} more: `rfdb query playbook_disagreements`.",
+                    rows.size(), r.disagreements.size() - rows.size()));
+  }
+  return out;
+}
+
+// "a, b, c and N more", each item already rendered.
+std::string capped(const std::vector<std::string>& items, std::size_t shown, std::string_view more)
+{
+  std::vector<std::string> head(items.begin(),
+                                items.begin() + static_cast<std::ptrdiff_t>(std::min(shown, items.size())));
+  std::string out = join(head, ", ");
+  if (items.size() > head.size()) {
+    out += fmt::format(" and {} more{}", items.size() - head.size(), more);
+  }
+  return out;
+}
+
+std::string gate_text(const Finding& f)
+{
+  if (f.gates.empty()) {
+    return "";
+  }
+  if (f.gates == std::vector<std::string>{"kept"}) {
+    return "config trial kept";
+  }
+  return fmt::format("{} {}", f.gates.size() == 1 ? "gate" : "gates", join(f.gates, ", "));
+}
+
+std::string beyond_ceiling_text(const BeyondCeiling& b)
+{
+  return fmt::format(
+      "beyond the Amdahl ceiling: second-order effect or mis-measured share (e2e {} vs ceiling "
+      "{}, {}\u00d7, {})",
+      e2e_range_text(b.e2e_pct, b.e2e_pct), e2e_range_text(b.ceiling_pct, b.ceiling_pct),
+      fixed(b.e2e_pct / b.ceiling_pct, 2), md_code(b.ref.text()));
+}
+
+std::string imported_text(const Finding& f)
+{
+  std::vector<std::string> ids;
+  for (const auto& i : f.imported_identities) {
+    ids.push_back(md_code(truncate_utf8(short_identity(i), 60)));
+  }
+  return fmt::format("imported {} (self-rated {}{})", capped(ids, k_imported_shown, ""),
+                     stars_text(f.imported_stars),
+                     f.imported_last_seen.empty() ? std::string() : ", " + f.imported_last_seen);
 }
 
 std::string finding_line(const Finding& f)
 {
+  std::string tier = f.tier_reason;
+  if (f.verified_e2e && f.verified_speedup) {
+    tier += fmt::format(" (Director {}\u00d7)", fixed(*f.verified_speedup, 4));
+  }
   std::string e2e = "e2e " + e2e_range_text(f.e2e_min_pct, f.e2e_max_pct);
   if (f.e2e_min_pct && f.imported_identities.empty() && f.run_ids.size() > 1 &&
       static_cast<std::size_t>(f.e2e_run_count) < f.run_ids.size()) {
     e2e += fmt::format(" (measured in {} of {} runs)", f.e2e_run_count, f.run_ids.size());
   }
-  std::vector<std::string> parts{f.tier_reason, "isolated " + iso_range_text(f.iso_min, f.iso_max), e2e,
-                                 fmt::format("confirms {}", f.confirms),
-                                 "last_seen " + (f.last_seen.empty() ? std::string("-") : f.last_seen)};
+  std::vector<std::string> parts{tier, "isolated " + iso_range_text(f.iso_min, f.iso_max), e2e};
+  if (const std::string g = gate_text(f); !g.empty()) {
+    parts.push_back(g);
+  }
+  if (!f.reason.empty()) {
+    parts.push_back("reason: " + md_text(f.reason));
+  }
+  if (f.beyond_ceiling) {
+    parts.push_back(beyond_ceiling_text(*f.beyond_ceiling));
+  }
+  parts.push_back(fmt::format("confirms {}", f.confirms));
+  parts.push_back("last_seen " + (f.last_seen.empty() ? std::string("-") : f.last_seen));
   std::vector<std::string> kernels;
   for (const auto& k : f.kernels) {
     kernels.push_back(md_code(k));
   }
   if (!kernels.empty()) {
-    parts.push_back("kernels " + join(kernels, ", "));
+    parts.push_back("kernels " + capped(kernels, k_kernels_shown, ""));
   }
-  std::vector<std::string> sources;
-  for (const auto& r : f.run_ids) {
-    sources.push_back(md_code(r));
+  std::vector<std::string> refs;
+  for (const auto& r : f.refs) {
+    refs.push_back(md_code(r.text()));
   }
-  if (!sources.empty()) {
-    parts.push_back("runs " + join(sources, ", "));
+  if (!refs.empty()) {
+    parts.push_back(fmt::format("{} {}", refs.size() == 1 ? "attempt" : "attempts",
+                                capped(refs, k_refs_shown, " (`rfdb export`)")));
   }
-  std::vector<std::string> imported;
-  for (const auto& i : f.imported_identities) {
-    imported.push_back(md_code(truncate_utf8(i, 60)));
-  }
-  if (!imported.empty()) {
-    parts.push_back("imported " + join(imported, ", "));
+  if (!f.imported_identities.empty()) {
+    parts.push_back(imported_text(f));
   }
   return fmt::format("- {} {} \u2014 {}", stars_text(f.stars), md_text(truncate_utf8(f.lever, k_lever_chars)),
                      join(parts, "; "));
@@ -264,11 +359,20 @@ std::string finding_line(const Finding& f)
 Blocks what_works_section(const Analysis& a)
 {
   Blocks out{
-      "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
-      "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
-      "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
-      "only, at most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first "
-      "(freshness falls from 1 to 0 over 365 days), \u2605\u2605\u2605 stays."};
+      "Positive measured findings only: a kernel lever shows an isolated win beyond the 3.4 % band and an "
+      "e2e "
+      "result beyond +0.5 % with its A/B gate accepted (or stacked, when the run's Director validation won "
+      "and includes it), output parity not failed and engagement not refused; a serving-config lever shows "
+      "its trial kept with e2e beyond +0.5 %. Tiers: \u2605 a single run not verified end to end; "
+      "\u2605\u2605 one clean run (its own A/B gate accepted an isolated and an e2e win) or \u2265 2 "
+      "agreeing "
+      "sources; \u2605\u2605\u2605 \u2265 2 independent clean sources or a verified end-to-end win (the "
+      "run's Director validation won with throughput_speedup > 1 and includes the lever). Imported "
+      "knowledge counts as one source, is labelled imported and stays at most \u2605\u2605 until a run "
+      "confirms it; a lost Director validation caps a lever at \u2605\u2605. Each attempt reference "
+      "RUN#ATTEMPT prints in full with `rfdb show RUN --attempt ATTEMPT`. At most 40 lines: the lowest "
+      "stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls from 1 to 0 over 365 "
+      "days), \u2605\u2605\u2605 stays."};
   if (a.findings.empty()) {
     out.push_back("No positive findings yet.");
   }
@@ -283,6 +387,9 @@ Blocks what_works_section(const Analysis& a)
   }
   std::string evicted =
       fmt::format("{} evicted (cap {}).", plural(a.evicted.size(), "finding", "findings"), k_line_cap);
+  if (!a.evicted.empty()) {
+    evicted += " Every attempt behind them: `rfdb export --format json`.";
+  }
   if (a.findings.size() > k_line_cap) {
     evicted += fmt::format(" {} lines remain because \u2605\u2605\u2605 findings stay.", a.findings.size());
   }
@@ -294,16 +401,33 @@ Blocks cautions_section(const Analysis& a)
 {
   Blocks out{
       "Conditioned notes from surprising negatives: each adds a check under the condition it names (op "
-      "class, gfx, regime, workload, run); none removes a candidate."};
+      "class, gfx, regime, workload, run or imported source); none removes a candidate."};
   if (a.cautions.empty()) {
     out.push_back("No surprising negatives yet.");
     return out;
   }
   std::vector<std::string> lines;
+  std::size_t run_total = 0;
+  std::size_t imported_total = 0;
+  std::size_t imported_shown = 0;
   for (const auto& c : a.cautions) {
-    lines.push_back("- " + c.text);
+    const bool imported = c.kind == CautionKind::imported_negative;
+    std::size_t& total = imported ? imported_total : run_total;
+    ++total;
+    if (imported ? imported_shown < k_imported_cautions : total <= k_run_cautions) {
+      lines.push_back("- " + c.text);
+      imported_shown += imported ? 1 : 0;
+    }
   }
   out.push_back(join(lines, "\n"));
+  if (run_total > k_run_cautions || imported_total > imported_shown) {
+    out.push_back(
+        fmt::format("The {} newest run cautions and {} newest imported ones are shown; {} more: "
+                    "`rfdb query playbook_cautions` (runs) and `rfdb query knowledge_negatives` "
+                    "(imported).",
+                    std::min(run_total, k_run_cautions), imported_shown,
+                    run_total - std::min(run_total, k_run_cautions) + imported_total - imported_shown));
+  }
   return out;
 }
 
@@ -317,25 +441,34 @@ Blocks saturated_section(const Analysis& a)
 {
   Blocks out{
       "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse "
-      "a neighbour away, stop reading unused experts, change the layout, or lower the precision."};
-  if (a.saturated_heads.empty()) {
+      "a neighbour away, stop reading unused experts, change the layout, or lower the precision. The "
+      "verdict follows an attempt's prediction precedence (a measured baseline roofline outranks the "
+      "analytic one); the newest saturated head per kernel class \u00d7 gfx is shown."};
+  if (a.saturated.empty()) {
     out.push_back("No saturated heads yet.");
     return out;
   }
   std::vector<std::vector<std::string>> rows;
-  for (const auto& h : a.saturated_heads) {
+  for (const auto& g : a.saturated) {
+    const HeadVerdict& h = g.newest;
     std::vector<std::string> levers;
     for (const auto& l : h.byte_reduction_levers) {
       levers.push_back(md_text(l));
     }
-    rows.push_back({md_code(h.run_id), md_code(h.short_name), md_text(normalize_gfx(h.gfx)),
-                    fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
-                    levers.empty() ? "none listed" : join(levers, "; "),
-                    h.followed_by_byte_reduction ? "yes" : "no"});
+    rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(normalize_gfx(h.gfx)),
+                    md_code(h.run_id), md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
+                    md_text(h.source_kind), levers.empty() ? "none listed" : join(levers, "; "),
+                    h.followed_by_byte_reduction ? "yes" : "no", std::to_string(g.runs)});
   }
-  out.push_back(table({"run", "kernel", "gfx", "pct_gpu_time", "roofline_pct / target_eff",
-                       "byte-reduction levers listed", "byte-reduction attempt followed"},
-                      {"---", "---", "---", "---:", "---:", "---", "---"}, rows));
+  out.push_back(
+      table({"class", "gfx", "newest run", "kernel", "pct_gpu_time", "roofline_pct / target_eff", "verdict",
+             "byte-reduction levers listed", "byte-reduction attempt followed", "runs saturated"},
+            {"---", "---", "---", "---", "---:", "---:", "---", "---", "---", "---:"}, rows));
+  if (a.saturated_heads > a.saturated.size()) {
+    out.push_back(
+        fmt::format("{} saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`.",
+                    a.saturated_heads));
+  }
   return out;
 }
 
@@ -349,7 +482,8 @@ Blocks glance_section(const Analysis& a)
       "Run {} ({}, {}). Each axis is split at its routing threshold: x = roofline_pct / target_eff, "
       "with the saturated band edge 0.9 at the middle and 1.0 at the right edge; y = pct_gpu_time, with "
       "the head threshold 5 % at the middle and 50 % or more at the top. Top right: saturated heads, "
-      "reduce bytes; top left: heads with headroom, tune; bottom: low priority.",
+      "reduce bytes; top left: heads with headroom, tune; bottom: low priority. A head without a verdict is "
+      "not plotted.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
       md_text(normalize_gfx(first.gfx)))};
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {
@@ -359,10 +493,12 @@ Blocks glance_section(const Analysis& a)
   std::vector<std::vector<std::string>> rows;
   for (const auto& h : a.newest_heads) {
     rows.push_back({md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
-                    md_text(h.headroom_class.empty() ? "unknown" : h.headroom_class), head_route(h)});
+                    md_text(h.headroom_class.empty() ? "unknown" : h.headroom_class), md_text(h.source_kind),
+                    head_route(h)});
   }
-  out.push_back(table({"kernel", "pct_gpu_time", "roofline_pct / target_eff", "headroom_class", "route"},
-                      {"---", "---:", "---:", "---", "---"}, rows));
+  out.push_back(
+      table({"kernel", "pct_gpu_time", "roofline_pct / target_eff", "headroom_class", "verdict", "route"},
+            {"---", "---:", "---:", "---", "---", "---"}, rows));
   return out;
 }
 
