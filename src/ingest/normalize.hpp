@@ -132,8 +132,16 @@ std::string fold_lever_text(std::string_view text);
 // can belong to `op_class` ("" or "unknown": any); "" when it names none.
 std::string known_lever(std::string_view text, std::string_view op_class = "");
 
+// The key of a text that names one serving flag, whatever it says around
+// it: "--name" with '-' folded to '_', plus "=value" when the value is
+// given as `--name=value`, as the whole text `--name value`, or inside the
+// flag's code span (`--name value`). "" when it names no flag or several.
+// "config: --max-num-batched-tokens 16384" → "--max_num_batched_tokens=16384";
+// "Pass `--async-scheduling` to the server" → "--async_scheduling".
+std::string flag_lever(std::string_view text);
+
 // The reuse key of a lever: known_lever(text, op_class), else
-// fold_lever_text(text).
+// flag_lever(text), else fold_lever_text(text).
 std::string lever_key(std::string_view text, std::string_view op_class = "");
 
 } // namespace rfdb::ingest

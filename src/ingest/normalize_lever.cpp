@@ -279,10 +279,87 @@ std::string known_lever(std::string_view text, std::string_view op_class)
   return std::string(best);
 }
 
+namespace {
+
+bool flag_char(char c)
+{
+  return is_alnum(lower(c)) || c == '-' || c == '_';
+}
+
+// "--max-num-batched-tokens" → "max_num_batched_tokens".
+std::string flag_name(std::string_view raw)
+{
+  std::string out;
+  for (const char c : raw) {
+    out += c == '-' ? '_' : lower(c);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string flag_lever(std::string_view text)
+{
+  // Every `--name` token (a word boundary before the dashes).
+  std::vector<std::pair<std::size_t, std::size_t>> flags; // [begin, end) of the name after "--"
+  for (std::size_t i = 0; i + 2 < text.size(); ++i) {
+    if (text[i] == '-' && text[i + 1] == '-' && is_alnum(lower(text[i + 2])) &&
+        (i == 0 || !flag_char(text[i - 1]))) {
+      std::size_t end = i + 2;
+      while (end < text.size() && flag_char(text[end])) {
+        ++end;
+      }
+      flags.emplace_back(i + 2, end);
+      i = end;
+    }
+  }
+  if (flags.empty()) {
+    return {};
+  }
+  const std::string name = flag_name(text.substr(flags[0].first, flags[0].second - flags[0].first));
+  for (const auto& [b, e] : flags) {
+    if (flag_name(text.substr(b, e - b)) != name) {
+      return {}; // several flags: a combination, not one flag lever
+    }
+  }
+  // The value: after '=', or the rest of a text that is only the flag and its
+  // value, or the rest of the code span the flag opens.
+  const std::size_t end = flags[0].second;
+  std::string_view value;
+  if (end < text.size() && text[end] == '=') {
+    const std::size_t stop = text.find_first_of(" \t\n`'\")", end + 1);
+    value = text.substr(end + 1, stop == std::string_view::npos ? std::string_view::npos : stop - end - 1);
+  } else {
+    const std::string before = fold_lever_text(text.substr(0, flags[0].first));
+    const std::size_t tick_open = text.rfind('`', flags[0].first);
+    const bool in_span = tick_open != std::string_view::npos && tick_open + 3 == flags[0].first;
+    const std::size_t tick_close = in_span ? text.find('`', end) : std::string_view::npos;
+    if (in_span && tick_close != std::string_view::npos) {
+      value = text.substr(end, tick_close - end);
+    } else if (before.empty() && !in_span) {
+      value = text.substr(end);
+    }
+  }
+  const std::string folded = fold_lever_text(value);
+  std::string out = "--" + name;
+  if (!folded.empty()) {
+    out += "=";
+    for (const char c : folded) {
+      out += c == ' ' ? '_' : c;
+    }
+  }
+  return out;
+}
+
 std::string lever_key(std::string_view text, std::string_view op_class)
 {
-  std::string known = known_lever(text, op_class);
-  return known.empty() ? fold_lever_text(text) : known;
+  if (std::string known = known_lever(text, op_class); !known.empty()) {
+    return known;
+  }
+  if (std::string flag = flag_lever(text); !flag.empty()) {
+    return flag;
+  }
+  return fold_lever_text(text);
 }
 
 } // namespace rfdb::ingest

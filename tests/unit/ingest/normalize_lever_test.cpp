@@ -67,6 +67,22 @@ TEST(LeverKey, CaseSeparatorsAndSynonymsFold)
 // One lever written down in a card and in the playbook line it came from:
 // each pair must get one key (and the run's own attempt text, where a run
 // measured the same lever).
+TEST(LeverKey, OneServingFlagIsOneLeverWhateverTheProseAroundIt)
+{
+  EXPECT_EQ(lever_key("config: --async-scheduling"), "--async_scheduling");
+  EXPECT_EQ(lever_key("Pass `--async-scheduling` to the server so host work overlaps the GPU."),
+            "--async_scheduling");
+  EXPECT_EQ(lever_key("config: --max-num-batched-tokens 16384"), "--max_num_batched_tokens=16384");
+  EXPECT_EQ(lever_key("raise the prefill chunk: `--max-num-batched-tokens 16384` (2 x ISL)"),
+            "--max_num_batched_tokens=16384");
+  EXPECT_EQ(lever_key("--max_num_batched_tokens=16384"), "--max_num_batched_tokens=16384");
+  EXPECT_EQ(lever_key("config: --compilation-config '{\"cudagraph_mode\": \"FULL_DECODE_ONLY\"}'"),
+            "--compilation_config=cudagraph_mode_full_decode_only");
+  // Two different flags are a combination: matched as text.
+  EXPECT_EQ(lever_key("use --enable-expert-parallel with --max-num-seqs 128"),
+            "use enable expert parallel with max num seqs 128");
+}
+
 TEST(LeverKey, EachDuplicatePairKindGetsOneKey)
 {
   struct Pair {
