@@ -96,6 +96,17 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
   }
 }
 
+// One sentence of imported text without its final period (the caution adds
+// its own punctuation).
+std::string sentence(std::string_view text)
+{
+  std::string s = first_sentence(text, k_caution_text);
+  while (!s.empty() && (s.back() == '.' || s.back() == ':')) {
+    s.pop_back();
+  }
+  return s;
+}
+
 std::string imported_where(const ImportedFinding& f)
 {
   return fmt::format("imported {} {}, {}", f.origin, md_code(truncate_utf8(short_identity(f.identity), 60)),
@@ -120,19 +131,20 @@ void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
   }
   if (f.negative) {
     Caution c = imported_base(f);
-    const std::string effect = first_sentence(f.effect, k_caution_text);
-    c.text = fmt::format("Also verify {} ({}) against imported negative evidence ({}{}): {}.",
-                         md_text(detail::imported_display(f)), c.key.text(), imported_where(f),
+    const std::string effect = sentence(f.effect);
+    c.text = fmt::format("Also verify the outcome before reusing {} ({}): imported negative evidence ({}{}) "
+                         "records {}.",
+                         md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
                          f.type.empty() ? "" : ", type " + md_text(f.type),
-                         effect.empty() ? "it records no gain" : md_text(effect));
+                         effect.empty() ? "no gain" : md_text(effect));
     out.push_back(std::move(c));
   }
   for (const auto& d : f.dead_ends) {
     Caution c = imported_base(f);
     c.lever_key += "#dead-end:" + ingest::fold_lever_text(d);
     c.text = fmt::format("Also verify the dead end recorded with {} ({}; {}) before trying it: {}.",
-                         md_text(detail::imported_display(f)), c.key.text(), imported_where(f),
-                         md_text(first_sentence(d, k_caution_text)));
+                         md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
+                         md_text(sentence(d)));
     out.push_back(std::move(c));
   }
 }

@@ -380,14 +380,14 @@ TEST(KnowledgeReport, NegativeFindingsAreCautionsNotWhatWorks)
   EXPECT_EQ(md.substr(0, cautions).find("split-K 4"), std::string::npos) << md;
   EXPECT_EQ(md.substr(0, cautions).find("global library pin"), std::string::npos) << md;
   // Both become conditioned "also verify" notes naming the imported card.
-  EXPECT_NE(
-      md.find("- Also verify split-K 4 (moe · gfx950 · decode) against imported negative evidence "
-              "(imported card `split-k-regression-moe-gfx950.md`, 2026-05-02, type anti-pattern): 0.91x "
-              "isolated on the fixture decode shape."),
-      std::string::npos)
+  EXPECT_NE(md.find("- Also verify the outcome before reusing split-K 4 (moe · gfx950 · decode): imported "
+                    "negative evidence (imported card `split-k-regression-moe-gfx950.md`, 2026-05-02, type "
+                    "anti-pattern) records 0.91x isolated on the fixture decode shape."),
+            std::string::npos)
       << md;
-  EXPECT_NE(md.find("- Also verify global library pin (gemm · gfx950 · prefill) against imported negative "
-                    "evidence (imported card `e2e-loss-gemm-gfx950.md`, 2026-05-03, type lever): -1.4% e2e"),
+  EXPECT_NE(md.find("- Also verify the outcome before reusing global library pin (gemm · gfx950 · prefill): "
+                    "imported negative evidence (imported card `e2e-loss-gemm-gfx950.md`, 2026-05-03, type "
+                    "lever) records -1.4% e2e"),
             std::string::npos)
       << md;
 }
