@@ -42,12 +42,23 @@ std::string list_value(const std::vector<std::string>& items)
   return "[" + join(clean, ", ") + "]";
 }
 
+std::vector<std::string> short_identities(const Finding& f)
+{
+  std::vector<std::string> out;
+  for (const auto& i : f.imported_identities) {
+    out.push_back(short_identity(i));
+  }
+  return out;
+}
+
 std::string effect_text(const Finding& f)
 {
-  std::string runs = fmt::format("{} run{}", f.run_ids.size(), f.run_ids.size() == 1 ? "" : "s");
+  std::string runs = f.run_ids.empty()
+                         ? std::string()
+                         : fmt::format("{} run{}", f.run_ids.size(), f.run_ids.size() == 1 ? "" : "s");
   if (!f.imported_identities.empty()) {
-    runs += fmt::format(" + imported knowledge ({} finding{})", f.imported_identities.size(),
-                        f.imported_identities.size() == 1 ? "" : "s");
+    runs += fmt::format("{}imported knowledge ({} finding{})", runs.empty() ? "" : " + ",
+                        f.imported_identities.size(), f.imported_identities.size() == 1 ? "" : "s");
   }
   return fmt::format("isolated {}; e2e {}; {}", iso_range_text(f.iso_min, f.iso_max),
                      e2e_range_text(f.e2e_min_pct, f.e2e_max_pct), runs);
@@ -95,7 +106,7 @@ std::string apply_text(const Finding& f)
     parts.push_back("measured on " + join(f.kernels, ", "));
   }
   if (!f.imported_identities.empty()) {
-    parts.push_back("see imported " + join(f.imported_identities, ", ") + " for how it was applied");
+    parts.push_back("see imported " + join(short_identities(f), ", ") + " for how it was applied");
   }
   return fmt::format("Try it where the run matches {}{}{}.", f.key.text(), parts.empty() ? "" : "; ",
                      join(parts, "; "));
@@ -145,7 +156,7 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
     out += fmt::format("spellings: {}\n", list_value(f.spellings));
   }
   if (!f.imported_identities.empty()) {
-    out += fmt::format("imported: {}\n", list_value(f.imported_identities));
+    out += fmt::format("imported: {}\n", list_value(short_identities(f)));
   }
   out += "generator: rfdb\n---\n\n";
   out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());

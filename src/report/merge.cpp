@@ -40,7 +40,7 @@ std::vector<std::string> cited_sources(const ImportedFinding& f)
     }
   }
   if (cited.empty()) {
-    cited.push_back(fmt::format("{} {}", f.origin, f.identity));
+    cited.push_back(fmt::format("{} {}", f.origin, short_identity(f.identity)));
   }
   return cited;
 }
