@@ -102,6 +102,20 @@ Result<void> write_output(const fs::path& path, const std::string& text)
   return util::write_file_atomically(path, text);
 }
 
+// The priors by class,gfx over every GPU (the numbers `rfdb priors --by
+// class,gfx` prints).
+Result<calibrate::PriorsResult>
+compute_report_priors(store::Database& db, const store::EvidenceFilter& filter, const std::string& as_of)
+{
+  store::Evidence evidence;
+  RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
+  calibrate::PriorsParams params;
+  params.as_of = as_of;
+  params.since = filter.since;
+  params.level = calibrate::PriorsLevel::op_class_gfx;
+  return calibrate::compute_priors(calibrate::observations_from(evidence.attempts), params);
+}
+
 // A --gfx naming no stored run is an error that lists the GPUs that exist.
 Result<void> check_gfx(store::Database& db, const std::string& gfx)
 {
@@ -142,33 +156,30 @@ int run_report(const ReportOptions& opts, Context& ctx)
     }
     gfx_scope = report::normalize_gfx(opts.gfx);
   }
-  auto evidence = store::load_evidence(*db, filter);
-  if (!evidence) {
-    return report_error(ctx, "report", evidence.error());
-  }
-  auto rows = store::load_report_evidence(*db, filter);
-  if (!rows) {
-    return report_error(ctx, "report", rows.error());
-  }
-  calibrate::PriorsParams params;
-  params.as_of = opts.as_of;
-  params.since = filter.since;
-  params.level = calibrate::PriorsLevel::op_class_gfx;
-  auto priors = calibrate::compute_priors(calibrate::observations_from(evidence->attempts), params);
+  // The priors' evidence and the report's rows are each released once used:
+  // at tens of thousands of runs they are the bulk of the memory.
+  auto priors = compute_report_priors(*db, filter, opts.as_of);
   if (!priors) {
     return report_error(ctx, "report", priors.error());
   }
-  // Default as-of: the newest run date. Imported knowledge newer than it is
-  // shown with its own date and never moves as-of.
-  std::string as_of = opts.as_of;
-  if (as_of.empty()) {
-    for (const auto& r : rows->runs) {
-      as_of = std::max(as_of, r.run_date.value_or(""));
+  std::optional<report::ReportInput> input;
+  {
+    auto rows = store::load_report_evidence(*db, filter);
+    if (!rows) {
+      return report_error(ctx, "report", rows.error());
     }
+    // Default as-of: the newest run date. Imported knowledge newer than it is
+    // shown with its own date and never moves as-of.
+    std::string as_of = opts.as_of;
+    if (as_of.empty()) {
+      for (const auto& r : rows->runs) {
+        as_of = std::max(as_of, r.run_date.value_or(""));
+      }
+    }
+    input = report::build_report_input(*rows, std::move(*priors), as_of, filter.since, gfx_scope);
   }
-  auto input = report::build_report_input(*rows, *priors, as_of, filter.since, gfx_scope);
-  input.as_of_given = !opts.as_of.empty();
-  const auto analysis = report::analyze(input);
+  input->as_of_given = !opts.as_of.empty();
+  const auto analysis = report::analyze(std::move(*input));
   const std::string markdown = report::render_playbook(analysis);
   // Check every target before writing anything: a refused one writes nothing.
   if (!opts.output.empty()) {

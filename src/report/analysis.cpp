@@ -69,34 +69,30 @@ template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>
   return out;
 }
 
-ReportInput scope_input(const ReportInput& in, const std::string& as_of)
+// The input after the scope rules, filtered in place (no copy of the
+// history when the caller moves it in).
+ReportInput scope_input(ReportInput in, const std::string& as_of)
 {
   const Scope s{in, as_of};
-  ReportInput out;
-  out.as_of = as_of;
-  out.since = in.since;
-  out.gfx_filter = in.gfx_filter;
-  out.priors = in.priors;
   std::set<std::string> dropped;
   for (const auto& r : in.runs) {
-    if (s.ok(r.run_date, r.gfx)) {
-      out.runs.push_back(r);
-    } else {
+    if (!s.ok(r.run_date, r.gfx)) {
       dropped.insert(r.run_id);
     }
   }
-  out.attempts = keep_if(in.attempts, [&](const AttemptInfo& a) { return s.ok(a.run_date, a.gfx); });
-  out.heads = keep_if(in.heads, [&](const HeadVerdict& h) { return s.ok(h.run_date, h.gfx); });
-  out.rankings = keep_if(in.rankings, [&](const RoundRanking& r) { return dropped.count(r.run_id) == 0; });
+  std::erase_if(in.runs, [&](const RunInfo& r) { return dropped.count(r.run_id) > 0; });
+  std::erase_if(in.attempts, [&](const AttemptInfo& a) { return !s.ok(a.run_date, a.gfx); });
+  std::erase_if(in.heads, [&](const HeadVerdict& h) { return !s.ok(h.run_date, h.gfx); });
+  std::erase_if(in.rankings, [&](const RoundRanking& r) { return dropped.count(r.run_id) > 0; });
   // Imported knowledge newer than the default as_of is shown with its own
   // date; only an explicit --as-of leaves it out.
-  out.as_of_given = in.as_of_given;
-  out.imported = keep_if(in.imported, [&](const ImportedFinding& f) {
+  std::erase_if(in.imported, [&](const ImportedFinding& f) {
     const bool after = !as_of.empty() && !f.last_seen.empty() && f.last_seen > as_of;
     const bool dated_ok = after ? !in.as_of_given : s.date_ok(f.last_seen);
-    return dated_ok && (!in.gfx_filter || s.gfx_ok(f.gfx));
+    return !(dated_ok && (!in.gfx_filter || s.gfx_ok(f.gfx)));
   });
-  return out;
+  in.as_of = as_of;
+  return in;
 }
 
 // The latest verdict (highest round) per (run, kernel).
@@ -265,11 +261,11 @@ RoutingSummary routing_quality(const ReportInput& s)
 
 } // namespace
 
-Analysis analyze(const ReportInput& input)
+Analysis analyze(ReportInput input)
 {
   Analysis a;
   a.as_of = resolve_as_of(input);
-  a.scoped = scope_input(input, a.as_of);
+  a.scoped = scope_input(std::move(input), a.as_of);
   a.findings = build_findings(a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
   a.cautions = build_cautions(a.scoped);

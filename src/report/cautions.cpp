@@ -47,6 +47,17 @@ std::string validation_figure(const AttemptInfo& a)
 
 void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
 {
+  // Most attempts raise none: decide before building any text.
+  const bool iso_win = a.isolated_speedup && *a.isolated_speedup > k_iso_win;
+  const bool e2e_loss = iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
+  // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
+  // unmodelled) is not a prediction, so it cannot be contradicted.
+  const bool contradiction = a.isolated_speedup && has_usable_prediction(a) &&
+                             *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win;
+  const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
+  if (!e2e_loss && !contradiction && !lost) {
+    return;
+  }
   const ReuseKey key = attempt_reuse_key(a);
   const std::string cond = condition_text(a, key);
   const std::string lever_text = attempt_lever_text(a);
@@ -60,8 +71,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
                      a.short_name,
                      ingest::lever_key(lever_text, key.op_class),
                      ""};
-  const bool iso_win = a.isolated_speedup && *a.isolated_speedup > k_iso_win;
-  if (iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct) {
+  if (e2e_loss) {
     Caution c = base;
     c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
                          "but e2e {} {}.",
@@ -69,10 +79,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
                          e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), where);
     out.push_back(std::move(c));
   }
-  // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
-  // unmodelled) is not a prediction, so it cannot be contradicted.
-  if (a.isolated_speedup && has_usable_prediction(a) &&
-      *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win) {
+  if (contradiction) {
     Caution c = base;
     c.kind = CautionKind::model_contradiction;
     c.text = fmt::format(
@@ -84,7 +91,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
         a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
     out.push_back(std::move(c));
   }
-  if (what_works_exclusion(a).empty() && validation_lost(a)) {
+  if (lost) {
     Caution c = base;
     c.kind = CautionKind::lost_validation;
     c.text = fmt::format("Also verify the end-to-end win of {} on {} ({}) in the combined stack: its own A/B "

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace rfdb::report {
 
@@ -53,13 +54,28 @@ bool stronger(const AttemptInfo* x, const AttemptInfo* y)
          std::make_tuple(!is_verified(*y), !is_clean(*y), x->run_date, y->run_id, y->attempt_key);
 }
 
-void add_attempt(std::vector<Line>& lines, std::map<std::pair<std::string, std::string>, std::size_t>& index,
-                 const AttemptInfo& a)
+// Lines by (reuse key text, lever key), and the lever keys of the texts seen
+// so far: thousands of runs repeat a few dozen lever texts.
+struct LineIndex {
+  std::unordered_map<std::string, std::size_t> lines;
+  std::unordered_map<std::string, std::string> lever_keys;
+
+  const std::string& lever_key(const std::string& text, const std::string& op_class)
+  {
+    auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
+    if (inserted) {
+      it->second = ingest::lever_key(text, op_class);
+    }
+    return it->second;
+  }
+};
+
+void add_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
 {
   const ReuseKey key = attempt_reuse_key(a);
   const std::string text = attempt_lever_text(a);
-  const std::string lever_key = ingest::lever_key(text, key.op_class);
-  auto [it, inserted] = index.try_emplace({key.text(), lever_key}, lines.size());
+  const std::string& lever_key = index.lever_key(text, key.op_class);
+  auto [it, inserted] = index.lines.try_emplace(key.text() + '\n' + lever_key, lines.size());
   if (inserted) {
     lines.push_back(Line{});
     lines.back().key = key;
@@ -70,7 +86,7 @@ void add_attempt(std::vector<Line>& lines, std::map<std::pair<std::string, std::
   l.attempts.push_back(&a);
   l.runs.insert(a.run_id);
   if (const std::string b = one_line(a.backend); !b.empty()) {
-    l.backend_keys.insert(ingest::lever_key(b));
+    l.backend_keys.insert(index.lever_key(b, ""));
   }
 }
 
@@ -436,7 +452,7 @@ std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t 
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of)
 {
   std::vector<Line> lines;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  LineIndex index;
   for (const AttemptInfo& a : scoped.attempts) {
     if (what_works_exclusion(a).empty()) {
       add_attempt(lines, index, a);

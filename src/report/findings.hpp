@@ -81,9 +81,12 @@
 
 namespace rfdb::report {
 
-inline constexpr double k_iso_noise = 0.034;      // fraction: s > 1.034 is an isolated win
-inline constexpr double k_e2e_noise_pct = 0.5;    // percent: the e2e noise band
-inline constexpr std::size_t k_line_cap = 40;     // What works lines (FORMATS.md §4.3)
+inline constexpr double k_iso_noise = 0.034;   // fraction: s > 1.034 is an isolated win
+inline constexpr double k_e2e_noise_pct = 0.5; // percent: the e2e noise band
+inline constexpr std::size_t k_line_cap = 40;  // What works lines (FORMATS.md §4.3)
+// ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
+// shows the freshest k_shown_cap of them (their cards keep all).
+inline constexpr std::size_t k_shown_cap = 60;
 inline constexpr double k_freshness_days = 365.0; // freshness falls to 0 over this
 inline constexpr double k_head_min_pct = 5.0;     // pct_gpu_time of a head kernel
 inline constexpr double k_beyond_ceiling = 2.0;   // e2e above this × the Amdahl ceiling is annotated
@@ -289,8 +292,8 @@ struct Analysis {
 };
 
 // Compute the analysis. Deterministic: any permutation of the input vectors
-// gives the same result.
-Analysis analyze(const ReportInput& input);
+// gives the same result. Move a large input in: it is scoped in place.
+Analysis analyze(ReportInput input);
 
 // The findings before the cap, in report order (exposed for tests).
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of);

@@ -311,6 +311,24 @@ std::string imported_text(const Finding& f)
                      f.imported_last_seen.empty() ? std::string() : ", " + f.imported_last_seen);
 }
 
+// The lines What works shows, in report order: all of them, or beyond
+// k_shown_cap the freshest (highest rank, then newest).
+std::vector<const Finding*> shown_findings(const std::vector<Finding>& findings)
+{
+  std::vector<const Finding*> shown;
+  for (const auto& f : findings) {
+    shown.push_back(&f);
+  }
+  if (shown.size() > k_shown_cap) {
+    std::stable_sort(shown.begin(), shown.end(), [](const Finding* x, const Finding* y) {
+      return std::tie(y->rank, y->last_seen) < std::tie(x->rank, x->last_seen);
+    });
+    shown.resize(k_shown_cap);
+    std::sort(shown.begin(), shown.end()); // back to report order (findings are in it)
+  }
+  return shown;
+}
+
 std::string finding_line(const Finding& f)
 {
   std::string tier = f.tier_reason;
@@ -376,11 +394,12 @@ Blocks what_works_section(const Analysis& a)
   if (a.findings.empty()) {
     out.push_back("No positive findings yet.");
   }
-  for (std::size_t i = 0; i < a.findings.size();) {
-    const ReuseKey& key = a.findings[i].key;
+  const std::vector<const Finding*> shown = shown_findings(a.findings);
+  for (std::size_t i = 0; i < shown.size();) {
+    const ReuseKey& key = shown[i]->key;
     std::vector<std::string> lines;
-    for (; i < a.findings.size() && a.findings[i].key == key; ++i) {
-      lines.push_back(finding_line(a.findings[i]));
+    for (; i < shown.size() && shown[i]->key == key; ++i) {
+      lines.push_back(finding_line(*shown[i]));
     }
     out.push_back("### " + md_text(key.text()));
     out.push_back(join(lines, "\n"));
@@ -391,7 +410,12 @@ Blocks what_works_section(const Analysis& a)
     evicted += " Every attempt behind them: `rfdb export --format json`.";
   }
   if (a.findings.size() > k_line_cap) {
-    evicted += fmt::format(" {} lines remain because \u2605\u2605\u2605 findings stay.", a.findings.size());
+    evicted += fmt::format(" {} lines remain because \u2605\u2605\u2605 findings stay", a.findings.size());
+    evicted +=
+        a.findings.size() > shown.size()
+            ? fmt::format("; the {} freshest are shown, every one has a card (`rfdb report --cards DIR`).",
+                          shown.size())
+            : ".";
   }
   out.push_back(evicted);
   return out;
