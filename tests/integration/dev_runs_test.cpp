@@ -187,8 +187,8 @@ TEST_P(DevRun, IngestsToExactlyTheExpectedAttemptsAndPredictions)
 }
 
 INSTANTIATE_TEST_SUITE_P(Expected, DevRun, ::testing::ValuesIn(k_dev_runs),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return std::string("D") + std::to_string(6 + info.index);
+                         [](const ::testing::TestParamInfo<std::string>& run) {
+                           return std::string("D") + std::to_string(6 + run.index);
                          });
 
 // D6's worked merge: the four sibling candidates on one kernel stay four
