@@ -297,6 +297,39 @@ TEST_F(DevRunsPlaybook, SaturatedHeadsFollowTheMeasuredBaselineAndTheChartNeedsA
   EXPECT_FALSE(contains(glance, "cross_device_reduce_1stage: ["));
 }
 
+// The "N more: `rfdb query …`" lines name queries that list everything the
+// capped sections leave out, with the same rules.
+TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
+{
+  const auto query = [&](const std::string& name) {
+    const auto r = run_cli({"--db", s_db.string(), "query", name, "--format", "json"});
+    EXPECT_EQ(r.code, 0) << name << ": " << r.err;
+    return json::parse(r.out);
+  };
+  const json heads = query("playbook_saturated_heads");
+  ASSERT_EQ(heads.size(), 2u) << heads.dump(1);
+  EXPECT_EQ(heads[0].at("short_name"), "_fwd_kernel");
+  EXPECT_EQ(heads[0].at("verdict"), "measured");
+  const json rounds = query("playbook_disagreements");
+  ASSERT_EQ(rounds.size(), 1u);
+  EXPECT_EQ(rounds[0].at("top_by_gain"), "fused_moe_kernel");
+  std::set<std::string> cautions;
+  for (const auto& c : query("playbook_cautions")) {
+    cautions.insert(c.at("attempt_key").get<std::string>() + " " + c.at("caution").get<std::string>());
+  }
+  EXPECT_EQ(cautions.count("cand:cand_kentry_warmstart lost_validation"), 1u);
+  EXPECT_EQ(cautions.count("cand:cand__w8a8_block_fp8_matmul_flydsl e2e_loss"), 1u);
+  EXPECT_EQ(cautions.size(), bullet_lines(section(s_md, "Cautions")).size() - 2); // two imported ones
+  const json misses = query("playbook_misses");
+  EXPECT_FALSE(misses.empty());
+  std::set<std::string> negatives;
+  for (const auto& n : query("knowledge_negatives")) {
+    negatives.insert(n.at("identity").get<std::string>());
+  }
+  EXPECT_EQ(negatives, (std::set<std::string>{"dependency-wait-not-a-stall-moe-gfx950.md",
+                                              "tuned-gemm-table-gfx942.md"}));
+}
+
 TEST_F(DevRunsPlaybook, OurOwnCardsIngestedBackChangeNothing)
 {
   TempDir tmp;

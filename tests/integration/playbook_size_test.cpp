@@ -2,7 +2,7 @@
 // capped. A large history is synthesized quickly by cloning the stored rows
 // of the dev and sample runs in SQL (runs, attempts, verdicts), with dates
 // spread over two years, lever spellings varied so What works overflows its
-// cap, and a few GPUs. 3 000 runs by default (fast under ASan);
+// cap, and a few GPUs. 2 000 runs by default (about 10 s under ASan);
 // RFDB_SCALE_RUNS=30000 measures the figure, and RFDB_SCALE_KEEP=PATH
 // keeps the database for `rfdb report` timings (tools/bench/README.md).
 #include "support/helpers.hpp"
@@ -63,7 +63,7 @@ void clone_runs(const fs::path& path, int copies)
 int scale_runs()
 {
   const char* v = std::getenv("RFDB_SCALE_RUNS");
-  return v != nullptr ? std::atoi(v) : 3000;
+  return v != nullptr ? std::atoi(v) : 2000;
 }
 
 std::size_t count(const std::string& text, const std::string& needle)
