@@ -94,7 +94,7 @@ void print_text(const ordered_json& j, const std::string& prefix, std::ostream& 
             item.at("kind").get<std::string>(), item.at("superseded").get<bool>() ? ", superseded" : "");
       }
     } else {
-      fmt::print(out, "{:<28}{}\n", name, v.is_string() ? v.get<std::string>() : v.dump());
+      fmt::print(out, "{:<32} {}\n", name, v.is_string() ? v.get<std::string>() : v.dump());
     }
   }
 }

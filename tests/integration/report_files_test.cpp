@@ -179,7 +179,7 @@ TEST_F(ReportFiles, ShowAttemptNamesTheKeysOfARunWhenOneIsUnknown)
   const auto text =
       run_cli({"--db", s_db.string(), "show", k_canonical_run, "--attempt", "cand:cand_fused_moe_kernel"});
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_TRUE(contains(text.out, "gate                        rejected\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "gate                             rejected\n")) << text.out;
   EXPECT_TRUE(contains(text.out, "overlay/cand_fused_moe_kernel/integrate_result.json  (integrate_result)"))
       << text.out;
 }
