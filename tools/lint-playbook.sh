@@ -20,6 +20,12 @@ mkdir -p "$work/out"
 "$rfdb" --db "$db" report -o "$work/out/playbook.md" --cards "$work/out/cards" 2>/dev/null
 "$rfdb" --db "$work/empty.sqlite" migrate >/dev/null # an empty database
 "$rfdb" --db "$work/empty.sqlite" report -o "$work/out/empty.md" 2>/dev/null
+# The realistic dev runs with the legacy-knowledge fixture: imported lines,
+# merged duplicates, cautions from imported negatives.
+"$rfdb" --db "$work/dev.sqlite" ingest -q "$root"/tests/fixtures/dev-runs/e2e_*/ >/dev/null
+"$rfdb" --db "$work/dev.sqlite" ingest -q "$root/tests/fixtures/knowledge/playbook/learned" \
+  "$root/tests/fixtures/knowledge/playbook/backend_playbook.md" >/dev/null
+"$rfdb" --db "$work/dev.sqlite" report -o "$work/out/dev.md" --cards "$work/out/dev_cards" 2>/dev/null
 cp "$root/.markdownlint-cli2.jsonc" "$work/out/"
 cd "$work/out"
-"$lint" "playbook.md" "empty.md" "cards/*.md"
+"$lint" "playbook.md" "empty.md" "cards/*.md" "dev.md" "dev_cards/*.md"

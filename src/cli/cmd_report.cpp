@@ -4,21 +4,21 @@
 #include "calibrate/priors.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
-#include "ingest/files.hpp"
 #include "report/cards.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"
 #include "report/playbook.hpp"
 #include "store/evidence.hpp"
-#include "util/time.hpp"
+#include "store/report_evidence.hpp"
+#include "util/safe_file.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace rfdb::cli {
@@ -27,43 +27,93 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<void> write_text(const fs::path& path, const std::string& text)
+// The files a cards sync reads and writes. Only regular *.md files are read
+// (a symlink or FIFO is never followed or opened); every target of a write
+// is checked before the first byte is written, so a refused target leaves
+// the whole directory as it was.
+Result<std::vector<report::CardFile>> read_cards_dir(const fs::path& dir)
+{
+  std::vector<report::CardFile> existing;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(dir, ec))) {
+    return existing;
+  }
+  if (!fs::is_directory(dir, ec)) {
+    return fail(make_error(ErrorCode::io, "--cards names something that is not a directory")
+                    .with_context(dir.string()));
+  }
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".md" || entry.symlink_status(ec).type() != fs::file_type::regular) {
+      continue;
+    }
+    std::optional<std::string> content;
+    RFDB_TRY_ASSIGN(content, util::read_plain_file(entry.path()));
+    if (content) {
+      existing.push_back({entry.path().filename().string(), std::move(*content)});
+    }
+  }
+  if (ec) {
+    return fail(make_error(ErrorCode::io, "cannot list: " + ec.message()).with_context(dir.string()));
+  }
+  return existing;
+}
+
+// Plan the cards sync and check every target it would write.
+Result<report::CardSyncPlan> plan_cards(const fs::path& dir, const std::vector<report::CardFile>& generated)
+{
+  std::vector<report::CardFile> existing;
+  RFDB_TRY_ASSIGN(existing, read_cards_dir(dir));
+  auto plan = report::plan_card_sync(generated, existing);
+  for (const auto& f : plan.writes) {
+    RFDB_TRY(util::check_plain_target(dir / f.file_name));
+  }
+  return plan;
+}
+
+// Write the planned cards: unchanged files are not touched, cards no longer
+// backed by evidence are archived in place (never deleted), INDEX.md last.
+Result<void> write_cards(const fs::path& dir, const report::CardSyncPlan& plan)
+{
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return fail(make_error(ErrorCode::io, "cannot create: " + ec.message()).with_context(dir.string()));
+  }
+  const report::CardFile* index = nullptr;
+  for (const auto& f : plan.writes) {
+    if (f.file_name == report::k_index_file) {
+      index = &f;
+      continue;
+    }
+    RFDB_TRY(util::write_file_atomically(dir / f.file_name, f.content));
+  }
+  if (index != nullptr) {
+    RFDB_TRY(util::write_file_atomically(dir / index->file_name, index->content));
+  }
+  return {};
+}
+
+Result<void> write_output(const fs::path& path, const std::string& text)
 {
   std::error_code ec;
   if (path.has_parent_path()) {
     fs::create_directories(path.parent_path(), ec);
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    return fail(ErrorCode::io, "cannot write " + path.string());
-  }
-  return {};
+  return util::write_file_atomically(path, text);
 }
 
-// Write the generated cards into `dir`: unchanged files are not touched, cards
-// no longer backed by evidence are archived in place (never deleted).
-Result<report::CardSyncPlan> sync_cards(const fs::path& dir, const std::vector<report::CardFile>& generated)
+// The priors by class,gfx over every GPU (the numbers `rfdb priors --by
+// class,gfx` prints).
+Result<calibrate::PriorsResult>
+compute_report_priors(store::Database& db, const store::EvidenceFilter& filter, const std::string& as_of)
 {
-  std::vector<report::CardFile> existing;
-  std::error_code ec;
-  if (fs::is_directory(dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".md") {
-        auto content = ingest::read_file(entry.path());
-        if (!content) {
-          return fail(std::move(content).error());
-        }
-        existing.push_back({entry.path().filename().string(), std::move(*content)});
-      }
-    }
-  }
-  auto plan = report::plan_card_sync(generated, existing);
-  for (const auto& f : plan.writes) {
-    RFDB_TRY(write_text(dir / f.file_name, f.content));
-  }
-  return plan;
+  store::Evidence evidence;
+  RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
+  calibrate::PriorsParams params;
+  params.as_of = as_of;
+  params.since = filter.since;
+  params.level = calibrate::PriorsLevel::op_class_gfx;
+  return calibrate::compute_priors(calibrate::observations_from(evidence.attempts), params);
 }
 
 // A --gfx naming no stored run is an error that lists the GPUs that exist.
@@ -106,46 +156,56 @@ int run_report(const ReportOptions& opts, Context& ctx)
     }
     gfx_scope = report::normalize_gfx(opts.gfx);
   }
-  auto evidence = store::load_evidence(*db, filter);
-  if (!evidence) {
-    return report_error(ctx, "report", evidence.error());
-  }
-  calibrate::PriorsParams params;
-  params.as_of = opts.as_of;
-  params.since = filter.since;
-  params.level = calibrate::PriorsLevel::op_class_gfx;
-  auto priors = calibrate::compute_priors(calibrate::observations_from(evidence->attempts), params);
+  // The priors' evidence and the report's rows are each released once used:
+  // at tens of thousands of runs they are the bulk of the memory.
+  auto priors = compute_report_priors(*db, filter, opts.as_of);
   if (!priors) {
     return report_error(ctx, "report", priors.error());
   }
-  // Default as-of: the newest date the evidence holds, imported findings
-  // included, so knowledge newer than the last run is not hidden.
-  std::string as_of = !opts.as_of.empty() ? opts.as_of : priors->as_of.value_or("");
-  if (opts.as_of.empty()) {
-    for (const auto& r : evidence->runs) {
-      as_of = std::max(as_of, r.run_date.value_or(""));
+  std::optional<report::ReportInput> input;
+  {
+    auto rows = store::load_report_evidence(*db, filter);
+    if (!rows) {
+      return report_error(ctx, "report", rows.error());
     }
-    for (const auto& f : evidence->findings) {
-      if (util::parse_iso_date(f.last_seen)) {
-        as_of = std::max(as_of, f.last_seen);
+    // Default as-of: the newest run date. Imported knowledge newer than it is
+    // shown with its own date and never moves as-of.
+    std::string as_of = opts.as_of;
+    if (as_of.empty()) {
+      for (const auto& r : rows->runs) {
+        as_of = std::max(as_of, r.run_date.value_or(""));
       }
     }
+    input = report::build_report_input(*rows, std::move(*priors), as_of, filter.since, gfx_scope);
   }
-  const auto input = report::build_report_input(*evidence, *priors, as_of, filter.since, gfx_scope);
-  const auto analysis = report::analyze(input);
+  input->as_of_given = !opts.as_of.empty();
+  const auto analysis = report::analyze(std::move(*input));
   const std::string markdown = report::render_playbook(analysis);
+  // Check every target before writing anything: a refused one writes nothing.
+  if (!opts.output.empty()) {
+    if (auto ok = util::check_plain_target(opts.output); !ok) {
+      return report_error(ctx, "report", ok.error());
+    }
+  }
+  std::optional<report::CardSyncPlan> plan;
+  if (!opts.cards_dir.empty()) {
+    auto planned = plan_cards(opts.cards_dir, report::render_cards(analysis));
+    if (!planned) {
+      return report_error(ctx, "report", planned.error());
+    }
+    plan = std::move(*planned);
+  }
   if (opts.output.empty()) {
     fmt::print(ctx.out, "{}", markdown);
-  } else if (auto w = write_text(opts.output, markdown); !w) {
+  } else if (auto w = write_output(opts.output, markdown); !w) {
     return report_error(ctx, "report", w.error());
   } else {
     fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output,
                analysis.scoped.runs.size(), analysis.as_of.empty() ? "n/a" : analysis.as_of);
   }
-  if (!opts.cards_dir.empty()) {
-    auto plan = sync_cards(opts.cards_dir, report::render_cards(analysis));
-    if (!plan) {
-      return report_error(ctx, "report", plan.error());
+  if (plan) {
+    if (auto w = write_cards(opts.cards_dir, *plan); !w) {
+      return report_error(ctx, "report", w.error());
     }
     fmt::print(
         ctx.err, "cards in {}: {} written, {} unchanged, {} archived{}\n", opts.cards_dir,
@@ -163,8 +223,8 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")
       ->type_name("FILE");
   cmd->add_option("--as-of", opts->as_of,
-                  "Date the playbook is written for (default: the newest date in the evidence, runs and "
-                  "imported findings)")
+                  "Date the playbook is written for (default: the newest run date; imported knowledge "
+                  "dated after it is shown with its own date)")
       ->check(iso_date_validator());
   cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
       ->check(iso_date_validator());
@@ -173,8 +233,11 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
                   "Also write one learned card per finding plus INDEX.md into DIR")
       ->type_name("DIR");
   cmd->footer(R"(Sections: target_eff priors, Calibration, Routing quality, What works (tiers ★/★★/★★★,
-at most 40 lines), Cautions, Saturated heads, and a quadrant chart of the newest run.
-The same database and --as-of give byte-identical output.
+at most 40 lines), Cautions, Saturated heads, and a quadrant chart of the newest run. Every
+section is capped, so the playbook stays small at any history size.
+The same database and --as-of give byte-identical output. Files are written to a temporary
+beside the target and renamed over it; a symlink, FIFO or other non-regular file at a target
+is refused and nothing is written.
 
 Examples:
   rfdb report -o playbook.md

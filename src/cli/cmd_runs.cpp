@@ -2,6 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "cli/show_attempt.hpp"
 #include "store/runs.hpp"
 #include "util/table.hpp"
 
@@ -317,6 +318,9 @@ int run_show(const ShowOptions& opts, Context& ctx)
   if (!run) {
     return report_error(ctx, "show", run.error());
   }
+  if (!opts.attempt.empty()) {
+    return show_attempt(*db, *run, opts.attempt, *format, ctx);
+  }
   if (*format == "json") {
     fmt::print(ctx.out, "{}\n", show_json(*run).dump(2));
   } else {
@@ -332,9 +336,14 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it")->required();
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
+  cmd->add_option("--attempt", opts->attempt,
+                  "Only this attempt, in full with every cited file and JSON pointer (the ATTEMPT of a "
+                  "playbook reference RUN#ATTEMPT)")
+      ->type_name("KEY");
   cmd->footer("Examples:\n  rfdb show e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq\n"
               "  rfdb show e2e_Qwen-Qwen3.5          # a unique prefix is enough\n"
-              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'\n\n"
+              "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'\n"
+              "  rfdb show RUN --attempt cand:cand_fused_moe_kernel\n\n"
               "JSON fields: docs/json.md.");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });
 }

@@ -20,8 +20,9 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_runs(const RunsOptions& opts, Context& ctx);
 
 struct ShowOptions {
-  std::string run_id; // or any unique prefix
-  std::string format; // table | json ("" = the global --format, else by terminal)
+  std::string run_id;  // or any unique prefix
+  std::string format;  // table | json ("" = the global --format, else by terminal)
+  std::string attempt; // --attempt KEY: only that attempt, in full (cli/show_attempt.hpp)
 };
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
 int run_show(const ShowOptions& opts, Context& ctx);

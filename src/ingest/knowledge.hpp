@@ -13,6 +13,7 @@
 // card ingested from different roots stays one identity.
 #pragma once
 
+#include "ingest/normalize.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -38,6 +39,10 @@ struct KnowledgeWarning {
   [[nodiscard]] std::string describe() const;
 };
 
+// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix:
+// imported negatives the playbook turns into Cautions.
+inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
+
 // One imported finding; field names are the learned_findings column names.
 struct Finding {
   std::string origin;               // "card" | "playbook" | "proposal"
@@ -56,7 +61,7 @@ struct Finding {
   std::string lever;                // body bullets; repeated bullets joined by "\n"
   std::string apply;
   std::string verify;
-  std::vector<std::string> cautions;      // every `- caution:` bullet
+  std::vector<std::string> cautions;      // every `- caution:`, then `- dead-end:` behind k_dead_end_prefix
   std::vector<std::string> sources_cited; // every `- source:` bullet
   std::string effect;                     // raw, always kept
   std::optional<double> iso_min;          // × over baseline (isolated speedup)
@@ -143,10 +148,7 @@ std::string classify_knowledge_file(std::string_view relative_name);
 // method, moe, attn, routing/topk, gemm, other elementwise words.
 std::string normalize_kernel_class(std::string_view raw);
 
-// Map a free-text regime to decode|prefill|both|unknown: "both", "mixed",
-// "any", "prefill+decode" → both; text naming only decode (or only prefill)
-// → that one; anything else (n/a, launch-bound, small-batch) → unknown.
-std::string normalize_regime(std::string_view raw);
+// normalize_regime (the regime of a reuse key) is in ingest/normalize.hpp.
 
 // First `gfx\d+[a-z]*` in `text`, lower-cased; empty when there is none.
 std::string extract_gfx(std::string_view text);

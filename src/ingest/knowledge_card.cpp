@@ -101,16 +101,15 @@ struct Bullets {
   std::vector<std::string> verify;
   std::vector<std::string> caution;
   std::vector<std::string> source;
+  std::vector<std::string> dead_end; // `- dead-end:` (legacy cards): an imported negative
 };
 
 std::vector<std::string>* bullet_slot(Bullets& b, std::string_view label)
 {
   const std::string lower = kdetail::to_lower_ascii(label);
-  const std::pair<std::string_view, std::vector<std::string>*> slots[] = {{"lever", &b.lever},
-                                                                          {"apply", &b.apply},
-                                                                          {"verify", &b.verify},
-                                                                          {"caution", &b.caution},
-                                                                          {"source", &b.source}};
+  const std::pair<std::string_view, std::vector<std::string>*> slots[] = {
+      {"lever", &b.lever},   {"apply", &b.apply},       {"verify", &b.verify},     {"caution", &b.caution},
+      {"source", &b.source}, {"dead-end", &b.dead_end}, {"dead end", &b.dead_end}, {"deadend", &b.dead_end}};
   for (const auto& [name, slot] : slots) {
     if (lower == name) {
       return slot;
@@ -143,6 +142,11 @@ std::vector<std::string>* match_bullet(Bullets& b, std::string_view t, std::stri
   std::size_t word_end = 0;
   while (word_end < rest.size() && std::isalpha(static_cast<unsigned char>(rest[word_end])) != 0) {
     ++word_end;
+  }
+  // "dead-end" / "dead end" is one label of two words.
+  if (kdetail::starts_with_ci(rest, "dead") && (kdetail::starts_with_ci(rest.substr(word_end), "-end") ||
+                                                kdetail::starts_with_ci(rest.substr(word_end), " end"))) {
+    word_end += 4;
   }
   auto* slot = bullet_slot(b, rest.substr(0, word_end));
   if (slot == nullptr) {
@@ -313,6 +317,9 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   f.apply = join_lines(b.apply);
   f.verify = join_lines(b.verify);
   f.cautions = std::move(b.caution);
+  for (auto& d : b.dead_end) {
+    f.cautions.push_back(std::string(k_dead_end_prefix) + d);
+  }
   f.sources_cited = std::move(b.source);
   f.text = body_text(lines, fm.body_start);
   if (f.sources_cited.empty()) {

@@ -1,5 +1,5 @@
 // Vocabulary normalizers for legacy knowledge: kernel class → op_class,
-// regime, gfx, and the numbers stated in an `effect`. See ingest/knowledge.hpp.
+// gfx, and the numbers stated in an `effect` (the regime lives in normalize_lever.cpp).
 #include "ingest/knowledge.hpp"
 #include "ingest/knowledge_detail.hpp"
 
@@ -80,32 +80,6 @@ std::string normalize_kernel_class(std::string_view raw)
     return "elementwise";
   }
   return "unknown";
-}
-
-std::string normalize_regime(std::string_view raw)
-{
-  const std::string lower = kdetail::to_lower_ascii(kdetail::trim(raw));
-  if (lower.empty()) {
-    return "unknown";
-  }
-  for (std::string_view both : {"both", "mixed", "any", "all", "prefill+decode", "decode+prefill"}) {
-    if (lower == both) {
-      return "both";
-    }
-  }
-  const std::string w = word_text(lower);
-  const bool decode = has_part(w, {"decode", "decoding"});
-  const bool prefill = has_part(w, {"prefill", "prompt"});
-  if (decode && prefill) {
-    return "both";
-  }
-  if (decode) {
-    return "decode";
-  }
-  if (prefill) {
-    return "prefill";
-  }
-  return has_word(w, {"both", "mixed"}) ? "both" : "unknown";
 }
 
 std::vector<std::string> extract_all_gfx(std::string_view text)

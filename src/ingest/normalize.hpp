@@ -10,6 +10,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rfdb::ingest {
@@ -104,5 +105,43 @@ struct LeverFacts {
 // in the text → tuning; winner_kind patch/authored/rewrite → authored; a
 // backend named → backend; else other.
 std::string_view lever_kind_for(const LeverFacts& facts);
+
+// ---- reuse vocabulary (normalize_lever.cpp) --------------------------------
+// One spelling of a regime and of a lever for run attempts, imported cards
+// and playbook lines alike, so the same lever gets the same reuse key
+// wherever it was written down. The raw strings are always kept beside.
+
+// Regime of a reuse key: decode | prefill | both | unknown. "both", "mixed",
+// "any", "all", "prefill+decode" → both; text naming only decode (or only
+// prefill, "prompt") → that one; anything else (n/a, launch-bound,
+// small-batch) → unknown.
+std::string normalize_regime(std::string_view raw);
+
+// Lever text folded for comparison: lower-case words, every run of other
+// characters one space, `<placeholders>` and file/path values of env
+// assignments dropped (`X=<a.csv>` → `x`), spelling synonyms applied
+// (split-k/split_k/splitk → splitk, hipBLASLt, composable kernel → ck,
+// TunableOp, cuda/hip graph …), leading kind words removed ("config:",
+// "env", "flag", "export"). "--attention-backend=triton" and
+// "config: --attention-backend triton" both fold to "attention backend triton".
+std::string fold_lever_text(std::string_view text);
+
+// The key of a lever the table knows under several descriptions
+// ("attention_backend=triton", "aiter_tuned_gemm", "moe_config_tune",
+// "tunableop", "splitk", …): the one named first in `text` among those that
+// can belong to `op_class` ("" or "unknown": any); "" when it names none.
+std::string known_lever(std::string_view text, std::string_view op_class = "");
+
+// The key of a text that names one serving flag, whatever it says around
+// it: "--name" with '-' folded to '_', plus "=value" when the value is
+// given as `--name=value`, as the whole text `--name value`, or inside the
+// flag's code span (`--name value`). "" when it names no flag or several.
+// "config: --max-num-batched-tokens 16384" → "--max_num_batched_tokens=16384";
+// "Pass `--async-scheduling` to the server" → "--async_scheduling".
+std::string flag_lever(std::string_view text);
+
+// The reuse key of a lever: known_lever(text, op_class), else
+// flag_lever(text), else fold_lever_text(text).
+std::string lever_key(std::string_view text, std::string_view op_class = "");
 
 } // namespace rfdb::ingest

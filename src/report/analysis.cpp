@@ -16,7 +16,9 @@ namespace rfdb::report {
 
 namespace {
 
-// as_of if it is a date, else the newest date in the input, else "".
+// as_of if it is a date, else the newest run date, else the newest imported
+// date (a database of imported knowledge only), else "". Imported knowledge
+// never moves as_of past the runs.
 std::string resolve_as_of(const ReportInput& in)
 {
   if (util::parse_iso_date(in.as_of)) {
@@ -34,8 +36,10 @@ std::string resolve_as_of(const ReportInput& in)
   for (const auto& a : in.attempts) {
     bump(a.run_date);
   }
-  for (const auto& f : in.imported) {
-    bump(f.last_seen);
+  if (newest.empty()) {
+    for (const auto& f : in.imported) {
+      bump(f.last_seen);
+    }
   }
   return newest;
 }
@@ -65,29 +69,30 @@ template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>
   return out;
 }
 
-ReportInput scope_input(const ReportInput& in, const std::string& as_of)
+// The input after the scope rules, filtered in place (no copy of the
+// history when the caller moves it in).
+ReportInput scope_input(ReportInput in, const std::string& as_of)
 {
   const Scope s{in, as_of};
-  ReportInput out;
-  out.as_of = as_of;
-  out.since = in.since;
-  out.gfx_filter = in.gfx_filter;
-  out.priors = in.priors;
   std::set<std::string> dropped;
   for (const auto& r : in.runs) {
-    if (s.ok(r.run_date, r.gfx)) {
-      out.runs.push_back(r);
-    } else {
+    if (!s.ok(r.run_date, r.gfx)) {
       dropped.insert(r.run_id);
     }
   }
-  out.attempts = keep_if(in.attempts, [&](const AttemptInfo& a) { return s.ok(a.run_date, a.gfx); });
-  out.heads = keep_if(in.heads, [&](const HeadVerdict& h) { return s.ok(h.run_date, h.gfx); });
-  out.rankings = keep_if(in.rankings, [&](const RoundRanking& r) { return dropped.count(r.run_id) == 0; });
-  out.imported = keep_if(in.imported, [&](const ImportedFinding& f) {
-    return s.date_ok(f.last_seen) && (!in.gfx_filter || s.gfx_ok(f.gfx));
+  std::erase_if(in.runs, [&](const RunInfo& r) { return dropped.count(r.run_id) > 0; });
+  std::erase_if(in.attempts, [&](const AttemptInfo& a) { return !s.ok(a.run_date, a.gfx); });
+  std::erase_if(in.heads, [&](const HeadVerdict& h) { return !s.ok(h.run_date, h.gfx); });
+  std::erase_if(in.rankings, [&](const RoundRanking& r) { return dropped.count(r.run_id) > 0; });
+  // Imported knowledge newer than the default as_of is shown with its own
+  // date; only an explicit --as-of leaves it out.
+  std::erase_if(in.imported, [&](const ImportedFinding& f) {
+    const bool after = !as_of.empty() && !f.last_seen.empty() && f.last_seen > as_of;
+    const bool dated_ok = after ? !in.as_of_given : s.date_ok(f.last_seen);
+    return !(dated_ok && (!in.gfx_filter || s.gfx_ok(f.gfx)));
   });
-  return out;
+  in.as_of = as_of;
+  return in;
 }
 
 // The latest verdict (highest round) per (run, kernel).
@@ -113,12 +118,33 @@ bool head_less(const HeadVerdict& a, const HeadVerdict& b)
          std::forward_as_tuple(a.run_date, b.run_id, a.pct_gpu_time, b.short_name);
 }
 
-std::vector<HeadVerdict> saturated_heads(const std::vector<HeadVerdict>& latest)
+// Saturated heads grouped by kernel class × gfx; the newest head (newest
+// run, then the largest share) of each group is shown.
+std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& latest, std::size_t& total)
 {
-  auto out = keep_if(latest, [](const HeadVerdict& h) {
+  auto heads = keep_if(latest, [](const HeadVerdict& h) {
     return h.headroom_class == "saturated" && h.pct_gpu_time >= k_head_min_pct;
   });
-  std::sort(out.begin(), out.end(), head_less);
+  total = heads.size();
+  std::sort(heads.begin(), heads.end(), head_less);
+  std::map<std::pair<std::string, std::string>, SaturatedGroup> groups;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> runs;
+  for (const auto& h : heads) {
+    const std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
+                                                  normalize_gfx(h.gfx)};
+    auto [it, inserted] = groups.try_emplace(key, SaturatedGroup{h, 0, 0});
+    ++it->second.heads;
+    runs[key].insert(h.run_id);
+  }
+  std::vector<SaturatedGroup> out;
+  for (auto& [key, g] : groups) {
+    g.runs = runs[key].size();
+    out.push_back(std::move(g));
+  }
+  std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
+    return key_less({a.newest.op_class, normalize_gfx(a.newest.gfx), ""},
+                    {b.newest.op_class, normalize_gfx(b.newest.gfx), ""});
+  });
   return out;
 }
 
@@ -235,16 +261,16 @@ RoutingSummary routing_quality(const ReportInput& s)
 
 } // namespace
 
-Analysis analyze(const ReportInput& input)
+Analysis analyze(ReportInput input)
 {
   Analysis a;
   a.as_of = resolve_as_of(input);
-  a.scoped = scope_input(input, a.as_of);
+  a.scoped = scope_input(std::move(input), a.as_of);
   a.findings = build_findings(a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
-  a.cautions = build_cautions(a.scoped.attempts);
+  a.cautions = build_cautions(a.scoped);
   const auto latest = latest_verdicts(a.scoped.heads);
-  a.saturated_heads = saturated_heads(latest);
+  a.saturated = saturated_groups(latest, a.saturated_heads);
   a.routing = routing_quality(a.scoped);
   a.newest_run_id = newest_run(a.scoped);
   a.newest_heads = keep_if(latest, [&](const HeadVerdict& h) { return h.run_id == a.newest_run_id; });
@@ -335,6 +361,14 @@ std::string truncate_utf8(std::string_view text, std::size_t max_chars)
     }
   }
   return std::string(text);
+}
+
+std::string short_identity(std::string_view identity)
+{
+  const std::size_t hash = identity.find('#');
+  const std::size_t bar = identity.find('|', hash == std::string_view::npos ? 0 : hash);
+  return std::string(
+      hash == std::string_view::npos || bar == std::string_view::npos ? identity : identity.substr(0, bar));
 }
 
 std::string stars_text(int stars)

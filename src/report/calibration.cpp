@@ -9,6 +9,7 @@
 // inside the band) says nothing about the ceiling (DESIGN.md §4), so it is
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
+#include "ingest/normalize.hpp"
 #include "report/playbook_detail.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +24,7 @@ namespace rfdb::report::detail {
 namespace {
 
 constexpr double k_iso_band = 1.0 + k_iso_noise;
-constexpr std::size_t k_misses_shown = 3;
+constexpr std::size_t k_misses_shown = 5; // each way; `rfdb query playbook_misses` lists all
 
 std::optional<double> median(std::vector<double> v)
 {
@@ -110,24 +111,29 @@ std::string miss_line(const AttemptInfo& at, double ratio)
 {
   return fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: {} measured {} vs predicted {} (ratio {})",
                      md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
-                     md_text(normalize_gfx(at.gfx)), md_text(normalize_regime(at.regime)), md_code(at.run_id),
-                     md_text(at.lever.empty() ? at.backend : at.lever), times(at.isolated_speedup),
-                     times(at.pred_attainable_speedup), fixed(ratio, 3));
+                     md_text(normalize_gfx(at.gfx)), md_text(ingest::normalize_regime(at.regime)),
+                     md_code(at.run_id), md_text(at.lever.empty() ? at.backend : at.lever),
+                     times(at.isolated_speedup), times(at.pred_attainable_speedup), fixed(ratio, 3));
 }
 
 using Miss = std::pair<double, const AttemptInfo*>;
 
-// Keep the `k_misses_shown` largest misses, farthest from 1 first.
-void keep_largest(std::vector<Miss>& v, bool descending)
+// Keep the `k_misses_shown` largest misses, farthest from 1 first; returns
+// how many there were.
+std::size_t keep_largest(std::vector<Miss>& v, bool descending)
 {
-  std::sort(v.begin(), v.end(), [descending](const Miss& x, const Miss& y) {
-    if (x.first != y.first) {
-      return descending ? x.first > y.first : x.first < y.first;
-    }
-    return std::tie(x.second->run_id, x.second->short_name, x.second->lever) <
-           std::tie(y.second->run_id, y.second->short_name, y.second->lever);
-  });
-  v.resize(std::min(v.size(), k_misses_shown));
+  const std::size_t total = v.size();
+  const std::size_t kept = std::min(total, k_misses_shown);
+  std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kept), v.end(),
+                    [descending](const Miss& x, const Miss& y) {
+                      if (x.first != y.first) {
+                        return descending ? x.first > y.first : x.first < y.first;
+                      }
+                      return std::tie(x.second->run_id, x.second->attempt_key) <
+                             std::tie(y.second->run_id, y.second->attempt_key);
+                    });
+  v.resize(kept);
+  return total;
 }
 
 Blocks misses(const std::vector<AttemptInfo>& attempts)
@@ -145,24 +151,28 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
       over.emplace_back(r, &at);
     }
   }
-  keep_largest(under, true);
-  keep_largest(over, false);
+  const std::size_t under_total = keep_largest(under, true);
+  const std::size_t over_total = keep_largest(over, false);
   Blocks out;
-  const auto block = [&](const std::vector<Miss>& v, std::string_view title, std::string_view none) {
+  const auto block = [&](const std::vector<Miss>& v, std::size_t total, std::string_view title,
+                         std::string_view none) {
     out.emplace_back(v.empty() ? none : title);
     if (!v.empty()) {
       std::vector<std::string> lines;
       for (const auto& [r, at] : v) {
         lines.push_back(miss_line(*at, r));
       }
+      if (total > v.size()) {
+        lines.push_back(fmt::format("- {} more: `rfdb query playbook_misses`", total - v.size()));
+      }
       out.push_back(join(lines, "\n"));
     }
   };
-  block(under,
+  block(under, under_total,
         "Largest misses where the model under-predicted (an isolated win beyond the predicted "
         "attainable_speedup \u00d7 1.034):",
         "No isolated win beat its predicted attainable_speedup beyond the 3.4 % noise band.");
-  block(over,
+  block(over, over_total,
         "Largest misses where the model over-predicted (an isolated win short of the predicted "
         "attainable_speedup by more than the 3.4 % noise band):",
         "No isolated win fell short of its predicted attainable_speedup beyond the 3.4 % noise band.");

@@ -42,11 +42,23 @@ std::string list_value(const std::vector<std::string>& items)
   return "[" + join(clean, ", ") + "]";
 }
 
+std::vector<std::string> short_identities(const Finding& f)
+{
+  std::vector<std::string> out;
+  for (const auto& i : f.imported_identities) {
+    out.push_back(short_identity(i));
+  }
+  return out;
+}
+
 std::string effect_text(const Finding& f)
 {
-  std::string runs = fmt::format("{} run{}", f.run_ids.size(), f.run_ids.size() == 1 ? "" : "s");
+  std::string runs = f.run_ids.empty()
+                         ? std::string()
+                         : fmt::format("{} run{}", f.run_ids.size(), f.run_ids.size() == 1 ? "" : "s");
   if (!f.imported_identities.empty()) {
-    runs += fmt::format(" + {} imported", f.imported_identities.size());
+    runs += fmt::format("{}imported knowledge ({} finding{})", runs.empty() ? "" : " + ",
+                        f.imported_identities.size(), f.imported_identities.size() == 1 ? "" : "s");
   }
   return fmt::format("isolated {}; e2e {}; {}", iso_range_text(f.iso_min, f.iso_max),
                      e2e_range_text(f.e2e_min_pct, f.e2e_max_pct), runs);
@@ -94,7 +106,7 @@ std::string apply_text(const Finding& f)
     parts.push_back("measured on " + join(f.kernels, ", "));
   }
   if (!f.imported_identities.empty()) {
-    parts.push_back("see imported " + join(f.imported_identities, ", ") + " for how it was applied");
+    parts.push_back("see imported " + join(short_identities(f), ", ") + " for how it was applied");
   }
   return fmt::format("Try it where the run matches {}{}{}.", f.key.text(), parts.empty() ? "" : "; ",
                      join(parts, "; "));
@@ -137,8 +149,16 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
   out += fmt::format("kernel_class: {}\nregime: {}\nkey: {}\ntype: {}\nconfidence: {}\neffect: {}\n",
                      f.key.op_class, f.key.regime, f.key.text(), card_type(f), stars_text(f.stars),
                      effect_text(f));
-  out += fmt::format("confirms: {}\nlifecycle: active\nlast_seen: {}\ngenerator: rfdb\n---\n\n", f.confirms,
-                     f.last_seen);
+  out += fmt::format("confirms: {}\nlifecycle: active\nlast_seen: {}\nlever_key: {}\n", f.confirms,
+                     f.last_seen, f.lever_key);
+  if (f.spellings.size() > 1) {
+    // Every raw spelling behind the one lever key (kept, never matched on).
+    out += fmt::format("spellings: {}\n", list_value(f.spellings));
+  }
+  if (!f.imported_identities.empty()) {
+    out += fmt::format("imported: {}\n", list_value(short_identities(f)));
+  }
+  out += "generator: rfdb\n---\n\n";
   out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
   out +=
@@ -166,9 +186,10 @@ std::string render_index(const std::vector<Finding>& findings, const std::vector
                     "one card per finding "
                     "of the playbook's What works section, grouped by reuse key `kernel_class \u00b7 gfx "
                     "\u00b7 regime`. Tiers: "
-                    "\u2605 a single run, overlapping or unverified; \u2605\u2605 one clean run or \u2265 2 "
-                    "runs that agree; "
-                    "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. At "
+                    "\u2605 a single run not verified end to end; \u2605\u2605 one clean run or \u2265 2 "
+                    "agreeing sources; "
+                    "\u2605\u2605\u2605 \u2265 2 independent clean sources or a verified end-to-end win; "
+                    "imported knowledge stays at most \u2605\u2605 until a run confirms it. At "
                     "most 40 lines. The lines "
                     "between the markers are regenerated; edit around them.\n\n";
   out += std::string(k_cards_begin) + "\n\n";

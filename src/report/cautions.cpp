@@ -1,7 +1,11 @@
 // Conditioned "also verify" notes from surprising negatives (rules in
-// report/findings.hpp): an isolated win that lost end to end, and a
-// measurement that beat the roofline model's predicted attainable speedup.
+// report/findings.hpp): an isolated win that lost end to end, a measurement
+// that beat the roofline model's predicted attainable speedup, a What works
+// lever whose run's Director validation was lost, and imported negatives
+// (anti-pattern cards, stated losses, dead-end bullets).
+#include "ingest/normalize.hpp"
 #include "report/findings.hpp"
+#include "report/lines.hpp"
 
 #include <fmt/format.h>
 
@@ -13,6 +17,7 @@ namespace rfdb::report {
 namespace {
 
 constexpr double k_iso_win = 1.0 + k_iso_noise;
+constexpr std::size_t k_caution_text = 200; // code points of quoted imported text
 
 // The condition a caution names: reuse key, workload and model.
 std::string condition_text(const AttemptInfo& a, const ReuseKey& key)
@@ -33,6 +38,130 @@ std::string target_text(const AttemptInfo& a)
   return is_config_trial(a) ? std::string("the serving config") : md_code(a.short_name);
 }
 
+std::string validation_figure(const AttemptInfo& a)
+{
+  return fmt::format("{} ({})",
+                     a.validation_speedup ? fixed(*a.validation_speedup, 4) + "\u00d7" : "no figure",
+                     a.run_validation_class);
+}
+
+void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
+{
+  // Most attempts raise none: decide before building any text.
+  const bool iso_win = a.isolated_speedup && *a.isolated_speedup > k_iso_win;
+  const bool e2e_loss = iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
+  // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
+  // unmodelled) is not a prediction, so it cannot be contradicted.
+  const bool contradiction = a.isolated_speedup && has_usable_prediction(a) &&
+                             *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win;
+  const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
+  if (!e2e_loss && !contradiction && !lost) {
+    return;
+  }
+  const ReuseKey key = attempt_reuse_key(a);
+  const std::string cond = condition_text(a, key);
+  const std::string lever_text = attempt_lever_text(a);
+  const std::string lever = md_text(lever_text);
+  const std::string where = fmt::format("in run {} ({}, attempt {})", md_code(a.run_id),
+                                        a.run_date.empty() ? "undated" : a.run_date, md_code(a.attempt_key));
+  const Caution base{CautionKind::e2e_loss,
+                     key,
+                     a.run_id,
+                     a.run_date,
+                     a.short_name,
+                     ingest::lever_key(lever_text, key.op_class),
+                     ""};
+  if (e2e_loss) {
+    Caution c = base;
+    c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
+                         "but e2e {} {}.",
+                         lever, target_text(a), cond, fixed(*a.isolated_speedup, 3),
+                         e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), where);
+    out.push_back(std::move(c));
+  }
+  if (contradiction) {
+    Caution c = base;
+    c.kind = CautionKind::model_contradiction;
+    c.text = fmt::format(
+        "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
+        "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
+        "byte/FLOP counts and target_eff before routing on the prediction.",
+        target_text(a), cond, lever, fixed(*a.isolated_speedup, 3), fixed(*a.pred_attainable_speedup, 3),
+        a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
+        a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
+    out.push_back(std::move(c));
+  }
+  if (lost) {
+    Caution c = base;
+    c.kind = CautionKind::lost_validation;
+    c.text = fmt::format("Also verify the end-to-end win of {} on {} ({}) in the combined stack: its own A/B "
+                         "measured e2e {} but the run's Director validation, which included it, came back {} "
+                         "{}.",
+                         lever, target_text(a), cond, e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct),
+                         validation_figure(a), where);
+    out.push_back(std::move(c));
+  }
+}
+
+// One sentence of imported text without its final period (the caution adds
+// its own punctuation).
+std::string sentence(std::string_view text)
+{
+  std::string s = first_sentence(text, k_caution_text);
+  while (!s.empty() && (s.back() == '.' || s.back() == ':')) {
+    s.pop_back();
+  }
+  return s;
+}
+
+std::string imported_where(const ImportedFinding& f)
+{
+  return fmt::format("imported {} {}, {}", f.origin, md_code(truncate_utf8(short_identity(f.identity), 60)),
+                     f.last_seen.empty() ? "undated" : f.last_seen);
+}
+
+Caution imported_base(const ImportedFinding& f)
+{
+  Caution c;
+  c.kind = CautionKind::imported_negative;
+  c.key = detail::imported_reuse_key(f);
+  c.run_date = f.last_seen;
+  c.short_name = f.identity;
+  c.lever_key = detail::imported_lever_key(f);
+  return c;
+}
+
+void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
+{
+  if (f.lifecycle == "archived") {
+    return;
+  }
+  if (f.negative) {
+    Caution c = imported_base(f);
+    const std::string effect = sentence(f.effect);
+    c.text = fmt::format("Also verify the outcome before reusing {} ({}): imported negative evidence ({}{}) "
+                         "records {}.",
+                         md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
+                         f.type.empty() ? "" : ", type " + md_text(f.type),
+                         effect.empty() ? "no gain" : md_text(effect));
+    out.push_back(std::move(c));
+  }
+  for (const auto& d : f.dead_ends) {
+    Caution c = imported_base(f);
+    c.lever_key += "#dead-end:" + ingest::fold_lever_text(d);
+    c.text = fmt::format("Also verify the dead end recorded with {} ({}; {}) before trying it: {}.",
+                         md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
+                         md_text(sentence(d)));
+    out.push_back(std::move(c));
+  }
+}
+
+bool same_caution(const Caution& x, const Caution& y)
+{
+  return x.kind == y.kind && x.run_id == y.run_id && x.short_name == y.short_name &&
+         x.lever_key == y.lever_key;
+}
+
 } // namespace
 
 bool has_usable_prediction(const AttemptInfo& a)
@@ -42,58 +171,28 @@ bool has_usable_prediction(const AttemptInfo& a)
          (h == "saturated" || h == "moderate" || h == "underperforming");
 }
 
-std::vector<Caution> build_cautions(const std::vector<AttemptInfo>& attempts)
+std::vector<Caution> build_cautions(const ReportInput& scoped)
 {
-  std::vector<Caution> out;
-  for (const AttemptInfo& a : attempts) {
-    const ReuseKey key = attempt_reuse_key(a);
-    const std::string cond = condition_text(a, key);
-    const std::string lever = md_text(a.lever.empty() ? a.backend : a.lever);
-    const std::string where =
-        fmt::format("in run {} ({})", md_code(a.run_id), a.run_date.empty() ? "undated" : a.run_date);
-    const Caution base{CautionKind::e2e_loss,
-                       key,
-                       a.run_id,
-                       a.run_date,
-                       a.short_name,
-                       lever_match_key(a.lever.empty() ? a.backend : a.lever),
-                       ""};
-    const bool iso_win = a.isolated_speedup && *a.isolated_speedup > k_iso_win;
-    if (iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct) {
-      Caution c = base;
-      c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
-                           "but e2e {} {}.",
-                           lever, target_text(a), cond, fixed(*a.isolated_speedup, 3),
-                           e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), where);
-      out.push_back(std::move(c));
-    }
-    // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
-    // unmodelled) is not a prediction, so it cannot be contradicted.
-    if (a.isolated_speedup && has_usable_prediction(a) &&
-        *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win) {
-      Caution c = base;
-      c.kind = CautionKind::model_contradiction;
-      c.text = fmt::format(
-          "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
-          "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
-          "byte/FLOP counts and target_eff before routing on the prediction.",
-          target_text(a), cond, lever, fixed(*a.isolated_speedup, 3), fixed(*a.pred_attainable_speedup, 3),
-          a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
-          a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
-      out.push_back(std::move(c));
-    }
+  std::vector<Caution> runs;
+  for (const AttemptInfo& a : scoped.attempts) {
+    attempt_cautions(a, runs);
   }
-  std::sort(out.begin(), out.end(), [](const Caution& x, const Caution& y) {
+  std::sort(runs.begin(), runs.end(), [](const Caution& x, const Caution& y) {
     return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key, x.text) <
            std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key, y.text);
   });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const Caution& x, const Caution& y) {
-                          return x.kind == y.kind && x.run_id == y.run_id && x.short_name == y.short_name &&
-                                 x.lever_key == y.lever_key;
-                        }),
-            out.end());
-  return out;
+  runs.erase(std::unique(runs.begin(), runs.end(), same_caution), runs.end());
+  std::vector<Caution> imported;
+  for (const ImportedFinding& f : scoped.imported) {
+    imported_cautions(f, imported);
+  }
+  std::sort(imported.begin(), imported.end(), [](const Caution& x, const Caution& y) {
+    return std::forward_as_tuple(y.run_date, x.short_name, x.lever_key, x.text) <
+           std::forward_as_tuple(x.run_date, y.short_name, y.lever_key, y.text);
+  });
+  imported.erase(std::unique(imported.begin(), imported.end(), same_caution), imported.end());
+  runs.insert(runs.end(), imported.begin(), imported.end());
+  return runs;
 }
 
 } // namespace rfdb::report

@@ -1,15 +1,22 @@
-// Findings per reuse key, tiers and the line cap (rules in report/findings.hpp).
+// What qualifies for What works, the lines built from run attempts, tiers
+// and the line cap (rules in report/findings.hpp; imported knowledge is
+// merged in merge.cpp).
 #include "report/findings.hpp"
 
+#include "ingest/normalize.hpp"
+#include "report/lines.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace rfdb::report {
+
+using detail::Line;
 
 namespace {
 
@@ -23,234 +30,64 @@ bool is_e2e_win(const AttemptInfo& a)
 {
   return a.e2e_delta_pct && *a.e2e_delta_pct > k_e2e_noise_pct;
 }
-bool is_e2e_loss(const AttemptInfo& a)
-{
-  return a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
-}
 
-bool is_positive(const AttemptInfo& a)
-{
-  if (a.verdict == "dead_end" || a.verdict == "flagged" || is_e2e_loss(a)) {
-    return false;
-  }
-  return is_iso_win(a) || (!a.isolated_speedup && is_e2e_win(a));
-}
-
+// A clean run: its own A/B gate accepted an isolated and an e2e win.
 bool is_clean(const AttemptInfo& a)
 {
-  return is_iso_win(a) && is_e2e_win(a) && a.gate == "accepted";
+  return !is_config_trial(a) && is_iso_win(a) && is_e2e_win(a) && a.gate == "accepted";
 }
 bool is_verified(const AttemptInfo& a)
 {
-  return a.run_validation_class == "win" && a.gate == "accepted";
+  return validation_won(a) && validation_includes(a);
 }
 
 std::string op_class_or_unknown(std::string_view op_class)
 {
-  const std::string op = lever_match_key(op_class);
+  const std::string op = lower_ascii(one_line(op_class));
   return op.empty() ? std::string("unknown") : op;
 }
 
-// Accumulates one line while attempts and imported findings are merged.
-struct Line {
-  ReuseKey key;
-  std::string lever_key;
-  std::set<std::string> lever_variants;
-  std::set<std::string> runs;
-  std::set<std::string> clean_runs;
-  std::set<std::string> e2e_runs; // runs whose attempt measured e2e
-  std::set<std::string> backends;
-  std::set<std::string> backend_keys;
-  std::set<std::string> kernels;
-  std::set<std::string> kinds;
-  std::set<std::string> imported_ids;
-  std::vector<std::string> sources;
-  std::set<std::string> source_set;
-  std::vector<std::string> cautions;
-  bool verified = false;
-  int imported_agree = 0;
-  int imported_clean = 0;
-  int imported_stars = 0;
-  int imported_confirms = 0;
-  std::optional<double> iso_min, iso_max, e2e_min, e2e_max;
-  std::string last_seen;
+// Best evidence first: verified, clean, newest, then ids (deterministic).
+bool stronger(const AttemptInfo* x, const AttemptInfo* y)
+{
+  return std::make_tuple(!is_verified(*x), !is_clean(*x), y->run_date, x->run_id, x->attempt_key) <
+         std::make_tuple(!is_verified(*y), !is_clean(*y), x->run_date, y->run_id, y->attempt_key);
+}
+
+// Lines by (reuse key text, lever key), and the lever keys of the texts seen
+// so far: thousands of runs repeat a few dozen lever texts.
+struct LineIndex {
+  std::unordered_map<std::string, std::size_t> lines;
+  std::unordered_map<std::string, std::string> lever_keys;
+
+  const std::string& lever_key(const std::string& text, const std::string& op_class)
+  {
+    auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
+    if (inserted) {
+      it->second = ingest::lever_key(text, op_class);
+    }
+    return it->second;
+  }
 };
 
-void widen(std::optional<double>& lo, std::optional<double>& hi, const std::optional<double>& v)
-{
-  if (!v) {
-    return;
-  }
-  lo = lo ? std::min(*lo, *v) : *v;
-  hi = hi ? std::max(*hi, *v) : *v;
-}
-
-void bump_last_seen(std::string& last_seen, std::string_view date)
-{
-  if (util::parse_iso_date(date) && std::string(date) > last_seen) {
-    last_seen = std::string(date);
-  }
-}
-
-Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string& lever_key)
-{
-  for (Line& l : lines) {
-    if (l.key == key && l.lever_key == lever_key) {
-      return &l;
-    }
-  }
-  for (Line& l : lines) {
-    if (l.key == key && l.backend_keys.count(lever_key) > 0) {
-      return &l;
-    }
-  }
-  return nullptr;
-}
-
-void add_attempt(std::vector<Line>& lines, const AttemptInfo& a)
+void add_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
 {
   const ReuseKey key = attempt_reuse_key(a);
-  std::string display = one_line(a.lever);
-  if (display.empty()) {
-    display = one_line(a.backend);
-  }
-  if (display.empty()) {
-    display = "unnamed lever";
-  }
-  const std::string lever_key = lever_match_key(display);
-  auto it = std::find_if(lines.begin(), lines.end(),
-                         [&](const Line& l) { return l.key == key && l.lever_key == lever_key; });
-  if (it == lines.end()) {
+  const std::string text = attempt_lever_text(a);
+  const std::string& lever_key = index.lever_key(text, key.op_class);
+  auto [it, inserted] = index.lines.try_emplace(key.text() + '\n' + lever_key, lines.size());
+  if (inserted) {
     lines.push_back(Line{});
-    it = std::prev(lines.end());
-    it->key = key;
-    it->lever_key = lever_key;
+    lines.back().key = key;
+    lines.back().lever_key = lever_key;
   }
-  Line& l = *it;
-  l.lever_variants.insert(display);
+  Line& l = lines[it->second];
+  l.spellings.insert(text);
+  l.attempts.push_back(&a);
   l.runs.insert(a.run_id);
-  if (is_clean(a)) {
-    l.clean_runs.insert(a.run_id);
-  }
-  l.verified = l.verified || is_verified(a);
   if (const std::string b = one_line(a.backend); !b.empty()) {
-    l.backends.insert(b);
-    l.backend_keys.insert(lever_match_key(b));
+    l.backend_keys.insert(index.lever_key(b, ""));
   }
-  if (!a.short_name.empty() && !is_config_trial(a)) {
-    l.kernels.insert(a.short_name);
-  }
-  if (a.e2e_delta_pct) {
-    l.e2e_runs.insert(a.run_id);
-  }
-  if (!a.lever_kind.empty()) {
-    l.kinds.insert(a.lever_kind);
-  }
-  widen(l.iso_min, l.iso_max, a.isolated_speedup);
-  widen(l.e2e_min, l.e2e_max, a.e2e_delta_pct);
-  bump_last_seen(l.last_seen, a.run_date);
-}
-
-// True when `source` is already on the line: one of its run ids (optionally
-// "run <id>…") or a source an earlier imported finding brought.
-bool covers(const Line& l, std::string_view source)
-{
-  const std::string s = source_key(source);
-  if (l.source_set.count(s) > 0 || l.runs.count(s) > 0) {
-    return true;
-  }
-  std::string_view v = s;
-  if (v.size() > 4 && lever_match_key(v.substr(0, 4)) == "run") {
-    v.remove_prefix(4);
-  }
-  const std::string token(v.substr(0, v.find_first_of(" ,;()")));
-  return l.runs.count(token) > 0;
-}
-
-std::vector<std::string> cited_sources(const ImportedFinding& f)
-{
-  std::vector<std::string> cited;
-  for (const auto& s : f.sources_cited) {
-    if (std::string t = one_line(s); !t.empty()) {
-      cited.push_back(std::move(t));
-    }
-  }
-  if (cited.empty()) {
-    cited.push_back(fmt::format("{} {}", f.origin, f.identity));
-  }
-  return cited;
-}
-
-void merge_imported(Line& l, const ImportedFinding& f, const std::vector<std::string>& cited)
-{
-  const int stars = std::clamp(f.stars.value_or(1), 1, 3);
-  l.imported_ids.insert(f.identity);
-  l.imported_agree += 1;
-  l.imported_clean += stars >= 2 ? 1 : 0;
-  l.imported_stars = std::max(l.imported_stars, stars);
-  l.imported_confirms += std::max(1, f.confirms.value_or(1));
-  for (const auto& s : cited) {
-    if (!covers(l, s)) {
-      l.sources.push_back(s);
-      l.source_set.insert(source_key(s));
-    }
-  }
-  widen(l.iso_min, l.iso_max, f.iso_min);
-  widen(l.iso_min, l.iso_max, f.iso_max);
-  widen(l.e2e_min, l.e2e_max, f.e2e_min_pct);
-  widen(l.e2e_min, l.e2e_max, f.e2e_max_pct);
-  bump_last_seen(l.last_seen, f.last_seen);
-  for (const auto& c : f.cautions) {
-    if (std::string t = one_line(c);
-        !t.empty() && std::find(l.cautions.begin(), l.cautions.end(), t) == l.cautions.end()) {
-      l.cautions.push_back(std::move(t));
-    }
-  }
-}
-
-// Imported findings in merge order: other producers first, our own cards
-// last (so they are recognized as already covered), then by identity.
-std::vector<const ImportedFinding*> merge_order(const std::vector<ImportedFinding>& imported)
-{
-  std::vector<const ImportedFinding*> order;
-  for (const auto& f : imported) {
-    if (f.lifecycle != "archived") {
-      order.push_back(&f);
-    }
-  }
-  std::sort(order.begin(), order.end(), [](const ImportedFinding* a, const ImportedFinding* b) {
-    return std::forward_as_tuple(a->generator == "rfdb", a->identity, a->origin, a->lever, a->name,
-                                 a->last_seen) < std::forward_as_tuple(b->generator == "rfdb", b->identity,
-                                                                       b->origin, b->lever, b->name,
-                                                                       b->last_seen);
-  });
-  return order;
-}
-
-void add_imported(std::vector<Line>& lines, const ImportedFinding& f)
-{
-  const ReuseKey key{op_class_or_unknown(f.op_class), normalize_gfx(f.gfx), normalize_regime(f.regime)};
-  std::string display = one_line(f.lever);
-  for (std::string_view fallback : {std::string_view(f.name), std::string_view(f.identity)}) {
-    if (display.empty()) {
-      display = one_line(fallback);
-    }
-  }
-  const std::string lever_key = lever_match_key(display);
-  const auto cited = cited_sources(f);
-  Line* line = find_line(lines, key, lever_key);
-  if (line != nullptr &&
-      std::all_of(cited.begin(), cited.end(), [&](const std::string& s) { return covers(*line, s); })) {
-    return; // not independent: it only restates evidence already on the line
-  }
-  if (line == nullptr) {
-    lines.push_back(Line{});
-    line = &lines.back();
-    line->key = key;
-    line->lever_key = lever_key;
-    line->lever_variants.insert(display);
-  }
-  merge_imported(*line, f, cited);
 }
 
 template <typename Set> std::vector<std::string> to_vector(const Set& s)
@@ -258,33 +95,103 @@ template <typename Set> std::vector<std::string> to_vector(const Set& s)
   return {s.begin(), s.end()};
 }
 
+std::string gate_of(const AttemptInfo& a)
+{
+  if (is_config_trial(a)) {
+    return "kept";
+  }
+  return a.gate.empty() ? std::string("none") : a.gate;
+}
+
+// Everything a line's run attempts say, in their strength order.
+void finish_runs(Finding& f, std::vector<const AttemptInfo*> attempts, TierEvidence& e)
+{
+  std::sort(attempts.begin(), attempts.end(), stronger);
+  std::set<std::string> kernels, backends, kinds, gates, clean, e2e_runs;
+  for (const AttemptInfo* a : attempts) {
+    if (is_clean(*a)) {
+      clean.insert(a->run_id);
+    }
+    if (a->e2e_delta_pct) {
+      e2e_runs.insert(a->run_id);
+    }
+    if (is_verified(*a) && !f.verified_e2e) {
+      f.verified_e2e = true;
+      f.verified_speedup = a->validation_speedup;
+    }
+    if (validation_lost(*a) && !f.lost_validation) {
+      f.lost_validation = LostValidation{
+          {a->run_id, a->attempt_key, a->run_date}, a->run_validation_class, a->validation_speedup};
+    }
+    const auto c = amdahl_ceiling_pct(*a);
+    if (c && a->e2e_delta_pct && *c > 0.0 && *a->e2e_delta_pct > k_beyond_ceiling * *c && !f.beyond_ceiling) {
+      f.beyond_ceiling = BeyondCeiling{{a->run_id, a->attempt_key, a->run_date}, *a->e2e_delta_pct, *c};
+    }
+    if (!a->short_name.empty() && !is_config_trial(*a)) {
+      kernels.insert(a->short_name);
+    }
+    if (const std::string b = one_line(a->backend); !b.empty()) {
+      backends.insert(b);
+    }
+    if (!a->lever_kind.empty()) {
+      kinds.insert(a->lever_kind);
+    }
+    gates.insert(gate_of(*a));
+    detail::widen(f.iso_min, f.iso_max, a->isolated_speedup);
+    detail::widen(f.e2e_min_pct, f.e2e_max_pct, a->e2e_delta_pct);
+    detail::bump_date(f.last_seen, a->run_date);
+    f.refs.push_back({a->run_id, a->attempt_key, a->run_date});
+  }
+  f.lever = one_line(attempts.front()->lever.empty() ? attempt_lever_text(*attempts.front())
+                                                     : attempts.front()->lever);
+  f.reason = first_sentence(attempts.front()->reason, 160);
+  f.kernels = to_vector(kernels);
+  f.backends = to_vector(backends);
+  f.lever_kind = kinds.empty() ? std::string() : *kinds.begin();
+  f.gates = to_vector(gates);
+  f.clean_run_ids = to_vector(clean);
+  f.e2e_run_count = static_cast<int>(e2e_runs.size());
+  e.clean_sources += static_cast<int>(clean.size());
+  e.clean_runs = static_cast<int>(clean.size());
+  e.verified_e2e = f.verified_e2e;
+  e.validation_lost = f.lost_validation.has_value();
+  e.lost_speedup = f.lost_validation ? f.lost_validation->speedup : std::nullopt;
+  e.run_evidence = true;
+}
+
 Finding finish_line(const Line& l, std::string_view as_of)
 {
   Finding f;
   f.key = l.key;
-  f.lever = *l.lever_variants.begin(); // variants differ only in case/spacing
   f.lever_key = l.lever_key;
-  f.lever_kind = l.kinds.empty() ? std::string() : *l.kinds.begin();
-  f.backends = to_vector(l.backends);
-  f.kernels = to_vector(l.kernels);
-  const Tier tier =
-      assign_tier({static_cast<int>(l.runs.size()) + l.imported_agree,
-                   static_cast<int>(l.clean_runs.size()) + l.imported_clean, l.verified, l.imported_stars});
-  f.stars = tier.stars;
-  f.tier_reason = tier.reason;
-  f.iso_min = l.iso_min;
-  f.iso_max = l.iso_max;
-  f.e2e_min_pct = l.e2e_min;
-  f.e2e_max_pct = l.e2e_max;
-  f.confirms = static_cast<int>(l.runs.size()) + l.imported_confirms;
+  f.spellings = to_vector(l.spellings);
   f.run_ids = to_vector(l.runs);
-  f.e2e_run_count = static_cast<int>(l.e2e_runs.size());
-  f.clean_run_ids = to_vector(l.clean_runs);
-  f.verified_e2e = l.verified;
+  TierEvidence e;
+  e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
+  if (!l.attempts.empty()) {
+    finish_runs(f, l.attempts, e);
+  } else {
+    f.lever = l.display;
+  }
   f.imported_identities = to_vector(l.imported_ids);
   f.imported_sources = l.sources;
   f.cautions = l.cautions;
-  f.last_seen = l.last_seen;
+  f.imported_stars = l.imported_stars;
+  f.imported_last_seen = l.imported_last_seen;
+  if (!l.imported_ids.empty()) {
+    e.imported_stars = l.imported_stars;
+    e.clean_sources += l.imported_stars >= 2 ? 1 : 0;
+    detail::widen(f.iso_min, f.iso_max, l.imported_iso_min);
+    detail::widen(f.iso_min, f.iso_max, l.imported_iso_max);
+    detail::widen(f.e2e_min_pct, f.e2e_max_pct, l.imported_e2e_min);
+    detail::widen(f.e2e_min_pct, f.e2e_max_pct, l.imported_e2e_max);
+    detail::bump_date(f.last_seen, l.imported_last_seen);
+  }
+  const Tier tier = assign_tier(e);
+  f.stars = tier.stars;
+  f.tier_reason = tier.reason;
+  f.confirms =
+      static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : std::max(1, l.imported_confirms));
   f.freshness = freshness(as_of, f.last_seen);
   f.rank = eviction_rank(f.stars, f.freshness);
   return f;
@@ -325,20 +232,90 @@ int op_class_order(std::string_view op_class)
   return 7;
 }
 
+bool loose(std::string_view v, std::initializer_list<std::string_view> wildcards)
+{
+  return std::find(wildcards.begin(), wildcards.end(), v) != wildcards.end();
+}
+
 } // namespace
 
 bool is_config_trial(const AttemptInfo& a)
 {
-  return a.lever_kind == "config" && op_class_or_unknown(a.op_class) == "unknown";
+  return a.kind == "config" || (a.lever_kind == "config" && op_class_or_unknown(a.op_class) == "unknown");
 }
 
 ReuseKey attempt_reuse_key(const AttemptInfo& a)
 {
   if (is_config_trial(a)) {
-    const std::string regime = normalize_regime(a.regime);
+    const std::string regime = ingest::normalize_regime(a.regime);
     return {"config", normalize_gfx(a.gfx), regime == "unknown" ? std::string("both") : regime};
   }
-  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), normalize_regime(a.regime)};
+  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), ingest::normalize_regime(a.regime)};
+}
+
+std::string attempt_lever_text(const AttemptInfo& a)
+{
+  for (std::string_view t : {std::string_view(a.lever), std::string_view(a.backend)}) {
+    if (std::string l = one_line(t); !l.empty()) {
+      return l;
+    }
+  }
+  return "unnamed lever";
+}
+
+bool validation_includes(const AttemptInfo& a)
+{
+  return is_config_trial(a) ? a.verdict == "confirmed" : a.deployed;
+}
+
+bool validation_won(const AttemptInfo& a)
+{
+  return a.run_validation_class == "win" && a.validation_speedup && *a.validation_speedup > 1.0;
+}
+
+bool validation_lost(const AttemptInfo& a)
+{
+  return validation_includes(a) &&
+         (a.run_validation_class == "no_win" || (a.validation_speedup && *a.validation_speedup <= 1.0));
+}
+
+std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
+{
+  if (!a.pred_pct_gpu_time || !a.isolated_speedup || *a.isolated_speedup <= 1.0) {
+    return std::nullopt;
+  }
+  return *a.pred_pct_gpu_time * (1.0 - 1.0 / *a.isolated_speedup);
+}
+
+std::string what_works_exclusion(const AttemptInfo& a)
+{
+  if (!a.measured) {
+    return "not measured";
+  }
+  if (lower_ascii(a.output_parity) == "fail") {
+    return "output parity failed";
+  }
+  if (a.reject_reason == "no_engagement") {
+    return "engagement refused";
+  }
+  if (!is_e2e_win(a)) {
+    return a.e2e_delta_pct ? "e2e inside the noise band or a loss" : "e2e not measured";
+  }
+  if (is_config_trial(a) || !a.isolated_speedup) {
+    // A serving-config lever: no isolated measurement, its trial kept.
+    const bool kept = is_config_trial(a) ? a.verdict == "confirmed" : a.gate == "accepted";
+    return kept ? "" : "trial not kept";
+  }
+  if (!is_iso_win(a)) {
+    return "isolated speedup inside the noise band";
+  }
+  if (a.gate == "accepted") {
+    return "";
+  }
+  if (a.gate == "stack") {
+    return validation_won(a) && validation_includes(a) ? "" : "stacked without a Director win";
+  }
+  return a.gate.empty() ? "no A/B gate" : "gate " + a.gate;
 }
 
 std::string ReuseKey::text() const
@@ -352,33 +329,27 @@ bool key_less(const ReuseKey& a, const ReuseKey& b)
          std::make_tuple(op_class_order(b.op_class), b.op_class, b.gfx, b.regime);
 }
 
+bool key_compatible(const ReuseKey& a, const ReuseKey& b)
+{
+  const auto same = [](const std::string& x, const std::string& y,
+                       std::initializer_list<std::string_view> wildcards) {
+    return x == y || loose(x, wildcards) || loose(y, wildcards);
+  };
+  return same(a.gfx, b.gfx, {"unknown"}) && same(a.op_class, b.op_class, {"unknown", "method", "config"}) &&
+         same(a.regime, b.regime, {"unknown", "both"});
+}
+
 std::string normalize_gfx(std::string_view gfx)
 {
-  const std::string g = lever_match_key(gfx);
+  const std::string g = lower_ascii(one_line(gfx));
   return g.empty() ? std::string("unknown") : g;
 }
 
-std::string normalize_regime(std::string_view regime)
+std::string lower_ascii(std::string_view text)
 {
-  const std::string r = lever_match_key(regime);
-  for (std::string_view both : {"both", "mixed", "any", "prefill+decode", "decode+prefill"}) {
-    if (r == both) {
-      return "both";
-    }
-  }
-  const bool decode = r.find("decode") != std::string::npos;
-  const bool prefill = r.find("prefill") != std::string::npos;
-  if (decode && prefill) {
-    return "both";
-  }
-  return decode ? "decode" : prefill ? "prefill" : "unknown";
-}
-
-std::string lever_match_key(std::string_view lever)
-{
-  std::string out;
-  for (const char c : source_key(lever)) {
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  std::string out(text);
+  for (char& c : out) {
+    c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
   return out;
 }
@@ -394,25 +365,50 @@ std::string source_key(std::string_view text)
   return one_line(kept);
 }
 
+std::string first_sentence(std::string_view text, std::size_t max_chars)
+{
+  std::string t = one_line(text);
+  std::size_t cut = std::string::npos;
+  for (std::string_view end : {". ", "; "}) {
+    cut = std::min(cut, t.find(end));
+  }
+  if (cut != std::string::npos) {
+    t.resize(cut + (t[cut] == '.' ? 1 : 0));
+  }
+  return truncate_utf8(t, max_chars);
+}
+
 Tier assign_tier(const TierEvidence& e)
 {
-  const bool imported = e.imported_stars > 0;
-  const char* unit = imported ? "sources" : "runs";
+  const char* unit = e.imported_stars > 0 ? "sources" : "runs";
   Tier t;
+  if (!e.run_evidence) {
+    // Imported knowledge alone: its self-rated tier, capped until a run confirms it.
+    const int stars = std::clamp(e.imported_stars, 1, 3);
+    t = {std::min(stars, k_imported_cap), fmt::format("imported, self-rated {}", stars_text(stars))};
+    if (stars > k_imported_cap) {
+      t.reason += fmt::format(", capped at {} until a run confirms it", stars_text(k_imported_cap));
+    }
+    return t;
+  }
   if (e.verified_e2e) {
     t = {3, "verified end-to-end win"};
   } else if (e.clean_sources >= 2) {
     t = {3, fmt::format("{} independent clean {}", e.clean_sources, unit)};
   } else if (e.clean_sources == 1) {
-    t = {2, imported ? "one clean source" : "one clean run"};
+    t = {2, e.clean_runs == 1 ? "one clean run" : "one clean source"};
   } else if (e.agreeing_sources >= 2) {
     t = {2, fmt::format("{} agreeing {}", e.agreeing_sources, unit)};
   } else {
-    t = {1, !imported ? "single run, e2e overlapping or unverified"
-                      : "single source, e2e overlapping or unverified"};
+    t = {1, "single run, not verified end to end"};
   }
-  if (e.imported_stars > t.stars) {
-    t = {e.imported_stars, fmt::format("imported {}", stars_text(e.imported_stars))};
+  if (e.validation_lost && t.stars > 2) {
+    t.stars = 2;
+  }
+  if (e.validation_lost) {
+    t.reason += fmt::format("; Director validation lost ({}), at most {}",
+                            e.lost_speedup ? fixed(*e.lost_speedup, 4) + "\u00d7" : std::string("no figure"),
+                            stars_text(2));
   }
   return t;
 }
@@ -456,14 +452,18 @@ std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t 
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of)
 {
   std::vector<Line> lines;
+  LineIndex index;
   for (const AttemptInfo& a : scoped.attempts) {
-    if (is_positive(a)) {
-      add_attempt(lines, a);
+    if (what_works_exclusion(a).empty()) {
+      add_attempt(lines, index, a);
     }
   }
-  for (const ImportedFinding* f : merge_order(scoped.imported)) {
-    add_imported(lines, *f);
-  }
+  // Run lines in report order before the imported findings look for a match,
+  // so the result does not depend on the order attempts arrived in.
+  std::sort(lines.begin(), lines.end(), [](const Line& x, const Line& y) {
+    return x.key == y.key ? x.lever_key < y.lever_key : key_less(x.key, y.key);
+  });
+  detail::merge_imported(lines, scoped);
   std::vector<Finding> findings;
   findings.reserve(lines.size());
   for (const Line& l : lines) {
@@ -472,5 +472,25 @@ std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view 
   std::sort(findings.begin(), findings.end(), report_less);
   return findings;
 }
+
+namespace detail {
+
+void widen(std::optional<double>& lo, std::optional<double>& hi, const std::optional<double>& v)
+{
+  if (!v) {
+    return;
+  }
+  lo = lo ? std::min(*lo, *v) : *v;
+  hi = hi ? std::max(*hi, *v) : *v;
+}
+
+void bump_date(std::string& date, std::string_view candidate)
+{
+  if (util::parse_iso_date(candidate) && std::string(candidate) > date) {
+    date = std::string(candidate);
+  }
+}
+
+} // namespace detail
 
 } // namespace rfdb::report

@@ -1,53 +1,71 @@
-// The evidence behind `rfdb report` (DESIGN.md §5, issues 4 and 5): findings
-// per reuse key with their tiers, the line cap, cautions, saturated heads and
-// routing quality. Pure: no database, no files, no clock. Implemented in
-// findings.cpp (lines, tiers, cap, cautions) and analysis.cpp (scope, heads,
-// routing, the shared text helpers) and cautions.cpp.
+// The evidence behind `rfdb report` (DESIGN.md §5, issues 4, 5 and 10):
+// findings per reuse key with their tiers, the line cap, cautions, saturated
+// heads and routing quality. Pure: no database, no files, no clock.
+// Implemented in findings.cpp (what qualifies, tiers, cap), merge.cpp
+// (imported knowledge), analysis.cpp (scope, heads, routing, text helpers)
+// and cautions.cpp.
 //
 // Rules (the written rules of the playbook; the tests pin each one):
 // - Scope. Runs, attempts, heads and rankings dated after as_of or before
 //   `since`, or on another gfx than `gfx_filter`, are left out (undated rows
-//   only when `since` is given); so are imported findings whose last_seen is
-//   after as_of or before `since`, or whose gfx is not the filter. An as_of
-//   that is not a date falls back to the newest date in the input.
-// - Reuse key `kernel_class · gfx · regime`, kernel_class = op_class, gfx
-//   lower-cased ("" → "unknown"), regime normalized to
-//   decode|prefill|both|unknown. One line per lever within a key; a lever is
-//   matched by its text, case-insensitively with whitespace collapsed and
-//   markdown escapes ignored (an attempt without lever text is named by its
-//   backend). A serving-config trial (lever_kind config on no kernel class:
-//   a sweep flag or env measured end to end) has kernel_class "config" and
-//   regime "both" unless the run recorded one; it names no kernel.
-// - Positive attempt: (isolated > 1 + 3.4 %, or no isolated measurement and
-//   e2e > +0.5 %), e2e not a loss (d > −0.5 % when measured), verdict not
-//   dead_end/flagged. Only positive attempts and active imported findings
-//   make lines ("What works" is positive only).
-// - Clean run: an attempt with isolated > 1.034 and e2e > +0.5 % and gate
-//   accepted. Verified e2e win: run validation_class win and gate accepted.
-// - Tier: ★★★ ≥ 2 independent clean sources or a verified e2e win; ★★ one
-//   clean source or ≥ 2 agreeing sources; ★ otherwise (a single run with an
-//   overlapping or unverified e2e). A source is a distinct run, or an
-//   independent imported finding (one that agrees; ★★+ counts as clean, as
-//   kb.py bumps a card reproduced by a merge). The final tier is the max of
-//   that and the imported stars.
-// - Imported merge: an imported finding joins the line of its key whose
-//   lever text or backend matches its lever (else its name); otherwise it
-//   forms its own line. It is independent unless every source it cites is
-//   already on the line (a run id of the line — "run " prefix and trailing
-//   text allowed — or a source an earlier imported finding brought). A
-//   non-independent finding changes nothing (round trip of our own cards).
-//   Order: non-rfdb findings first, then by identity, so the result does
-//   not depend on the input order. A finding citing nothing cites
-//   "<origin> <identity>". Archived findings are ignored.
+//   only when `since` is given); imported findings before `since`, on
+//   another gfx, or — only when --as-of was given — after as_of, too. By
+//   default as_of is the newest run date; imported knowledge newer than it
+//   is shown with its own date and never moves as_of.
+// - Reuse key `kernel_class · gfx · regime`: kernel_class = op_class, gfx
+//   lower-cased ("" → "unknown"), regime by ingest::normalize_regime. A
+//   serving-config trial (attempt kind config) has kernel_class "config" and
+//   regime "both" unless the run recorded one. Within a key one line per
+//   lever key (ingest::lever_key: one key per lever across runs, cards and
+//   playbook lines); the raw spellings are kept.
+// - What works holds positive *measured* findings only. A kernel lever
+//   needs an isolated win (s > 1.034) and an e2e result beyond +0.5 % with
+//   the gate accepted — or stacked, when the run's Director validation won
+//   and includes it — output parity not failed and engagement not refused
+//   (reject_reason no_engagement). A serving-config lever (no isolated
+//   measurement) needs its trial kept (verdict confirmed) with e2e > +0.5 %
+//   and parity not failed. Rejected, in-noise, parity-failed, unmeasured
+//   and unengaged attempts never make a line.
+// - The run's Director validation includes a lever when the final overlay
+//   deployed it (a kept config trial is in the final config). It is won
+//   when its class is win and its throughput_speedup > 1; lost when it
+//   includes the lever and its class is no_win or its speedup ≤ 1.
+// - Clean run: a kernel attempt with the isolated win, e2e beyond the band
+//   and the A/B gate accepted. Verified end-to-end win: a qualifying attempt
+//   whose run's validation was won and includes it.
+// - Tier (DESIGN.md §5): ★★★ ≥ 2 independent clean sources or a verified
+//   end-to-end win; ★★ one clean source or ≥ 2 agreeing sources; ★
+//   otherwise. A source is a distinct run, or the line's imported knowledge
+//   (all imported findings on a line together are one source; it is clean
+//   when it self-rates ★★ or more). A line without run evidence is capped
+//   at ★★, and so is a line whose lever a lost validation included (a
+//   caution names the run and the figure).
+// - Imported merge (merge.cpp): an imported finding joins the first line
+//   (run lines first) whose lever key — or backend — equals its lever key,
+//   or whose imported findings share its `key` text (kb.py merges by key),
+//   with a compatible reuse key: gfx, class and regime each equal, or one
+//   side unknown (class also method or config; regime also both). Otherwise
+//   it starts its own line. Its lever key is the first known lever (the
+//   table in ingest/normalize_lever.cpp) named by its lever, name, apply or
+//   text, else its lever (else name) folded. Order: other producers' findings
+//   first, then our own cards, by origin and identity. Our own cards
+//   (generator rfdb) whose every cited source is already on their line
+//   change nothing (the round trip). Archived findings are ignored; negative
+//   ones (anti-pattern, a stated loss) and dead-end bullets become Cautions.
+// - Beyond the ceiling: an e2e delta above twice its Amdahl ceiling
+//   c = pct_gpu_time × (1 − 1/s) is annotated.
 // - Cap: at most 40 lines; evict the lowest rank = stars × (0.25 + 0.75 ×
 //   freshness), freshness = clamp(1 − days(as_of − last_seen)/365, 0, 1)
-//   (0 without a valid date); ★★★ is never evicted. Ties: older last_seen,
-//   then key, then lever.
+//   (0 without a valid date); run-verified ★★★ is never evicted. Ties: older
+//   last_seen, then key, then lever.
 // - Cautions ("also verify", never a prohibition): an isolated win
-//   (s > 1.034) that lost e2e (d ≤ −0.5 %), and a model contradiction
-//   (s > predicted attainable × 1.034, a usable prediction).
-// - Saturated head: the latest verdict (highest round) of a kernel in a run
-//   is saturated with pct_gpu_time ≥ 5.
+//   (s > 1.034) that lost e2e (d ≤ −0.5 %), a model contradiction
+//   (s > predicted attainable × 1.034, a usable prediction), a lost Director
+//   validation of a What works lever, and imported negatives.
+// - Saturated head: the latest verdict (highest round) of a kernel in a run,
+//   with the prediction precedence of an attempt (a measured baseline
+//   roofline outranks the analytic verdict), is saturated with
+//   pct_gpu_time ≥ 5. The section shows the newest per kernel class × gfx.
 // - Routing quality: rounds whose top by pct_gpu_time ≠ top by expected gain;
 //   each pick's realized gain is its best e2e delta in that run when both
 //   picks have one, else its best isolated speedup.
@@ -63,11 +81,23 @@
 
 namespace rfdb::report {
 
-inline constexpr double k_iso_noise = 0.034;      // fraction: s > 1.034 is an isolated win
-inline constexpr double k_e2e_noise_pct = 0.5;    // percent: the e2e noise band
-inline constexpr std::size_t k_line_cap = 40;     // What works lines (FORMATS.md §4.3)
+inline constexpr double k_iso_noise = 0.034;   // fraction: s > 1.034 is an isolated win
+inline constexpr double k_e2e_noise_pct = 0.5; // percent: the e2e noise band
+inline constexpr std::size_t k_line_cap = 40;  // What works lines (FORMATS.md §4.3)
+// ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
+// shows the freshest k_shown_cap of them (their cards keep all).
+inline constexpr std::size_t k_shown_cap = 60;
 inline constexpr double k_freshness_days = 365.0; // freshness falls to 0 over this
 inline constexpr double k_head_min_pct = 5.0;     // pct_gpu_time of a head kernel
+inline constexpr double k_beyond_ceiling = 2.0;   // e2e above this × the Amdahl ceiling is annotated
+inline constexpr int k_imported_cap = 2;          // stars of a line without run evidence
+// Section caps: the playbook stays the same size at any history length.
+inline constexpr std::size_t k_routing_rows = 20;      // newest disagreements shown
+inline constexpr std::size_t k_run_cautions = 20;      // newest run cautions shown
+inline constexpr std::size_t k_imported_cautions = 10; // newest imported negatives shown
+inline constexpr std::size_t k_refs_shown = 3;         // attempt references per line
+inline constexpr std::size_t k_kernels_shown = 3;      // kernels per line
+inline constexpr std::size_t k_imported_shown = 2;     // imported identities per line
 
 // `kernel_class · gfx · regime`, already normalized.
 struct ReuseKey {
@@ -83,65 +113,119 @@ struct ReuseKey {
 // Report order of keys: op_class (gemm, moe, attn, elementwise, config,
 // method, unknown, then others alphabetically), then gfx, then regime.
 bool key_less(const ReuseKey& a, const ReuseKey& b);
+// Whether an imported finding under `a` may describe the same lever as a
+// line under `b` (see the merge rule above). Symmetric.
+bool key_compatible(const ReuseKey& a, const ReuseKey& b);
 
-// True for a serving-config trial: lever_kind config and no kernel op class.
+// True for a serving-config trial (attempt kind config, or an older row with
+// lever_kind config on no kernel class).
 bool is_config_trial(const AttemptInfo& attempt);
 // The reuse key of an attempt (see the rules above).
 ReuseKey attempt_reuse_key(const AttemptInfo& attempt);
+// The lever text an attempt is shown and matched by: its lever, else its
+// backend, else "unnamed lever".
+std::string attempt_lever_text(const AttemptInfo& attempt);
 // True when the attempt's prediction is a real verdict: not suspect, headroom
 // saturated|moderate|underperforming and an attainable_speedup > 0. The
 // attainable 1.0 of a no-verdict row is a placeholder, not a prediction.
 bool has_usable_prediction(const AttemptInfo& attempt);
 
+// Why an attempt is not a What works finding: "" when it is one, else a
+// short reason ("gate rejected", "e2e inside the noise band", …).
+std::string what_works_exclusion(const AttemptInfo& attempt);
+// The run's Director validation includes / won / lost this attempt's lever.
+bool validation_includes(const AttemptInfo& attempt);
+bool validation_won(const AttemptInfo& attempt);
+bool validation_lost(const AttemptInfo& attempt);
+// The Amdahl ceiling c = pct_gpu_time × (1 − 1/s) in percent; nullopt
+// without both numbers or for s ≤ 1.
+std::optional<double> amdahl_ceiling_pct(const AttemptInfo& attempt);
+
 // "gfx942" from " GFX942 "; "" → "unknown".
 std::string normalize_gfx(std::string_view gfx);
-// decode | prefill | both | unknown ("mixed", "prefill+decode" → both).
-std::string normalize_regime(std::string_view regime);
-// source_key, lower-cased (ASCII): the text a lever is matched by.
-std::string lever_match_key(std::string_view lever);
+// Lower-case ASCII.
+std::string lower_ascii(std::string_view text);
 // Whitespace collapsed and trimmed, '\\', '<' and '>' dropped, so a text and
 // its md_text rendering (in a card we wrote) give the same key.
 std::string source_key(std::string_view text);
+// The first sentence of free text (up to ". " or "; "), one line, at most
+// `max_chars` code points.
+std::string first_sentence(std::string_view text, std::size_t max_chars);
+
+// RUN#ATTEMPT: what `rfdb show RUN --attempt ATTEMPT` prints in full.
+struct AttemptRef {
+  std::string run_id;
+  std::string attempt_key;
+  std::string run_date;
+  [[nodiscard]] std::string text() const { return run_id + "#" + attempt_key; }
+};
+
+// An e2e delta more than k_beyond_ceiling × its Amdahl ceiling.
+struct BeyondCeiling {
+  AttemptRef ref;
+  double e2e_pct = 0.0;
+  double ceiling_pct = 0.0;
+};
+
+// A Director validation that included the lever and did not win.
+struct LostValidation {
+  AttemptRef ref;
+  std::string validation_class;
+  std::optional<double> speedup;
+};
 
 // One line of "What works".
 struct Finding {
   ReuseKey key;
-  std::string lever;                 // display text, one line
-  std::string lever_key;             // lever_match_key(lever)
-  std::string lever_kind;            // from the attempts ("" for imported-only lines)
-  std::vector<std::string> backends; // sorted, unique
-  std::vector<std::string> kernels;  // short names, sorted, unique
-  int stars = 1;                     // 1..3
-  std::string tier_reason;           // e.g. "2 independent clean runs"
-  std::optional<double> iso_min;     // × over baseline
+  std::string lever;                  // display text, one line
+  std::string lever_key;              // ingest::lever_key
+  std::vector<std::string> spellings; // every raw lever text behind the line, sorted, unique
+  std::string lever_kind;             // from the attempts ("" for imported-only lines)
+  std::vector<std::string> backends;  // sorted, unique
+  std::vector<std::string> kernels;   // short names, sorted, unique
+  int stars = 1;                      // 1..3
+  std::string tier_reason;            // e.g. "2 independent clean runs"
+  std::optional<double> iso_min;      // × over baseline
   std::optional<double> iso_max;
   std::optional<double> e2e_min_pct; // percent, signed
   std::optional<double> e2e_max_pct;
   int confirms = 0;                       // runs + imported confirmations
-  std::vector<std::string> run_ids;       // runs with a positive attempt, sorted
+  std::vector<std::string> run_ids;       // runs with a qualifying attempt, sorted
   int e2e_run_count = 0;                  // of run_ids, those whose attempt measured e2e
   std::vector<std::string> clean_run_ids; // sorted
   bool verified_e2e = false;
-  std::vector<std::string> imported_identities; // independent imported findings, sorted
+  std::optional<double> verified_speedup; // the Director speedup of the newest verifying run
+  std::vector<std::string> gates;         // the attempts' gates ("kept" for a config trial), sorted
+  std::string reason;                     // one sentence of the newest best attempt's reason
+  std::vector<AttemptRef> refs;           // every qualifying attempt, newest first
+  std::optional<BeyondCeiling> beyond_ceiling;
+  std::optional<LostValidation> lost_validation;
+  std::vector<std::string> imported_identities; // imported findings merged here, sorted
   std::vector<std::string> imported_sources;    // what they cite, first-seen order, unique
   std::vector<std::string> cautions;            // imported caution text, one line each
-  std::string last_seen;                        // YYYY-MM-DD or ""
+  int imported_stars = 0;                       // self-rated, max; 0 = no imported finding
+  std::string imported_last_seen;               // newest imported date or ""
+  std::string last_seen;                        // YYYY-MM-DD or "" (runs and imported)
   double freshness = 0.0;                       // 0–1
   double rank = 0.0;                            // stars × (0.25 + 0.75 × freshness)
 };
 
 // What decides a tier (see the rules above).
 struct TierEvidence {
-  int agreeing_sources = 0; // distinct runs + independent imported findings
-  int clean_sources = 0;    // clean runs + independent imported findings with ★★+
+  int agreeing_sources = 0; // distinct runs + the imported source
+  int clean_sources = 0;    // clean runs + the imported source when it self-rates ★★+
+  int clean_runs = 0;       // of clean_sources, the runs
   bool verified_e2e = false;
-  int imported_stars = 0; // max stars of independent imported findings; 0 = none
+  int imported_stars = 0;             // self-rated stars of the imported source; 0 = none
+  bool run_evidence = false;          // at least one run stands behind the line
+  bool validation_lost = false;       // a lost Director validation included the lever
+  std::optional<double> lost_speedup; // its throughput_speedup
 };
 struct Tier {
   int stars = 1;
   std::string reason;
 };
-// Apply the tier rule; reason names the rule that fired.
+// Apply the tier rule; reason names the rule that fired (and any cap).
 Tier assign_tier(const TierEvidence& evidence);
 
 // clamp(1 − days(as_of − last_seen)/365, 0, 1); 0 when either is not a date.
@@ -149,17 +233,18 @@ double freshness(std::string_view as_of, std::string_view last_seen);
 // stars × (0.25 + 0.75 × freshness).
 double eviction_rank(int stars, double freshness);
 
-// Keep at most `cap` findings, evicting the lowest rank first (never ★★★);
-// returns the evicted findings in eviction order. `findings` keeps its order.
+// Keep at most `cap` findings, evicting the lowest rank first (never a
+// run-verified ★★★); returns the evicted findings in eviction order.
+// `findings` keeps its order.
 std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t cap);
 
-enum class CautionKind { e2e_loss, model_contradiction };
+enum class CautionKind { e2e_loss, model_contradiction, lost_validation, imported_negative };
 
 // A conditioned "also verify" note from a surprising negative.
 struct Caution {
   CautionKind kind = CautionKind::e2e_loss;
   ReuseKey key;
-  std::string run_id;
+  std::string run_id; // "" for an imported negative
   std::string run_date;
   std::string short_name;
   std::string lever_key;
@@ -182,31 +267,40 @@ struct RoutingDisagreement {
 };
 struct RoutingSummary {
   int rounds = 0;                                 // rankings in scope with both picks named
-  std::vector<RoutingDisagreement> disagreements; // newest run first
+  std::vector<RoutingDisagreement> disagreements; // every one, newest run first
+};
+
+// The saturated heads of one kernel class × gfx: the newest is shown.
+struct SaturatedGroup {
+  HeadVerdict newest;
+  std::size_t heads = 0; // saturated head verdicts of the group
+  std::size_t runs = 0;  // distinct runs among them
 };
 
 // Everything the playbook and the cards render, computed once.
 struct Analysis {
-  std::string as_of;                        // resolved as_of ("" when no date exists at all)
-  ReportInput scoped;                       // the input after the scope rules (priors untouched)
-  std::vector<Finding> findings;            // shown, in report order
-  std::vector<Finding> evicted;             // in eviction order
-  std::vector<Caution> cautions;            // newest run first
-  std::vector<HeadVerdict> saturated_heads; // newest run first, then pct desc
+  std::string as_of;                     // resolved as_of ("" when no date exists at all)
+  ReportInput scoped;                    // the input after the scope rules (priors untouched)
+  std::vector<Finding> findings;         // shown, in report order
+  std::vector<Finding> evicted;          // in eviction order
+  std::vector<Caution> cautions;         // every caution: run cautions newest run first, then imported
+  std::vector<SaturatedGroup> saturated; // one per kernel class × gfx, in key order
+  std::size_t saturated_heads = 0;       // saturated head verdicts in scope
   RoutingSummary routing;
   std::string newest_run_id;             // "" when there are no runs/heads
   std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc
 };
 
 // Compute the analysis. Deterministic: any permutation of the input vectors
-// gives the same result.
-Analysis analyze(const ReportInput& input);
+// gives the same result. Move a large input in: it is scoped in place.
+Analysis analyze(ReportInput input);
 
 // The findings before the cap, in report order (exposed for tests).
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of);
 
-// Cautions from the scoped attempts, deduplicated, newest run first.
-std::vector<Caution> build_cautions(const std::vector<AttemptInfo>& attempts);
+// Cautions from the scoped attempts and imported negatives, deduplicated:
+// run cautions newest run first, then imported ones newest first.
+std::vector<Caution> build_cautions(const ReportInput& scoped);
 
 // Shared formatting (fixed precision, never locale-dependent).
 // Round to `dp` decimals (−0 → 0) and print with exactly `dp` decimals.
@@ -222,6 +316,9 @@ std::string workload_text(const std::optional<int>& isl, const std::optional<int
 std::string one_line(std::string_view text);
 // At most `max_chars` code points of valid UTF-8; "…" marks a cut.
 std::string truncate_utf8(std::string_view text, std::size_t max_chars);
+// An imported finding's identity as shown: a legacy playbook line
+// ("file#date|model|…|opening text") is cut to "file#date"; others as is.
+std::string short_identity(std::string_view identity);
 // Star glyphs, "★★".
 std::string stars_text(int stars);
 // Free text made safe for one markdown line: whitespace collapsed, markdown

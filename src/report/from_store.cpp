@@ -1,5 +1,6 @@
 #include "report/from_store.hpp"
 
+#include "ingest/knowledge.hpp"
 #include "report/findings.hpp"
 
 #include <algorithm>
@@ -15,7 +16,7 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-AttemptInfo attempt_info(const store::EvidenceAttempt& a)
+AttemptInfo attempt_info(const store::ReportAttempt& a)
 {
   AttemptInfo x;
   x.run_id = a.run_id;
@@ -36,6 +37,17 @@ AttemptInfo attempt_info(const store::EvidenceAttempt& a)
   x.gate = a.gate;
   x.verdict = a.verdict;
   x.run_validation_class = a.validation_class;
+  x.validation_speedup = a.validation_speedup;
+  x.attempt_key = a.attempt_key;
+  x.kind = a.kind.empty() ? std::string("kernel") : a.kind;
+  x.candidate = a.candidate;
+  x.measured = a.measured;
+  x.deployed = a.deployed;
+  x.output_parity = a.output_parity;
+  x.parity_kind = a.parity_kind;
+  x.reason = a.reason;
+  x.reject_reason = a.reject_reason;
+  x.pred_source_kind = a.pred_source_kind;
   x.pred_roofline_pct = a.pred_roofline_pct;
   x.pred_target_eff = a.pred_target_eff;
   x.pred_attainable_speedup = a.pred_attainable_speedup;
@@ -51,7 +63,7 @@ AttemptInfo attempt_info(const store::EvidenceAttempt& a)
 // for a serving-config trial) is stored as op_class unknown, since the
 // learned_findings vocabulary has no config class; give it back its class so
 // it joins the config line of its key (the round trip changes nothing).
-std::string imported_op_class(const store::EvidenceFinding& f)
+std::string imported_op_class(const store::ReportFinding& f)
 {
   std::string raw;
   for (const char c : one_line(f.kernel_class_raw)) {
@@ -63,7 +75,21 @@ std::string imported_op_class(const store::EvidenceFinding& f)
   return f.op_class;
 }
 
-ImportedFinding imported(const store::EvidenceFinding& f)
+// "What works" is positive findings only: an anti-pattern card, or one whose
+// stated numbers show a loss (isolated at or below 1×, or an e2e loss with no
+// isolated win), is an imported negative and becomes a Caution.
+bool is_negative(const store::ReportFinding& f)
+{
+  if (f.type == "anti-pattern") {
+    return true;
+  }
+  if (f.iso_max && *f.iso_max <= 1.0) {
+    return true;
+  }
+  return f.e2e_max_pct && *f.e2e_max_pct <= 0.0 && !(f.iso_max && *f.iso_max > 1.0);
+}
+
+ImportedFinding imported(const store::ReportFinding& f)
 {
   ImportedFinding x;
   x.origin = f.origin;
@@ -83,34 +109,36 @@ ImportedFinding imported(const store::EvidenceFinding& f)
   x.last_seen = f.last_seen;
   x.lifecycle = f.lifecycle;
   x.sources_cited = f.sources_cited;
-  x.cautions = f.cautions;
+  for (const auto& c : f.cautions) {
+    if (c.rfind(ingest::k_dead_end_prefix, 0) == 0) {
+      x.dead_ends.push_back(c.substr(ingest::k_dead_end_prefix.size()));
+    } else {
+      x.cautions.push_back(c);
+    }
+  }
   x.generator = f.generator;
+  x.key_raw = f.key_raw;
+  x.type = f.type;
+  x.apply = f.apply;
+  x.description = f.description;
+  x.text = f.text;
+  x.lever_key = f.lever_key;
+  x.negative = is_negative(f);
   return x;
-}
-
-// "What works" is positive findings only: an anti-pattern card, or one whose
-// stated numbers show a loss (isolated at or below 1×, or an e2e loss with no
-// isolated win), stays stored but is not a finding to route on.
-bool is_negative(const store::EvidenceFinding& f)
-{
-  if (f.type == "anti-pattern") {
-    return true;
-  }
-  if (f.iso_max && *f.iso_max <= 1.0) {
-    return true;
-  }
-  return f.e2e_max_pct && *f.e2e_max_pct <= 0.0 && !(f.iso_max && *f.iso_max > 1.0);
 }
 
 using RoundKey = std::pair<std::string, std::string>; // run_id, round
 
 // Top kernel by pct_gpu_time and by expected gain for every profiled round.
-std::vector<RoundRanking> rankings(const std::vector<store::EvidenceVerdict>& verdicts)
+std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::vector<RoundRanking> out;
   std::map<RoundKey, std::size_t> index;
-  std::map<RoundKey, std::pair<const store::EvidenceVerdict*, const store::EvidenceVerdict*>> tops;
+  std::map<RoundKey, std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops;
   for (const auto& v : verdicts) {
+    if (v.source_kind == "measured" && v.round.empty()) {
+      continue; // a measured baseline, not a profiled round
+    }
     const RoundKey key{v.run_id, v.round};
     auto& [by_pct, by_gain] = tops[key];
     if (!index.count(key)) {
@@ -141,48 +169,96 @@ std::vector<RoundRanking> rankings(const std::vector<store::EvidenceVerdict>& ve
   return out;
 }
 
+// A measured baseline is usable as a prediction when it has a verdict.
+bool usable_measured(const store::ReportVerdict& v)
+{
+  const std::string& h = v.headroom_class;
+  return v.roofline_pct && v.target_eff && *v.target_eff > 0.0 && !v.suspect &&
+         (h == "saturated" || h == "moderate" || h == "underperforming");
+}
+
+using KernelKey = std::pair<std::string, std::string>; // run_id, kernel
+
+// The measured baseline roofline of each (run, kernel), by its kernel key
+// and by the device kernel it matched (a task dir may name either).
+std::map<KernelKey, const store::ReportVerdict*>
+measured_baselines(const std::vector<store::ReportVerdict>& vs)
+{
+  std::map<KernelKey, const store::ReportVerdict*> out;
+  for (const auto& v : vs) {
+    if (v.source_kind != "measured" || !v.round.empty() || !usable_measured(v)) {
+      continue;
+    }
+    out.try_emplace({v.run_id, v.short_name}, &v);
+    if (!v.name.empty()) {
+      out.try_emplace({v.run_id, v.name}, &v);
+    }
+  }
+  return out;
+}
+
+HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict* measured)
+{
+  HeadVerdict h;
+  h.run_id = v.run_id;
+  h.run_date = v.run_date;
+  h.gfx = v.gfx;
+  h.round = v.round_order;
+  h.round_label = v.round;
+  h.short_name = v.short_name;
+  h.op_class = v.op_class;
+  h.pct_gpu_time = v.pct_gpu_time.value_or(0);
+  const store::ReportVerdict& p = measured != nullptr ? *measured : v;
+  h.roofline_pct = p.roofline_pct;
+  h.target_eff = p.target_eff;
+  h.attainable_speedup = p.attainable_speedup;
+  h.expected_e2e_gain_pct = measured != nullptr && p.attainable_speedup && *p.attainable_speedup > 0.0
+                                ? std::optional(h.pct_gpu_time * (1.0 - 1.0 / *p.attainable_speedup))
+                                : v.expected_e2e_gain_pct;
+  // A suspect or dispatch-bound analytic row has no verdict, whatever its
+  // stored band says.
+  h.headroom_class = measured != nullptr               ? p.headroom_class
+                     : (v.suspect || v.dispatch_bound) ? std::string("unknown")
+                                                       : v.headroom_class;
+  h.source_kind = measured != nullptr ? "measured" : "analytic";
+  h.byte_reduction_levers = v.byte_reduction_levers;
+  return h;
+}
+
 // Heads of each run's latest profiled round, with whether a byte-reduction
 // lever (fusion or lower precision) was tried on the kernel afterwards.
-std::vector<HeadVerdict> heads(const store::Evidence& ev)
+std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
 {
   std::map<std::string, int> latest_round;
   std::string newest_run;
   std::string newest_date;
   for (const auto& v : ev.verdicts) {
-    auto& r = latest_round[v.run_id];
-    r = std::max(r, v.round_order);
+    if (v.round.empty()) {
+      continue;
+    }
+    auto [it, inserted] = latest_round.try_emplace(v.run_id, v.round_order);
+    it->second = std::max(it->second, v.round_order);
     if (v.run_date > newest_date || (v.run_date == newest_date && v.run_id > newest_run)) {
       newest_date = v.run_date;
       newest_run = v.run_id;
     }
   }
   // (run, kernel) pairs that saw a byte-reduction lever, built once.
-  std::set<std::pair<std::string, std::string>> byte_reducing;
+  std::set<KernelKey> byte_reducing;
   for (const auto& a : ev.attempts) {
     if (a.lever_kind == "fusion" || a.lever_kind == "precision") {
       byte_reducing.insert({a.run_id, a.short_name});
     }
   }
+  const auto measured = measured_baselines(ev.verdicts);
   std::vector<HeadVerdict> out;
   for (const auto& v : ev.verdicts) {
-    if (v.round_order != latest_round[v.run_id] || v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
+    if (v.round.empty() || v.round_order != latest_round[v.run_id] ||
+        v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
     }
-    HeadVerdict h;
-    h.run_id = v.run_id;
-    h.run_date = v.run_date;
-    h.gfx = v.gfx;
-    h.round = v.round_order;
-    h.round_label = v.round;
-    h.short_name = v.short_name;
-    h.op_class = v.op_class;
-    h.pct_gpu_time = v.pct_gpu_time.value_or(0);
-    h.roofline_pct = v.roofline_pct;
-    h.target_eff = v.target_eff;
-    h.attainable_speedup = v.attainable_speedup;
-    h.expected_e2e_gain_pct = v.expected_e2e_gain_pct;
-    h.headroom_class = v.headroom_class;
-    h.byte_reduction_levers = v.byte_reduction_levers;
+    const auto m = measured.find({v.run_id, v.short_name});
+    HeadVerdict h = head_from(v, m == measured.end() ? nullptr : m->second);
     h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
     h.is_newest_run = v.run_id == newest_run;
     out.push_back(std::move(h));
@@ -192,8 +268,9 @@ std::vector<HeadVerdict> heads(const store::Evidence& ev)
 
 } // namespace
 
-ReportInput build_report_input(const store::Evidence& ev, calibrate::PriorsResult priors, std::string as_of,
-                               std::optional<std::string> since, std::optional<std::string> gfx_filter)
+ReportInput build_report_input(const store::ReportEvidence& ev, calibrate::PriorsResult priors,
+                               std::string as_of, std::optional<std::string> since,
+                               std::optional<std::string> gfx_filter)
 {
   ReportInput in;
   in.as_of = std::move(as_of);
@@ -204,15 +281,14 @@ ReportInput build_report_input(const store::Evidence& ev, calibrate::PriorsResul
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
   }
+  in.attempts.reserve(ev.attempts.size());
   for (const auto& a : ev.attempts) {
     in.attempts.push_back(attempt_info(a));
   }
   in.rankings = rankings(ev.verdicts);
   in.heads = heads(ev);
   for (const auto& f : ev.findings) {
-    if (!is_negative(f)) {
-      in.imported.push_back(imported(f));
-    }
+    in.imported.push_back(imported(f));
   }
   in.priors = std::move(priors);
   return in;

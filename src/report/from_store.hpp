@@ -1,11 +1,13 @@
 // Evidence rows from the store → the playbook's input model: runs, attempts,
 // per-round rankings (top kernel by pct_gpu_time vs by expected gain), head
-// verdicts (pct_gpu_time ≥ 5 in each run's latest profiled round) and
-// imported findings. Pure mapping plus those two derivations.
+// verdicts (pct_gpu_time ≥ 5 in each run's latest profiled round, with the
+// attempt's prediction precedence: a measured baseline roofline of the
+// kernel outranks the analytic verdict) and imported findings (negative ones
+// flagged for Cautions). Pure mapping plus those derivations.
 #pragma once
 
 #include "report/model.hpp"
-#include "store/evidence.hpp"
+#include "store/report_evidence.hpp"
 
 namespace rfdb::report {
 
@@ -13,7 +15,7 @@ namespace rfdb::report {
 // HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
 inline constexpr double k_head_threshold_pct = 5.0;
 
-ReportInput build_report_input(const store::Evidence& evidence, calibrate::PriorsResult priors,
+ReportInput build_report_input(const store::ReportEvidence& evidence, calibrate::PriorsResult priors,
                                std::string as_of, std::optional<std::string> since,
                                std::optional<std::string> gfx_filter);
 

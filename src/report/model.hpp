@@ -43,13 +43,24 @@ struct AttemptInfo {
   std::string lever;      // free text as the run recorded it
   std::string lever_kind; // config | backend | tuning | authored | fusion | precision | other
   std::string backend;
-  std::optional<double> isolated_speedup;  // × over baseline
-  std::optional<double> e2e_delta_pct;     // percent, signed
-  std::string gate;                        // accepted | stack | rejected | incomplete | ""
-  std::string verdict;                     // confirmed | partial | dead_end | flagged | incomplete | unknown
-  std::string run_validation_class;        // the run's validation_class
-  std::optional<double> pred_roofline_pct; // fraction 0–1
-  std::optional<double> pred_target_eff;   // fraction 0–1
+  std::optional<double> isolated_speedup;   // × over baseline
+  std::optional<double> e2e_delta_pct;      // percent, signed
+  std::string gate;                         // accepted | stack | rejected | incomplete | ""
+  std::string verdict;                      // confirmed | partial | dead_end | flagged | incomplete | unknown
+  std::string run_validation_class;         // the run's validation_class
+  std::optional<double> validation_speedup; // × the run's Director throughput_speedup
+  std::string attempt_key;                  // the attempt's id within its run (RUN#KEY)
+  std::string kind = "kernel";              // kernel | config
+  std::string candidate;                    // overlay candidate / sweep trial id
+  bool measured = true;                     // false: a ledger row that recorded 0 / 0
+  bool deployed = false;                    // the final overlay carries it
+  std::string output_parity;                // pass | fail | n/a | ""
+  std::string parity_kind;
+  std::string reason;                               // the integrate reason, verbatim
+  std::string reject_reason;                        // no_engagement | parity_regression | … | ""
+  std::string pred_source_kind;                     // analytic | measured | ""
+  std::optional<double> pred_roofline_pct;          // fraction 0–1
+  std::optional<double> pred_target_eff;            // fraction 0–1
   std::optional<double> pred_attainable_speedup;    // ×
   std::optional<double> pred_expected_e2e_gain_pct; // percent 0–100
   std::string pred_headroom_class;                  // saturated | moderate | underperforming | unknown | ""
@@ -89,6 +100,7 @@ struct HeadVerdict {
   std::vector<std::string> byte_reduction_levers;
   bool followed_by_byte_reduction = false; // a fusion/precision/byte-reducing attempt followed
   bool is_newest_run = false;
+  std::string source_kind = "analytic"; // measured: a baseline roofline outranked the analytic verdict
 };
 
 // A legacy card, playbook line or proposal, normalized by ingest (issue 5).
@@ -111,12 +123,24 @@ struct ImportedFinding {
   std::string lifecycle = "active"; // active | archived
   std::vector<std::string> sources_cited;
   std::vector<std::string> cautions;
-  std::string generator; // "rfdb" when `rfdb report --cards` wrote the card
+  std::vector<std::string> dead_ends; // `- dead-end:` bullets (imported negatives)
+  std::string generator;              // "rfdb" when `rfdb report --cards` wrote the card
+  std::string key_raw;                // the card's `key` as written
+  std::string type;                   // routing | lever | method | anti-pattern | …
+  std::string apply;                  // `- apply:` text
+  std::string description;            // card `description`
+  std::string text;                   // card body / playbook line text
+  std::string lever_key;              // stated by a card `rfdb report --cards` wrote, else ""
+  bool negative = false; // anti-pattern, or its stated numbers show a loss: a Caution, not What works
 };
 
 // Everything one `rfdb report` renders.
 struct ReportInput {
   std::string as_of; // YYYY-MM-DD, resolved by the lead
+  // True when the user gave --as-of: then imported knowledge dated after it
+  // is left out too. By default as_of is the newest run date and newer
+  // imported knowledge is shown with its own date.
+  bool as_of_given = false;
   std::optional<std::string> since;
   std::optional<std::string> gfx_filter;
   std::vector<RunInfo> runs;

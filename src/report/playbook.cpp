@@ -44,10 +44,6 @@ namespace {
 
 using namespace detail;
 
-// Legacy lever text can run to kilobytes; the playbook line shows its start
-// (the card keeps all of it).
-constexpr std::size_t k_lever_chars = 160;
-
 // Imported findings that count as evidence (independent, active, in scope):
 // our own cards ingested back are not among them, so they cannot change a
 // single byte of the report.
@@ -62,10 +58,43 @@ std::size_t imported_used(const Analysis& a)
   return n;
 }
 
+// The newest date of imported knowledge shown that is after as_of, or "".
+std::string newest_imported_after(const Analysis& a)
+{
+  std::string newest;
+  for (const auto* list : {&a.findings, &a.evicted}) {
+    for (const auto& f : *list) {
+      if (!f.imported_last_seen.empty() && f.imported_last_seen > a.as_of && f.imported_last_seen > newest) {
+        newest = f.imported_last_seen;
+      }
+    }
+  }
+  return a.as_of.empty() ? std::string() : newest;
+}
+
 bool is_empty(const Analysis& a)
 {
   return a.scoped.runs.empty() && a.scoped.attempts.empty() && a.scoped.heads.empty() &&
          imported_used(a) == 0;
+}
+
+// At most k_list_shown names, then "and N more" (a history of thousands of
+// runs names hundreds of models).
+constexpr std::size_t k_list_shown = 8;
+std::string capped_list(const std::set<std::string>& names)
+{
+  std::vector<std::string> shown;
+  for (const auto& n : names) {
+    if (shown.size() == k_list_shown) {
+      break;
+    }
+    shown.push_back(n);
+  }
+  std::string out = md_text(join(shown, ", "));
+  if (names.size() > shown.size()) {
+    out += fmt::format(" and {} more (`rfdb runs`)", names.size() - shown.size());
+  }
+  return out;
 }
 
 std::string provenance(const Analysis& a)
@@ -89,20 +118,20 @@ std::string provenance(const Analysis& a)
   if (s.runs.empty() && imported == 0) {
     line = fmt::format("Evidence: none yet (no runs, no imported findings){}.", as_of);
   } else {
-    std::vector<std::string> gpu_list(gpus.begin(), gpus.end());
     const std::string range = dates.empty() ? "undated"
                               : *dates.begin() == *dates.rbegin()
                                   ? *dates.begin()
                                   : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
-    line =
-        s.runs.empty()
-            ? "Evidence: no runs"
-            : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
-                          plural(models.size(), "model", "models"),
-                          models.empty() ? std::string()
-                                         : " (" + md_text(join({models.begin(), models.end()}, ", ")) + ")",
-                          plural(gpus.size(), "GPU", "GPUs"), md_text(join(gpu_list, ", ")), range);
+    line = s.runs.empty()
+               ? "Evidence: no runs"
+               : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
+                             plural(models.size(), "model", "models"),
+                             models.empty() ? std::string() : " (" + capped_list(models) + ")",
+                             plural(gpus.size(), "GPU", "GPUs"), capped_list(gpus), range);
     line += fmt::format("; {}{}.", plural(imported, "imported finding", "imported findings"), as_of);
+    if (const std::string newer = newest_imported_after(a); !newer.empty()) {
+      line += fmt::format(" Imported knowledge dated after it (up to {}) is shown with its own date.", newer);
+    }
   }
   if (s.gfx_filter || s.since) {
     std::vector<std::string> scope;
@@ -204,6 +233,9 @@ Blocks routing_section(const Analysis& a)
                                                               {"undecided", "undecided"}};
   for (const auto& d : r.disagreements) {
     ++wins[d.winner];
+    if (rows.size() == k_routing_rows) {
+      continue; // counted above, not shown
+    }
     rows.push_back({md_code(d.ranking.run_id),
                     d.ranking.round_label.empty() ? std::to_string(d.ranking.round) : d.ranking.round_label,
                     pick_cell(d.by_pct.short_name, d.ranking.top_by_pct_pct_gpu_time,
@@ -221,89 +253,14 @@ Blocks routing_section(const Analysis& a)
                   "else isolated).",
                   r.disagreements.size(), plural(static_cast<std::size_t>(r.rounds), "round", "rounds"),
                   wins["pct"], wins["gain"], wins["tie"], wins["undecided"]);
-  return {summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain",
-                          "realized by pct pick", "realized by gain pick", "realized more"},
-                         {"---", "---:", "---", "---", "---:", "---:", "---"}, rows)};
-}
-
-std::string finding_line(const Finding& f)
-{
-  std::string e2e = "e2e " + e2e_range_text(f.e2e_min_pct, f.e2e_max_pct);
-  if (f.e2e_min_pct && f.imported_identities.empty() && f.run_ids.size() > 1 &&
-      static_cast<std::size_t>(f.e2e_run_count) < f.run_ids.size()) {
-    e2e += fmt::format(" (measured in {} of {} runs)", f.e2e_run_count, f.run_ids.size());
+  Blocks out{summary, table({"run", "round", "top by pct_gpu_time", "top by expected gain",
+                             "realized by pct pick", "realized by gain pick", "realized more"},
+                            {"---", "---:", "---", "---", "---:", "---:", "---"}, rows)};
+  if (r.disagreements.size() > rows.size()) {
+    out.push_back(
+        fmt::format("The {} newest disagreements are shown; {} more: `rfdb query playbook_disagreements`.",
+                    rows.size(), r.disagreements.size() - rows.size()));
   }
-  std::vector<std::string> parts{f.tier_reason, "isolated " + iso_range_text(f.iso_min, f.iso_max), e2e,
-                                 fmt::format("confirms {}", f.confirms),
-                                 "last_seen " + (f.last_seen.empty() ? std::string("-") : f.last_seen)};
-  std::vector<std::string> kernels;
-  for (const auto& k : f.kernels) {
-    kernels.push_back(md_code(k));
-  }
-  if (!kernels.empty()) {
-    parts.push_back("kernels " + join(kernels, ", "));
-  }
-  std::vector<std::string> sources;
-  for (const auto& r : f.run_ids) {
-    sources.push_back(md_code(r));
-  }
-  if (!sources.empty()) {
-    parts.push_back("runs " + join(sources, ", "));
-  }
-  std::vector<std::string> imported;
-  for (const auto& i : f.imported_identities) {
-    imported.push_back(md_code(truncate_utf8(i, 60)));
-  }
-  if (!imported.empty()) {
-    parts.push_back("imported " + join(imported, ", "));
-  }
-  return fmt::format("- {} {} \u2014 {}", stars_text(f.stars), md_text(truncate_utf8(f.lever, k_lever_chars)),
-                     join(parts, "; "));
-}
-
-Blocks what_works_section(const Analysis& a)
-{
-  Blocks out{
-      "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
-      "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
-      "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
-      "only, at most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first "
-      "(freshness falls from 1 to 0 over 365 days), \u2605\u2605\u2605 stays."};
-  if (a.findings.empty()) {
-    out.push_back("No positive findings yet.");
-  }
-  for (std::size_t i = 0; i < a.findings.size();) {
-    const ReuseKey& key = a.findings[i].key;
-    std::vector<std::string> lines;
-    for (; i < a.findings.size() && a.findings[i].key == key; ++i) {
-      lines.push_back(finding_line(a.findings[i]));
-    }
-    out.push_back("### " + md_text(key.text()));
-    out.push_back(join(lines, "\n"));
-  }
-  std::string evicted =
-      fmt::format("{} evicted (cap {}).", plural(a.evicted.size(), "finding", "findings"), k_line_cap);
-  if (a.findings.size() > k_line_cap) {
-    evicted += fmt::format(" {} lines remain because \u2605\u2605\u2605 findings stay.", a.findings.size());
-  }
-  out.push_back(evicted);
-  return out;
-}
-
-Blocks cautions_section(const Analysis& a)
-{
-  Blocks out{
-      "Conditioned notes from surprising negatives: each adds a check under the condition it names (op "
-      "class, gfx, regime, workload, run); none removes a candidate."};
-  if (a.cautions.empty()) {
-    out.push_back("No surprising negatives yet.");
-    return out;
-  }
-  std::vector<std::string> lines;
-  for (const auto& c : a.cautions) {
-    lines.push_back("- " + c.text);
-  }
-  out.push_back(join(lines, "\n"));
   return out;
 }
 
@@ -317,25 +274,34 @@ Blocks saturated_section(const Analysis& a)
 {
   Blocks out{
       "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse "
-      "a neighbour away, stop reading unused experts, change the layout, or lower the precision."};
-  if (a.saturated_heads.empty()) {
+      "a neighbour away, stop reading unused experts, change the layout, or lower the precision. The "
+      "verdict follows an attempt's prediction precedence (a measured baseline roofline outranks the "
+      "analytic one); the newest saturated head per kernel class \u00d7 gfx is shown."};
+  if (a.saturated.empty()) {
     out.push_back("No saturated heads yet.");
     return out;
   }
   std::vector<std::vector<std::string>> rows;
-  for (const auto& h : a.saturated_heads) {
+  for (const auto& g : a.saturated) {
+    const HeadVerdict& h = g.newest;
     std::vector<std::string> levers;
     for (const auto& l : h.byte_reduction_levers) {
       levers.push_back(md_text(l));
     }
-    rows.push_back({md_code(h.run_id), md_code(h.short_name), md_text(normalize_gfx(h.gfx)),
-                    fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
-                    levers.empty() ? "none listed" : join(levers, "; "),
-                    h.followed_by_byte_reduction ? "yes" : "no"});
+    rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(normalize_gfx(h.gfx)),
+                    md_code(h.run_id), md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
+                    md_text(h.source_kind), levers.empty() ? "none listed" : join(levers, "; "),
+                    h.followed_by_byte_reduction ? "yes" : "no", std::to_string(g.runs)});
   }
-  out.push_back(table({"run", "kernel", "gfx", "pct_gpu_time", "roofline_pct / target_eff",
-                       "byte-reduction levers listed", "byte-reduction attempt followed"},
-                      {"---", "---", "---", "---:", "---:", "---", "---"}, rows));
+  out.push_back(
+      table({"class", "gfx", "newest run", "kernel", "pct_gpu_time", "roofline_pct / target_eff", "verdict",
+             "byte-reduction levers listed", "byte-reduction attempt followed", "runs saturated"},
+            {"---", "---", "---", "---", "---:", "---:", "---", "---", "---", "---:"}, rows));
+  if (a.saturated_heads > a.saturated.size()) {
+    out.push_back(
+        fmt::format("{} saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`.",
+                    a.saturated_heads));
+  }
   return out;
 }
 
@@ -349,7 +315,8 @@ Blocks glance_section(const Analysis& a)
       "Run {} ({}, {}). Each axis is split at its routing threshold: x = roofline_pct / target_eff, "
       "with the saturated band edge 0.9 at the middle and 1.0 at the right edge; y = pct_gpu_time, with "
       "the head threshold 5 % at the middle and 50 % or more at the top. Top right: saturated heads, "
-      "reduce bytes; top left: heads with headroom, tune; bottom: low priority.",
+      "reduce bytes; top left: heads with headroom, tune; bottom: low priority. A head without a verdict is "
+      "not plotted.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
       md_text(normalize_gfx(first.gfx)))};
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {
@@ -359,10 +326,12 @@ Blocks glance_section(const Analysis& a)
   std::vector<std::vector<std::string>> rows;
   for (const auto& h : a.newest_heads) {
     rows.push_back({md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
-                    md_text(h.headroom_class.empty() ? "unknown" : h.headroom_class), head_route(h)});
+                    md_text(h.headroom_class.empty() ? "unknown" : h.headroom_class), md_text(h.source_kind),
+                    head_route(h)});
   }
-  out.push_back(table({"kernel", "pct_gpu_time", "roofline_pct / target_eff", "headroom_class", "route"},
-                      {"---", "---:", "---:", "---", "---"}, rows));
+  out.push_back(
+      table({"kernel", "pct_gpu_time", "roofline_pct / target_eff", "headroom_class", "verdict", "route"},
+            {"---", "---:", "---:", "---", "---", "---"}, rows));
   return out;
 }
 

@@ -6,8 +6,8 @@
 // markdownlint with the default rules except MD013 (line length): one H1,
 // blank lines around headings, lists, tables and fences, `mermaid` fences,
 // "-" list markers, no trailing spaces or tabs; user text goes through
-// md_text/md_code. The chart and head_route live in quadrant.cpp, the
-// Calibration section in calibration.cpp.
+// md_text/md_code. What works and Cautions live in works.cpp, the chart and
+// head_route in quadrant.cpp, the Calibration section in calibration.cpp.
 //
 // Sections, in this order (the headings are a contract, issue 4):
 //   # Backend playbook        provenance: runs, models, GPUs, date range, the
@@ -18,7 +18,7 @@
 //   ## Calibration            per op class predicted vs measured (real verdicts
 //                             only), e2e transfer, misses beyond the noise band
 //   ## Routing quality        rounds whose two rankings disagreed on the top kernel
-//   ## What works             findings per reuse key, tiers, cap 40
+//   ## What works             findings per reuse key, tiers, cap 40 (60 shown)
 //   ## Cautions               conditioned "also verify" notes
 //   ## Saturated heads        heads rerouted to byte reduction
 //   ## Newest run at a glance Mermaid quadrantChart of the newest run's heads

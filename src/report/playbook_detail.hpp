@@ -24,5 +24,9 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
 // "## Calibration": per op class predicted vs measured, the e2e transfer of
 // the priors and the largest misses beyond the isolated noise band.
 Blocks calibration_section(const Analysis& analysis);
+// "## What works": the findings per reuse key, capped (works.cpp).
+Blocks what_works_section(const Analysis& analysis);
+// "## Cautions": run cautions and imported negatives, capped (works.cpp).
+Blocks cautions_section(const Analysis& analysis);
 
 } // namespace rfdb::report::detail

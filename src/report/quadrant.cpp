@@ -21,7 +21,7 @@ std::string mermaid_text(std::string_view raw)
                     c == '.' || c == '-' || c == ' ';
     out += ok ? c : '_';
   }
-  const std::string lower = lever_match_key(out);
+  const std::string lower = lower_ascii(out);
   bool keyword = out.empty() || !((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z') ||
                                   (out[0] >= '0' && out[0] <= '9'));
   for (std::string_view k : {"title", "acc", "x-axis", "y-axis", "quadrant", "classdef", "section"}) {
@@ -74,7 +74,10 @@ std::string render_quadrant_chart(const Analysis& a)
   std::vector<std::string> points;
   std::set<std::string> names;
   for (const auto& h : a.newest_heads) {
-    if (!h.roofline_pct || !h.target_eff || *h.target_eff <= 0.0 || points.size() >= 12) {
+    // A point needs a verdict: a no-verdict head (suspect, dispatch-bound,
+    // unmodelled) would otherwise land in a quadrant its table row denies.
+    if (head_route(h) == "no verdict" || !h.roofline_pct || !h.target_eff || *h.target_eff <= 0.0 ||
+        points.size() >= 12) {
       continue;
     }
     std::string name = mermaid_text(h.short_name);

@@ -11,6 +11,7 @@
 #include "report/playbook.hpp"
 #include "store/database.hpp"
 #include "store/evidence.hpp"
+#include "store/report_evidence.hpp"
 
 #include <fmt/format.h>
 
@@ -230,10 +231,15 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   s.regime_s += map_s;
   s.report_priors_s += map_s;
   // As `rfdb report` does: priors by class,gfx, then input, analysis, markdown.
+  // The report's own rows (attempt facts, measured baselines, imported text)
+  // are loaded on top of the priors' evidence, as `rfdb report` does.
   const Stopwatch analyze_watch;
+  auto rows = store::load_report_evidence(*db, store::EvidenceFilter{});
+  if (!rows) {
+    return fail(std::move(rows).error());
+  }
   const std::string as_of = by_gfx.as_of.value_or("");
-  const auto input =
-      report::build_report_input(*evidence, std::move(by_gfx), as_of, std::nullopt, std::nullopt);
+  const auto input = report::build_report_input(*rows, std::move(by_gfx), as_of, std::nullopt, std::nullopt);
   const auto analysis = report::analyze(input);
   s.analyze_s = analyze_watch.elapsed().wall;
   const Stopwatch render_watch;

@@ -63,12 +63,14 @@ TEST(KnowledgeCard, LegacyHeaderDerivesKeyFromMiddleDots)
   EXPECT_DOUBLE_EQ(*f.e2e_min_pct, 1.85);
   EXPECT_DOUBLE_EQ(*f.e2e_max_pct, 1.85);
   EXPECT_FALSE(f.iso_min.has_value());
-  // Indented lines continue the bullet; the dead-end bullet is not kept.
+  // Indented lines continue the bullet; the dead-end bullet is kept as an
+  // imported negative, behind its prefix.
   EXPECT_EQ(f.lever, "the serving stack dispatches its bf16 projections through a per-shape "
                      "table; regenerate the table on the captured decode shapes instead of "
                      "writing a kernel.");
   EXPECT_EQ(f.verify, "count table hits in the server log (more than zero = engaged).");
-  EXPECT_TRUE(f.cautions.empty());
+  EXPECT_EQ(f.cautions, std::vector<std::string>{"dead-end: the framework-level tuning hook is bypassed by "
+                                                 "this dispatcher, so it never engages."});
   ASSERT_EQ(f.sources_cited.size(), 1U);
   EXPECT_EQ(f.sources_cited[0], "fixture run alpha, 2026-02-11 (paired A/B)");
   EXPECT_EQ(f.text.substr(0, 10), "# Fixture:");

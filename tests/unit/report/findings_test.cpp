@@ -1,6 +1,8 @@
 #include "unit/report/sample_input.hpp"
 
+#include "ingest/normalize.hpp"
 #include "report/findings.hpp"
+#include "report/lines.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -26,17 +28,60 @@ std::vector<Finding> findings_of(const ReportInput& in)
   return analyze(in).findings;
 }
 
-// ---- tiers ---------------------------------------------------------------
+// ---- what qualifies ---------------------------------------------------------
 
-TEST(Tier, SingleRunWithUnverifiedE2eIsOneStar)
+// The run's Director validation won (1.05×) and the final overlay deployed it.
+AttemptInfo verified(AttemptInfo a, double speedup = 1.05)
 {
-  auto in = one_key_input();
+  a.run_validation_class = "win";
+  a.validation_speedup = speedup;
+  a.deployed = true;
+  return a;
+}
+
+TEST(WhatWorks, OnlyPositiveMeasuredFindingsQualify)
+{
   const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "tile tune", 1.10, std::nullopt)};
+  const auto good = make_attempt(r, "tile tune", 1.10, 0.8, "accepted");
+  EXPECT_EQ(what_works_exclusion(good), "");
+  auto rejected = good;
+  rejected.gate = "rejected"; // "oracle speedup did not transfer", e2e +0.18 %
+  rejected.e2e_delta_pct = 0.18;
+  EXPECT_EQ(what_works_exclusion(rejected), "e2e inside the noise band or a loss");
+  rejected.e2e_delta_pct = 0.8;
+  EXPECT_EQ(what_works_exclusion(rejected), "gate rejected");
+  auto in_noise = good;
+  in_noise.e2e_delta_pct = 0.5; // +0.5 % is inside the band
+  EXPECT_EQ(what_works_exclusion(in_noise), "e2e inside the noise band or a loss");
+  auto iso_noise = good;
+  iso_noise.isolated_speedup = 1.034;
+  EXPECT_EQ(what_works_exclusion(iso_noise), "isolated speedup inside the noise band");
+  auto parity = good; // accepted gate, parity failed
+  parity.output_parity = "fail";
+  EXPECT_EQ(what_works_exclusion(parity), "output parity failed");
+  auto unengaged = good;
+  unengaged.reject_reason = "no_engagement";
+  EXPECT_EQ(what_works_exclusion(unengaged), "engagement refused");
+  auto unmeasured = good;
+  unmeasured.measured = false;
+  EXPECT_EQ(what_works_exclusion(unmeasured), "not measured");
+  auto stacked = good;
+  stacked.gate = "stack";
+  EXPECT_EQ(what_works_exclusion(stacked), "stacked without a Director win");
+  EXPECT_EQ(what_works_exclusion(verified(stacked)), "");
+  EXPECT_EQ(what_works_exclusion(verified(stacked, 0.96)), "stacked without a Director win");
+  auto config = make_attempt(r, "config: --async-scheduling", std::nullopt, 1.1);
+  config.kind = "config";
+  EXPECT_EQ(what_works_exclusion(config), "");
+  config.verdict = "dead_end"; // trial not kept
+  EXPECT_EQ(what_works_exclusion(config), "trial not kept");
+
+  auto in = one_key_input();
+  in.attempts = {good, rejected, in_noise, iso_noise, parity, unengaged, unmeasured, stacked};
+  in.attempts[0].lever = "kept lever";
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].stars, 1);
-  EXPECT_EQ(f[0].tier_reason, "single run, e2e overlapping or unverified");
+  EXPECT_EQ(f[0].lever, "kept lever");
 }
 
 TEST(Tier, OneCleanRunIsTwoStars)
@@ -44,140 +89,180 @@ TEST(Tier, OneCleanRunIsTwoStars)
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
   in.attempts = {make_attempt(r, "tile tune", 1.10, 0.8, "accepted")};
+  in.attempts[0].attempt_key = "cand:cand_tile";
+  in.attempts[0].reason = "accepted: +0.80% non-overlapping; Amdahl ceiling +3.3%. Second sentence.";
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].stars, 2);
   EXPECT_EQ(f[0].tier_reason, "one clean run");
   EXPECT_EQ(f[0].clean_run_ids, std::vector<std::string>{"r1"});
-}
-
-TEST(Tier, CleanNeedsGateAcceptedAndE2eBeyondBand)
-{
-  auto in = one_key_input();
-  const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "tile tune", 1.10, 0.8, "stack")};
-  EXPECT_EQ(findings_of(in)[0].stars, 1);
-  in.attempts = {make_attempt(r, "tile tune", 1.10, 0.5, "accepted")}; // +0.5 % is inside the band
-  EXPECT_EQ(findings_of(in)[0].stars, 1);
-}
-
-TEST(Tier, TwoRunsThatAgreeAreTwoStars)
-{
-  auto in = one_key_input();
-  in.attempts = {make_attempt(make_run("r1", "2026-03-01", "gfx942"), "tile tune", 1.05, std::nullopt),
-                 make_attempt(make_run("r2", "2026-03-05", "gfx942"), "Tile  Tune", 1.07, 0.1)};
-  const auto f = findings_of(in);
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].stars, 2);
-  EXPECT_EQ(f[0].tier_reason, "2 agreeing runs");
-  EXPECT_EQ(f[0].run_ids, (std::vector<std::string>{"r1", "r2"}));
-  EXPECT_EQ(f[0].lever, "Tile Tune"); // smallest spelling, whitespace collapsed
-}
-
-TEST(Tier, SameRunTwiceIsStillOneSource)
-{
-  auto in = one_key_input();
-  const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "tile tune", 1.05, std::nullopt),
-                 make_attempt(r, "tile tune", 1.09, std::nullopt)};
-  const auto f = findings_of(in);
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].stars, 1);
-  EXPECT_EQ(f[0].confirms, 1);
-  EXPECT_DOUBLE_EQ(*f[0].iso_min, 1.05);
-  EXPECT_DOUBLE_EQ(*f[0].iso_max, 1.09);
+  EXPECT_EQ(f[0].gates, std::vector<std::string>{"accepted"});
+  EXPECT_EQ(f[0].reason, "accepted: +0.80% non-overlapping");
+  ASSERT_EQ(f[0].refs.size(), 1u);
+  EXPECT_EQ(f[0].refs[0].text(), "r1#cand:cand_tile");
 }
 
 TEST(Tier, TwoIndependentCleanRunsAreThreeStars)
 {
   auto in = one_key_input();
   in.attempts = {make_attempt(make_run("r1", "2026-03-01", "gfx942"), "tile tune", 1.10, 0.8, "accepted"),
-                 make_attempt(make_run("r2", "2026-03-05", "gfx942"), "tile tune", 1.12, 1.4, "accepted")};
+                 make_attempt(make_run("r2", "2026-03-05", "gfx942"), "Tile  Tune", 1.12, 1.4, "accepted")};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].stars, 3);
   EXPECT_EQ(f[0].tier_reason, "2 independent clean runs");
+  EXPECT_EQ(f[0].run_ids, (std::vector<std::string>{"r1", "r2"}));
+  EXPECT_EQ(f[0].lever, "Tile Tune"); // the newest attempt's spelling, whitespace collapsed
+  EXPECT_EQ(f[0].spellings, (std::vector<std::string>{"Tile Tune", "tile tune"}));
+  EXPECT_EQ(f[0].refs[0].run_id, "r2"); // newest first
 }
 
-TEST(Tier, VerifiedEndToEndWinIsThreeStars)
+TEST(Tier, VerifiedNeedsADirectorWinAboveOneThatIncludesTheLever)
 {
   auto in = one_key_input();
-  const auto r = make_run("r1", "2026-03-01", "gfx942", "win");
-  in.attempts = {make_attempt(r, "tile tune", 1.05, 0.2, "accepted")};
-  const auto f = findings_of(in);
-  ASSERT_EQ(f.size(), 1u);
+  const auto r = make_run("r1", "2026-03-01", "gfx942");
+  in.attempts = {verified(make_attempt(r, "tile tune", 1.10, 0.8, "accepted"))};
+  auto f = findings_of(in);
   EXPECT_EQ(f[0].stars, 3);
   EXPECT_TRUE(f[0].verified_e2e);
   EXPECT_EQ(f[0].tier_reason, "verified end-to-end win");
+  EXPECT_DOUBLE_EQ(*f[0].verified_speedup, 1.05);
+  in.attempts[0].deployed = false; // validated without this lever: one clean run
+  f = findings_of(in);
+  EXPECT_EQ(f[0].stars, 2);
+  EXPECT_FALSE(f[0].verified_e2e);
+  EXPECT_FALSE(f[0].lost_validation.has_value());
+}
+
+TEST(Tier, ALostValidationCapsAtTwoStarsAndAddsACaution)
+{
+  auto in = one_key_input();
+  // validated_win at 0.96×: lost, whatever its class says.
+  auto lost = verified(
+      make_attempt(make_run("r1", "2026-03-01", "gfx942"), "tile tune", 1.10, 0.8, "accepted"), 0.96);
+  lost.attempt_key = "cand:a";
+  in.attempts = {lost,
+                 make_attempt(make_run("r2", "2026-03-05", "gfx942"), "tile tune", 1.12, 1.4, "accepted")};
+  const Analysis a = analyze(in);
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].stars, 2); // two clean runs would be ★★★
+  EXPECT_EQ(a.findings[0].tier_reason,
+            "2 independent clean runs; Director validation lost (0.9600\u00d7), at most \u2605\u2605");
+  ASSERT_TRUE(a.findings[0].lost_validation.has_value());
+  EXPECT_EQ(a.findings[0].lost_validation->ref.text(), "r1#cand:a");
+  const auto c = std::find_if(a.cautions.begin(), a.cautions.end(),
+                              [](const Caution& x) { return x.kind == CautionKind::lost_validation; });
+  ASSERT_NE(c, a.cautions.end());
+  EXPECT_NE(c->text.find("came back 0.9600\u00d7 (win) in run `r1`"), std::string::npos) << c->text;
+  // validated_no_win at 1.0016×: lost too.
+  in.attempts[0].run_validation_class = "no_win";
+  in.attempts[0].validation_speedup = 1.0016;
+  EXPECT_EQ(findings_of(in)[0].stars, 2);
+}
+
+TEST(Tier, AKeptConfigTrialIsOneStarUntilVerified)
+{
+  auto in = one_key_input();
+  auto config =
+      make_attempt(make_run("r1", "2026-03-01", "gfx942"), "config: --async-scheduling", std::nullopt, 1.1);
+  config.kind = "config";
+  in.attempts = {config};
+  auto f = findings_of(in);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].key.text(), "config \u00b7 gfx942 \u00b7 decode");
+  EXPECT_EQ(f[0].stars, 1);
+  EXPECT_EQ(f[0].tier_reason, "single run, not verified end to end");
+  EXPECT_EQ(f[0].gates, std::vector<std::string>{"kept"});
+  in.attempts[0].run_validation_class = "win"; // a kept trial is in the final config
+  in.attempts[0].validation_speedup = 1.15;
+  EXPECT_EQ(findings_of(in)[0].stars, 3);
 }
 
 TEST(Tier, AssignTierAppliesTheWrittenRule)
 {
-  EXPECT_EQ(assign_tier({1, 0, false, 0}).stars, 1);
-  EXPECT_EQ(assign_tier({1, 1, false, 0}).stars, 2);
-  EXPECT_EQ(assign_tier({2, 0, false, 0}).stars, 2);
-  EXPECT_EQ(assign_tier({2, 2, false, 0}).stars, 3);
-  EXPECT_EQ(assign_tier({1, 0, true, 0}).stars, 3);
-  const Tier imported = assign_tier({1, 0, false, 3});
-  EXPECT_EQ(imported.stars, 3);
-  EXPECT_EQ(imported.reason, "imported \u2605\u2605\u2605");
-  EXPECT_EQ(assign_tier({2, 1, false, 2}).reason, "one clean source");
-  EXPECT_EQ(assign_tier({1, 0, false, 0}).reason, "single run, e2e overlapping or unverified");
-  EXPECT_EQ(assign_tier({1, 0, false, 1}).reason, "single source, e2e overlapping or unverified");
+  const auto runs = [](int agreeing, int clean, bool verified) {
+    TierEvidence e;
+    e.agreeing_sources = agreeing;
+    e.clean_sources = clean;
+    e.clean_runs = clean;
+    e.verified_e2e = verified;
+    e.run_evidence = true;
+    return e;
+  };
+  EXPECT_EQ(assign_tier(runs(1, 0, false)).stars, 1);
+  EXPECT_EQ(assign_tier(runs(1, 1, false)).stars, 2);
+  EXPECT_EQ(assign_tier(runs(2, 0, false)).stars, 2);
+  EXPECT_EQ(assign_tier(runs(2, 2, false)).stars, 3);
+  EXPECT_EQ(assign_tier(runs(1, 0, true)).stars, 3);
+  TierEvidence imported;
+  imported.agreeing_sources = 1;
+  imported.clean_sources = 1;
+  imported.imported_stars = 3;
+  const Tier alone = assign_tier(imported);
+  EXPECT_EQ(alone.stars, 2);
+  EXPECT_EQ(alone.reason,
+            "imported, self-rated \u2605\u2605\u2605, capped at \u2605\u2605 until a run confirms it");
+  imported.imported_stars = 1;
+  EXPECT_EQ(assign_tier(imported).stars, 1);
+  TierEvidence mixed = runs(2, 1, false); // a kept config trial and an imported ★★ card
+  mixed.clean_runs = 0;
+  mixed.imported_stars = 2;
+  EXPECT_EQ(assign_tier(mixed).reason, "one clean source");
 }
 
-// ---- positive findings only ----------------------------------------------
+// ---- one line per lever ----------------------------------------------------
 
-TEST(Findings, NoiseBandsDecideWhatIsPositive)
-{
-  auto in = one_key_input();
-  const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "at band", 1.034, std::nullopt),     // not beyond 3.4 %
-                 make_attempt(r, "beyond band", 1.035, std::nullopt), // a win
-                 make_attempt(r, "lost e2e", 1.20, -0.5),             // loss at the band edge
-                 make_attempt(r, "flat e2e", 1.20, -0.49),            // within e2e noise
-                 make_attempt(r, "e2e only", std::nullopt, 0.9),      // config lever, e2e win
-                 make_attempt(r, "dead end", 1.20, std::nullopt)};
-  in.attempts.back().verdict = "dead_end";
-  std::vector<std::string> levers;
-  for (const auto& f : findings_of(in)) {
-    levers.push_back(f.lever);
-  }
-  std::sort(levers.begin(), levers.end());
-  EXPECT_EQ(levers, (std::vector<std::string>{"beyond band", "e2e only", "flat e2e"}));
-}
-
-TEST(Findings, OneLinePerLeverWithinAKey)
+TEST(Findings, OneLinePerLeverKeyWithinAReuseKey)
 {
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "GFX942");
-  auto prefill = make_attempt(r, "tile tune", 1.10, std::nullopt);
+  auto prefill = make_attempt(r, "tile tune", 1.10, 0.8, "accepted");
   prefill.regime = "prefill";
-  auto moe = make_attempt(r, "tile tune", 1.10, std::nullopt);
+  auto moe = make_attempt(r, "tile tune", 1.10, 0.8, "accepted");
   moe.op_class = "moe";
-  in.attempts = {make_attempt(r, "tile tune", 1.10, std::nullopt),
-                 make_attempt(r, "split-k", 1.2, std::nullopt), prefill, moe};
+  // split-k / split_k / splitk in three runs are one lever.
+  in.attempts = {make_attempt(r, "tile tune", 1.10, 0.8, "accepted"),
+                 make_attempt(make_run("r2", "2026-03-02", "gfx942"), "split-k", 1.2, 0.9, "accepted"),
+                 make_attempt(make_run("r3", "2026-03-03", "gfx942"), "Split_K", 1.2, 0.9, "accepted"),
+                 make_attempt(make_run("r4", "2026-03-04", "gfx942"), "splitk", 1.2, 0.9, "accepted"),
+                 prefill,
+                 moe};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 4u);
   EXPECT_EQ(f[0].key.text(), "gemm \u00b7 gfx942 \u00b7 decode");
-  EXPECT_EQ(f[1].key.text(), "gemm \u00b7 gfx942 \u00b7 decode");
+  EXPECT_EQ(f[0].lever, "splitk"); // ★★★ first, then the newest spelling
+  EXPECT_EQ(f[0].lever_key, "splitk");
+  EXPECT_EQ(f[0].spellings, (std::vector<std::string>{"Split_K", "split-k", "splitk"}));
+  EXPECT_EQ(f[0].run_ids.size(), 3u);
+  EXPECT_EQ(f[1].lever, "tile tune");
   EXPECT_EQ(f[2].key.text(), "gemm \u00b7 gfx942 \u00b7 prefill");
   EXPECT_EQ(f[3].key.text(), "moe \u00b7 gfx942 \u00b7 decode");
-  // Same stars and rank: ordered by lever.
-  EXPECT_EQ(f[0].lever, "split-k");
-  EXPECT_EQ(f[1].lever, "tile tune");
+}
+
+TEST(Findings, AnE2eGainBeyondTwiceTheAmdahlCeilingIsAnnotated)
+{
+  auto in = one_key_input();
+  const auto r = make_run("r1", "2026-03-01", "gfx942");
+  auto a = make_attempt(r, "tile tune", 1.25, 4.5, "accepted"); // c = 20 × (1 − 1/1.25) = 4 %
+  a.pred_pct_gpu_time = 10.0;                                   // c = 2 %: 4.5 > 2 × 2
+  a.attempt_key = "cand:x";
+  in.attempts = {a};
+  auto f = findings_of(in);
+  ASSERT_TRUE(f[0].beyond_ceiling.has_value());
+  EXPECT_DOUBLE_EQ(f[0].beyond_ceiling->ceiling_pct, 2.0);
+  EXPECT_EQ(f[0].beyond_ceiling->ref.text(), "r1#cand:x");
+  in.attempts[0].e2e_delta_pct = 3.9; // within 2× the ceiling
+  EXPECT_FALSE(findings_of(in)[0].beyond_ceiling.has_value());
 }
 
 TEST(Findings, NormalizersFoldSpellings)
 {
   EXPECT_EQ(normalize_gfx(" GFX950 "), "gfx950");
   EXPECT_EQ(normalize_gfx(""), "unknown");
-  EXPECT_EQ(normalize_regime("prefill+decode"), "both");
-  EXPECT_EQ(normalize_regime("Mixed"), "both");
-  EXPECT_EQ(normalize_regime("decode-heavy"), "decode");
-  EXPECT_EQ(normalize_regime(""), "unknown");
-  EXPECT_EQ(lever_match_key("  Per-Shape\tTune "), "per-shape tune");
-  EXPECT_EQ(lever_match_key(md_text("a_b_ *c* http://x.y")), lever_match_key("a_b_ *c* http://x.y"));
+  EXPECT_EQ(first_sentence("one. two", 80), "one.");
+  EXPECT_EQ(first_sentence("a; b. c", 80), "a");
+  EXPECT_EQ(first_sentence("  many\n words  ", 80), "many words");
+  EXPECT_EQ(source_key(md_text("a_b_ *c* http://x.y")), source_key("a_b_ *c* http://x.y"));
 }
 
 // ---- freshness and the line cap -------------------------------------------
@@ -200,7 +285,7 @@ Finding capped(std::string lever, int stars, std::string last_seen, std::string 
   Finding f;
   f.key = {"gemm", std::move(gfx), "decode"};
   f.lever = lever;
-  f.lever_key = lever_match_key(lever);
+  f.lever_key = ingest::lever_key(lever);
   f.stars = stars;
   f.last_seen = last_seen;
   f.freshness = freshness("2026-03-31", last_seen);
@@ -260,7 +345,7 @@ TEST(Eviction, AnalyzeCapsWhatWorksAt40)
   auto in = one_key_input();
   for (int i = 0; i < 42; ++i) {
     const auto r = make_run(fmt::format("r{:02}", i), fmt::format("2026-01-{:02}", i % 28 + 1), "gfx942");
-    in.attempts.push_back(make_attempt(r, fmt::format("lever {:02}", i), 1.10, std::nullopt));
+    in.attempts.push_back(make_attempt(r, fmt::format("lever {:02}", i), 1.10, 0.8, "accepted"));
   }
   const Analysis a = analyze(in);
   EXPECT_EQ(a.findings.size(), 40u);
@@ -272,50 +357,96 @@ TEST(Eviction, AnalyzeCapsWhatWorksAt40)
 
 // ---- imported findings ---------------------------------------------------
 
-TEST(Merge, ImportedCardCombinesTierAndSources)
+TEST(Merge, ImportedCardJoinsTheRunsIdenticalFindingAsOneSource)
 {
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "Per-shape tune", 1.10, 0.8, "accepted")}; // ★★ alone
-  auto card =
-      make_card("per-shape-tune-gfx942.md", "gemm", "gfx942", "decode", "per-shape TUNE", 2, "2025-12-01");
-  card.sources_cited = {"run legacy_2025_x, 2025-12-01 - fresh-server A/B"};
-  card.confirms = 3;
-  card.iso_min = 1.06;
-  card.iso_max = 1.25;
-  in.imported = {card};
+  auto trial = make_attempt(r, "config: --attention-backend triton", std::nullopt, 4.15);
+  trial.kind = "config";
+  trial.regime = "";
+  in.attempts = {trial};
+  // The same lever written down twice in legacy knowledge: a card filed under
+  // the attention class and the playbook line it came from.
+  auto card = make_card("attn-backend-triton-gfx942.md", "attn", "gfx942", "prefill",
+                        "Switch the server to the Triton attention backend; a flag, no source edit.", 3,
+                        "2026-02-01");
+  card.sources_cited = {"legacy run 2026-01-20"};
+  card.confirms = 2;
+  ImportedFinding line;
+  line.origin = "playbook";
+  line.identity = "backend_playbook.md#2026-01-20|m|dense|gfx942|attn prefill|mixed";
+  line.name = "`--attention-backend triton` pays on hybrid models";
+  line.op_class = "attn";
+  line.gfx = "gfx942";
+  line.regime = "both";
+  line.stars = 2;
+  line.last_seen = "2026-01-20";
+  in.imported = {line, card};
   const auto f = findings_of(in);
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].stars, 3); // a clean run and an independent ★★ card
-  EXPECT_EQ(f[0].tier_reason, "2 independent clean sources");
-  EXPECT_EQ(f[0].run_ids, std::vector<std::string>{"r1"});
-  EXPECT_EQ(f[0].imported_identities, std::vector<std::string>{"per-shape-tune-gfx942.md"});
-  EXPECT_EQ(f[0].imported_sources,
-            std::vector<std::string>{"run legacy_2025_x, 2025-12-01 - fresh-server A/B"});
-  EXPECT_EQ(f[0].confirms, 4);
-  EXPECT_DOUBLE_EQ(*f[0].iso_min, 1.06);
-  EXPECT_DOUBLE_EQ(*f[0].iso_max, 1.25);
-  EXPECT_EQ(f[0].last_seen, "2026-03-01");
+  ASSERT_EQ(f.size(), 1u) << f.size();
+  EXPECT_EQ(f[0].key.text(), "config \u00b7 gfx942 \u00b7 both");
+  EXPECT_EQ(f[0].lever_key, "attention_backend=triton");
+  EXPECT_EQ(f[0].imported_identities.size(), 2u);
+  EXPECT_EQ(f[0].imported_stars, 3);
+  EXPECT_EQ(f[0].confirms, 3); // the run, plus the card's 2 (the line restates them)
+  // One kept trial (not clean) + the imported source (clean): ★★, never ★★★
+  // from the duplicate pair alone.
+  EXPECT_EQ(f[0].stars, 2);
+  EXPECT_EQ(f[0].tier_reason, "one clean source");
 }
 
-TEST(Merge, ImportedStarsAreAFloor)
+TEST(Merge, ImportedAloneIsCappedAtTwoStarsAndCanBeEvicted)
 {
   auto in = one_key_input();
-  in.attempts = {make_attempt(make_run("r1", "2026-03-01", "gfx942"), "tile tune", 1.10, std::nullopt)};
   in.imported = {make_card("tile.md", "gemm", "gfx942", "decode", "tile tune", 3, "2025-12-01")};
-  EXPECT_EQ(findings_of(in)[0].stars, 3);
+  const auto f = findings_of(in);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].stars, 2);
+  EXPECT_TRUE(f[0].run_ids.empty());
+  // Forty fresh run lines push the stale imported one out.
+  for (int i = 0; i < 40; ++i) {
+    const auto r = make_run(fmt::format("r{:02}", i), "2026-03-30", "gfx942");
+    in.attempts.push_back(make_attempt(r, fmt::format("lever {:02}", i), 1.10, 0.8, "accepted"));
+  }
+  const Analysis a = analyze(in);
+  ASSERT_EQ(a.evicted.size(), 1u);
+  EXPECT_EQ(a.evicted[0].lever, "tile tune");
+}
+
+TEST(Merge, ADrainedProposalAndTheCardItBecameAreOneFinding)
+{
+  auto in = one_key_input();
+  auto card = make_card("let-a-table-pick-the-blas-dense-gemm-gfx1151-decode.md", "gemm", "gfx1151", "decode",
+                        "Let a per-shape table race the two BLAS libraries and keep the winner per shape.", 3,
+                        "2026-03-20");
+  card.key_raw = "dense bf16 Linear shapes at decode on an iGPU (gfx1151), two BLAS libraries";
+  card.sources_cited = {"run e2e_igpu_blas_20260301, 2026-03-01 - revalidate arm"};
+  auto proposal = card;
+  proposal.origin = "proposal";
+  proposal.identity = "e2e-igpu-blas-20260301.json#/cards/0";
+  proposal.name = "per-shape-blas-selection-dense-gemm-gfx1151-decode";
+  proposal.lever = "Race the two BLAS libraries per shape with a tuning table.";
+  proposal.stars = 2;
+  proposal.last_seen = "2026-03-01";
+  in.imported = {proposal, card};
+  const auto f = findings_of(in);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].stars, 2); // one source, capped: not ★★★ from two copies of itself
+  EXPECT_EQ(f[0].imported_identities.size(), 2u);
+  EXPECT_EQ(f[0].imported_sources, card.sources_cited);
+  EXPECT_EQ(f[0].lever, card.lever); // the card names the line
 }
 
 TEST(Merge, ImportedMatchesAnAttemptBackend)
 {
   auto in = one_key_input();
-  in.attempts = {make_attempt(make_run("r1", "2026-03-01", "gfx942"), "", 1.10, std::nullopt)};
+  in.attempts = {make_attempt(make_run("r1", "2026-03-01", "gfx942"), "", 1.10, 0.8, "accepted")};
   in.attempts[0].backend = "aiter";
   in.imported = {make_card("aiter.md", "gemm", "gfx942", "decode", "AITER", 1, "2025-12-01")};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].lever, "aiter");
-  EXPECT_EQ(f[0].stars, 2); // two agreeing sources
+  EXPECT_EQ(f[0].stars, 2);
   EXPECT_EQ(f[0].imported_sources, std::vector<std::string>{"card aiter.md"});
 }
 
@@ -333,13 +464,14 @@ TEST(Merge, ArchivedImportedIsNotShownAndUnmatchedFormsItsOwnLine)
   EXPECT_TRUE(f[0].run_ids.empty());
 }
 
-TEST(Merge, ImportedCitingOnlyTheLineRunsAddsNothing)
+TEST(Merge, OurOwnCardCitingOnlyTheLineRunsAddsNothing)
 {
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
-  in.attempts = {make_attempt(r, "tile tune", 1.10, std::nullopt)};
+  in.attempts = {make_attempt(r, "tile tune", 1.10, 0.8, "accepted")};
   const auto before = findings_of(in);
   auto card = make_card("tile.md", "gemm", "gfx942", "decode", "Tile tune", 3, "2026-03-01");
+  card.generator = "rfdb";
   card.sources_cited = {"r1", "run r1, 2026-03-01 - orchestrator arm"};
   in.imported = {card};
   const auto after = findings_of(in);
@@ -347,9 +479,24 @@ TEST(Merge, ImportedCitingOnlyTheLineRunsAddsNothing)
   EXPECT_EQ(after[0].stars, before[0].stars);
   EXPECT_EQ(after[0].confirms, 1);
   EXPECT_TRUE(after[0].imported_identities.empty());
-  // One source beyond the line makes it independent.
+  // One source beyond the line makes it evidence.
   in.imported[0].sources_cited.push_back("run r9");
   EXPECT_EQ(findings_of(in)[0].stars, 3);
+}
+
+TEST(Merge, ImportedLinesNeverShowAFileNameOrAHeading)
+{
+  ImportedFinding f;
+  f.origin = "card";
+  f.identity = "legacy-gemm-tune-gfx942.md";
+  f.name = "legacy-gemm-tune-gfx942"; // a slug: no words to show
+  f.text = "# Retune the per-shape table first\n- source: x";
+  EXPECT_EQ(detail::imported_display(f), "Retune the per-shape table first");
+  f.origin = "playbook";
+  f.name = "ROUTING / MECHANISM (seam facts for the next push):";
+  f.text = "**ROUTING / MECHANISM (seam facts for the next push):** the live path binds at import. More.";
+  EXPECT_EQ(detail::imported_display(f),
+            "ROUTING / MECHANISM (seam facts for the next push): the live path binds at import.");
 }
 
 // ---- cautions ------------------------------------------------------------
@@ -368,19 +515,29 @@ bool has_prohibition(const std::string& text)
   return false;
 }
 
+std::vector<Caution> cautions_of(std::vector<AttemptInfo> attempts,
+                                 std::vector<ImportedFinding> imported = {})
+{
+  ReportInput in;
+  in.attempts = std::move(attempts);
+  in.imported = std::move(imported);
+  return build_cautions(in);
+}
+
 TEST(Cautions, IsolatedWinThatLostEndToEndNamesConditionAndRun)
 {
   const auto r = make_run("run_b", "2026-03-02", "gfx950");
-  const auto cautions = build_cautions({make_attempt(r, "split-K rewrite", 1.08, -0.9, "rejected"),
-                                        make_attempt(r, "small loss", 1.08, -0.4, "rejected"),
-                                        make_attempt(r, "no iso win", 1.03, -3.0, "rejected")});
+  auto loss = make_attempt(r, "split-K rewrite", 1.08, -0.9, "rejected");
+  loss.attempt_key = "cand:k";
+  const auto cautions = cautions_of({loss, make_attempt(r, "small loss", 1.08, -0.4, "rejected"),
+                                     make_attempt(r, "no iso win", 1.03, -3.0, "rejected")});
   ASSERT_EQ(cautions.size(), 1u);
   EXPECT_EQ(cautions[0].kind, CautionKind::e2e_loss);
   EXPECT_EQ(
       cautions[0].text,
       "Also verify the end-to-end delta before reusing split-K rewrite on `gemm_a8w8_kernel` (gemm \u00b7 "
       "gfx950 \u00b7 decode; isl/osl/conc 1024/1024/64; model Model-A-35B): isolated 1.080\u00d7 but e2e "
-      "-0.90 % in run `run_b` (2026-03-02).");
+      "-0.90 % in run `run_b` (2026-03-02, attempt `cand:k`).");
   EXPECT_FALSE(has_prohibition(cautions[0].text));
 }
 
@@ -389,20 +546,21 @@ TEST(Cautions, ModelContradictionBeyondTheNoiseBand)
   const auto r = make_run("run_b", "2026-03-02", "gfx950");
   auto beat = make_attempt(r, "lever a", 1.56, std::nullopt);
   beat.pred_attainable_speedup = 1.2;
+  beat.attempt_key = "cand:a";
   auto within = make_attempt(r, "lever b", 1.24, std::nullopt); // 1.2 × 1.034 = 1.2408
   within.pred_attainable_speedup = 1.2;
   auto suspect = make_attempt(r, "lever c", 2.0, std::nullopt);
   suspect.pred_attainable_speedup = 1.2;
   suspect.pred_suspect = true;
-  const auto cautions = build_cautions({beat, within, suspect});
+  const auto cautions = cautions_of({beat, within, suspect});
   ASSERT_EQ(cautions.size(), 1u);
   EXPECT_EQ(cautions[0].kind, CautionKind::model_contradiction);
   EXPECT_EQ(
       cautions[0].text,
       "Also verify the roofline model for `gemm_a8w8_kernel` (gemm \u00b7 gfx950 \u00b7 decode; "
       "isl/osl/conc 1024/1024/64; model Model-A-35B): lever a measured isolated 1.560\u00d7, beyond the "
-      "predicted attainable 1.200\u00d7 (roofline_pct 0.500, target_eff 0.900) in run `run_b` (2026-03-02); "
-      "re-check the byte/FLOP counts and target_eff before routing on the prediction.");
+      "predicted attainable 1.200\u00d7 (roofline_pct 0.500, target_eff 0.900) in run `run_b` (2026-03-02, "
+      "attempt `cand:a`); re-check the byte/FLOP counts and target_eff before routing on the prediction.");
   EXPECT_FALSE(has_prohibition(cautions[0].text));
 }
 
@@ -411,11 +569,38 @@ TEST(Cautions, NewestRunFirstAndDeduplicated)
   const auto old_run = make_run("run_a", "2026-01-01", "gfx942");
   const auto new_run = make_run("run_b", "2026-03-02", "gfx942");
   const auto cautions =
-      build_cautions({make_attempt(old_run, "x", 1.1, -1.0), make_attempt(new_run, "x", 1.1, -1.0),
-                      make_attempt(new_run, "x", 1.2, -2.0)});
+      cautions_of({make_attempt(old_run, "x", 1.1, -1.0), make_attempt(new_run, "x", 1.1, -1.0),
+                   make_attempt(new_run, "x", 1.2, -2.0)});
   ASSERT_EQ(cautions.size(), 2u);
   EXPECT_EQ(cautions[0].run_id, "run_b");
   EXPECT_EQ(cautions[1].run_id, "run_a");
+}
+
+TEST(Cautions, ImportedNegativesBecomeCautions)
+{
+  auto anti = make_card("a-wait-is-not-a-stall-moe-gfx950.md", "moe", "gfx950", "unknown",
+                        "Read the dependency wait as occupancy, not a stall.", 2, "2026-02-10");
+  anti.type = "anti-pattern";
+  anti.effect = "0.85x overall after the rewrite; the wait was not the bottleneck.";
+  anti.negative = true;
+  auto card =
+      make_card("tuned-table-gfx942.md", "gemm", "gfx942", "prefill", "Retune the table.", 3, "2026-02-11");
+  card.dead_ends = {"the framework-level tuning hook is bypassed by this dispatcher, so it never engages."};
+  const auto cautions = cautions_of({}, {anti, card});
+  ASSERT_EQ(cautions.size(), 2u);
+  for (const auto& c : cautions) {
+    EXPECT_EQ(c.kind, CautionKind::imported_negative);
+    EXPECT_EQ(c.text.rfind("Also verify", 0), 0u) << c.text;
+  }
+  EXPECT_NE(cautions[0].text.find("dead end recorded with Retune the table (gemm"), std::string::npos)
+      << cautions[0].text; // newest first
+  EXPECT_NE(cautions[1].text.find("type anti-pattern) records 0.85x overall after the rewrite"),
+            std::string::npos)
+      << cautions[1].text;
+  // A negative is never What works.
+  ReportInput in = one_key_input();
+  in.imported = {anti};
+  EXPECT_TRUE(findings_of(in).empty());
 }
 
 // ---- saturated heads, routing, scope ---------------------------------------
@@ -434,9 +619,31 @@ TEST(SaturatedHeads, LatestVerdictAndFivePercentDecide)
   head.followed_by_byte_reduction = true;
   in.heads = {moved, moved_later, small, head};
   const auto a = analyze(in);
-  ASSERT_EQ(a.saturated_heads.size(), 1u);
-  EXPECT_EQ(a.saturated_heads[0].short_name, "k_head");
-  EXPECT_TRUE(a.saturated_heads[0].followed_by_byte_reduction);
+  ASSERT_EQ(a.saturated.size(), 1u);
+  EXPECT_EQ(a.saturated_heads, 1u);
+  EXPECT_EQ(a.saturated[0].newest.short_name, "k_head");
+  EXPECT_TRUE(a.saturated[0].newest.followed_by_byte_reduction);
+}
+
+TEST(SaturatedHeads, TheNewestPerKernelClassAndGfxIsShown)
+{
+  auto in = one_key_input();
+  std::vector<HeadVerdict> heads;
+  for (int i = 0; i < 30; ++i) {
+    const auto r =
+        make_run(fmt::format("r{:02}", i), fmt::format("2026-01-{:02}", i + 1), i % 2 ? "gfx950" : "gfx942");
+    in.runs.push_back(r);
+    heads.push_back(testing::make_head(r, "fused_moe_kernel", "moe", 26.0, 0.88, 0.9, "saturated"));
+    heads.push_back(testing::make_head(r, "gemm_kernel", "gemm", 12.0, 0.86, 0.9, "saturated"));
+  }
+  in.heads = heads;
+  const auto a = analyze(in);
+  EXPECT_EQ(a.saturated_heads, 60u);
+  ASSERT_EQ(a.saturated.size(), 4u); // gemm and moe × gfx942 and gfx950
+  EXPECT_EQ(a.saturated[0].newest.op_class, "gemm");
+  EXPECT_EQ(a.saturated[0].newest.gfx, "gfx942");
+  EXPECT_EQ(a.saturated[0].newest.run_id, "r28");
+  EXPECT_EQ(a.saturated[0].runs, 15u);
 }
 
 TEST(Routing, DisagreementJudgedByE2eWhenBothHaveIt)
@@ -470,6 +677,24 @@ TEST(Scope, GfxFilterSinceAndAsOf)
   EXPECT_EQ(a.scoped.runs.size(), 1u);
   EXPECT_EQ(a.newest_run_id, "run_gfx942_a");
   EXPECT_TRUE(a.newest_heads.empty());
+}
+
+TEST(Scope, ImportedKnowledgeNeverMovesTheDefaultAsOf)
+{
+  auto in = testing::canonical_input();
+  in.as_of = "";
+  in.imported = {make_card("late.md", "gemm", "gfx942", "decode", "late lever", 2, "2026-05-01")};
+  auto a = analyze(in);
+  EXPECT_EQ(a.as_of, "2026-03-02"); // the newest run, not the card
+  const auto late = std::find_if(a.findings.begin(), a.findings.end(),
+                                 [](const Finding& f) { return f.lever == "late lever"; });
+  ASSERT_NE(late, a.findings.end());
+  EXPECT_EQ(late->imported_last_seen, "2026-05-01"); // shown with its own date
+  in.as_of = "2026-03-02";                           // an explicit --as-of leaves it out
+  in.as_of_given = true;
+  a = analyze(in);
+  EXPECT_TRUE(std::none_of(a.findings.begin(), a.findings.end(),
+                           [](const Finding& f) { return f.lever == "late lever"; }));
 }
 
 TEST(Analyze, InputOrderDoesNotMatter)

@@ -1,3 +1,4 @@
+#include "support/helpers.hpp"
 #include "unit/report/sample_input.hpp"
 
 #include "calibrate/priors_format.hpp"
@@ -9,64 +10,11 @@
 namespace rfdb::report {
 namespace {
 
-const char* const k_empty_playbook =
-    "# Backend playbook\n"
-    "\n"
-    "Evidence: none yet (no runs, no imported findings); as of 2026-03-31.\n"
-    "\n"
-    "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) and "
-    "regenerate this playbook.\n"
-    "\n"
-    "## target_eff priors\n"
-    "\n"
-    "No calibrated priors yet; the seeds apply: gemm 0.900, moe 0.900, elementwise 0.875, attn 0.500.\n"
-    "\n"
-    "## Calibration\n"
-    "\n"
-    "No attempts yet: nothing to compare predictions with.\n"
-    "\n"
-    "## Routing quality\n"
-    "\n"
-    "No ranked rounds yet.\n"
-    "\n"
-    "## What works\n"
-    "\n"
-    "Tiers: \u2605 a single run with an overlapping or unverified e2e result; \u2605\u2605 one clean run "
-    "(isolated > 1.034\u00d7 and e2e > +0.5 % with the A/B gate accepted) or \u2265 2 runs that agree; "
-    "\u2605\u2605\u2605 \u2265 2 independent clean runs or a verified end-to-end win. Positive findings "
-    "only, at "
-    "most 40 lines: the lowest stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls "
-    "from "
-    "1 to 0 over 365 days), \u2605\u2605\u2605 stays.\n"
-    "\n"
-    "No positive findings yet.\n"
-    "\n"
-    "0 findings evicted (cap 40).\n"
-    "\n"
-    "## Cautions\n"
-    "\n"
-    "Conditioned notes from surprising negatives: each adds a check under the condition it names (op class, "
-    "gfx, "
-    "regime, workload, run); none removes a candidate.\n"
-    "\n"
-    "No surprising negatives yet.\n"
-    "\n"
-    "## Saturated heads\n"
-    "\n"
-    "Heads (pct_gpu_time \u2265 5) whose latest verdict is saturated are rerouted to byte reduction: fuse a "
-    "neighbour away, stop reading unused experts, change the layout, or lower the precision.\n"
-    "\n"
-    "No saturated heads yet.\n"
-    "\n"
-    "## Newest run at a glance\n"
-    "\n"
-    "No head verdicts yet.\n";
-
 TEST(Playbook, EmptyInputIsAShortValidPlaybook)
 {
   ReportInput in;
   in.as_of = "2026-03-31";
-  EXPECT_EQ(render_playbook(in), k_empty_playbook);
+  RFDB_EXPECT_GOLDEN("report/empty_input.md", render_playbook(in));
 }
 
 TEST(Playbook, HeadingsArePresentAndInOrder)
@@ -263,9 +211,12 @@ TEST(Playbook, WhatWorksLinesAndEvictionNote)
   EXPECT_NE(
       md.find(
           "\n### gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 per-shape hipBLASLt tune \u2014 "
-          "verified end-to-end win; isolated 1.120\u00d7; e2e +2.10 %; confirms 2; last_seen 2026-01-10; "
-          "kernels `gemm_a8w8_kernel`; runs `run_gfx942_a`; imported `legacy.md`\n"),
-      std::string::npos);
+          "verified end-to-end win (Director 1.0210\u00d7); isolated 1.120\u00d7; e2e +2.10 %; gate "
+          "accepted; reason: accepted: +2.10% non-overlapping; confirms 2; last_seen 2026-01-10; "
+          "kernels `gemm_a8w8_kernel`; attempt `run_gfx942_a#cand:cand_gemm_a8w8_kernel`; imported "
+          "`legacy.md` (self-rated \u2605\u2605, 2025-11-01)\n"),
+      std::string::npos)
+      << md;
   // The split-K attempt lost e2e: not in What works, but in Cautions.
   const std::size_t works = md.find("## What works");
   const std::size_t cautions = md.find("## Cautions");
@@ -278,8 +229,9 @@ TEST(Playbook, SaturatedHeadsTable)
 {
   const std::string md = render_playbook(testing::canonical_input());
   EXPECT_NE(
-      md.find("| `run_gfx950_b` | `fused_moe_kernel` | gfx950 | 26.45 % | 0.880 / 0.900 | skip unrouted "
-              "experts; fp8 weights | no |\n"),
+      md.find(
+          "| moe | gfx950 | `run_gfx950_b` | `fused_moe_kernel` | 26.45 % | 0.880 / 0.900 | analytic | skip "
+          "unrouted experts; fp8 weights | no | 1 |\n"),
       std::string::npos);
 }
 
@@ -296,6 +248,82 @@ TEST(Playbook, DeterministicAndLintShaped)
   ASSERT_GE(md.size(), 2u);
   EXPECT_EQ(md.substr(md.size() - 2), "|\n"); // table last, one final newline
   EXPECT_NE(md.find("use \\*x\\* \\<b\\>y\\</b\\> with \\| pipes"), std::string::npos);
+}
+
+TEST(Playbook, EverySectionIsCappedWhateverTheHistory)
+{
+  ReportInput in;
+  in.as_of = "2026-12-31";
+  for (int i = 0; i < 300; ++i) {
+    const auto r = testing::make_run(fmt::format("run_{:03}", i),
+                                     fmt::format("2026-{:02}-{:02}", i % 12 + 1, i % 28 + 1),
+                                     i % 3 ? "gfx950" : "gfx942");
+    in.runs.push_back(r);
+    auto loss = testing::make_attempt(r, "split-K rewrite", 1.2, -1.0, "rejected");
+    loss.attempt_key = "cand:loss";
+    auto win = testing::make_attempt(r, fmt::format("lever {:03}", i), 1.2, 1.0, "accepted");
+    win.attempt_key = "cand:win";
+    in.attempts.push_back(loss);
+    in.attempts.push_back(win);
+    RoundRanking rank;
+    rank.run_id = r.run_id;
+    rank.top_by_pct = "fused_moe_kernel";
+    rank.top_by_gain = "gemm_a8w8_kernel";
+    in.rankings.push_back(rank);
+    in.heads.push_back(testing::make_head(r, "fused_moe_kernel", "moe", 26.0, 0.88, 0.9, "saturated"));
+  }
+  const std::string md = render_playbook(in);
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = md.find(needle); at != std::string::npos; at = md.find(needle, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(count("\n| `run_"), 20u);       // the 20 newest routing disagreements
+  EXPECT_EQ(count("\n| moe | gfx"), 2u);    // one saturated head per class × gfx
+  EXPECT_EQ(count("\n- Also verify"), 20u); // the 20 newest run cautions
+  EXPECT_EQ(count("\n- \u2605"), 40u);      // What works at its cap
+  EXPECT_NE(md.find("280 more: `rfdb query playbook_disagreements`"), std::string::npos);
+  EXPECT_NE(md.find("280 more: `rfdb query playbook_cautions`"), std::string::npos);
+  EXPECT_NE(md.find("300 saturated head verdicts in all"), std::string::npos);
+  EXPECT_NE(md.find("260 findings evicted (cap 40)"), std::string::npos);
+  EXPECT_LT(md.size(), 40'000u);
+}
+
+TEST(Playbook, TheChartPlotsOnlyHeadsWithAVerdict)
+{
+  auto in = testing::canonical_input();
+  // A suspect head that would sit in "reduce bytes": its table row says no verdict.
+  auto suspect = testing::make_head(in.runs[1], "suspect_kernel", "gemm", 12.0, 0.95, 0.9, "unknown");
+  suspect.is_newest_run = true;
+  in.heads.push_back(suspect);
+  const std::string md = render_playbook(in);
+  EXPECT_NE(md.find("| `suspect_kernel` | 12.00 % | 0.950 / 0.900 | unknown | analytic | no verdict |"),
+            std::string::npos);
+  EXPECT_EQ(md.find("suspect_kernel: ["), std::string::npos);
+}
+
+TEST(Playbook, BeyondTheCeilingAndLostValidationAreSpelledOut)
+{
+  auto in = testing::canonical_input();
+  auto warm = testing::make_attempt(in.runs[1], "warm-start tuned table", 1.9029, 19.45, "accepted");
+  warm.attempt_key = "cand:cand_kentry_warmstart";
+  warm.pred_pct_gpu_time = 20.0; // ceiling 20 × (1 − 1/1.9029) = 9.49 %
+  warm.deployed = true;
+  warm.validation_speedup = 1.0016; // validated_no_win
+  in.attempts.push_back(warm);
+  const std::string md = render_playbook(in);
+  EXPECT_NE(md.find("- \u2605\u2605 warm-start tuned table \u2014 one clean run; Director validation lost "
+                    "(1.0016\u00d7), at most \u2605\u2605;"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("beyond the Amdahl ceiling: second-order effect or mis-measured share (e2e +19.45 % vs "
+                    "ceiling +9.49 %, 2.05\u00d7, `run_gfx950_b#cand:cand_kentry_warmstart`)"),
+            std::string::npos);
+  EXPECT_NE(md.find("came back 1.0016\u00d7 (no_win) in run `run_gfx950_b` (2026-03-02, attempt "
+                    "`cand:cand_kentry_warmstart`)."),
+            std::string::npos);
 }
 
 } // namespace

@@ -103,6 +103,10 @@ inline ReportInput canonical_input()
   in.runs = {old_run, new_run};
 
   AttemptInfo tune = make_attempt(old_run, "per-shape hipBLASLt tune", 1.12, 2.1, "accepted");
+  tune.attempt_key = "cand:cand_gemm_a8w8_kernel";
+  tune.reason = "accepted: +2.10% non-overlapping; ceiling +2.14%";
+  tune.deployed = true; // the Director validated the final overlay that carries it
+  tune.validation_speedup = 1.021;
   AttemptInfo moe = make_attempt(new_run, "fused MoE config tune", 1.047, -0.064, "rejected");
   moe.short_name = "fused_moe_kernel";
   moe.op_class = "moe";
@@ -110,6 +114,8 @@ inline ReportInput canonical_input()
   moe.pred_attainable_speedup = 1.023;
   moe.pred_pct_gpu_time = 26.45;
   moe.pred_headroom_class = "saturated";
+  moe.attempt_key = "cand:cand_fused_moe_kernel";
+  moe.validation_speedup = 0.998;
   AttemptInfo attn = make_attempt(new_run, "--attention-backend triton", 1.56, std::nullopt, "");
   attn.short_name = "kernel_paged_attention_2d";
   attn.op_class = "attn";
@@ -119,7 +125,9 @@ inline ReportInput canonical_input()
   attn.pred_target_eff = 0.5;
   attn.pred_attainable_speedup = 2.8;
   attn.pred_pct_gpu_time = 8.86;
+  attn.attempt_key = "cand:cand_kernel_paged_attention_2d";
   AttemptInfo loss = make_attempt(new_run, "split-K rewrite", 1.08, -0.9, "rejected");
+  loss.attempt_key = "cand:cand_gemm_splitk";
   in.attempts = {tune, moe, attn, loss};
 
   RoundRanking rank;

@@ -1,0 +1,67 @@
+// The rows `rfdb report` reads beyond what calibration needs: every attempt
+// with the attempt model's outcome facts (gate, parity, reason, the run's
+// Director validation), the head verdicts including measured baseline
+// rooflines, and the imported findings with their text. Retracted runs are
+// left out. Units as in the schema (migrations/0001, 0003).
+#pragma once
+
+#include "store/database.hpp"
+#include "store/evidence.hpp"
+#include "store/runs.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::store {
+
+struct ReportAttempt {
+  std::string run_id, run_date, gfx, model;
+  std::optional<std::int64_t> isl, osl, conc;
+  std::string attempt_key, kind, candidate, short_name, op_class, regime, lever, lever_kind, backend;
+  std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
+  std::string gate, verdict;
+  bool measured = false, deployed = false;
+  std::string output_parity, parity_kind, reason, reject_reason;
+  std::string validation_class;             // the run's Director validation
+  std::optional<double> validation_speedup; // × the run's throughput_speedup
+  std::string pred_source_kind;             // analytic | measured | ""
+  std::optional<double> pred_roofline_pct, pred_target_eff, pred_attainable_speedup;
+  std::optional<double> pred_expected_e2e_gain_pct, pred_pct_gpu_time;
+  std::string pred_headroom_class, pred_confidence;
+  std::optional<bool> pred_suspect;
+};
+
+// A profile-round verdict (round set) or a measured baseline roofline
+// (round empty, source_kind measured).
+struct ReportVerdict {
+  std::string run_id, run_date, gfx, round;
+  int round_order = 0;
+  std::string short_name, name, op_class, source_kind;
+  std::optional<double> pct_gpu_time, roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  std::string headroom_class;
+  bool suspect = false, dispatch_bound = false;
+  std::vector<std::string> byte_reduction_levers;
+};
+
+struct ReportFinding {
+  std::string origin, identity, name, key_raw, kernel_class_raw, op_class, gfx, regime, type;
+  std::optional<int> stars, confirms;
+  std::string lever, apply, effect, description, text;
+  std::string lever_key; // a card we wrote states the lever key it was generated under
+  std::optional<double> iso_min, iso_max, e2e_min_pct, e2e_max_pct;
+  std::string last_seen, lifecycle, generator;
+  std::vector<std::string> sources_cited, cautions;
+};
+
+struct ReportEvidence {
+  std::vector<RunSummary> runs; // non-retracted, filtered
+  std::vector<ReportAttempt> attempts;
+  std::vector<ReportVerdict> verdicts;
+  std::vector<ReportFinding> findings;
+};
+
+// Load everything the playbook reads. Errors: db.
+Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter);
+
+} // namespace rfdb::store

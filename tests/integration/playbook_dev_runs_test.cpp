@@ -1,0 +1,348 @@
+// The playbook of the four realistic dev runs (tests/fixtures/dev-runs) plus
+// our own legacy-knowledge fixture (tests/fixtures/knowledge/playbook, which
+// reproduces each hazard class of the public legacy cards in our own words):
+// golden playbook and cards, and the rules of issue 10 checked against the
+// database rather than against the text alone.
+//
+// What the dev runs hold (tests/fixtures/dev-runs/README.md): D6 (gfx950)
+// an authored Triton GEMM deployed at +15.81 % under a 1.1538× Director win,
+// a tuned CK sibling accepted but not deployed (+6.46 %), a swap route
+// rejected at +0.41 %, flydsl rejected at −51.9 %, a kept --async-scheduling
+// trial; D7 (gfx950) a warm-start CK table accepted at +19.45 % (2.05× its
+// +9.49 % Amdahl ceiling) under a lost validation (1.0016×, no_win) and an
+// MoE tune at 1.028× isolated; D8 (gfx950) a split-KV rewrite accepted at
+// +20.53 %, an aggressive one rejected on parity (+38.05 %), a launcher
+// stacked at +0.19 %, a prefill patch refused for no engagement and its
+// rebind accepted; D9 (gfx942) the int4 MoE config tune verified at +16.05 %.
+#include "support/helpers.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+namespace rfdb::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool contains(const std::string& text, const std::string& part)
+{
+  return text.find(part) != std::string::npos;
+}
+
+// The text of one "## " section (heading excluded).
+std::string section(const std::string& md, const std::string& heading)
+{
+  const std::size_t from = md.find("\n## " + heading + "\n");
+  EXPECT_NE(from, std::string::npos) << heading;
+  const std::size_t body = from + heading.size() + 5;
+  const std::size_t to = md.find("\n## ", body);
+  return md.substr(body, to == std::string::npos ? std::string::npos : to - body);
+}
+
+std::vector<std::string> bullet_lines(const std::string& text)
+{
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    if (text.compare(pos, 2, "- ") == 0) {
+      out.push_back(text.substr(pos, end - pos));
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+// Every `RUN#ATTEMPT` reference in a text.
+std::vector<std::pair<std::string, std::string>> references(const std::string& text)
+{
+  static const std::regex k_ref("`(e2e_[^`#\\s]+)#([^`]+)`");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), k_ref); it != std::sregex_iterator(); ++it) {
+    out.emplace_back((*it)[1].str(), (*it)[2].str());
+  }
+  return out;
+}
+
+class DevRunsPlaybook : public ::testing::Test {
+protected:
+  static void SetUpTestSuite()
+  {
+    s_tmp = new TempDir();
+    s_db = *s_tmp / "dev.sqlite";
+    std::vector<std::string> args{"--db", s_db.string(), "ingest", "-q"};
+    for (const auto& e : fs::directory_iterator(fixtures_dir() / "dev-runs")) {
+      if (e.is_directory()) {
+        args.push_back(e.path().string());
+      }
+    }
+    std::sort(args.begin() + 4, args.end());
+    const auto runs = run_cli(args);
+    ASSERT_EQ(runs.code, 0) << runs.err;
+    const fs::path knowledge = fixtures_dir() / "knowledge" / "playbook";
+    const auto cards = run_cli({"--db", s_db.string(), "ingest", "-q", (knowledge / "learned").string(),
+                                (knowledge / "backend_playbook.md").string()});
+    ASSERT_EQ(cards.code, 0) << cards.err;
+    const auto r = run_cli({"--db", s_db.string(), "report", "-o", (*s_tmp / "playbook.md").string(),
+                            "--cards", (*s_tmp / "cards").string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    s_md = read_bytes(*s_tmp / "playbook.md");
+  }
+  static void TearDownTestSuite()
+  {
+    delete s_tmp;
+    s_tmp = nullptr;
+  }
+  static std::string attempt_field(const std::string& run, const std::string& key, const std::string& column)
+  {
+    return query_value(s_db, "SELECT " + column + " FROM attempts WHERE run_id = '" + run +
+                                 "' AND attempt_key = '" + key + "'");
+  }
+  // The What works line mentioning `part`; fails unless exactly one does.
+  static std::string line_with(const std::string& part)
+  {
+    std::vector<std::string> hits;
+    for (const auto& l : bullet_lines(section(s_md, "What works"))) {
+      if (contains(l, part)) {
+        hits.push_back(l);
+      }
+    }
+    EXPECT_EQ(hits.size(), 1u) << part;
+    return hits.empty() ? std::string() : hits.front();
+  }
+  static TempDir* s_tmp;
+  static fs::path s_db;
+  static std::string s_md;
+};
+
+TempDir* DevRunsPlaybook::s_tmp = nullptr;
+fs::path DevRunsPlaybook::s_db;
+std::string DevRunsPlaybook::s_md;
+
+TEST_F(DevRunsPlaybook, GoldenPlaybook)
+{
+  RFDB_EXPECT_GOLDEN("report/dev_runs.md", s_md);
+}
+
+// Every card and INDEX.md, in name order, in one golden file.
+TEST_F(DevRunsPlaybook, GoldenCards)
+{
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(*s_tmp / "cards")) {
+    files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) {
+    all += "==> " + f.filename().string() + " <==\n" + read_bytes(f);
+  }
+  RFDB_EXPECT_GOLDEN("report/dev_runs_cards.txt", all);
+}
+
+// Checked against the stored attempts, not the wording: every attempt a What
+// works line cites passed the rule.
+TEST_F(DevRunsPlaybook, WhatWorksCitesOnlyPositiveMeasuredAttempts)
+{
+  const auto refs = references(section(s_md, "What works"));
+  ASSERT_GE(refs.size(), 8u);
+  for (const auto& [run, key] : refs) {
+    const std::string id = run + "#" + key;
+    if (attempt_field(run, key, "kind") == "config") {
+      EXPECT_EQ(attempt_field(run, key, "verdict"), "confirmed") << id;
+    } else {
+      EXPECT_GT(std::stod(attempt_field(run, key, "isolated_speedup")), 1.034) << id;
+      const std::string gate = attempt_field(run, key, "gate");
+      EXPECT_TRUE(gate == "accepted" ||
+                  (gate == "stack" && attempt_field(run, key, "validation_class") == "win"))
+          << id << " gate " << gate;
+    }
+    EXPECT_GT(std::stod(attempt_field(run, key, "e2e_delta_pct")), 0.5) << id;
+    EXPECT_NE(attempt_field(run, key, "output_parity"), "fail") << id;
+    EXPECT_NE(attempt_field(run, key, "reject_reason"), "no_engagement") << id;
+  }
+  // And by name: the rejected, in-noise, parity-failed and unengaged ones.
+  const std::string works = section(s_md, "What works");
+  for (const char* absent :
+       {"rewrite_aggr", "backend flydsl", "code patch (launcher)", "moe_tuned_fp8",
+        "VLLM_ROCM_USE_AITER_LINEAR=1) —", "--max-num-seqs", "--cuda-graph-max-bs", "--enable-mixed-chunk"}) {
+    EXPECT_FALSE(contains(works, absent)) << absent;
+  }
+  EXPECT_FALSE(contains(works, "- \u2605 code patch \u2014")) << "the unengaged prefill patch";
+}
+
+TEST_F(DevRunsPlaybook, ALostValidationCapsTheLeverAndNamesTheRunAndFigure)
+{
+  const std::string ck = line_with("AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=a8w8_blockscale_tp4.csv");
+  EXPECT_TRUE(ck.starts_with("- \u2605\u2605 ")) << ck;
+  EXPECT_TRUE(contains(ck, "Director validation lost (1.0016\u00d7), at most \u2605\u2605")) << ck;
+  EXPECT_TRUE(
+      contains(section(s_md, "Cautions"),
+               "the run's Director validation, which included it, came back 1.0016\u00d7 (no_win) in run "
+               "`e2e_Qwen3.5-122B-A10B-FP8_20260819_201544_3310472_7726` (2026-08-19, attempt "
+               "`cand:cand_kentry_warmstart`)."));
+}
+
+TEST_F(DevRunsPlaybook, AnE2eGainBeyondItsAmdahlCeilingIsAnnotated)
+{
+  const std::string ck = line_with("AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=a8w8_blockscale_tp4.csv");
+  EXPECT_TRUE(
+      contains(ck, "beyond the Amdahl ceiling: second-order effect or mis-measured share (e2e +19.45 % "
+                   "vs ceiling +9.49 %, 2.05\u00d7, "
+                   "`e2e_Qwen3.5-122B-A10B-FP8_20260819_201544_3310472_7726#cand:cand_kentry_warmstart`)"))
+      << ck;
+  // D8's rewrite is 1.88× its ceiling: no note.
+  EXPECT_FALSE(contains(line_with("authored rewrite kernel"), "beyond the Amdahl ceiling"));
+}
+
+TEST_F(DevRunsPlaybook, EveryAttemptReferenceResolvesThroughShow)
+{
+  const auto refs = references(s_md);
+  ASSERT_FALSE(refs.empty());
+  for (const auto& [run, key] : std::set<std::pair<std::string, std::string>>(refs.begin(), refs.end())) {
+    const auto r = run_cli({"--db", s_db.string(), "show", run, "--attempt", key, "--format", "json"});
+    ASSERT_EQ(r.code, 0) << run << "#" << key << ": " << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j.at("ref"), run + "#" + key);
+    EXPECT_FALSE(j.at("sources").empty()) << run << "#" << key;
+    for (const auto& s : j.at("sources")) {
+      EXPECT_TRUE(s.contains("pointer") && s.contains("path")) << s;
+    }
+  }
+}
+
+TEST_F(DevRunsPlaybook, DuplicateLegacyFindingsAreOneLineWithMergedSources)
+{
+  struct Pair {
+    std::string card;
+    std::string other; // a playbook line (file#date) or the proposal
+  };
+  const std::vector<Pair> pairs = {
+      {"tuned-gemm-table-gfx942.md", "backend_playbook.md#2026-05-28"},
+      {"triton-attention-backend-gfx942.md", "backend_playbook.md#2026-05-26"},
+      {"method-interleaved-ab.md", "backend_playbook.md#2026-05-30"},
+      {"editable-cluster-stacking.md", "backend_playbook.md#2026-05-30"},
+      {"moe-w4a16-config-tune-gfx942.md", "backend_playbook.md#2026-06-18"},
+      {"let-a-shape-table-pick-the-blas-dense-gemm-gfx1151-decode.md",
+       "e2e-igpu-blas-20260901.json#/cards/0"},
+  };
+  for (const auto& p : pairs) {
+    const std::string line = line_with("`" + p.card + "`");
+    EXPECT_TRUE(contains(line, "`" + p.other + "`")) << p.card << ": " << line;
+  }
+  // A proposal and its card are one source: self-rated ★★★, shown ★★.
+  EXPECT_TRUE(line_with("e2e-igpu-blas").starts_with("- \u2605\u2605 ")) << line_with("e2e-igpu-blas");
+  // split-K / split_k / SplitK: one line citing all three.
+  const std::string splitk = line_with("`split-k-skinny-gemm-gfx950.md`");
+  EXPECT_TRUE(
+      contains(splitk, "`backend_playbook.md#2026-06-02`, `split-k-skinny-gemm-gfx950.md` and 1 more"))
+      << splitk;
+  // The imported restatements of a run's own finding join its line.
+  const std::string moe = line_with("`moe-w4a16-config-tune-gfx942.md`");
+  EXPECT_TRUE(moe.starts_with("- \u2605\u2605\u2605 env VLLM_TUNED_CONFIG_FOLDER=moe_tuned_int4 \u2014"))
+      << moe;
+  const std::string async = line_with("`async-scheduling-flag-gfx950.md`");
+  EXPECT_TRUE(contains(async, "#config:cfg0`")) << async;
+  // The archived card stays out.
+  EXPECT_FALSE(contains(s_md, "retired-topk"));
+}
+
+TEST_F(DevRunsPlaybook, ImportedKnowledgeIsLabelledCappedAndNeverMovesAsOf)
+{
+  for (const auto& l : bullet_lines(section(s_md, "What works"))) {
+    if (references(l).empty()) { // no run behind it
+      EXPECT_TRUE(contains(l, "imported")) << l;
+      EXPECT_FALSE(l.starts_with("- \u2605\u2605\u2605")) << l;
+    }
+  }
+  EXPECT_TRUE(contains(s_md,
+                       "; as of 2026-08-24. Imported knowledge dated after it (up to 2026-09-30) is shown "
+                       "with its own date."));
+  EXPECT_TRUE(contains(line_with("`kv-fp8-decode-attn-gfx950.md`"), "(self-rated \u2605\u2605, 2026-09-30)"));
+}
+
+TEST_F(DevRunsPlaybook, ImportedNegativesAreCautionsAndNoLineIsAFileNameOrHeading)
+{
+  const std::string cautions = section(s_md, "Cautions");
+  EXPECT_TRUE(contains(cautions,
+                       "imported card `dependency-wait-not-a-stall-moe-gfx950.md`, 2026-08-10, type "
+                       "anti-pattern) records 0.85x after a deeper pipeline"));
+  EXPECT_TRUE(contains(cautions,
+                       "before trying it: the framework's generic BLAS tuning hook is bypassed by this "
+                       "dispatcher, so it never engages."));
+  for (const auto& l : bullet_lines(section(s_md, "What works"))) {
+    const std::string lever = l.substr(0, l.find(" \u2014 "));
+    EXPECT_FALSE(contains(lever, ".md")) << l;
+    EXPECT_NE(lever.back(), ':') << l;
+  }
+}
+
+TEST_F(DevRunsPlaybook, SaturatedHeadsFollowTheMeasuredBaselineAndTheChartNeedsAVerdict)
+{
+  // D8's prefill attention: analytic 0.196 of roofline (underperforming), its
+  // measured baseline 0.614 against a 0.50 target (saturated).
+  EXPECT_TRUE(
+      contains(section(s_md, "Saturated heads"),
+               "| attn | gfx950 | `e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817` | `_fwd_kernel` | "
+               "6.21 % | 0.614 / 0.500 | measured |"));
+  const std::string glance = section(s_md, "Newest run at a glance");
+  EXPECT_TRUE(contains(glance,
+                       "| `Cijk_Alik_Bljk_BBS_BH_HA_S_SAV_UserArgs_MT64x64x256_MI16x16x` | 5.46 % | 0.310 / "
+                       "0.900 | unknown | analytic | no verdict |"));
+  EXPECT_FALSE(contains(glance, "Cijk_Alik_Bljk_BBS_BH_HA_S_SAV_UserArgs_MT64x64x256_MI16x16x: ["));
+  EXPECT_FALSE(contains(glance, "cross_device_reduce_1stage: ["));
+}
+
+// The "N more: `rfdb query …`" lines name queries that list everything the
+// capped sections leave out, with the same rules.
+TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
+{
+  const auto query = [&](const std::string& name) {
+    const auto r = run_cli({"--db", s_db.string(), "query", name, "--format", "json"});
+    EXPECT_EQ(r.code, 0) << name << ": " << r.err;
+    return json::parse(r.out);
+  };
+  const json heads = query("playbook_saturated_heads");
+  ASSERT_EQ(heads.size(), 2u) << heads.dump(1);
+  EXPECT_EQ(heads[0].at("short_name"), "_fwd_kernel");
+  EXPECT_EQ(heads[0].at("verdict"), "measured");
+  const json rounds = query("playbook_disagreements");
+  ASSERT_EQ(rounds.size(), 1u);
+  EXPECT_EQ(rounds[0].at("top_by_gain"), "fused_moe_kernel");
+  std::set<std::string> cautions;
+  for (const auto& c : query("playbook_cautions")) {
+    cautions.insert(c.at("attempt_key").get<std::string>() + " " + c.at("caution").get<std::string>());
+  }
+  EXPECT_EQ(cautions.count("cand:cand_kentry_warmstart lost_validation"), 1u);
+  EXPECT_EQ(cautions.count("cand:cand__w8a8_block_fp8_matmul_flydsl e2e_loss"), 1u);
+  EXPECT_EQ(cautions.size(), bullet_lines(section(s_md, "Cautions")).size() - 2); // two imported ones
+  const json misses = query("playbook_misses");
+  EXPECT_FALSE(misses.empty());
+  std::set<std::string> negatives;
+  for (const auto& n : query("knowledge_negatives")) {
+    negatives.insert(n.at("identity").get<std::string>());
+  }
+  EXPECT_EQ(negatives, (std::set<std::string>{"dependency-wait-not-a-stall-moe-gfx950.md",
+                                              "tuned-gemm-table-gfx942.md"}));
+}
+
+TEST_F(DevRunsPlaybook, OurOwnCardsIngestedBackChangeNothing)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "copy.sqlite";
+  fs::copy_file(s_db, db);
+  const fs::path cards = tmp / "cards";
+  fs::copy(*s_tmp / "cards", cards);
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", "-q", cards.string()}).code, 0);
+  const auto r = run_cli({"--db", db.string(), "report", "--cards", cards.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, s_md);
+  EXPECT_TRUE(contains(r.err, ": 0 written, ")) << r.err;
+}
+
+} // namespace
+} // namespace rfdb::test
