@@ -19,16 +19,20 @@ mkdir -p "$out"
 rm -f "$db" "$db-wal" "$db-shm"
 echo "== demo database: $(pwd)/$db (your \$RFDB_DB is left alone)"
 echo
-echo "== rfdb ingest (sample runs)"
-"$rfdb" --db "$db" ingest --format table tests/fixtures/runs/e2e_*
+echo "== rfdb ingest (sample runs, then the four realistic dev runs)"
+"$rfdb" --db "$db" ingest --format table tests/fixtures/runs/e2e_* tests/fixtures/dev-runs/e2e_*[0-9]
+echo
+echo "== rfdb check (every attempt agrees with the files it cites)"
+"$rfdb" --db "$db" check --format table
 echo
 echo "== rfdb runs"
 "$rfdb" --db "$db" runs --format table
 echo
-echo "== rfdb priors"
-"$rfdb" --db "$db" priors --format table
+echo "== rfdb priors --by class,gfx"
+"$rfdb" --db "$db" priors --by class,gfx --format table
 echo
 "$rfdb" --db "$db" report -o "$out/playbook.md"
 echo "== playbook written to $(pwd)/$out/playbook.md"
 echo
-echo "Try: $rfdb --db $db show e2e_Qwen-Qwen3.5      (any unique run-id prefix)"
+echo "Try: $rfdb --db $db show e2e_Qwen3.5-27B          (any unique run-id prefix)"
+echo "     $rfdb --db $db priors --explain gemm:gfx950"
