@@ -17,7 +17,11 @@ WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
   AND ((a.isolated_speedup > 1.034 AND a.e2e_delta_pct <= -0.5)
        OR (a.isolated_speedup > a.pred_attainable_speedup * 1.034 AND a.pred_attainable_speedup > 0
            AND coalesce(a.pred_suspect, 0) = 0
-           AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming'))
+           AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
+           -- wrong output or a kernel that never ran contradicts no model
+           AND coalesce(a.output_parity, '') <> 'fail'
+           AND coalesce(a.reject_reason, '') NOT IN ('parity_regression', 'accuracy_regression',
+                                                     'output_corruption', 'no_engagement'))
        OR (a.measured = 1 AND a.e2e_delta_pct > 0.5 AND coalesce(a.output_parity, '') <> 'fail'
            AND coalesce(a.reject_reason, '') <> 'no_engagement'
            AND (a.kind = 'config' OR a.isolated_speedup IS NULL

@@ -14,4 +14,7 @@ WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
   AND a.isolated_speedup > 1.034 AND coalesce(a.pred_suspect, 0) = 0
   AND a.pred_attainable_speedup > 0
   AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
+  AND coalesce(a.output_parity, '') <> 'fail'
+  AND coalesce(a.reject_reason, '') NOT IN ('parity_regression', 'accuracy_regression',
+                                            'output_corruption', 'no_engagement')
 ORDER BY abs(ln(a.isolated_speedup / a.pred_attainable_speedup)) DESC, a.run_id, a.attempt_key;

@@ -182,6 +182,9 @@ std::map<KernelKey, RealizedPick> realized_index(const std::vector<AttemptInfo>&
 {
   std::map<KernelKey, RealizedPick> index;
   for (const auto& a : attempts) {
+    if (!speed_is_evidence(a)) {
+      continue; // wrong output or a kernel that never ran realized nothing
+    }
     auto& p = index[{a.run_id, a.short_name}];
     p.short_name = a.short_name;
     if (a.e2e_delta_pct) {

@@ -141,7 +141,8 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
   std::vector<Miss> under;
   std::vector<Miss> over;
   for (const auto& at : attempts) {
-    if (!at.isolated_speedup || *at.isolated_speedup <= k_iso_band || !has_usable_prediction(at)) {
+    if (!at.isolated_speedup || *at.isolated_speedup <= k_iso_band || !has_usable_prediction(at) ||
+        !speed_is_evidence(at)) {
       continue; // no prediction, or a null outcome: no evidence about the ceiling
     }
     const double r = *at.isolated_speedup / *at.pred_attainable_speedup;

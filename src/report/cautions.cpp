@@ -52,7 +52,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
   const bool e2e_loss = iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
   // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
   // unmodelled) is not a prediction, so it cannot be contradicted.
-  const bool contradiction = a.isolated_speedup && has_usable_prediction(a) &&
+  const bool contradiction = a.isolated_speedup && has_usable_prediction(a) && speed_is_evidence(a) &&
                              *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win;
   const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
   if (!e2e_loss && !contradiction && !lost) {

@@ -287,6 +287,13 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
   return *a.pred_pct_gpu_time * (1.0 - 1.0 / *a.isolated_speedup);
 }
 
+bool speed_is_evidence(const AttemptInfo& a)
+{
+  const std::string& r = a.reject_reason;
+  return lower_ascii(a.output_parity) != "fail" && r != "parity_regression" && r != "accuracy_regression" &&
+         r != "output_corruption" && r != "no_engagement";
+}
+
 std::string what_works_exclusion(const AttemptInfo& a)
 {
   if (!a.measured) {

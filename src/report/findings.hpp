@@ -129,6 +129,11 @@ std::string attempt_lever_text(const AttemptInfo& attempt);
 // saturated|moderate|underperforming and an attainable_speedup > 0. The
 // attainable 1.0 of a no-verdict row is a placeholder, not a prediction.
 bool has_usable_prediction(const AttemptInfo& attempt);
+// False when the attempt's speed says nothing about the kernel it replaced:
+// its output was wrong (parity fail, or a parity/accuracy/corruption reject
+// reason) or the new kernel never ran (no_engagement). Such attempts are no
+// roofline misses, no routing outcome and no model contradiction.
+bool speed_is_evidence(const AttemptInfo& attempt);
 
 // Why an attempt is not a What works finding: "" when it is one, else a
 // short reason ("gate rejected", "e2e inside the noise band", …).
