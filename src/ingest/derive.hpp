@@ -120,6 +120,11 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
 Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
                                std::vector<Warning>& warnings);
 
+// The version of the derivation rules (runs.derived_by): bump it when a rule
+// changes what derive_run makes of the same files, and every stored run is
+// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md).
+inline constexpr std::int64_t k_derivation_version = 1;
+
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their
 // sources. Errors: the file does not parse or validate.

@@ -33,7 +33,7 @@ struct Prepared {
   store::Database& db;
   RunWriter writer;
   store::Statement find, latest, insert, supersede, load, copy_candidates, measured, unshared_file,
-      file_copies;
+      file_copies, derived_by, set_derived_by;
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -41,7 +41,10 @@ struct Prepared {
     if (!writer) {
       return fail(std::move(writer).error());
     }
-    auto p = std::make_unique<Prepared>(Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}, {}});
+    auto p = std::make_unique<Prepared>(
+        Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
+    RFDB_TRY_ASSIGN(p->derived_by, db.prepare(sql::k_run_derived_by, "run_derived_by"));
+    RFDB_TRY_ASSIGN(p->set_derived_by, db.prepare(sql::k_run_set_derived_by, "run_set_derived_by"));
     RFDB_TRY_ASSIGN(p->find, db.prepare(sql::k_source_find, "source_find"));
     RFDB_TRY_ASSIGN(p->latest, db.prepare(sql::k_source_latest, "source_latest"));
     RFDB_TRY_ASSIGN(p->insert, db.prepare(sql::k_source_insert, "source_insert"));
@@ -294,10 +297,23 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
       fresh.push_back(f);
     }
   }
-  if (fresh.empty() && !files.empty()) {
+  // Rows written by older derivation rules are re-derived even when no file
+  // changed (an upgraded database keeps no attempts counted the old way).
+  p.derived_by.bind(":run_id", run_id);
+  bool known = false;
+  RFDB_TRY_ASSIGN(known, p.derived_by.step());
+  const bool stale = known && p.derived_by.get_int(0) < k_derivation_version;
+  p.derived_by.reset();
+  if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
     return {};
+  }
+  if (stale) {
+    rep.warnings.push_back(Warning{dir_basename, "",
+                                   "rows written by an older rfdb: re-derived from the stored files by the "
+                                   "current rules",
+                                   true});
   }
   RFDB_TRY(prevalidate(fresh, rep.warnings));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
@@ -317,7 +333,7 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
   RFDB_TRY(store_sources(p, run_id, files, req.now, rep));
-  if (rep.new_files.empty()) {
+  if (rep.new_files.empty() && !stale) {
     rep.status = "unchanged";
     tx.rollback();
     return {};
@@ -343,6 +359,8 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY(writer.clear_derived(run_id));
   WriteCounts counts;
   RFDB_TRY_ASSIGN(counts, writer.write_derived(derived));
+  p.set_derived_by.bind(":run_id", run_id).bind(":derived_by", k_derivation_version);
+  RFDB_TRY(p.set_derived_by.exec());
   rep.kernels = counts.kernels;
   rep.verdicts = counts.verdicts;
   rep.verdicts_superseded = counts.verdicts_superseded;

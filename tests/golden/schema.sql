@@ -224,7 +224,7 @@ CREATE TABLE runs (
   eval_dir                  TEXT,            -- path given to ingest (informational)
   first_ingested_at         TEXT NOT NULL,
   last_ingested_at          TEXT NOT NULL
-) STRICT;
+, derived_by INTEGER NOT NULL DEFAULT 0) STRICT;
 -- table sources
 CREATE TABLE sources (
   source_id     INTEGER PRIMARY KEY,

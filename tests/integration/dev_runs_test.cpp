@@ -562,3 +562,36 @@ TEST_F(DevRunMutation, RejectWordsAreWholeWordsInAnyCase)
 
 } // namespace
 } // namespace rfdb::test
+
+namespace rfdb::test {
+namespace {
+
+// A run whose rows an older rfdb wrote (derived_by 0, as migration 0006
+// leaves every existing run) is re-derived on its next ingest, though no
+// file changed; a current run is skipped unchanged.
+TEST(DevRunRederive, RowsWrittenByOlderRulesAreRederivedOnTheNextIngest)
+{
+  TempDir tmp;
+  const auto db = tmp / "old.sqlite";
+  const auto dir = (dev_runs_dir() / k_dev_runs[3]).string();
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", dir}).code, 0);
+  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), "1");
+  const auto again = run_cli({"--db", db.string(), "ingest", dir, "--format", "json"});
+  EXPECT_EQ(json::parse(again.out).at("paths").at(0).at("status"), "unchanged");
+  {
+    // What an older rfdb left: one merged attempt row too few, stale version.
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    conn.exec("DELETE FROM attempts WHERE candidate = 'cand_fused_moe_kernel_gptq_awq'");
+    conn.exec("UPDATE runs SET derived_by = 0");
+  }
+  const auto r = run_cli({"--db", db.string(), "ingest", dir, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json path = json::parse(r.out).at("paths").at(0);
+  EXPECT_EQ(path.at("status"), "updated");
+  EXPECT_EQ(path.at("files").at("added").size(), 0U);
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts"), "6");
+  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), "1");
+}
+
+} // namespace
+} // namespace rfdb::test
