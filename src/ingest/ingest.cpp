@@ -263,9 +263,10 @@ Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequ
 // Parse every file up front: bad input fails before the database is touched.
 // A key repeated with equal values, or outside the measured fields, is a
 // warning (parse_json_text refuses the rest).
-Result<void> prevalidate(const std::vector<FileData>& files, std::vector<Warning>& warnings)
+Result<void> prevalidate(const std::vector<const FileData*>& files, std::vector<Warning>& warnings)
 {
-  for (const auto& f : files) {
+  for (const FileData* file : files) {
+    const FileData& f = *file;
     RFDB_TRY(validate_artifact(f.kind, f.rel_path, f.content, warnings));
     std::vector<DuplicateKey> duplicates;
     RFDB_TRY_ASSIGN(duplicates, find_duplicate_keys(f.content).map_error(
@@ -287,14 +288,14 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   // A file already stored with this content was validated when it was
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
-  std::vector<FileData> fresh;
+  std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
   for (const auto& f : files) {
     p.find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
     bool stored = false;
     RFDB_TRY_ASSIGN(stored, p.find.step());
     p.find.reset();
     if (!stored) {
-      fresh.push_back(f);
+      fresh.push_back(&f);
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
