@@ -2,13 +2,13 @@
 // kernel and agreeing numbers (see attempt_model.hpp).
 #include "ingest/attempt_model.hpp"
 
+#include "ingest/artifacts_common.hpp"
 #include "ingest/normalize.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <iterator>
 
@@ -25,14 +25,6 @@ std::string strip_task(std::string s)
     s.resize(s.size() - 5);
   }
   return s;
-}
-
-std::string lower(std::string_view s)
-{
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 bool has_numbers(const AttemptRecord& r)
@@ -62,7 +54,7 @@ int verdict_rank(const std::optional<std::string>& raw)
   if (!raw) {
     return 100;
   }
-  const std::string key = lower(*raw);
+  const std::string key = detail::lower_ascii(*raw);
   for (std::size_t i = 0; i < k_order.size(); ++i) {
     if (k_order[i] == key) {
       return static_cast<int>(i);
@@ -112,7 +104,7 @@ public:
   void add_bakeoff(RecordIn in)
   {
     const std::string kernel = resolve_kernel(in.record, m_known);
-    if (DerivedAttempt* match = find_match(in.record, kernel, /*references_only=*/false, in)) {
+    if (DerivedAttempt* match = find_match(in.record, kernel, in)) {
       attach(*match, in, /*is_ledger=*/false);
       return;
     }
@@ -125,7 +117,7 @@ public:
   void add_reference(RecordIn in, int ledger_index)
   {
     const std::string kernel = resolve_kernel(in.record, m_known);
-    DerivedAttempt* match = find_match(in.record, kernel, /*references_only=*/false, in);
+    DerivedAttempt* match = find_match(in.record, kernel, in);
     if (m_ambiguous) {
       return;
     }
@@ -242,16 +234,15 @@ private:
     if (!r.backend) {
       return false;
     }
-    const std::string b = lower(*r.backend);
-    if (d.record.backend && lower(*d.record.backend) == b) {
+    const std::string b = detail::lower_ascii(*r.backend);
+    if (d.record.backend && detail::lower_ascii(*d.record.backend) == b) {
       return true;
     }
-    const std::string cand = lower(d.record.candidate.value_or(""));
+    const std::string cand = detail::lower_ascii(d.record.candidate.value_or(""));
     return cand.size() > b.size() && cand.ends_with("_" + b);
   }
 
-  DerivedAttempt* find_match(const AttemptRecord& r, const std::string& kernel, bool /*references_only*/,
-                             const RecordIn& in)
+  DerivedAttempt* find_match(const AttemptRecord& r, const std::string& kernel, const RecordIn& in)
   {
     m_ambiguous = false;
     const bool measured = has_numbers(r);
