@@ -39,8 +39,7 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
     o.short_name = a.short_name;
     o.lever = a.lever;
     o.op_class = a.op_class;
-    o.gfx =
-        a.gfx.empty() ? a.gfx : normalize_gfx_spelling(a.gfx.substr(0, a.gfx.find(':'))).value_or("unknown");
+    o.gfx = a.gfx.empty() ? a.gfx : normalize_gfx_spelling(a.gfx).value_or("unknown");
     o.regime = regime_key(a.regime);
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;

@@ -71,6 +71,8 @@ struct Observation {
 // parity_regression / accuracy_regression / output_corruption. Its speed says
 // nothing about how close a correct kernel gets to the roofline.
 bool parity_failed(const Observation& attempt);
+// The same rule on the two fields (output_parity as stored, reject word).
+bool parity_failed(std::string_view output_parity, std::string_view reject_reason);
 
 // Finest key level printed (`--by`).
 enum class PriorsLevel { op_class, op_class_gfx, op_class_gfx_regime };
@@ -226,7 +228,8 @@ struct PriorsKey {
 // The regimes a key may name.
 inline constexpr std::array<std::string_view, 4> k_regimes = {"decode", "prefill", "mixed", "unknown"};
 
-// "gfx950" from "GFX950", "MI355X" or "mi355x_oam"; nullopt when the text is
+// "gfx950" from "GFX950", "gfx950:sramecc+:xnack-" (target features after the
+// first ':' dropped), "MI355X" or "mi355x_oam"; nullopt when the text is
 // neither gfx-shaped (gfx + letters/digits) nor a known device name.
 std::optional<std::string> normalize_gfx_spelling(std::string_view text);
 

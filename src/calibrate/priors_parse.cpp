@@ -84,10 +84,15 @@ const char* to_string(TransferSource source)
   return source == TransferSource::calibrated ? "calibrated" : "raw";
 }
 
+bool parity_failed(std::string_view output_parity, std::string_view reject_reason)
+{
+  return output_parity == "fail" || reject_reason == "parity_regression" ||
+         reject_reason == "accuracy_regression" || reject_reason == "output_corruption";
+}
+
 bool parity_failed(const Observation& a)
 {
-  return a.output_parity == "fail" || a.reject_reason == "parity_regression" ||
-         a.reject_reason == "accuracy_regression" || a.reject_reason == "output_corruption";
+  return parity_failed(a.output_parity, a.reject_reason);
 }
 
 std::optional<double> seed_target_eff(std::string_view op_class)
@@ -136,7 +141,8 @@ bool gfx_shaped(std::string_view g)
 
 std::optional<std::string> normalize_gfx_spelling(std::string_view text)
 {
-  const std::string g = lower(text);
+  // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
+  const std::string g = lower(text.substr(0, text.find(':')));
   for (const auto& [device, gfx] : k_device_gfx) {
     if (g == device || (g.size() > device.size() && g.starts_with(device))) {
       return std::string(gfx);

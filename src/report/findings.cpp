@@ -3,6 +3,7 @@
 // merged in merge.cpp).
 #include "report/findings.hpp"
 
+#include "calibrate/priors.hpp"
 #include "ingest/normalize.hpp"
 #include "report/lines.hpp"
 #include "util/time.hpp"
@@ -289,9 +290,8 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
 
 bool speed_is_evidence(const AttemptInfo& a)
 {
-  const std::string& r = a.reject_reason;
-  return lower_ascii(a.output_parity) != "fail" && r != "parity_regression" && r != "accuracy_regression" &&
-         r != "output_corruption" && r != "no_engagement";
+  return !calibrate::parity_failed(lower_ascii(a.output_parity), a.reject_reason) &&
+         a.reject_reason != "no_engagement";
 }
 
 std::string what_works_exclusion(const AttemptInfo& a)
