@@ -3,7 +3,7 @@
 #include "cli/app.hpp"
 #include "cli/cmd_query.hpp"
 #include "cli/common.hpp"
-#include "ingest/evidence_check.hpp"
+#include "ingest/evaldir/evidence_check.hpp"
 #include "store/admin.hpp"
 #include "store/runs.hpp"
 #include "util/time.hpp"

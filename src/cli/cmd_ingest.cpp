@@ -2,7 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
-#include "ingest/files.hpp"
+#include "ingest/evaldir/files.hpp"
 #include "ingest/ingest.hpp"
 #include "util/time.hpp"
 

@@ -2,9 +2,9 @@
 
 #include "rfdb_sql.hpp"
 
-#include "ingest/derive.hpp"
-#include "ingest/files.hpp"
-#include "ingest/knowledge_ingest.hpp"
+#include "ingest/evaldir/derive.hpp"
+#include "ingest/evaldir/files.hpp"
+#include "ingest/knowledge/ingest.hpp"
 #include "ingest/writer.hpp"
 
 #include <fmt/format.h>

@@ -16,8 +16,8 @@
 // rule for a run without measured attempts).
 #pragma once
 
-#include "ingest/artifacts.hpp"
-#include "ingest/files.hpp"
+#include "ingest/evaldir/artifacts.hpp"
+#include "ingest/evaldir/files.hpp"
 #include "store/database.hpp"
 
 #include <cstdint>

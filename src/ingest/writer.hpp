@@ -3,7 +3,7 @@
 // not by the store).
 #pragma once
 
-#include "ingest/derive.hpp"
+#include "ingest/evaldir/derive.hpp"
 #include "store/database.hpp"
 
 #include <memory>

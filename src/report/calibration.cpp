@@ -9,7 +9,7 @@
 // inside the band) says nothing about the ceiling (DESIGN.md §4), so it is
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
-#include "ingest/normalize.hpp"
+#include "domain/normalize.hpp"
 #include "report/playbook_detail.hpp"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // that beat the roofline model's predicted attainable speedup, a What works
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
-#include "ingest/normalize.hpp"
+#include "domain/normalize.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 

@@ -4,7 +4,7 @@
 #include "report/findings.hpp"
 
 #include "calibrate/priors.hpp"
-#include "ingest/normalize.hpp"
+#include "domain/normalize.hpp"
 #include "report/lines.hpp"
 #include "util/time.hpp"
 

@@ -46,7 +46,7 @@
 //   with a compatible reuse key: gfx, class and regime each equal, or one
 //   side unknown (class also method or config; regime also both). Otherwise
 //   it starts its own line. Its lever key is the first known lever (the
-//   table in ingest/normalize_lever.cpp) named by its lever, name, apply or
+//   table in domain/normalize_lever.cpp) named by its lever, name, apply or
 //   text, else its lever (else name) folded. Order: other producers' findings
 //   first, then our own cards, by origin and identity. Our own cards
 //   (generator rfdb) whose every cited source is already on their line

@@ -1,6 +1,6 @@
 #include "report/from_store.hpp"
 
-#include "ingest/knowledge.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 #include "report/findings.hpp"
 
 #include <algorithm>

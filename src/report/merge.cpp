@@ -3,7 +3,7 @@
 // playbook line it came from, a drained proposal and the card it became —
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
-#include "ingest/normalize.hpp"
+#include "domain/normalize.hpp"
 #include "report/lines.hpp"
 
 #include <fmt/format.h>

@@ -2,8 +2,8 @@
 
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
-#include "ingest/derive.hpp"
-#include "ingest/files.hpp"
+#include "ingest/evaldir/derive.hpp"
+#include "ingest/evaldir/files.hpp"
 #include "ingest/ingest.hpp"
 #include "ingest/json_util.hpp"
 #include "report/findings.hpp"

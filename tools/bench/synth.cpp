@@ -1,6 +1,6 @@
 #include "synth.hpp"
 
-#include "ingest/files.hpp"
+#include "ingest/evaldir/files.hpp"
 #include "ingest/json_util.hpp"
 
 #include <fmt/format.h>

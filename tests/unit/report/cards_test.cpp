@@ -1,6 +1,6 @@
 #include "unit/report/sample_input.hpp"
 
-#include "ingest/knowledge.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 #include "report/cards.hpp"
 #include "report/playbook.hpp"
 

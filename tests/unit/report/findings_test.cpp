@@ -1,6 +1,6 @@
 #include "unit/report/sample_input.hpp"
 
-#include "ingest/normalize.hpp"
+#include "domain/normalize.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 

@@ -1,0 +1,357 @@
+// Shared helpers of the artifact parsers, plus the small identity rules
+// (attempt_key, run date, short_name) that several parsers and the caller use.
+#include "ingest/evaldir/artifacts.hpp"
+
+#include "ingest/evaldir/common.hpp"
+#include "domain/normalize.hpp"
+
+#include <fmt/core.h>
+
+namespace rfdb::ingest {
+
+namespace detail {
+
+void warn(std::vector<Warning>& warnings, std::string_view file, std::string pointer, std::string message)
+{
+  warnings.push_back(Warning{std::string(file), std::move(pointer), std::move(message)});
+}
+
+tl::unexpected<Error> invalid(std::string message)
+{
+  return fail(ErrorCode::invalid_input, std::move(message));
+}
+
+std::string show_pointer(const std::string& pointer)
+{
+  return pointer.empty() ? std::string("(document root)") : pointer;
+}
+
+Result<void> require_object(const json& value, const std::string& pointer)
+{
+  if (!value.is_object()) {
+    return invalid(
+        fmt::format("{}: expected a JSON object, got {}", show_pointer(pointer), describe_value(value)));
+  }
+  return {};
+}
+
+Result<std::optional<double>> get_pct(const json& obj, std::string_view key, const std::string& pointer)
+{
+  std::optional<double> pct;
+  RFDB_TRY_ASSIGN(pct, get_double(obj, key, pointer));
+  if (pct && (*pct < 0.0 || *pct > 100.0)) {
+    return invalid(fmt::format("{}: {} {} is outside 0–100 (percent of GPU time)",
+                               child_pointer(pointer, key), key, describe_value(obj.at(key))));
+  }
+  return pct;
+}
+
+Result<std::optional<double>> get_e2e_delta(const json& obj, std::string_view key, const std::string& pointer)
+{
+  std::optional<double> d;
+  RFDB_TRY_ASSIGN(d, get_double(obj, key, pointer));
+  // Throughput cannot fall by more than all of it, and an 11× e2e gain from
+  // one lever is a mis-measurement, not evidence.
+  if (d && (*d < -100.0 || *d > 1000.0)) {
+    return invalid(fmt::format("{}: {} {} is outside -100–1000 (percent change of e2e throughput)",
+                               child_pointer(pointer, key), key, describe_value(obj.at(key))));
+  }
+  return d;
+}
+
+Result<std::optional<double>> get_speedup(const json& obj, std::string_view key, const std::string& pointer,
+                                          ZeroSpeedup zero)
+{
+  std::optional<double> s;
+  RFDB_TRY_ASSIGN(s, get_double(obj, key, pointer));
+  if (s && *s == 0.0 && zero == ZeroSpeedup::means_not_measured) {
+    return std::optional<double>();
+  }
+  if (s && !(*s > 0.0)) {
+    return invalid(fmt::format("{}: {} {} must be > 0 (× over baseline)", child_pointer(pointer, key), key,
+                               describe_value(obj.at(key))));
+  }
+  // No lever moves a kernel by three orders of magnitude: such a value is a
+  // unit or harness error and would dominate every calibration it entered.
+  if (s && (*s > k_max_plausible_speedup || *s < 1.0 / k_max_plausible_speedup)) {
+    return invalid(fmt::format("{}: {} {} is implausible (outside 1/{:.0f}–{:.0f}× over baseline)",
+                               child_pointer(pointer, key), key, describe_value(obj.at(key)),
+                               k_max_plausible_speedup, k_max_plausible_speedup));
+  }
+  return s;
+}
+
+Result<std::optional<double>> get_non_negative(const json& obj, std::string_view key,
+                                               const std::string& pointer)
+{
+  std::optional<double> v;
+  RFDB_TRY_ASSIGN(v, get_double(obj, key, pointer));
+  if (v && *v < 0.0) {
+    return invalid(fmt::format("{}: {} {} must not be negative", child_pointer(pointer, key), key,
+                               describe_value(obj.at(key))));
+  }
+  return v;
+}
+
+bool infeasible_roofline_pct(double raw)
+{
+  constexpr double k_min_feasible = 0.001;
+  return !(raw > k_min_feasible && raw <= 1.0);
+}
+
+std::vector<std::string_view> path_components(std::string_view rel_path)
+{
+  std::vector<std::string_view> out;
+  while (!rel_path.empty()) {
+    const auto slash = rel_path.find('/');
+    const auto part = rel_path.substr(0, slash);
+    if (!part.empty() && part != ".") {
+      out.push_back(part);
+    }
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    rel_path.remove_prefix(slash + 1);
+  }
+  return out;
+}
+
+std::string lower_ascii(std::string_view s)
+{
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+std::string_view strip_suffix(std::string_view s, std::string_view suffix)
+{
+  if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
+    s.remove_suffix(suffix.size());
+  }
+  return s;
+}
+
+Result<std::optional<std::string>> first_string(const json& obj, std::initializer_list<std::string_view> keys,
+                                                const std::string& pointer)
+{
+  for (const auto key : keys) {
+    std::optional<std::string> v;
+    RFDB_TRY_ASSIGN(v, get_string(obj, key, pointer));
+    if (v) {
+      return v;
+    }
+  }
+  return std::optional<std::string>();
+}
+
+// "K=V K2=/abs/path/x.csv" → "K=V K2=x.csv": a lever names what was set, not
+// where one run's files lived (instance paths make findings unmergeable).
+std::string portable_env(std::string_view env)
+{
+  std::string out;
+  std::size_t i = 0;
+  while (i < env.size()) {
+    const std::size_t end = std::min(env.find(' ', i), env.size());
+    std::string_view token = env.substr(i, end - i);
+    const std::size_t eq = token.find('=');
+    if (eq != std::string_view::npos) {
+      std::string_view value = token.substr(eq + 1);
+      if (const std::size_t slash = value.find_last_of('/'); slash != std::string_view::npos) {
+        token = token.substr(0, eq + 1);
+        out += std::string(token) + std::string(value.substr(slash + 1));
+        token = {};
+      }
+    }
+    out += token;
+    if (end < env.size()) {
+      out += ' ';
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+Result<void> read_validation(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings,
+                             RunOutcome& o)
+{
+  RFDB_TRY_ASSIGN(o.validation_status, get_string(doc, "validation_status", ""));
+  if (o.validation_status) {
+    const Normalized c = validation_class(*o.validation_status);
+    o.validation_class = std::string(c.value);
+    // Anything that is not a win, a no-win or flagged (phase_partial, a
+    // carried A/B, an error) says nothing about the run's outcome: warn, so
+    // a reader knows why the run has no validation.
+    if (!c.recognized || (c.value == "unknown" && lower_ascii(*o.validation_status) != "unknown")) {
+      warn(warnings, rel_path, "/validation_status",
+           fmt::format(
+               "validation_status '{}' is not a win, no-win or flagged; classed unknown (raw value kept)",
+               *o.validation_status));
+    }
+  }
+  RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", ""));
+  return {};
+}
+
+std::string describe_lever(const std::optional<std::string>& winner_kind,
+                           const std::optional<std::string>& backend, const std::optional<std::string>& env,
+                           const std::optional<std::string>& flags)
+{
+  const std::string kind = lower_ascii(winner_kind.value_or(""));
+  const std::string env_part = env ? fmt::format(" (env {})", portable_env(*env)) : std::string();
+  if (kind == "flag" || kind == "flags") {
+    return fmt::format("config: {}", flags.value_or("server flags"));
+  }
+  if (kind == "authored" || kind == "rewrite") {
+    return backend ? fmt::format("authored {} kernel", *backend) : "authored kernel";
+  }
+  // A patch changes existing code (a config retune, a routing fix): calling
+  // it an authored kernel would overstate it.
+  if (kind == "patch") {
+    return backend ? fmt::format("code patch ({})", *backend) : "code patch";
+  }
+  if (backend) {
+    return fmt::format("backend {}{}", *backend, env_part);
+  }
+  if (env) {
+    return fmt::format("env {}", portable_env(*env));
+  }
+  return kind.empty() ? std::string("unspecified lever") : kind;
+}
+
+std::string attempt_op_class(const std::optional<std::string>& op_kind, std::string_view file,
+                             const std::string& pointer, std::vector<Warning>& warnings)
+{
+  if (!op_kind) {
+    return "unknown";
+  }
+  const Normalized n = normalize_op_class(*op_kind);
+  if (!n.recognized) {
+    warn(warnings, file, child_pointer(pointer, "op_kind"),
+         fmt::format("unknown op_kind '{}' stored as op_class unknown", *op_kind));
+  }
+  return std::string(n.value);
+}
+
+} // namespace detail
+
+std::string AttemptRecord::attempt_key() const
+{
+  if (config_change) {
+    return "config|" + *config_change;
+  }
+  return short_name + "|" + detail::lower_ascii(backend.value_or(""));
+}
+
+RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper)
+{
+  const auto take = [](auto& into, const auto& from) {
+    if (from) {
+      into = from;
+    }
+  };
+  take(lower.model, upper.model);
+  take(lower.baseline_throughput_tok_s, upper.baseline_throughput_tok_s);
+  take(lower.final_throughput_tok_s, upper.final_throughput_tok_s);
+  take(lower.throughput_speedup, upper.throughput_speedup);
+  take(lower.output_parity, upper.output_parity);
+  if (upper.validation_status) {
+    lower.validation_status = upper.validation_status;
+    lower.validation_class = upper.validation_class;
+  }
+  return lower;
+}
+
+namespace {
+
+bool all_digits(std::string_view s)
+{
+  for (const char c : s) {
+    if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return !s.empty();
+}
+
+int to_int(std::string_view digits)
+{
+  int v = 0;
+  for (const char c : digits) {
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+bool valid_date_time(int y, int mo, int d, int h, int mi, int s)
+{
+  constexpr int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) {
+    return false;
+  }
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  const int days = k_days[mo - 1] + (mo == 2 && leap ? 1 : 0);
+  return d <= days;
+}
+
+} // namespace
+
+std::optional<std::string> run_date_from_dir_name(std::string_view basename)
+{
+  // "_YYYYmmdd_HHMMSS" = 16 characters, then "_" or the end of the name.
+  constexpr std::size_t k_len = 16;
+  for (std::size_t i = 0; i + k_len <= basename.size(); ++i) {
+    const auto cand = basename.substr(i, k_len);
+    const bool bounded = i + k_len == basename.size() || basename[i + k_len] == '_';
+    if (cand[0] != '_' || cand[9] != '_' || !bounded || !all_digits(cand.substr(1, 8)) ||
+        !all_digits(cand.substr(10, 6))) {
+      continue;
+    }
+    const int y = to_int(cand.substr(1, 4));
+    const int mo = to_int(cand.substr(5, 2));
+    const int d = to_int(cand.substr(7, 2));
+    if (valid_date_time(y, mo, d, to_int(cand.substr(10, 2)), to_int(cand.substr(12, 2)),
+                        to_int(cand.substr(14, 2)))) {
+      return fmt::format("{:04d}-{:02d}-{:02d}", y, mo, d);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string derive_short_name(std::string_view name)
+{
+  constexpr std::size_t k_max_len = 60;
+  while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) {
+    name.remove_prefix(1);
+  }
+  if (name.substr(0, 5) == "void ") {
+    name.remove_prefix(5);
+  }
+  const auto is_ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+  };
+  std::size_t start = 0;
+  while (start < name.size() && (!is_ident(name[start]) || name[start] == ':')) {
+    ++start;
+  }
+  std::size_t end = start;
+  while (end < name.size() && is_ident(name[end])) {
+    ++end;
+  }
+  std::string_view token = name.substr(start, end - start);
+  while (!token.empty() && token.back() == ':') {
+    token.remove_suffix(1);
+  }
+  if (const auto sep = token.rfind("::"); sep != std::string_view::npos) {
+    token.remove_prefix(sep + 2);
+  }
+  if (token.empty()) {
+    token = name;
+  }
+  return std::string(token.substr(0, k_max_len));
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,391 @@
+// The attempt model: measured candidates first, then references attached by
+// kernel and agreeing numbers (see attempt_model.hpp).
+#include "ingest/evaldir/attempt_model.hpp"
+
+#include "ingest/evaldir/common.hpp"
+#include "domain/normalize.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+
+namespace rfdb::ingest {
+
+namespace {
+
+std::string strip_task(std::string s)
+{
+  if (const auto slash = s.find_last_of('/'); slash != std::string::npos) {
+    s = s.substr(slash + 1);
+  }
+  if (s.size() > 5 && s.ends_with("_task")) {
+    s.resize(s.size() - 5);
+  }
+  return s;
+}
+
+bool has_numbers(const AttemptRecord& r)
+{
+  return r.isolated_speedup.has_value() || r.e2e_delta_pct.has_value();
+}
+
+// The kernel a record is about: its short_name when the profile knows it,
+// else its task dir's kernel (a candidate named `ck_tuned_gemm` extracted to
+// kernels/_w8a8_block_fp8_matmul_task is about _w8a8_block_fp8_matmul).
+std::string resolve_kernel(const AttemptRecord& r, const std::set<std::string>& known)
+{
+  if (known.contains(r.short_name) || !r.task_dir || r.task_dir->empty()) {
+    return r.short_name;
+  }
+  const std::string task = strip_task(*r.task_dir);
+  return task.empty() ? r.short_name : task;
+}
+
+// How strongly a ledger verdict describes an attempt: a head's summary row
+// (confirmed) outranks the per-candidate row (candidate_passed).
+int verdict_rank(const std::optional<std::string>& raw)
+{
+  static constexpr std::array<std::string_view, 8> k_order{
+      "confirmed_corrective", "confirmed",        "dead_end",           "flagged",
+      "incomplete",           "candidate_passed", "candidate_rejected", "candidate_incomplete"};
+  if (!raw) {
+    return 100;
+  }
+  const std::string key = detail::lower_ascii(*raw);
+  for (std::size_t i = 0; i < k_order.size(); ++i) {
+    if (k_order[i] == key) {
+      return static_cast<int>(i);
+    }
+  }
+  return 50;
+}
+
+template <typename T> void fill(std::optional<T>& into, const std::optional<T>& from)
+{
+  if (!into && from) {
+    into = from;
+  }
+}
+
+class Builder {
+public:
+  Builder(const std::set<std::string>& known, std::vector<Warning>& warnings)
+      : m_known(known), m_warnings(warnings)
+  {
+  }
+
+  void add_candidate(RecordIn in, std::string key)
+  {
+    DerivedAttempt d;
+    d.kind = in.record.origin == "sweep" ? "config" : "kernel";
+    if (d.kind == "kernel") {
+      const std::string kernel = resolve_kernel(in.record, m_known);
+      if (kernel != in.record.short_name) {
+        d.candidate_short_name = in.record.short_name;
+        in.record.short_name = kernel;
+      }
+      if (in.record.task_dir && !in.record.task_dir->empty()) {
+        d.task = strip_task(*in.record.task_dir) + "_task";
+      }
+    }
+    d.key = unique_key(std::move(key));
+    d.measured = has_numbers(in.record);
+    d.deployed = in.record.accepted_overlay && !in.record.accepted_overlay->empty();
+    d.sources.push_back({in.source_id, in.record.json_pointer});
+    d.record = std::move(in.record);
+    m_out.push_back(std::move(d));
+  }
+
+  // A bake-off winner: the overlay candidate that deployed it, else its own
+  // attempt.
+  void add_bakeoff(RecordIn in)
+  {
+    const std::string kernel = resolve_kernel(in.record, m_known);
+    if (DerivedAttempt* match = find_match(in.record, kernel, in)) {
+      attach(*match, in, /*is_ledger=*/false);
+      return;
+    }
+    if (m_ambiguous) {
+      return;
+    }
+    add_candidate(std::move(in), "opbench:" + kernel);
+  }
+
+  void add_reference(RecordIn in, int ledger_index)
+  {
+    const std::string kernel = resolve_kernel(in.record, m_known);
+    DerivedAttempt* match = find_match(in.record, kernel, in);
+    if (m_ambiguous) {
+      return;
+    }
+    if (match != nullptr) {
+      attach(*match, in, in.record.origin == "ledger");
+      if (ledger_index >= 0 && match->ledger_order < 0) {
+        match->ledger_order = ledger_index;
+      }
+      if (in.record.origin == "accepted") {
+        match->in_accepted_list = true;
+        match->deployed = true;
+      }
+      return;
+    }
+    const bool measured = has_numbers(in.record);
+    if (measured) {
+      m_warnings.push_back(Warning{in.rel_path, in.record.json_pointer,
+                                   fmt::format("{} row for {} matches no measured candidate "
+                                               "(isolated {}, e2e {}); stored as its own attempt",
+                                               in.record.origin, kernel, show(in.record.isolated_speedup),
+                                               show(in.record.e2e_delta_pct)),
+                                   false});
+    }
+    const std::string key = fmt::format("{}:{}#{}", in.record.origin, kernel, in.record.json_pointer);
+    const bool accepted = in.record.origin == "accepted";
+    add_candidate(std::move(in), key);
+    m_out.back().ledger_order = ledger_index;
+    m_out.back().in_accepted_list = accepted;
+    m_out.back().deployed = m_out.back().deployed || accepted;
+  }
+
+  // An overlay candidate: a new attempt, unless the same candidate dir was
+  // already read (overlay/cand_X and its copy under final/overlay/) with
+  // numbers that agree — then it is one more source of that attempt.
+  void add_integrate(RecordIn in)
+  {
+    const std::string key = "cand:" + in.record.candidate.value_or(in.record.short_name);
+    for (auto& d : m_out) {
+      if (d.key != key) {
+        continue;
+      }
+      if (numbers_agree(d.record, in.record) || (!has_numbers(d.record) && !has_numbers(in.record))) {
+        attach(d, in, /*is_ledger=*/false);
+        fill(d.record.accepted_overlay, in.record.accepted_overlay);
+        d.deployed = d.deployed || (in.record.accepted_overlay && !in.record.accepted_overlay->empty());
+        return;
+      }
+      m_warnings.push_back(Warning{in.rel_path, in.record.json_pointer,
+                                   fmt::format("candidate {} is described twice with different numbers "
+                                               "(isolated {} vs {}, e2e {} vs {}); kept as two attempts",
+                                               *in.record.candidate, show(d.record.isolated_speedup),
+                                               show(in.record.isolated_speedup), show(d.record.e2e_delta_pct),
+                                               show(in.record.e2e_delta_pct)),
+                                   false});
+      break;
+    }
+    add_candidate(std::move(in), key);
+  }
+
+  std::vector<DerivedAttempt> take() { return std::move(m_out); }
+
+private:
+  static std::string show(const std::optional<double>& v)
+  {
+    return v ? fmt::format("{}", *v) : std::string("-");
+  }
+
+  std::string unique_key(std::string key)
+  {
+    std::string k = key;
+    for (int i = 2; std::any_of(m_out.begin(), m_out.end(), [&](const auto& d) { return d.key == k; }); ++i) {
+      k = fmt::format("{}#{}", key, i);
+    }
+    return k;
+  }
+
+  bool same_kernel(const DerivedAttempt& d, const AttemptRecord& r, const std::string& kernel) const
+  {
+    if (d.kind != "kernel") {
+      return false;
+    }
+    for (const std::string* id :
+         {&d.record.short_name, d.candidate_short_name ? &*d.candidate_short_name : nullptr}) {
+      if (id != nullptr && (*id == kernel || *id == r.short_name)) {
+        return true;
+      }
+    }
+    return d.task && strip_task(*d.task) == kernel;
+  }
+
+  // Every number both sides state agrees, and at least one is compared.
+  static bool numbers_agree(const AttemptRecord& a, const AttemptRecord& r)
+  {
+    int compared = 0;
+    if (a.isolated_speedup && r.isolated_speedup) {
+      if (!isolated_agrees(*a.isolated_speedup, *r.isolated_speedup)) {
+        return false;
+      }
+      ++compared;
+    }
+    if (a.e2e_delta_pct && r.e2e_delta_pct) {
+      if (!e2e_agrees(*a.e2e_delta_pct, *r.e2e_delta_pct)) {
+        return false;
+      }
+      ++compared;
+    }
+    return compared > 0;
+  }
+
+  // The reference's backend (a ledger row's `:<backend>` suffix) names the
+  // candidate: its backend, or its overlay dir's tag.
+  static bool backend_names(const DerivedAttempt& d, const AttemptRecord& r)
+  {
+    if (!r.backend) {
+      return false;
+    }
+    const std::string b = detail::lower_ascii(*r.backend);
+    if (d.record.backend && detail::lower_ascii(*d.record.backend) == b) {
+      return true;
+    }
+    const std::string cand = detail::lower_ascii(d.record.candidate.value_or(""));
+    return cand.size() > b.size() && cand.ends_with("_" + b);
+  }
+
+  DerivedAttempt* find_match(const AttemptRecord& r, const std::string& kernel, const RecordIn& in)
+  {
+    m_ambiguous = false;
+    const bool measured = has_numbers(r);
+    std::vector<DerivedAttempt*> hits;
+    for (auto& d : m_out) {
+      if (!same_kernel(d, r, kernel)) {
+        continue;
+      }
+      if (measured ? numbers_agree(d.record, r) : !has_numbers(d.record) && accepts_unmeasured(d, r)) {
+        hits.push_back(&d);
+      }
+    }
+    if (hits.size() > 1) {
+      std::vector<DerivedAttempt*> named;
+      std::copy_if(hits.begin(), hits.end(), std::back_inserter(named),
+                   [&](const DerivedAttempt* d) { return backend_names(*d, r); });
+      if (named.size() == 1) {
+        return named.front();
+      }
+      // A flagged head describes the flagged try, not the dead end.
+      std::vector<DerivedAttempt*> same_verdict;
+      std::copy_if(hits.begin(), hits.end(), std::back_inserter(same_verdict), [&](const DerivedAttempt* d) {
+        return r.verdict != "unknown" && d->record.verdict == r.verdict;
+      });
+      if (same_verdict.size() == 1) {
+        return same_verdict.front();
+      }
+      std::string keys;
+      for (const auto* d : hits) {
+        keys += (keys.empty() ? "" : ", ") + d->key;
+      }
+      m_warnings.push_back(Warning{in.rel_path, r.json_pointer,
+                                   fmt::format("{} row for {} agrees equally with {} attempts ({}); "
+                                               "attached to none",
+                                               r.origin, kernel, hits.size(), keys),
+                                   false});
+      m_ambiguous = true;
+      return nullptr;
+    }
+    return hits.empty() ? nullptr : hits.front();
+  }
+
+  // Unmeasured ledger rows are each their own try (a flagged first try and a
+  // dead end on the same kernel are two attempts); the other unmeasured
+  // references (flagged heads, a failed bake-off) describe one of them.
+  static bool accepts_unmeasured(const DerivedAttempt& d, const AttemptRecord& r)
+  {
+    if (r.origin != "ledger") {
+      return true;
+    }
+    return d.ledger_order < 0 && d.record.origin != "ledger";
+  }
+
+  void attach(DerivedAttempt& d, const RecordIn& in, bool is_ledger)
+  {
+    AttemptRecord& a = d.record;
+    const AttemptRecord& r = in.record;
+    d.sources.push_back({in.source_id, r.json_pointer});
+    fill(a.backend, r.backend);
+    fill(a.winner_kind, r.winner_kind);
+    fill(a.regime, r.regime);
+    fill(a.isolated_speedup, r.isolated_speedup);
+    fill(a.e2e_delta_pct, r.e2e_delta_pct);
+    fill(a.gate, r.gate);
+    fill(a.output_parity, r.output_parity);
+    fill(a.parity_kind, r.parity_kind);
+    fill(a.reason, r.reason);
+    fill(a.round, r.round);
+    fill(a.pct_gpu_time, r.pct_gpu_time);
+    fill(a.task_dir, r.task_dir);
+    if (a.op_class == "unknown") {
+      a.op_class = r.op_class;
+    }
+    if (a.lever_kind == "other") {
+      a.lever_kind = r.lever_kind;
+    }
+    if (a.lever.empty()) {
+      a.lever = r.lever;
+    }
+    if (is_ledger && verdict_rank(r.verdict_raw) < verdict_rank(a.verdict_raw)) {
+      a.verdict_raw = r.verdict_raw;
+      a.verdict = r.verdict;
+    } else if (a.verdict == "unknown") {
+      a.verdict = r.verdict;
+      fill(a.verdict_raw, r.verdict_raw);
+    }
+    // An integrate_result that names no backend learns it from the bake-off.
+    if (a.lever == "authored kernel" && a.backend) {
+      a.lever = "authored " + *a.backend + " kernel";
+    } else if (a.lever == "code patch" && a.backend) {
+      a.lever = "code patch (" + *a.backend + ")";
+    }
+    d.measured = has_numbers(a);
+  }
+
+  const std::set<std::string>& m_known;
+  std::vector<Warning>& m_warnings;
+  std::vector<DerivedAttempt> m_out;
+  bool m_ambiguous = false;
+};
+
+} // namespace
+
+bool isolated_agrees(double a, double b)
+{
+  return std::fabs(a - b) <= 0.001 * std::max(std::fabs(a), std::fabs(b)) + 1e-12;
+}
+
+bool e2e_agrees(double a, double b)
+{
+  return std::fabs(a - b) <= 0.01 + 1e-9;
+}
+
+std::vector<DerivedAttempt> build_attempts(std::vector<RecordIn> records, const std::set<std::string>& known,
+                                           std::vector<Warning>& warnings)
+{
+  // Measured candidates in file order, then bake-offs, then references in
+  // the order the workflow return lists them (ledger first).
+  const auto rank = [](const std::string& origin) {
+    static constexpr std::array<std::string_view, 7> k_order{"integrate", "sweep",   "opbench", "ledger",
+                                                             "accepted",  "pending", "flagged"};
+    const auto it = std::find(k_order.begin(), k_order.end(), origin);
+    return static_cast<int>(it - k_order.begin());
+  };
+  std::stable_sort(records.begin(), records.end(), [&](const RecordIn& a, const RecordIn& b) {
+    return rank(a.record.origin) < rank(b.record.origin);
+  });
+  Builder b(known, warnings);
+  int ledger_index = 0;
+  for (auto& in : records) {
+    const std::string& origin = in.record.origin;
+    if (origin == "integrate") {
+      b.add_integrate(std::move(in));
+    } else if (origin == "sweep") {
+      b.add_candidate(in, "config:" + in.record.candidate.value_or(in.record.config_change.value_or("")));
+    } else if (origin == "opbench" && has_numbers(in.record)) {
+      b.add_bakeoff(std::move(in));
+    } else {
+      const bool ledger = origin == "ledger";
+      b.add_reference(std::move(in), ledger ? ledger_index++ : -1);
+    }
+  }
+  return b.take();
+}
+
+} // namespace rfdb::ingest

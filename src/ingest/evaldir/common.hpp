@@ -1,0 +1,87 @@
+// Helpers shared by the artifacts_*.cpp parsers; not part of the ingest API.
+#pragma once
+
+#include "ingest/evaldir/artifacts.hpp"
+#include "ingest/json_util.hpp"
+#include "util/result.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfdb::ingest::detail {
+
+// Speedups beyond this factor (either way) are rejected as implausible.
+inline constexpr double k_max_plausible_speedup = 1000.0;
+
+// map_error adaptor: prepend `rel_path` as the error's outermost context.
+inline auto add_file(std::string_view rel_path)
+{
+  return [rel_path](Error e) { return std::move(e).with_context(std::string(rel_path)); };
+}
+
+// Append a Warning for `file` at `pointer`.
+void warn(std::vector<Warning>& warnings, std::string_view file, std::string pointer, std::string message);
+
+// Error of code invalid_input with `message`.
+tl::unexpected<Error> invalid(std::string message);
+
+// Prefix a pointer for messages: "" (the root) reads "(document root)".
+std::string show_pointer(const std::string& pointer);
+
+// Fail unless `value` (at `pointer`) is a JSON object.
+Result<void> require_object(const json& value, const std::string& pointer);
+
+// pct_gpu_time-like field: percent, must be finite and within 0–100.
+Result<std::optional<double>> get_pct(const json& obj, std::string_view key, const std::string& pointer);
+
+// What an exact 0 means for a speedup field.
+enum class ZeroSpeedup { reject, means_not_measured };
+
+// Speedup (×): must be finite and > 0, except that with means_not_measured
+// an exact 0 reads as null (the orchestrator's "failed" marker).
+Result<std::optional<double>> get_speedup(const json& obj, std::string_view key, const std::string& pointer,
+                                          ZeroSpeedup zero);
+
+// Throughput-like field: must be ≥ 0.
+// e2e throughput delta (percent): finite and in [−100, 1000]; errors name the
+// pointer and the value.
+Result<std::optional<double>> get_e2e_delta(const json& obj, std::string_view key,
+                                            const std::string& pointer);
+
+Result<std::optional<double>> get_non_negative(const json& obj, std::string_view key,
+                                               const std::string& pointer);
+
+// A roofline_pct_raw outside (0.001, 1] is infeasible: the byte/FLOP model
+// is wrong and the row is `suspect` (DESIGN.md §1).
+bool infeasible_roofline_pct(double raw);
+
+// '/'-separated components of a relative path (empty components dropped).
+std::vector<std::string_view> path_components(std::string_view rel_path);
+
+std::string lower_ascii(std::string_view s);
+
+// `s` without `suffix` when it ends with it.
+std::string_view strip_suffix(std::string_view s, std::string_view suffix);
+
+// First non-null string among `keys` of `obj` (wrong types are errors).
+Result<std::optional<std::string>> first_string(const json& obj, std::initializer_list<std::string_view> keys,
+                                                const std::string& pointer);
+
+// Human lever text from what an attempt states (FORMATS.md §2.10/§2.11):
+// "config: <flags>", "backend aiter (env K=V)", "authored triton kernel", …
+// validation_status (raw + its class, warning on an unknown value) and
+// output_parity of a Director or workflow return document into `o`.
+Result<void> read_validation(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings,
+                             RunOutcome& o);
+
+std::string describe_lever(const std::optional<std::string>& winner_kind,
+                           const std::optional<std::string>& backend, const std::optional<std::string>& env,
+                           const std::optional<std::string>& flags);
+
+// op_class of an attempt from a producer `op_kind`; warns when unrecognized.
+std::string attempt_op_class(const std::optional<std::string>& op_kind, std::string_view file,
+                             const std::string& pointer, std::vector<Warning>& warnings);
+
+} // namespace rfdb::ingest::detail

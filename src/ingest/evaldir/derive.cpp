@@ -1,0 +1,495 @@
+#include "ingest/evaldir/derive.hpp"
+
+#include "ingest/evaldir/attempt_model.hpp"
+#include "domain/normalize.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace rfdb::ingest {
+
+namespace {
+
+// Parse `text` and dispatch on the artifact kind; attempts go to `attempts`.
+struct Parsed {
+  std::optional<EnvReport> env;
+  std::optional<RunOutcome> outcome;
+  std::optional<BenchSummary> bench;
+  std::optional<TopN> topn;
+  std::optional<RooflineDoc> doc;
+  std::vector<AttemptRecord> attempts;
+  std::optional<EnvReport> identity; // workflow_return.json: model, backend, workload
+  bool outcome_is_director = false;
+};
+
+Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                              std::vector<Warning>& warnings)
+{
+  auto doc = parse_json_text(text);
+  if (!doc) {
+    return fail(std::move(doc).error().with_context(rel_path));
+  }
+  Parsed p;
+  const auto& k = kind.kind;
+  auto take = [&](auto result, auto& slot) -> Result<void> {
+    if (!result) {
+      return fail(std::move(result).error());
+    }
+    slot = std::move(*result);
+    return {};
+  };
+  if (k == "env_report") {
+    RFDB_TRY(take(parse_env_report(*doc, rel_path, warnings), p.env));
+  } else if (k == "bench_summary") {
+    RFDB_TRY(take(parse_bench_summary(*doc, rel_path, warnings), p.bench));
+    p.bench->role = kind.role;
+    p.bench->label = kind.label;
+  } else if (k == "profile_topn") {
+    RFDB_TRY(take(parse_profile_topn(*doc, rel_path, warnings), p.topn));
+    p.topn->round = kind.label;
+    p.topn->round_order = round_order(kind.label);
+  } else if (k == "profile_roofline") {
+    RFDB_TRY(take(parse_profile_roofline(*doc, rel_path, warnings), p.doc));
+    p.doc->round = kind.label;
+    for (auto& v : p.doc->verdicts) {
+      v.round = kind.label;
+      v.round_order = round_order(kind.label);
+    }
+  } else if (k == "measured_roofline") {
+    RFDB_TRY(take(parse_measured_roofline(*doc, rel_path, warnings), p.doc));
+  } else if (k == "integrate_result") {
+    RFDB_TRY(take(parse_integrate_result(*doc, rel_path, warnings), p.attempts));
+  } else if (k == "opbench_result") {
+    RFDB_TRY(take(parse_opbench_result(*doc, rel_path, warnings), p.attempts));
+  } else if (k == "sweep_results") {
+    RFDB_TRY(take(parse_sweep_results(*doc, rel_path, warnings), p.attempts));
+  } else if (k == "workflow_return") {
+    std::optional<WorkflowReturn> wr;
+    RFDB_TRY(take(parse_workflow_return(*doc, rel_path, warnings), wr));
+    p.outcome = std::move(wr->outcome);
+    p.attempts = std::move(wr->attempts);
+    p.identity = std::move(wr->identity);
+  } else if (k == "director_validation") {
+    RFDB_TRY(take(parse_director_validation(*doc, rel_path, warnings), p.outcome));
+    p.outcome_is_director = true;
+  }
+  return p;
+}
+
+std::string strip_suffix(std::string s, std::string_view suffix)
+{
+  if (s.size() > suffix.size() && s.ends_with(suffix)) {
+    s.resize(s.size() - suffix.size());
+  }
+  return s;
+}
+
+// Names an attempt may use for its kernel: short_name, task dir, candidate.
+std::vector<std::string> kernel_ids(const DerivedAttempt& d)
+{
+  const AttemptRecord& a = d.record;
+  std::vector<std::string> ids{a.short_name};
+  if (d.candidate_short_name) {
+    ids.push_back(*d.candidate_short_name);
+  }
+  if (a.task_dir) {
+    auto base = *a.task_dir;
+    if (auto slash = base.find_last_of('/'); slash != std::string::npos) {
+      base = base.substr(slash + 1);
+    }
+    ids.push_back(strip_suffix(base, "_task"));
+  }
+  if (a.candidate && a.candidate->starts_with("cand_")) {
+    ids.push_back(a.candidate->substr(5));
+  }
+  return ids;
+}
+
+bool matches(const Verdict& v, const std::optional<std::string>& task, const std::vector<std::string>& ids)
+{
+  for (const auto& id : ids) {
+    if (id == v.short_name || (v.name && id == *v.name) ||
+        (task && (id == *task || id == strip_suffix(*task, "_task")))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Snapshot snapshot_from(const Verdict& v, VerdictRef ref)
+{
+  Snapshot s;
+  s.verdict = ref;
+  s.source_kind = v.source_kind;
+  s.stage = v.stage;
+  s.headroom_class = v.headroom_class;
+  s.bound_type = v.bound_type;
+  s.confidence = v.confidence;
+  s.roofline_pct = v.roofline_pct;
+  s.target_eff = v.target_eff;
+  s.attainable_speedup = v.attainable_speedup;
+  s.expected_e2e_gain_pct = v.expected_e2e_gain_pct;
+  s.pct_gpu_time = v.pct_gpu_time;
+  s.suspect = v.suspect;
+  s.round = v.round;
+  return s;
+}
+
+const KernelSample* find_sample(const std::vector<std::pair<std::int64_t, TopN>>& rounds,
+                                const std::vector<std::string>& ids, const std::optional<std::string>& round)
+{
+  const KernelSample* best = nullptr;
+  int best_order = 0;
+  for (const auto& [sid, topn] : rounds) {
+    if (round && topn.round != *round) {
+      continue;
+    }
+    for (const auto& row : topn.rows) {
+      const bool hit = std::find(ids.begin(), ids.end(), row.short_name) != ids.end() ||
+                       std::find(ids.begin(), ids.end(), row.name) != ids.end();
+      if (hit && (best == nullptr || topn.round_order < best_order)) {
+        best = &row;
+        best_order = topn.round_order;
+      }
+    }
+  }
+  return best;
+}
+
+// Measured roofline verdicts (roofline-v1) of the attempt's kernel.
+struct MeasuredRefs {
+  std::optional<VerdictRef> baseline, post;
+};
+
+MeasuredRefs find_measured(const DerivedRun& run, const std::vector<std::string>& ids)
+{
+  MeasuredRefs m;
+  for (std::size_t d = 0; d < run.docs.size(); ++d) {
+    const auto& doc = run.docs[d];
+    if (doc.superseded || doc.doc.source_kind != "measured") {
+      continue;
+    }
+    for (std::size_t i = 0; i < doc.doc.verdicts.size(); ++i) {
+      if (matches(doc.doc.verdicts[i], doc.doc.task, ids)) {
+        auto& slot = doc.doc.phase == std::optional<std::string>("post") ? m.post : m.baseline;
+        slot = slot ? slot : VerdictRef{d, i};
+      }
+    }
+  }
+  return m;
+}
+
+// The analytic profile_roofline verdict for the kernel: latest at or before
+// the attempt's stated round, else the earliest round with a verdict.
+std::optional<VerdictRef> find_analytic(const DerivedRun& run, const std::vector<std::string>& ids,
+                                        const std::optional<std::string>& round)
+{
+  std::optional<VerdictRef> best;
+  int best_order = 0;
+  const int limit = round ? round_order(*round) : 1 << 30;
+  for (std::size_t d = 0; d < run.docs.size(); ++d) {
+    const auto& doc = run.docs[d];
+    if (doc.superseded || doc.doc.source_kind != "analytic") {
+      continue;
+    }
+    for (std::size_t i = 0; i < doc.doc.verdicts.size(); ++i) {
+      const auto& v = doc.doc.verdicts[i];
+      const int order = v.round_order.value_or(0);
+      if (!matches(v, doc.doc.task, ids) || order > limit) {
+        continue;
+      }
+      if (!best || (round ? order > best_order : order < best_order)) {
+        best = VerdictRef{d, i};
+        best_order = order;
+      }
+    }
+  }
+  return best;
+}
+
+void join_prediction(DerivedRun& run, DerivedAttempt& att)
+{
+  auto ids = kernel_ids(att);
+  auto verdict_at = [&](VerdictRef r) -> const Verdict& { return run.docs[r.doc].doc.verdicts[r.verdict]; };
+  const MeasuredRefs measured = find_measured(run, ids);
+  // The measured file names the device kernel it matched: that links a task
+  // (decode_attention_task) to the profiled symbol.
+  if (measured.baseline) {
+    if (const auto& name = verdict_at(*measured.baseline).name) {
+      ids.push_back(*name);
+    }
+  }
+  const auto analytic = find_analytic(run, ids, att.record.round);
+  Snapshot s;
+  // Precedence: a stage-C entry that is itself measured (what the pipeline
+  // routed on), then a measured baseline roofline, then the analytic verdict.
+  if (analytic && verdict_at(*analytic).source_kind == "measured") {
+    s = snapshot_from(verdict_at(*analytic), *analytic);
+  } else if (measured.baseline) {
+    s = snapshot_from(verdict_at(*measured.baseline), *measured.baseline);
+    if (analytic) {
+      s.pct_gpu_time = verdict_at(*analytic).pct_gpu_time;
+      s.round = verdict_at(*analytic).round;
+    }
+  } else if (analytic) {
+    s = snapshot_from(verdict_at(*analytic), *analytic);
+  }
+  if (!s.pct_gpu_time) {
+    const auto* row = find_sample(run.rounds, ids, s.round);
+    s.pct_gpu_time = row != nullptr ? std::optional(row->pct_gpu_time) : att.record.pct_gpu_time;
+  }
+  if (s.verdict && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup &&
+      *s.attainable_speedup > 0) {
+    s.expected_e2e_gain_pct = *s.pct_gpu_time * (1.0 - 1.0 / *s.attainable_speedup);
+  }
+  // op_class and regime follow the verdict; else the Top-N row's class.
+  const Verdict* v =
+      analytic ? &verdict_at(*analytic) : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
+  if (v != nullptr && v->op_class != "unknown") {
+    att.record.op_class = v->op_class;
+  } else if (att.record.op_class == "unknown") {
+    if (const auto* row = find_sample(run.rounds, ids, std::nullopt)) {
+      att.record.op_class =
+          std::string(op_class_from_top_n(row->classification.value_or(""), row->name).value);
+    }
+  }
+  if (v != nullptr && v->regime && !att.record.regime) {
+    att.record.regime = v->regime;
+  }
+  if (!att.record.round) {
+    att.record.round = s.round;
+  }
+  att.prediction = std::move(s);
+}
+
+// Every kernel the profile or a roofline names.
+std::set<std::string> known_kernels(const DerivedRun& run)
+{
+  std::set<std::string> known;
+  for (const auto& [sid, topn] : run.rounds) {
+    for (const auto& row : topn.rows) {
+      known.insert(row.short_name);
+    }
+  }
+  for (const auto& doc : run.docs) {
+    if (doc.doc.source_kind == "analytic") {
+      for (const auto& v : doc.doc.verdicts) {
+        known.insert(v.short_name);
+      }
+    }
+  }
+  return known;
+}
+
+// An attempt that states no round was decided in the round whose Top-N share
+// of its kernel equals the share its integrate result quotes (FORMATS.md
+// §2.10: pct_gpu_time is "% of the head" at decision time). Ambiguous or no
+// share: left to the earliest-verdict rule of join_prediction.
+void infer_round(const DerivedRun& run, DerivedAttempt& att)
+{
+  if (att.record.round || !att.record.pct_gpu_time || att.kind != "kernel") {
+    return;
+  }
+  const auto ids = kernel_ids(att);
+  std::vector<std::string> rounds;
+  for (const auto& [sid, topn] : run.rounds) {
+    for (const auto& row : topn.rows) {
+      const bool hit = std::find(ids.begin(), ids.end(), row.short_name) != ids.end();
+      if (hit && std::fabs(row.pct_gpu_time - *att.record.pct_gpu_time) < 0.005) {
+        rounds.push_back(topn.round);
+        break;
+      }
+    }
+  }
+  if (rounds.size() == 1) {
+    att.record.round = rounds.front();
+  }
+}
+
+// The final overlay carries one candidate per kernel: of those that claim
+// deployment (integrate accepted_overlay set, or an accepted list cites
+// them), the one an accepted list cites, then the last in ledger order.
+// A candidate stacked and then superseded on the same kernel is not
+// deployed.
+void choose_deployed(DerivedRun& run)
+{
+  const auto better = [](const DerivedAttempt& a, const DerivedAttempt& b) {
+    if (a.in_accepted_list != b.in_accepted_list) {
+      return a.in_accepted_list;
+    }
+    return a.ledger_order > b.ledger_order;
+  };
+  std::map<std::string, DerivedAttempt*> best;
+  for (auto& att : run.attempts) {
+    if (att.kind != "kernel" || !att.deployed) {
+      continue;
+    }
+    auto& slot = best[att.record.short_name];
+    if (slot == nullptr || better(att, *slot)) {
+      slot = &att;
+    }
+  }
+  for (auto& att : run.attempts) {
+    att.deployed = att.kind == "kernel" && best[att.record.short_name] == &att;
+  }
+}
+
+// A post roofline measured the kernel as the final overlay deployed it: its
+// efficiency belongs to the deployed attempt on that kernel alone.
+void credit_post_rooflines(DerivedRun& run)
+{
+  for (const auto& doc : run.docs) {
+    if (doc.superseded || doc.doc.source_kind != "measured" ||
+        doc.doc.phase != std::optional<std::string>("post")) {
+      continue;
+    }
+    for (const auto& v : doc.doc.verdicts) {
+      if (!v.roofline_efficiency_pct) {
+        continue;
+      }
+      for (auto& att : run.attempts) {
+        if (att.deployed && att.measured && matches(v, doc.doc.task, kernel_ids(att))) {
+          att.prediction.post_efficiency = *v.roofline_efficiency_pct / 100.0;
+          att.post_measured = true;
+          att.sources.push_back({doc.source_id, v.json_pointer});
+          break;
+        }
+      }
+    }
+  }
+}
+
+// Identity that env_report.json lacks, from workflow_return.json (with a note).
+void fill_identity(DerivedRun& run, const EnvReport& wf)
+{
+  auto& env = run.run.env;
+  std::vector<std::string> taken;
+  const auto take = [&](auto& into, const auto& from, const char* name) {
+    if (!into && from) {
+      into = from;
+      taken.emplace_back(name);
+    }
+  };
+  take(env.model, wf.model, "model");
+  take(env.backend, wf.backend, "backend");
+  take(env.isl, wf.isl, "isl");
+  take(env.osl, wf.osl, "osl");
+  take(env.conc, wf.conc, "conc");
+  if (!taken.empty()) {
+    std::string names;
+    for (const auto& t : taken) {
+      names += (names.empty() ? "" : ", ") + t;
+    }
+    run.warnings.push_back(
+        Warning{"workflow_return.json", "",
+                fmt::format("env_report.json lacks {}; taken from workflow_return.json", names), true});
+  }
+}
+
+} // namespace
+
+Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                               std::vector<Warning>& warnings)
+{
+  auto parsed = parse_artifact(kind, rel_path, text, warnings);
+  if (!parsed) {
+    return fail(std::move(parsed).error());
+  }
+  return {};
+}
+
+Result<std::vector<AttemptRecord>> attempt_records(const ArtifactKind& kind, const std::string& rel_path,
+                                                   const std::string& text)
+{
+  std::vector<Warning> ignored;
+  auto parsed = parse_artifact(kind, rel_path, text, ignored);
+  if (!parsed) {
+    return fail(std::move(parsed).error());
+  }
+  return std::move(parsed->attempts);
+}
+
+Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_basename,
+                              const std::vector<StoredSource>& sources)
+{
+  DerivedRun run;
+  run.run.run_id = run_id;
+  run.run.run_date = run_date_from_dir_name(run_id);
+  if (!run.run.run_date) {
+    run.run.run_date = run_date_from_dir_name(dir_basename);
+  }
+  std::optional<RunOutcome> workflow_outcome, director_outcome;
+  std::optional<EnvReport> workflow_identity;
+  std::vector<RecordIn> records;
+  std::vector<Warning> file_warnings;
+  for (const auto& src : sources) {
+    // Files were validated (and their warnings reported) when they were
+    // stored; only what the run as a whole yields is run.warnings.
+    auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, file_warnings);
+    if (!parsed) {
+      return fail(std::move(parsed).error());
+    }
+    auto& p = *parsed;
+    if (src.superseded && src.kind.kind != "profile_roofline") {
+      continue; // only the current version of other kinds is derived
+    }
+    if (p.env) {
+      run.run.env = std::move(*p.env);
+    }
+    if (p.outcome) {
+      (p.outcome_is_director ? director_outcome : workflow_outcome) = std::move(*p.outcome);
+    }
+    if (p.bench) {
+      run.bench.emplace_back(src.source_id, std::move(*p.bench));
+    }
+    if (p.topn) {
+      run.rounds.emplace_back(src.source_id, std::move(*p.topn));
+    }
+    if (p.doc) {
+      run.docs.push_back(DerivedDoc{src.source_id, std::move(*p.doc), src.superseded});
+    }
+    if (p.identity) {
+      workflow_identity = std::move(*p.identity);
+    }
+    for (auto& a : p.attempts) {
+      records.push_back(RecordIn{std::move(a), src.source_id, src.rel_path});
+    }
+  }
+  run.attempts = build_attempts(std::move(records), known_kernels(run), run.warnings);
+  for (auto& att : run.attempts) {
+    infer_round(run, att);
+    join_prediction(run, att);
+  }
+  choose_deployed(run);
+  credit_post_rooflines(run);
+  RunOutcome outcome = workflow_outcome.value_or(RunOutcome{});
+  if (director_outcome) {
+    outcome = overlay_outcome(std::move(outcome), *director_outcome);
+  }
+  for (const auto& [sid, b] : run.bench) {
+    if (b.role == "baseline" && !outcome.baseline_throughput_tok_s) {
+      outcome.baseline_throughput_tok_s = b.throughput_tok_s_median;
+    }
+    if (b.role == "validation_final" && !outcome.final_throughput_tok_s) {
+      outcome.final_throughput_tok_s = b.throughput_tok_s_median;
+    }
+  }
+  if (!run.run.env.model && outcome.model) {
+    run.run.env.model = outcome.model;
+  }
+  if (workflow_identity) {
+    fill_identity(run, *workflow_identity);
+  }
+  for (auto& att : run.attempts) {
+    att.validation_class = outcome.validation_class;
+    att.validation_speedup = outcome.throughput_speedup;
+  }
+  run.run.outcome = std::move(outcome);
+  return run;
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,134 @@
+// Re-derivation of a run's rows from its stored files.
+//
+// Ingest stores every file version in `sources`; the rows of runs,
+// bench_summaries, profile_rounds/kernel_samples, roofline_docs/verdicts and
+// attempts are a pure function of those files (derive_run). Re-ingesting after
+// the next milestone therefore only adds files and re-derives, and the result
+// does not depend on the order files arrived in.
+//
+// Rules decided here (README "How ingest reads a run"):
+// - A file rewritten in place (same rel_path, new content) supersedes its
+//   older version; for profile_roofline.json the older verdicts stay stored
+//   with superseded = 1, other kinds keep only the raw older file.
+// - Attempts follow the attempt model (docs/attempt-model.md): one per
+//   measured candidate; references attach by kernel and agreeing numbers,
+//   never to an attempt they contradict.
+// - Each attempt's prediction is the verdict that chose it: a measured
+//   baseline roofline for the kernel if one exists, else the analytic verdict
+//   of the attempt's stated round (latest round at or before it) or, when the
+//   attempt states no round, of the earliest round that has a verdict for
+//   the kernel (the decision-time verdict, before the kernel was changed).
+#pragma once
+
+#include "ingest/evaldir/artifacts.hpp"
+#include "ingest/evaldir/files.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfdb::ingest {
+
+// One stored file version of a run, as read back from `sources`.
+struct StoredSource {
+  std::int64_t source_id = 0;
+  std::string rel_path;
+  ArtifactKind kind;
+  std::string raw;
+  bool superseded = false;
+};
+
+// Identity + outcome columns of `runs`.
+struct RunRow {
+  std::string run_id;
+  std::optional<std::string> run_date;
+  EnvReport env;
+  RunOutcome outcome;
+};
+
+// Where an attempt's prediction came from: index into DerivedRun::docs and
+// that doc's verdicts (the writer turns it into pred_verdict_id).
+struct VerdictRef {
+  std::size_t doc = 0;
+  std::size_t verdict = 0;
+};
+
+// The prediction snapshot joined at ingest (units as in Verdict).
+struct Snapshot {
+  std::optional<VerdictRef> verdict;
+  std::optional<std::string> source_kind, stage, headroom_class, bound_type, confidence;
+  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  std::optional<double> pct_gpu_time; // percent 0–100
+  std::optional<bool> suspect;
+  std::optional<double> post_efficiency; // fraction: roofline-v1 post efficiency / 100
+  std::optional<std::string> round;
+};
+
+struct Citation {
+  std::int64_t source_id = 0;
+  std::string json_pointer;
+};
+
+// One attempt = one physically measured candidate (docs/attempt-model.md):
+// an overlay candidate, a config trial, or a bake-off winner no candidate
+// deployed; or an unmeasured ledger row (flagged / dead end) that matched
+// nothing. References (ledger rows, accepted/pending/flagged lists) attach
+// to the attempt whose kernel and measured numbers agree.
+struct DerivedAttempt {
+  AttemptRecord record; // the measured candidate, with what references added
+  Snapshot prediction;
+  std::vector<Citation> sources;
+  std::string key;                                 // unique within the run: cand:<dir> | config:<id> | …
+  std::string kind = "kernel";                     // kernel | config
+  std::optional<std::string> candidate_short_name; // the candidate's own short_name when it differs
+  std::optional<std::string> task;                 // kernels/<task> the candidate was extracted to
+  bool measured = false;                           // an isolated speedup or an e2e delta was measured
+  bool deployed = false;                           // the final overlay carries it
+  bool post_measured = false;                      // a post roofline measured this attempt
+  int ledger_order = -1;                           // index of its first ledger row (-1: none)
+  bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
+  std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
+  std::optional<double> validation_speedup; // × its throughput_speedup
+};
+
+struct DerivedDoc {
+  std::int64_t source_id = 0;
+  RooflineDoc doc;
+  bool superseded = false;
+};
+
+struct DerivedRun {
+  RunRow run;
+  std::vector<std::pair<std::int64_t, BenchSummary>> bench; // (source_id, row)
+  std::vector<std::pair<std::int64_t, TopN>> rounds;
+  std::vector<DerivedDoc> docs;
+  std::vector<DerivedAttempt> attempts;
+  std::vector<Warning>
+      warnings; // the run's own: references that match no or two attempts, identity fallbacks
+};
+
+// Derive every row of run `run_id` from its stored files. `dir_basename`
+// (the eval dir's name) supplies the run date when run_id does not.
+// Errors: the first file that fails to parse or validate, with the file as
+// context (invalid_input).
+Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_basename,
+                              const std::vector<StoredSource>& sources);
+
+// Parse one artifact's text and run its kind's parser, for validation before
+// anything is written. Errors name the file and JSON pointer.
+Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
+                               std::vector<Warning>& warnings);
+
+// The version of the derivation rules (runs.derived_by): bump it when a rule
+// changes what derive_run makes of the same files, and every stored run is
+// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md).
+inline constexpr std::int64_t k_derivation_version = 1;
+
+// The attempt records (candidates and references) one stored file holds, as
+// derive_run reads them: for re-checking stored attempts against their
+// sources. Errors: the file does not parse or validate.
+Result<std::vector<AttemptRecord>> attempt_records(const ArtifactKind& kind, const std::string& rel_path,
+                                                   const std::string& text);
+
+} // namespace rfdb::ingest

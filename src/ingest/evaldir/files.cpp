@@ -1,0 +1,475 @@
+#include "ingest/evaldir/files.hpp"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rfdb::ingest {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_path(std::string_view rel)
+{
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= rel.size()) {
+    const auto end = rel.find('/', start);
+    parts.emplace_back(rel.substr(start, end == std::string_view::npos ? rel.size() - start : end - start));
+    if (end == std::string_view::npos) {
+      break;
+    }
+    start = end + 1;
+  }
+  return parts;
+}
+
+bool starts_with(std::string_view s, std::string_view p)
+{
+  return s.substr(0, p.size()) == p;
+}
+
+std::optional<ArtifactKind> classify_bench(const std::vector<std::string>& p)
+{
+  const auto n = p.size();
+  if (p[0] == "baseline" && n == 2) {
+    return ArtifactKind{"bench_summary", "baseline", "baseline", ""};
+  }
+  if (p[0] == "validation" && n == 3) {
+    const std::string role = p[1] == "base"    ? "validation_base"
+                             : p[1] == "final" ? "validation_final"
+                                               : "other";
+    return ArtifactKind{"bench_summary", role, p[1], ""};
+  }
+  if (p[0] == "config" && n == 3) {
+    return ArtifactKind{"bench_summary", "config", p[1], ""};
+  }
+  // overlay/cand_X/{ref,cand*}/ and final/overlay/cand_X/{ref,cand*}/
+  const std::size_t o = p[0] == "final" ? 1 : 0;
+  if (n == o + 4 && p[o] == "overlay" && starts_with(p[o + 1], "cand")) {
+    const std::string role = p[o + 2] == "ref" ? "overlay_ref" : "overlay_cand";
+    return ArtifactKind{"bench_summary", role, p[o + 1], ""};
+  }
+  if (p[0] == "final" && n == 3 && p[1] == "bench") {
+    return ArtifactKind{"bench_summary", "final", "final", ""};
+  }
+  return std::nullopt;
+}
+
+// kernels/<TASK>/roofline/<phase>_roofline.json or
+// kernels/_exp/…/<TASK>/roofline/<phase>/<phase>_roofline.json.
+std::optional<ArtifactKind> classify_measured(const std::vector<std::string>& p)
+{
+  const std::string& file = p.back();
+  std::string phase;
+  if (file == "baseline_roofline.json") {
+    phase = "baseline";
+  } else if (file == "post_roofline.json") {
+    phase = "post";
+  } else {
+    return std::nullopt;
+  }
+  for (std::size_t i = p.size(); i-- > 1;) {
+    if (p[i] == "roofline" && p[0] == "kernels") {
+      return ArtifactKind{"measured_roofline", "", p[i - 1], phase};
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
+{
+  const auto p = split_path(rel_path);
+  const std::string& file = p.back();
+  if (p.size() == 1) {
+    if (file == "env_report.json") {
+      return ArtifactKind{"env_report", "", "", ""};
+    }
+    if (file == "director_e2e_validation.json") {
+      return ArtifactKind{"director_validation", "", "", ""};
+    }
+    if (file == "workflow_return.json") {
+      return ArtifactKind{"workflow_return", "", "", ""};
+    }
+    return std::nullopt;
+  }
+  if (file == "bench_summary.json") {
+    return classify_bench(p);
+  }
+  if (p.size() == 3 && p[0] == "profile" && starts_with(p[1], "round_")) {
+    const std::string round = p[1].substr(6);
+    if (file == "profile_topN.json") {
+      return ArtifactKind{"profile_topn", "", round, ""};
+    }
+    if (file == "profile_roofline.json") {
+      return ArtifactKind{"profile_roofline", "", round, ""};
+    }
+    return std::nullopt;
+  }
+  if (p.size() == 2 && p[0] == "config" && file == "sweep_results.json") {
+    return ArtifactKind{"sweep_results", "", "", ""};
+  }
+  if (file == "integrate_result.json") {
+    const std::size_t o = p[0] == "final" ? 1 : 0;
+    if (p.size() == o + 3 && p[o] == "overlay") {
+      return ArtifactKind{"integrate_result", "", p[o + 1], ""};
+    }
+    return std::nullopt;
+  }
+  if (p[0] == "kernels" && p.size() == 3 && starts_with(file, "opbench_result") && file.ends_with(".json")) {
+    return ArtifactKind{"opbench_result", "", p[1], ""};
+  }
+  if (p[0] == "kernels") {
+    return classify_measured(p);
+  }
+  return std::nullopt;
+}
+
+std::string sha256_hex(std::string_view data)
+{
+  std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md.data(), &len, EVP_sha256(), nullptr);
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(len * 2);
+  for (unsigned int i = 0; i < len; ++i) {
+    out += k_hex[md[i] >> 4];
+    out += k_hex[md[i] & 0xF];
+  }
+  return out;
+}
+
+std::string describe_size(std::uint64_t bytes)
+{
+  if (bytes < 1024) {
+    return fmt::format("{} bytes", bytes);
+  }
+  static constexpr std::array<const char*, 4> k_units = {"KiB", "MiB", "GiB", "TiB"};
+  auto value = static_cast<double>(bytes) / 1024.0;
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < k_units.size()) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{} bytes ({:.1f} {})", bytes, value, k_units[unit]);
+}
+
+namespace {
+
+// POSIX file type of `st` for messages; "" for a regular file or directory.
+const char* special_type(const struct stat& st)
+{
+  if (S_ISFIFO(st.st_mode)) {
+    return "a FIFO";
+  }
+  if (S_ISSOCK(st.st_mode)) {
+    return "a socket";
+  }
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    return "a device";
+  }
+  return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ? "" : "not a regular file";
+}
+
+// Closes a file descriptor on scope exit.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int descriptor) : fd(descriptor) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd()
+  {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+  }
+};
+
+// read_file, naming the file `display` in errors.
+Result<std::string> read_limited(const fs::path& path, const std::string& display, std::uint64_t max_bytes)
+{
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (f.fd < 0) {
+    return fail(ErrorCode::io, fmt::format("cannot open {}: {}", display, std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) {
+    return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", display, std::strerror(errno)));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    const char* type = special_type(st);
+    return fail(ErrorCode::invalid_input,
+                fmt::format("{} is {}, not a regular file", display, *type != '\0' ? type : "a directory"));
+  }
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes) {
+    return fail(
+        make_error(ErrorCode::invalid_input, fmt::format("{} is {}, over the limit of {}; not read", display,
+                                                         describe_size(size), describe_size(max_bytes)))
+            .with_hint("raise the limit with --max-file-size (e.g. 256M) if the file is genuine"));
+  }
+  std::string content;
+  content.resize(static_cast<std::size_t>(size));
+  std::size_t done = 0;
+  for (;;) {
+    if (done == content.size()) {
+      // The file may have grown since fstat: read on, within the limit.
+      if (content.size() >= max_bytes + 1) {
+        break;
+      }
+      content.resize(std::min<std::uint64_t>(max_bytes + 1, content.size() + 65536));
+    }
+    const ssize_t n = ::read(f.fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
+    }
+    if (n == 0) {
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (done > max_bytes) {
+    return fail(ErrorCode::invalid_input, fmt::format("{} grew past the limit of {} while being read",
+                                                      display, describe_size(max_bytes)));
+  }
+  content.resize(done);
+  return content;
+}
+
+// Deeper than any real eval dir; keeps hostile link chains bounded.
+constexpr int k_max_dir_depth = 64;
+
+// The recursive walk of read_eval_dir.
+class EvalDirWalker {
+public:
+  explicit EvalDirWalker(std::uint64_t max_file_size) : m_max_file_size(max_file_size) {}
+
+  Result<EvalDirContents> run(const fs::path& dir)
+  {
+    std::error_code ec;
+    m_root_canonical = fs::canonical(dir, ec);
+    if (ec) {
+      return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + ec.message());
+    }
+    m_ancestors.push_back(m_root_canonical);
+    RFDB_TRY(walk(dir, "", 0));
+    const auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
+    std::sort(m_out.files.begin(), m_out.files.end(), by_path);
+    std::sort(m_out.refused.begin(), m_out.refused.end(), by_path);
+    return std::move(m_out);
+  }
+
+private:
+  bool inside_root(const fs::path& canonical) const
+  {
+    const auto [r, t] =
+        std::mismatch(m_root_canonical.begin(), m_root_canonical.end(), canonical.begin(), canonical.end());
+    return r == m_root_canonical.end();
+  }
+
+  void refuse(std::string rel, std::string reason)
+  {
+    m_out.refused.push_back(RefusedEntry{std::move(rel), std::move(reason)});
+  }
+
+  Result<void> walk(const fs::path& dir, const std::string& prefix, int depth)
+  {
+    std::error_code ec;
+    std::vector<fs::path> entries;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      entries.push_back(it->path());
+    }
+    if (ec) {
+      return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + ec.message());
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const auto& path : entries) {
+      RFDB_TRY(visit(path, prefix + path.filename().string(), depth));
+    }
+    return {};
+  }
+
+  Result<void> visit(const fs::path& path, const std::string& rel, int depth)
+  {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+      return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", rel, std::strerror(errno)));
+    }
+    if (S_ISLNK(st.st_mode)) {
+      return visit_link(path, rel, depth);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      std::error_code ec;
+      const fs::path canonical = fs::canonical(path, ec);
+      if (ec) {
+        return fail(ErrorCode::io, fmt::format("cannot resolve {}: {}", rel, ec.message()));
+      }
+      return enter(path, rel, depth, canonical);
+    }
+    if (!S_ISREG(st.st_mode)) {
+      refuse(rel, special_type(st));
+      return {};
+    }
+    return read_artifact(path, rel);
+  }
+
+  Result<void> visit_link(const fs::path& path, const std::string& rel, int depth)
+  {
+    std::error_code ec;
+    const fs::path target = fs::canonical(path, ec);
+    if (ec) {
+      refuse(rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
+      return {};
+    }
+    if (!inside_root(target)) {
+      refuse(rel, fmt::format("symlink leaving the eval dir (→ {})", target.string()));
+      return {};
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      refuse(rel, fmt::format("symlink that resolves nowhere ({})", std::strerror(errno)));
+      return {};
+    }
+    if (S_ISDIR(st.st_mode)) {
+      return enter(path, rel, depth, target);
+    }
+    if (!S_ISREG(st.st_mode)) {
+      refuse(rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
+      return {};
+    }
+    return read_artifact(path, rel);
+  }
+
+  Result<void> enter(const fs::path& path, const std::string& rel, int depth, const fs::path& canonical)
+  {
+    if (std::find(m_ancestors.begin(), m_ancestors.end(), canonical) != m_ancestors.end()) {
+      refuse(rel, fmt::format("symlink loop (→ {})", canonical.string()));
+      return {};
+    }
+    if (depth >= k_max_dir_depth) {
+      refuse(rel, fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
+      return {};
+    }
+    m_ancestors.push_back(canonical);
+    auto r = walk(path, rel + "/", depth + 1);
+    m_ancestors.pop_back();
+    return r;
+  }
+
+  Result<void> read_artifact(const fs::path& path, const std::string& rel)
+  {
+    auto kind = classify_artifact(rel);
+    if (!kind) {
+      return {}; // not an artifact: never read
+    }
+    FileData f{rel, std::move(*kind), "", ""};
+    RFDB_TRY_ASSIGN(f.content, read_limited(path, rel, m_max_file_size));
+    f.sha256 = sha256_hex(f.content);
+    m_out.files.push_back(std::move(f));
+    return {};
+  }
+
+  fs::path m_root_canonical;
+  std::uint64_t m_max_file_size;
+  std::vector<fs::path> m_ancestors; // canonical directories being walked
+  EvalDirContents m_out;
+};
+
+} // namespace
+
+Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes)
+{
+  return read_limited(path, path.string(), max_bytes);
+}
+
+Result<EvalDirContents> read_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
+{
+  return EvalDirWalker(max_file_size).run(dir);
+}
+
+std::string directory_name(const fs::path& dir)
+{
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (p.filename().empty()) {
+    p = p.parent_path();
+  }
+  return p.filename().string();
+}
+
+namespace {
+
+// e2e_<model>_<YYYYmmdd>_<HHMMSS>…: the producer's eval-dir name.
+bool has_eval_dir_name(const std::string& name)
+{
+  if (!name.starts_with("e2e_")) {
+    return false;
+  }
+  const auto digits = [&](std::size_t at, std::size_t n) {
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at),
+                       name.begin() + static_cast<std::ptrdiff_t>(at + n),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // "_YYYYmmdd_HHMMSS" is 16 characters, after "e2e_" and at least one more.
+  for (std::size_t i = 5; i + 16 <= name.size(); ++i) {
+    if (name[i] == '_' && digits(i + 1, 8) && name[i + 9] == '_' && digits(i + 10, 6)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool looks_like_eval_dir(const fs::path& dir)
+{
+  if (has_eval_dir_name(directory_name(dir))) {
+    return true;
+  }
+  std::error_code ec;
+  for (const char* marker :
+       {"env_report.json", "env_info.txt", "model_path.txt", "env_report.md", "baseline", "profile",
+        "overlay", "kernels", "validation", "workflow_return.json", "director_e2e_validation.json"}) {
+    // symlink_status: a marker that is a (possibly dangling) link still marks
+    // the dir; the walk reports the link.
+    if (fs::exists(fs::symlink_status(dir / marker, ec))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string relative_artifact_path(const fs::path& file)
+{
+  std::vector<std::string> parts;
+  for (const auto& part : fs::absolute(file).lexically_normal()) {
+    parts.push_back(part.string());
+  }
+  // Try every suffix, longest first, and keep the first the layout knows.
+  for (std::size_t start = 0; start < parts.size(); ++start) {
+    std::string rel;
+    for (std::size_t i = start; i < parts.size(); ++i) {
+      rel += (rel.empty() ? "" : "/") + parts[i];
+    }
+    if (!rel.empty() && rel[0] != '/' && classify_artifact(rel)) {
+      return rel;
+    }
+  }
+  return file.filename().string();
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,269 @@
+// Measured roofline: kernels/<TASK>/roofline/{baseline,post}_roofline.json
+// (roofline-v1, FORMATS.md §2.8) → one stage-C verdict from the dominant
+// case, exactly as GEAK's load_measured_roofline bridge reads it (§2.9).
+// Fail-soft like the bridge: anything unusable is a Warning, not an error.
+#include "ingest/evaldir/artifacts.hpp"
+#include "ingest/evaldir/common.hpp"
+#include "domain/normalize.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace rfdb::ingest {
+
+using detail::add_file;
+using detail::require_object;
+
+namespace {
+
+const std::string k_root;
+
+// "Skip this document": the reason becomes a Warning at `pointer`.
+struct Skip {
+  std::string pointer;
+  std::string reason;
+};
+
+// Task = the path component immediately before `roofline/` (FORMATS.md §1).
+std::optional<std::string> task_from_path(std::string_view rel_path)
+{
+  const auto parts = detail::path_components(rel_path);
+  for (std::size_t i = parts.size(); i-- > 1;) {
+    if (parts[i] == "roofline") {
+      return std::string(parts[i - 1]);
+    }
+  }
+  return std::nullopt;
+}
+
+// Phase from the file name "<phase>_roofline.json" when the doc has none.
+std::optional<std::string> phase_from_path(std::string_view rel_path)
+{
+  const auto parts = detail::path_components(rel_path);
+  if (parts.empty()) {
+    return std::nullopt;
+  }
+  const auto base = parts.back();
+  const auto cut = base.find("_roofline");
+  return cut == std::string_view::npos || cut == 0 ? std::nullopt
+                                                   : std::optional(std::string(base.substr(0, cut)));
+}
+
+const json& member_or_empty(const json& obj, std::string_view key)
+{
+  static const json k_empty = json::object();
+  if (!obj.is_object()) {
+    return k_empty;
+  }
+  const auto it = obj.find(key);
+  return it == obj.end() || !it->is_object() ? k_empty : *it;
+}
+
+// Locate the dominant case: top-level dominant_case_id, else the summary's.
+Result<std::pair<std::size_t, std::string>> find_dominant(const json& doc, Skip& skip)
+{
+  std::optional<std::string> id;
+  RFDB_TRY_ASSIGN(id, get_string(doc, "dominant_case_id", k_root));
+  if (!id) {
+    RFDB_TRY_ASSIGN(id, get_string(member_or_empty(doc, "summary"), "dominant_case_id", "/summary"));
+  }
+  const auto it = doc.find("cases");
+  if (it == doc.end() || !it->is_array() || it->empty()) {
+    skip = {"/cases", "no cases"};
+    return std::pair<std::size_t, std::string>{0, ""};
+  }
+  if (!id) {
+    skip = {"/dominant_case_id", "no dominant_case_id"};
+    return std::pair<std::size_t, std::string>{0, ""};
+  }
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& c = (*it)[i];
+    if (c.is_object() && c.contains("case_id") && c.at("case_id") == *id) {
+      return std::pair<std::size_t, std::string>{i, *id};
+    }
+  }
+  skip = {"/dominant_case_id", fmt::format("dominant case '{}' not among cases", *id)};
+  return std::pair<std::size_t, std::string>{0, ""};
+}
+
+// First of metrics.<key> / classification.<key>.
+Result<std::optional<double>> case_number(const json& c, const std::string& ptr, std::string_view key)
+{
+  std::optional<double> v;
+  RFDB_TRY_ASSIGN(v, get_double(member_or_empty(c, "metrics"), key, ptr + "/metrics"));
+  if (!v) {
+    RFDB_TRY_ASSIGN(v, get_double(member_or_empty(c, "classification"), key, ptr + "/classification"));
+  }
+  return v;
+}
+
+Result<void> read_case_metrics(const json& c, const std::string& ptr, Verdict& v, Skip& skip)
+{
+  RFDB_TRY_ASSIGN(v.roofline_efficiency_pct, case_number(c, ptr, "roofline_efficiency_pct"));
+  RFDB_TRY_ASSIGN(v.headroom_ratio, case_number(c, ptr, "headroom_ratio"));
+  if (!v.roofline_efficiency_pct || !(*v.roofline_efficiency_pct > 0.0) || !v.headroom_ratio) {
+    skip = {ptr + "/metrics", "dominant case lacks a positive roofline_efficiency_pct and a "
+                              "headroom_ratio"};
+    return {};
+  }
+  v.roofline_pct = *v.roofline_efficiency_pct / 100.0;
+  v.roofline_pct_raw = v.roofline_pct;
+  // attainable_speedup is set with target_eff (measured_verdict): the file's
+  // headroom_ratio is against 100 % of peak and stays raw.
+  std::optional<double> pct;
+  RFDB_TRY_ASSIGN(pct, case_number(c, ptr, "hbm_utilization_pct"));
+  v.hbm_util = pct ? std::optional(*pct / 100.0) : std::nullopt;
+  RFDB_TRY_ASSIGN(pct, case_number(c, ptr, "compute_utilization_pct"));
+  v.compute_util = pct ? std::optional(*pct / 100.0) : std::nullopt;
+  RFDB_TRY_ASSIGN(v.arithmetic_intensity, case_number(c, ptr, "ai_hbm"));
+  RFDB_TRY_ASSIGN(v.ridge_point, case_number(c, ptr, "ai_ridge_empirical"));
+  return {};
+}
+
+Result<void> read_case_identity(const json& doc, const json& c, const std::string& ptr, Verdict& v,
+                                std::string_view rel_path, std::vector<Warning>& warnings)
+{
+  std::optional<std::string> limit;
+  RFDB_TRY_ASSIGN(
+      limit, get_string(member_or_empty(c, "classification"), "observed_limit", ptr + "/classification"));
+  if (!limit) {
+    const json& dom = member_or_empty(member_or_empty(doc, "summary"), "dominant_classification");
+    RFDB_TRY_ASSIGN(limit, get_string(dom, "observed_limit", "/summary/dominant_classification"));
+  }
+  v.observed_limit = limit;
+  v.bound_type = std::string(bound_type_from_observed_limit(limit.value_or("unknown")));
+  RFDB_TRY_ASSIGN(v.name, detail::first_string(c, {"matched_kernel_name", "kernel"}, ptr));
+  RFDB_TRY_ASSIGN(v.regime, get_string(c, "regime", ptr));
+  const json& target = member_or_empty(doc, "target");
+  RFDB_TRY_ASSIGN(v.op_class_raw, get_string(target, "op_kind", "/target"));
+  if (v.op_class_raw) {
+    v.op_class = detail::attempt_op_class(v.op_class_raw, rel_path, "/target", warnings);
+  } else {
+    v.op_class = std::string(op_class_from_top_n("", v.name.value_or(v.short_name)).value);
+  }
+  return {};
+}
+
+// The confidence the file states for the dominant case (its classification,
+// else summary.dominant_classification); stage C's default `high` only when
+// it states none. An out-of-set value is `high`'s default with a warning.
+Result<void> read_case_confidence(const json& doc, const json& c, const std::string& ptr, Verdict& v,
+                                  std::string_view rel_path, std::vector<Warning>& warnings)
+{
+  std::optional<std::string> stated;
+  std::string where = ptr + "/classification/confidence";
+  RFDB_TRY_ASSIGN(stated,
+                  get_string(member_or_empty(c, "classification"), "confidence", ptr + "/classification"));
+  if (!stated) {
+    const json& dom = member_or_empty(member_or_empty(doc, "summary"), "dominant_classification");
+    RFDB_TRY_ASSIGN(stated, get_string(dom, "confidence", "/summary/dominant_classification"));
+    where = "/summary/dominant_classification/confidence";
+  }
+  v.confidence = "high";
+  if (stated) {
+    const std::string c_lower = detail::lower_ascii(*stated);
+    if (c_lower == "low" || c_lower == "medium" || c_lower == "high") {
+      v.confidence = c_lower;
+    } else {
+      detail::warn(warnings, rel_path, where,
+                   fmt::format("confidence '{}' is not low|medium|high; stage C default high", *stated));
+    }
+  }
+  return {};
+}
+
+Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineDoc& d,
+                                                std::string_view rel_path, std::vector<Warning>& warnings,
+                                                Skip& skip)
+{
+  std::pair<std::size_t, std::string> dominant;
+  RFDB_TRY_ASSIGN(dominant, find_dominant(doc, skip));
+  if (!skip.reason.empty()) {
+    return std::optional<Verdict>();
+  }
+  const std::string ptr = child_pointer("/cases", dominant.first);
+  const json& c = doc.at("cases")[dominant.first];
+  std::optional<std::string> status;
+  RFDB_TRY_ASSIGN(status, get_string(c, "status", ptr));
+  if (status.value_or("") != "matched") {
+    skip = {ptr + "/status", fmt::format("dominant case '{}' has status '{}', not matched", dominant.second,
+                                         status.value_or(""))};
+    return std::optional<Verdict>();
+  }
+  Verdict v;
+  v.short_name = std::string(detail::strip_suffix(d.task.value_or(""), "_task"));
+  if (v.short_name.empty()) {
+    RFDB_TRY_ASSIGN(v.name, get_string(member_or_empty(doc, "target"), "logical_name", "/target"));
+    v.short_name = v.name.value_or("");
+  }
+  if (v.short_name.empty()) {
+    skip = {k_root, "no task directory before roofline/ and no target.logical_name"};
+    return std::optional<Verdict>();
+  }
+  RFDB_TRY(read_case_metrics(c, ptr, v, skip));
+  if (!skip.reason.empty()) {
+    return std::optional<Verdict>();
+  }
+  RFDB_TRY(read_case_identity(doc, c, ptr, v, rel_path, warnings));
+  v.stage = "C";
+  v.source_kind = "measured";
+  RFDB_TRY(read_case_confidence(doc, c, ptr, v, rel_path, warnings));
+  v.phase = d.phase;
+  v.case_id = dominant.second;
+  v.target_eff = seed_target_eff(v.op_class);
+  // Banded and bounded against the same target_eff (DESIGN.md §1), so the
+  // headroom_class and the attainable_speedup agree.
+  if (v.target_eff && *v.roofline_pct > 0.0) {
+    v.attainable_speedup = std::max(1.0, *v.target_eff / *v.roofline_pct);
+  }
+  v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
+  v.headroom_class = v.suspect ? "unknown" : std::string(band_headroom(v.roofline_pct, v.target_eff));
+  v.json_pointer = ptr;
+  v.raw = c.dump(-1, ' ', false, json::error_handler_t::replace);
+  return std::optional<Verdict>(std::move(v));
+}
+
+Result<RooflineDoc> measured_impl(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings)
+{
+  RFDB_TRY(require_object(doc, k_root));
+  RooflineDoc d;
+  d.source_kind = "measured";
+  d.stage = "C";
+  d.task = task_from_path(rel_path);
+  const auto phase = get_string(doc, "phase", k_root);
+  d.phase = phase && *phase ? *phase : phase_from_path(rel_path);
+  const auto schema = get_string(doc, "schema_version", k_root);
+  if (!schema || schema->value_or("") != "roofline-v1") {
+    detail::warn(warnings, rel_path, "/schema_version",
+                 "schema_version is not roofline-v1; no measured verdict taken");
+    return d;
+  }
+  Skip skip;
+  auto verdict = measured_verdict(doc, d, rel_path, warnings, skip);
+  if (!verdict) {
+    // A malformed value in a measured file drops the verdict, as the bridge does.
+    skip = {k_root, verdict.error().message};
+  } else if (*verdict) {
+    d.verdicts.push_back(std::move(**verdict));
+    return d;
+  }
+  std::optional<std::string> status;
+  if (auto s = get_string(doc, "status", k_root)) {
+    status = *s;
+  }
+  detail::warn(
+      warnings, rel_path, skip.pointer,
+      fmt::format("no measured verdict (roofline-v1 status '{}'): {}", status.value_or("?"), skip.reason));
+  return d;
+}
+
+} // namespace
+
+Result<RooflineDoc> parse_measured_roofline(const json& doc, std::string_view rel_path,
+                                            std::vector<Warning>& warnings)
+{
+  return measured_impl(doc, rel_path, warnings).map_error(add_file(rel_path));
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,397 @@
+// Shared pieces of the knowledge parsers: text helpers, the reuse-key rules,
+// file classification and list/star values. See ingest/knowledge.hpp.
+#include "ingest/knowledge/knowledge.hpp"
+
+#include "ingest/knowledge/detail.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace rfdb::ingest {
+
+namespace kdetail {
+
+std::vector<Line> split_lines(std::string_view content)
+{
+  std::vector<Line> lines;
+  int number = 0;
+  std::size_t pos = 0;
+  while (pos <= content.size()) {
+    std::size_t end = content.find('\n', pos);
+    const bool last = end == std::string_view::npos;
+    if (last) {
+      end = content.size();
+    }
+    std::string_view text = content.substr(pos, end - pos);
+    if (!text.empty() && text.back() == '\r') {
+      text.remove_suffix(1);
+    }
+    ++number;
+    // A final "\n" does not start another line.
+    if (!(last && text.empty() && pos == content.size() && number > 1)) {
+      lines.push_back({number, text});
+    }
+    if (last) {
+      break;
+    }
+    pos = end + 1;
+  }
+  return lines;
+}
+
+std::string_view trim(std::string_view s)
+{
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && is_space(s.front())) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && is_space(s.back())) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+std::string to_lower_ascii(std::string_view s)
+{
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix)
+{
+  return s.size() >= prefix.size() && to_lower_ascii(s.substr(0, prefix.size())) == prefix;
+}
+
+std::string base_name(std::string_view path)
+{
+  const auto slash = path.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is malformed
+// (overlong forms, surrogates and values above U+10FFFF included).
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i)
+{
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) {
+    return 1;
+  }
+  std::size_t len = 0;
+  std::uint32_t cp = 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2;
+    cp = b0 & 0x1Fu;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3;
+    cp = b0 & 0x0Fu;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4;
+    cp = b0 & 0x07u;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) {
+    return 0;
+  }
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) {
+      return 0;
+    }
+    cp = (cp << 6) | (b & 0x3Fu);
+  }
+  const std::uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    return 0;
+  }
+  return len;
+}
+
+} // namespace
+
+Result<void> check_utf8(std::string_view file_name, std::string_view content)
+{
+  std::size_t i = 0;
+  int line = 1;
+  while (i < content.size()) {
+    const std::size_t len = utf8_sequence_length(content, i);
+    if (len == 0) {
+      return fail(
+          make_error(ErrorCode::invalid_input, fmt::format("invalid UTF-8 (byte 0x{:02x} at offset {})",
+                                                           static_cast<unsigned char>(content[i]), i))
+              .with_context(fmt::format("{}:{}", file_name, line)));
+    }
+    if (content[i] == '\n') {
+      ++line;
+    }
+    i += len;
+  }
+  return {};
+}
+
+std::string utf8_prefix(std::string_view s, std::size_t n)
+{
+  std::size_t i = 0;
+  std::size_t count = 0;
+  while (i < s.size() && count < n) {
+    const std::size_t len = utf8_sequence_length(s, i);
+    i += len == 0 ? 1 : len;
+    ++count;
+  }
+  return std::string(s.substr(0, i));
+}
+
+int coerce_counter(std::string_view raw, bool& ok)
+{
+  std::string_view s = trim(raw);
+  bool negative = false;
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  ok = !s.empty() && s.size() <= 9 &&
+       std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!ok) {
+    return 0;
+  }
+  const int value = std::stoi(std::string(s));
+  return negative ? -value : value;
+}
+
+std::string leading_date(std::string_view raw)
+{
+  const std::string_view s = trim(raw);
+  if (s.size() < 10) {
+    return {};
+  }
+  for (std::size_t i = 0; i < 10; ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) {
+      return {};
+    }
+  }
+  if (s.size() > 10 && s[10] != ' ') {
+    return {};
+  }
+  const int month = (s[5] - '0') * 10 + (s[6] - '0');
+  const int day = (s[8] - '0') * 10 + (s[9] - '0');
+  if (month < 1 || month > 12 || day < 1 || day > 31) {
+    return {};
+  }
+  return std::string(s.substr(0, 10));
+}
+
+void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,
+                 std::string message)
+{
+  out.push_back({severity, std::string(file), line, std::move(message)});
+}
+
+namespace {
+
+// `key` split on U+00B7 into trimmed parts.
+std::vector<std::string_view> split_key(std::string_view key)
+{
+  static constexpr std::string_view k_middle_dot = "\xC2\xB7";
+  std::vector<std::string_view> parts;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t dot = key.find(k_middle_dot, pos);
+    parts.push_back(trim(key.substr(pos, dot == std::string_view::npos ? dot : dot - pos)));
+    if (dot == std::string_view::npos) {
+      return parts;
+    }
+    pos = dot + k_middle_dot.size();
+  }
+}
+
+// First gfx of the first platforms item that names one ("gfx950/MI355X").
+std::string gfx_from_platforms(std::string_view platforms)
+{
+  for (const auto& item : parse_list_value(platforms)) {
+    if (auto g = extract_gfx(item); !g.empty()) {
+      return g;
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+// Rules (FORMATS.md §4.2/§4.3): the explicit field wins; a legacy card's
+// `key` of exactly three `·` parts is <class> · <gfx> · <regime>; any other
+// key is searched by pattern as a whole. The regime falls back to the whole
+// key when the named part says nothing (e.g. "sglang").
+void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWarning>& warnings, int line)
+{
+  const auto parts = split_key(src.key);
+  const bool triple = parts.size() == 3;
+  const std::string_view key_class = triple ? parts[0] : src.key;
+  const std::string_view key_gfx = triple ? parts[1] : src.key;
+  const std::string_view key_regime = triple ? parts[2] : src.key;
+
+  f.kernel_class_raw = std::string(!trim(src.kernel_class).empty() ? trim(src.kernel_class)
+                                   : triple                        ? parts[0]
+                                                                   : std::string_view());
+  f.op_class = normalize_kernel_class(src.kernel_class);
+  if (f.op_class == "unknown") {
+    f.op_class = normalize_kernel_class(key_class);
+  }
+
+  f.regime_raw = std::string(!trim(src.regime).empty() ? trim(src.regime)
+                             : triple                  ? parts[2]
+                                                       : std::string_view());
+  f.regime = normalize_regime(src.regime);
+  for (std::string_view candidate : {key_regime, src.key}) {
+    if (f.regime == "unknown") {
+      f.regime = normalize_regime(candidate);
+    }
+  }
+
+  // gfx: platforms, a gfx field, the key's <gfx> part, the key, the file name.
+  std::string_view gfx_source;
+  for (std::string_view candidate : {src.gfx, key_gfx, src.key, src.file_name}) {
+    if (!extract_gfx(candidate).empty()) {
+      gfx_source = candidate;
+      break;
+    }
+  }
+  f.gfx = gfx_from_platforms(src.platforms);
+  if (f.gfx.empty()) {
+    f.gfx = extract_gfx(gfx_source);
+    const auto all = extract_all_gfx(gfx_source);
+    if (all.size() > 1) {
+      add_warning(
+          warnings, Severity::note, src.file_name, line,
+          fmt::format("names {} gfx targets ({}); keeping {}", all.size(), fmt::join(all, ", "), f.gfx));
+    }
+  }
+}
+
+void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
+                      std::string_view file, int line)
+{
+  if (trim(confidence).empty()) {
+    return;
+  }
+  f.stars = parse_stars(confidence);
+  if (!f.stars) {
+    add_warning(warnings, Severity::warning, file, line,
+                fmt::format("confidence '{}' holds no \u2605; stars left empty", trim(confidence)));
+  }
+}
+
+} // namespace kdetail
+
+std::string KnowledgeWarning::describe() const
+{
+  if (line > 0) {
+    return fmt::format("{}:{}: {}", file, line, message);
+  }
+  return fmt::format("{}: {}", file, message);
+}
+
+std::vector<std::string> parse_list_value(std::string_view value)
+{
+  std::string_view s = kdetail::trim(value);
+  if (s.size() < 2 || s.front() != '[' || s.back() != ']') {
+    return s.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(s)};
+  }
+  s = s.substr(1, s.size() - 2);
+  std::vector<std::string> items;
+  std::string current;
+  char quote = 0;
+  bool quoted_item = false;
+  const auto flush = [&] {
+    const std::string_view t = kdetail::trim(current);
+    if (!t.empty() || quoted_item) {
+      items.emplace_back(quoted_item ? std::string_view(current) : t);
+    }
+    current.clear();
+    quoted_item = false;
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote != 0) {
+      if (c == '\\' && i + 1 < s.size()) {
+        current += s[++i];
+      } else if (c == quote) {
+        quote = 0;
+      } else {
+        current += c;
+      }
+    } else if ((c == '\'' || c == '"') && kdetail::trim(current).empty()) {
+      quote = c;
+      quoted_item = true;
+      current.clear();
+    } else if (c == ',') {
+      flush();
+    } else if (!quoted_item) {
+      current += c;
+    }
+  }
+  flush();
+  return items;
+}
+
+std::optional<int> parse_stars(std::string_view confidence)
+{
+  static constexpr std::string_view k_star = "\xE2\x98\x85"; // U+2605 ★
+  int count = 0;
+  for (std::size_t pos = confidence.find(k_star); pos != std::string_view::npos;
+       pos = confidence.find(k_star, pos + k_star.size())) {
+    ++count;
+  }
+  if (count == 0) {
+    return std::nullopt;
+  }
+  return std::min(count, 3);
+}
+
+std::string classify_knowledge_file(std::string_view relative_name)
+{
+  const std::string base = kdetail::base_name(relative_name);
+  const std::string lower = kdetail::to_lower_ascii(base);
+  const std::string rel = kdetail::to_lower_ascii(relative_name);
+  const bool in_inbox = rel.rfind("_inbox/", 0) == 0 || rel.find("/_inbox/") != std::string::npos;
+  const auto ends_with = [&](std::string_view suffix) {
+    return lower.size() >= suffix.size() &&
+           lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (in_inbox) {
+    return ends_with(".json") || ends_with(".json.drained") ? "proposal" : "other";
+  }
+  if (!ends_with(".md") || lower.empty() || lower.front() == '.') {
+    return "other";
+  }
+  if (lower == "index.md") {
+    return "index";
+  }
+  if (lower == "readme.md") {
+    return "readme";
+  }
+  if (lower == "_archive.md") {
+    return "archive";
+  }
+  // The stem before the first '.' names a playbook: backend_playbook.md,
+  // backend_playbook.legacy.md. Card slugs use '-' and never end in _playbook.
+  const std::string stem = lower.substr(0, lower.find('.'));
+  if (stem == "playbook" || (stem.size() > 9 && stem.compare(stem.size() - 9, 9, "_playbook") == 0)) {
+    return "playbook";
+  }
+  if (lower.front() == '_') {
+    return "other";
+  }
+  return "card";
+}
+
+} // namespace rfdb::ingest

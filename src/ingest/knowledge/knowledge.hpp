@@ -1,0 +1,172 @@
+// Legacy knowledge parsers: experience cards (knowledge/learned/*.md), their
+// _inbox proposals and the older backend_playbook.md "Learned" lines.
+//
+// Pure: callers pass a file name and its contents and get Findings back; no
+// file or database I/O. Formats: FORMATS.md §4.1–§4.5; Finding mirrors the
+// learned_findings columns (migrations/0001_init.sql). Per-file problems that
+// do not stop a parse come back as KnowledgeWarnings ("file:line: message");
+// a file that cannot be read at all is an invalid_input error naming file
+// and line.
+//
+// Conventions: an empty string means "absent" (store NULL); std::nullopt
+// means an absent number. Identities use the file's base name, so the same
+// card ingested from different roots stays one identity.
+#pragma once
+
+#include "domain/normalize.hpp"
+#include "util/result.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfdb::ingest {
+
+// `note` is informational (a skipped file, a chosen interpretation) and never
+// fails `--strict`; `warning` is something the author should fix.
+enum class Severity { note, warning };
+
+// Named KnowledgeWarning (not Warning) so it cannot collide with the run
+// ingester's warning type; the lead may alias the two later.
+struct KnowledgeWarning {
+  Severity severity = Severity::warning;
+  std::string file; // as passed by the caller
+  int line = 0;     // 1-based; 0 = the whole file
+  std::string message;
+
+  // "file:line: message" (or "file: message" when line is 0).
+  [[nodiscard]] std::string describe() const;
+};
+
+// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix:
+// imported negatives the playbook turns into Cautions.
+inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
+
+// One imported finding; field names are the learned_findings column names.
+struct Finding {
+  std::string origin;               // "card" | "playbook" | "proposal"
+  std::string identity;             // see parse_card / parse_legacy_playbook / parse_proposal
+  std::string name;                 // card `name`, else file stem; playbook: bold lead, else first sentence
+  std::string key_raw;              // card `key` as written
+  std::string kernel_class_raw;     // `kernel_class`, else the key's <class> part
+  std::string op_class = "unknown"; // gemm|moe|attn|elementwise|method|unknown
+  std::string gfx;                  // e.g. "gfx942"; empty when none found
+  std::string regime = "unknown";   // decode|prefill|both|unknown
+  std::string regime_raw;           // `regime`, else the key's <regime> part
+  std::string model;                // playbook lines only (HF-style id)
+  std::string model_class;          // playbook lines only
+  std::string type;                 // routing|lever|method|… as written
+  std::optional<int> stars;         // 1..3 from ★ (U+2605) count
+  std::string lever;                // body bullets; repeated bullets joined by "\n"
+  std::string apply;
+  std::string verify;
+  std::vector<std::string> cautions;      // every `- caution:`, then `- dead-end:` behind k_dead_end_prefix
+  std::vector<std::string> sources_cited; // every `- source:` bullet
+  std::string effect;                     // raw, always kept
+  std::optional<double> iso_min;          // × over baseline (isolated speedup)
+  std::optional<double> iso_max;
+  std::optional<double> e2e_min_pct; // percent, signed (+2.23 means +2.23 %)
+  std::optional<double> e2e_max_pct;
+  std::optional<int> confirms;       // counters: nullopt when absent,
+  std::optional<int> confirms_cited; // 0 when present but not an integer
+  std::optional<int> confirms_blind; // (kb.py's coercion)
+  std::optional<int> losses;
+  std::optional<int> attempts;
+  std::string lifecycle = "active"; // "active" | "archived"
+  std::string last_seen;            // YYYY-MM-DD or empty
+  std::string text;                 // card body / playbook line text
+  std::string fields;               // JSON object text: every front-matter key as read
+};
+
+// Numbers stated in an `effect` string; each pair is set only when exactly
+// one distinct figure of its kind is stated (FORMATS.md §7 rule 5: keep raw
+// otherwise). e2e values are percent; iso values are × over baseline.
+struct EffectNumbers {
+  std::optional<double> iso_min;
+  std::optional<double> iso_max;
+  std::optional<double> e2e_min_pct;
+  std::optional<double> e2e_max_pct;
+};
+
+// Parse one experience card. Identity = base name of `file_name`.
+// Front matter: first non-blank line (after an optional BOM) is `---`, up to
+// the next `---` line; flat `key: value` split on the first ':', `#` lines
+// skipped, indented lines continue the previous value. Errors (invalid_input,
+// context "file:line"): no/unclosed front matter, invalid UTF-8, a
+// front-matter line without ':'.
+Result<Finding> parse_card(std::string_view file_name, std::string_view content,
+                           std::vector<KnowledgeWarning>& warnings);
+
+// Parse the "Learned" lines of a legacy backend_playbook.md (FORMATS.md §4.1):
+// `- [date | model | model_class | gfx | kernel_class | shape_regime] text`
+// and the 5-field `- (seed) [* | model_class | gfx | kernel_class | regime]`.
+// HTML comments are removed first; every other line is ignored. name: the
+// bold lead, else the first sentence (≤ 120 code points). Stars: ★★ for
+// dated lines (the section only admitted verified positives), ★ for seeds.
+// Identity: "<base name>#<bracket fields joined by |>|<first 60 chars of text>".
+// Error (invalid_input): invalid UTF-8.
+Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, std::string_view content,
+                                                   std::vector<KnowledgeWarning>& warnings);
+
+// Parse an _inbox/<run_id>.json[.drained] proposal (FORMATS.md §4.5): one
+// Finding per cards[i], identity "<base name without .drained>#/cards/<i>".
+// A proposal kb.py would not drain (validation_status != "accepted",
+// box_quiet false, held_out true, no run_id) is kept with lifecycle
+// "archived" and a note. Errors: invalid UTF-8 or JSON, no cards array.
+Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,
+                                            std::vector<KnowledgeWarning>& warnings);
+
+// One INDEX.md line that names a card file which is not in the card set.
+struct IndexDangling {
+  int line = 0;
+  std::string card; // e.g. "mxfp8-microscale-gemm-gfx950.md"
+};
+
+// Result of comparing INDEX.md with the card files actually present.
+struct IndexCheck {
+  std::vector<std::string> listed;   // present cards the index names
+  std::vector<std::string> unlisted; // present cards the index does not name
+  std::vector<IndexDangling> dangling;
+  std::vector<int> bullets_without_card;  // lines of `- ` entries naming no .md
+  std::vector<KnowledgeWarning> warnings; // one per unlisted/dangling/bullet
+};
+
+// Cross-check INDEX.md (FORMATS.md §4.4; a cross-check only, never
+// membership). A line names a card by `(x.md)`, a bare `x.md` (no '/'), or
+// a generated `- ★★ <slug> — …` entry. `card_file_names` may carry paths;
+// base names are compared.
+IndexCheck cross_check_index(std::string_view index_file_name, std::string_view index_content,
+                             const std::vector<std::string>& card_file_names);
+
+// Decide what a file under a knowledge directory is, from its relative name:
+// "card" | "index" | "readme" | "archive" | "proposal" | "playbook" | "other".
+std::string classify_knowledge_file(std::string_view relative_name);
+
+// Map a free-text kernel class to the store's op_class:
+// gemm|moe|attn|elementwise|method|unknown. Checked in that priority:
+// method, moe, attn, routing/topk, gemm, other elementwise words.
+std::string normalize_kernel_class(std::string_view raw);
+
+// normalize_regime (the regime of a reuse key) is in ingest/normalize.hpp.
+
+// First `gfx\d+[a-z]*` in `text`, lower-cased; empty when there is none.
+std::string extract_gfx(std::string_view text);
+
+// Every distinct `gfx\d+[a-z]*` in `text`, in order of appearance.
+std::vector<std::string> extract_all_gfx(std::string_view text);
+
+// Read the unambiguous numbers of an `effect` string (see EffectNumbers).
+// iso: a decimal followed by × or x ("1.047x", "1.08–1.22×"); e2e: a signed
+// percentage or range ("+2.23% e2e", "−0.064 % e2e", "+10.40%..+11.45%"),
+// preferring the one figure tagged "e2e".
+EffectNumbers extract_effect_numbers(std::string_view effect);
+
+// Split a front-matter list value, `[a, b]` or `['a', "b"]`, into items
+// (quotes removed). A value without brackets is one item; "[]" is none.
+std::vector<std::string> parse_list_value(std::string_view value);
+
+// ★ count of a confidence value (1..3); nullopt when it holds no ★.
+std::optional<int> parse_stars(std::string_view confidence);
+
+} // namespace rfdb::ingest

@@ -1,0 +1,211 @@
+// _inbox/<run_id>.json[.drained] proposals (FORMATS.md §4.5). The JSON is
+// LLM-written: comments are tolerated, card values may be strings, numbers
+// or arrays, and a missing key is simply absent.
+#include "ingest/knowledge/knowledge.hpp"
+#include "ingest/knowledge/detail.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rfdb::ingest {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A value as text: strings as is, arrays joined by "\n", other scalars dumped.
+std::string as_text(const Json& card, std::string_view key)
+{
+  const auto it = card.find(key);
+  if (it == card.end() || it->is_null()) {
+    return {};
+  }
+  if (it->is_string()) {
+    return it->get<std::string>();
+  }
+  if (it->is_array()) {
+    std::vector<std::string> parts;
+    for (const auto& v : *it) {
+      parts.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    return fmt::format("{}", fmt::join(parts, "\n"));
+  }
+  return it->dump();
+}
+
+// A string-or-array value as a list (`caution`, `source`).
+std::vector<std::string> as_list(const Json& card, std::string_view key)
+{
+  std::vector<std::string> out;
+  const auto it = card.find(key);
+  if (it == card.end() || it->is_null()) {
+    return out;
+  }
+  if (!it->is_array()) {
+    if (auto t = as_text(card, key); !t.empty()) {
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+  for (const auto& v : *it) {
+    out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out;
+}
+
+// kb.py coercion for JSON counters: integral numbers, integer strings, else 0.
+std::optional<int> counter(const Json& card, std::string_view key, std::string_view file,
+                           std::string_view pointer, std::vector<KnowledgeWarning>& warnings)
+{
+  const auto it = card.find(key);
+  if (it == card.end() || it->is_null()) {
+    return std::nullopt;
+  }
+  bool ok = false;
+  int value = 0;
+  if (it->is_number_integer()) {
+    ok = true;
+    value = it->get<int>();
+  } else if (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>()) {
+    ok = true;
+    value = static_cast<int>(it->get<double>());
+  } else if (it->is_string()) {
+    value = kdetail::coerce_counter(it->get<std::string>(), ok);
+  }
+  if (!ok) {
+    kdetail::add_warning(warnings, Severity::warning, file, 0,
+                         fmt::format("{}/{} '{}' is not an integer; read as 0", pointer, key,
+                                     kdetail::utf8_prefix(it->dump(), 40)));
+  }
+  return value;
+}
+
+// A card-like body for the text column, in the field order of a card.
+std::string body_from(const Json& card)
+{
+  std::string out;
+  if (auto title = as_text(card, "title"); !title.empty()) {
+    out += fmt::format("# {}\n", title);
+  }
+  for (std::string_view k : {"lever", "apply", "stack", "verify", "pitfall", "caution", "roofline"}) {
+    for (const auto& v : as_list(card, k)) {
+      out += fmt::format("- {}: {}\n", k, v);
+    }
+  }
+  for (const auto& v : as_list(card, "source")) {
+    out += fmt::format("- source: {}\n", v);
+  }
+  if (!out.empty()) {
+    out.pop_back();
+  }
+  return out;
+}
+
+// kb.py drains only an accepted, quiet, attributed, not-held-out proposal
+// (FORMATS.md §4.3); returns why not, or empty when it qualifies.
+std::string not_drainable_reason(const Json& doc)
+{
+  const auto status = as_text(doc, "validation_status");
+  if (status != "accepted") {
+    return fmt::format("validation_status is '{}', not 'accepted'", status);
+  }
+  if (doc.contains("box_quiet") && doc["box_quiet"] == false) {
+    return "box_quiet is false";
+  }
+  if (doc.contains("held_out") && doc["held_out"] == true) {
+    return "held_out is true";
+  }
+  return as_text(doc, "run_id").empty() ? "it has no run_id" : "";
+}
+
+Finding finding_from(const Json& card, const Json& doc, std::string_view file, std::size_t index,
+                     std::vector<KnowledgeWarning>& warnings)
+{
+  std::string base = kdetail::base_name(file);
+  if (base.size() > 8 && base.compare(base.size() - 8, 8, ".drained") == 0) {
+    base.resize(base.size() - 8);
+  }
+  const std::string pointer = fmt::format("/cards/{}", index);
+  Finding f;
+  f.origin = "proposal";
+  f.identity = fmt::format("{}#{}", base, pointer);
+  f.name = as_text(card, "name");
+  f.name = f.name.empty() ? as_text(card, "title") : f.name;
+  f.key_raw = as_text(card, "key");
+  f.type = as_text(card, "type");
+  f.effect = as_text(card, "effect");
+  f.lever = as_text(card, "lever");
+  f.apply = as_text(card, "apply");
+  f.verify = as_text(card, "verify");
+  f.cautions = as_list(card, "caution");
+  f.sources_cited = as_list(card, "source");
+  const std::string platforms = card.contains("platforms") && card["platforms"].is_array()
+                                    ? card["platforms"].dump()
+                                    : as_text(card, "platforms");
+  const std::string kernel_class = as_text(card, "kernel_class");
+  const std::string regime = as_text(card, "regime");
+  const std::string gfx = as_text(card, "gfx");
+  kdetail::derive_reuse_key(f, {kernel_class, regime, f.key_raw, platforms, gfx, file}, warnings, 0);
+  kdetail::apply_effect_numbers(f);
+  kdetail::apply_confidence(f, as_text(card, "confidence"), warnings, file, 0);
+  f.confirms = counter(card, "confirms", file, pointer, warnings);
+  f.confirms_cited = counter(card, "confirms_cited", file, pointer, warnings);
+  f.confirms_blind = counter(card, "confirms_blind", file, pointer, warnings);
+  f.losses = counter(card, "losses", file, pointer, warnings);
+  f.attempts = counter(card, "attempts", file, pointer, warnings);
+  f.lifecycle = kdetail::to_lower_ascii(as_text(card, "lifecycle")) == "archived" ? "archived" : "active";
+  const std::string seen = as_text(card, "last_seen");
+  f.last_seen = kdetail::leading_date(seen.empty() ? as_text(doc, "date") : seen);
+  f.text = body_from(card);
+  f.fields = card.dump();
+  return f;
+}
+
+} // namespace
+
+// A proposal that kb.py would not drain is kept as "archived" (stored, not
+// shown) with a note rather than a warning: pending proposals are normal
+// inbox content, not malformed input, so they must not fail --strict.
+Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,
+                                            std::vector<KnowledgeWarning>& warnings)
+{
+  RFDB_TRY(kdetail::check_utf8(file_name, content));
+  Json doc;
+  try {
+    doc = Json::parse(content.begin(), content.end(), nullptr, true, true);
+  } catch (const nlohmann::json::parse_error& e) {
+    const std::size_t at = std::min(content.size(), e.byte == 0 ? std::size_t{0} : e.byte - 1);
+    const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<long>(at), '\n');
+    return fail(make_error(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()))
+                    .with_context(fmt::format("{}:{}", file_name, line)));
+  }
+  if (!doc.is_object() || !doc.contains("cards") || !doc["cards"].is_array()) {
+    return fail(make_error(ErrorCode::invalid_input, "/cards: a proposal needs a 'cards' array")
+                    .with_context(std::string(file_name)));
+  }
+  const std::string reason = not_drainable_reason(doc);
+  if (!reason.empty()) {
+    kdetail::add_warning(warnings, Severity::note, file_name, 0,
+                         fmt::format("not drainable ({}); its findings are stored as archived", reason));
+  }
+  std::vector<Finding> out;
+  const auto& cards = doc["cards"];
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    if (!cards[i].is_object()) {
+      kdetail::add_warning(warnings, Severity::warning, file_name, 0,
+                           fmt::format("/cards/{} is not an object; skipped", i));
+      continue;
+    }
+    Finding f = finding_from(cards[i], doc, file_name, i, warnings);
+    if (!reason.empty()) {
+      f.lifecycle = "archived";
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,168 @@
+// roofline-v1 measured documents through the FORMATS.md §2.9 bridge.
+#include "ingest/evaldir/artifacts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace rfdb::ingest;
+
+namespace {
+
+constexpr std::string_view k_path = "kernels/gemm_a8w8_task/roofline/baseline_roofline.json";
+
+// A roofline-v1 baseline whose dominant case matches the contract-test
+// numbers of FORMATS.md §2.8 (efficiency 80 %, headroom 1.25×, hbm-limited).
+std::string measured_doc(std::string_view schema, std::string_view status, std::string_view limit,
+                         std::string_view headroom)
+{
+  return std::string(R"json({"schema_version": ")json") + std::string(schema) +
+         R"json(", "source": "rocprof-compute", "phase": "baseline", "status": "ok",
+    "target": {"logical_name": "gemm_a8w8", "op_kind": "gemm", "kernel_patterns": ["gemm"]},
+    "dominant_case_id": "down_proj_decode_M64",
+    "cases": [
+      {"case_id": "prefill_s512", "status": "matched", "regime": "prefill",
+       "metrics": {"roofline_efficiency_pct": 40.0, "headroom_ratio": 2.5}},
+      {"case_id": "down_proj_decode_M64", "status": ")json" +
+         std::string(status) + R"json(", "regime": "decode",
+       "matched_kernel_name": "_gemm_a8w8_blockscale_kernel_BLOCK_M64",
+       "metrics": {"ai_hbm": 31.5, "ai_ridge_empirical": 200.0,
+                   "hbm_utilization_pct": 78.0, "compute_utilization_pct": 12.5,
+                   "roofline_efficiency_pct": 80.0, "headroom_ratio": )json" +
+         std::string(headroom) + R"json(},
+       "classification": {"observed_limit": ")json" +
+         std::string(limit) + R"json(", "confidence": "high"}}],
+    "summary": {"dominant_case_id": "down_proj_decode_M64"}})json";
+}
+
+// Replace the first `from` in `s` (which must contain it).
+void replace_once(std::string& s, std::string_view from, std::string_view to)
+{
+  const auto at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  s.replace(at, from.size(), to);
+}
+
+RooflineDoc parse_ok(const std::string& text, std::vector<Warning>& warnings, std::string_view path = k_path)
+{
+  auto doc = parse_json_text(text);
+  EXPECT_TRUE(doc) << (doc ? "" : doc.error().message);
+  auto r = parse_measured_roofline(doc ? *doc : json(), path, warnings);
+  EXPECT_TRUE(r) << (r ? "" : r.error().describe());
+  return r ? *r : RooflineDoc{};
+}
+
+} // namespace
+
+TEST(ParseMeasuredRoofline, BridgesTheDominantCase)
+{
+  std::vector<Warning> warnings;
+  const RooflineDoc d = parse_ok(measured_doc("roofline-v1", "matched", "hbm", "1.25"), warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(d.source_kind, "measured");
+  EXPECT_EQ(d.stage, "C");
+  EXPECT_EQ(*d.phase, "baseline");
+  EXPECT_EQ(*d.task, "gemm_a8w8_task");
+  ASSERT_EQ(d.verdicts.size(), 1U);
+  const Verdict& v = d.verdicts[0];
+  EXPECT_EQ(v.short_name, "gemm_a8w8");
+  EXPECT_EQ(*v.name, "_gemm_a8w8_blockscale_kernel_BLOCK_M64");
+  EXPECT_EQ(*v.case_id, "down_proj_decode_M64");
+  EXPECT_EQ(*v.regime, "decode");
+  EXPECT_DOUBLE_EQ(*v.roofline_efficiency_pct, 80.0);
+  EXPECT_DOUBLE_EQ(*v.roofline_pct, 0.80);
+  EXPECT_DOUBLE_EQ(*v.headroom_ratio, 1.25);      // against 100 % of peak, kept raw
+  EXPECT_DOUBLE_EQ(*v.attainable_speedup, 1.125); // max(1, 0.90 / 0.80): agrees with the band
+  EXPECT_EQ(*v.observed_limit, "hbm");
+  EXPECT_EQ(v.bound_type, "memory");
+  EXPECT_EQ(v.op_class, "gemm");
+  EXPECT_DOUBLE_EQ(*v.target_eff, 0.90);
+  EXPECT_EQ(v.headroom_class, "moderate"); // 0.80 < 0.9·0.90
+  EXPECT_EQ(v.confidence, "high");
+  EXPECT_EQ(v.stage, "C");
+  EXPECT_EQ(v.source_kind, "measured");
+  EXPECT_EQ(*v.phase, "baseline");
+  EXPECT_DOUBLE_EQ(*v.hbm_util, 0.78);
+  EXPECT_DOUBLE_EQ(*v.compute_util, 0.125);
+  EXPECT_DOUBLE_EQ(*v.arithmetic_intensity, 31.5);
+  EXPECT_DOUBLE_EQ(*v.ridge_point, 200.0);
+  EXPECT_FALSE(v.suspect);
+  EXPECT_EQ(v.json_pointer, "/cases/1");
+}
+
+TEST(ParseMeasuredRoofline, AttainableFollowsTargetEffNotTheHeadroomRatio)
+{
+  std::vector<Warning> warnings;
+  const RooflineDoc d = parse_ok(measured_doc("roofline-v1", "matched", "compute", "0.8"), warnings);
+  ASSERT_EQ(d.verdicts.size(), 1U);
+  EXPECT_DOUBLE_EQ(*d.verdicts[0].headroom_ratio, 0.8);
+  EXPECT_DOUBLE_EQ(*d.verdicts[0].attainable_speedup, 0.90 / 0.80);
+  EXPECT_EQ(d.verdicts[0].bound_type, "compute");
+  // Efficiency at the target: saturated, and nothing left to win.
+  std::string at_target = measured_doc("roofline-v1", "matched", "hbm", "1.1");
+  replace_once(at_target, "\"roofline_efficiency_pct\": 80.0", "\"roofline_efficiency_pct\": 95.0");
+  const RooflineDoc t = parse_ok(at_target, warnings);
+  ASSERT_EQ(t.verdicts.size(), 1U);
+  EXPECT_DOUBLE_EQ(*t.verdicts[0].attainable_speedup, 1.0);
+  EXPECT_EQ(t.verdicts[0].headroom_class, "saturated");
+}
+
+TEST(ParseMeasuredRoofline, KeepsTheConfidenceTheFileStates)
+{
+  std::vector<Warning> warnings;
+  std::string medium = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(medium, "\"confidence\": \"high\"", "\"confidence\": \"medium\"");
+  EXPECT_EQ(parse_ok(medium, warnings).verdicts.at(0).confidence, "medium");
+  // None stated: stage C's default.
+  std::string none = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(none, ", \"confidence\": \"high\"", "");
+  EXPECT_EQ(parse_ok(none, warnings).verdicts.at(0).confidence, "high");
+  EXPECT_TRUE(warnings.empty());
+  // Out of the set: the default, with a warning naming the pointer.
+  std::string odd = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  replace_once(odd, "\"confidence\": \"high\"", "\"confidence\": \"sure\"");
+  EXPECT_EQ(parse_ok(odd, warnings).verdicts.at(0).confidence, "high");
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/cases/1/classification/confidence");
+}
+
+TEST(ParseMeasuredRoofline, UnmappedObservedLimitIsUnknown)
+{
+  std::vector<Warning> warnings;
+  const RooflineDoc d = parse_ok(measured_doc("roofline-v1", "matched", "latency_dep", "1.25"), warnings);
+  EXPECT_EQ(d.verdicts.at(0).bound_type, "unknown");
+  EXPECT_EQ(*d.verdicts.at(0).observed_limit, "latency_dep");
+}
+
+TEST(ParseMeasuredRoofline, WrongSchemaOrUnmatchedCaseWarnsWithoutVerdict)
+{
+  std::vector<Warning> warnings;
+  const RooflineDoc wrong = parse_ok(measured_doc("roofline-v2", "matched", "hbm", "1.25"), warnings);
+  EXPECT_TRUE(wrong.verdicts.empty());
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/schema_version");
+  EXPECT_EQ(warnings[0].file, k_path);
+  warnings.clear();
+  const RooflineDoc skipped = parse_ok(measured_doc("roofline-v1", "skipped", "hbm", "1.25"), warnings);
+  EXPECT_TRUE(skipped.verdicts.empty());
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/cases/1/status");
+  warnings.clear();
+  const RooflineDoc garbled = parse_ok(measured_doc("roofline-v1", "matched", "hbm", "\"lots\""), warnings);
+  EXPECT_TRUE(garbled.verdicts.empty());
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].message.find("/cases/1/metrics/headroom_ratio"), std::string::npos);
+}
+
+TEST(ParseMeasuredRoofline, KernelLayerPathAndPostPhase)
+{
+  std::vector<Warning> warnings;
+  std::string text = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  text.replace(text.find("\"phase\": \"baseline\""), 19, "\"phase\": null");
+  const RooflineDoc d =
+      parse_ok(text, warnings, "kernels/_exp/team0/moe_task/roofline/post/post_roofline.json");
+  EXPECT_EQ(*d.task, "moe_task");
+  EXPECT_EQ(*d.phase, "post");
+  EXPECT_EQ(d.verdicts.at(0).short_name, "moe");
+}

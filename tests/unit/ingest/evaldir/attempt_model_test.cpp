@@ -1,0 +1,176 @@
+// The attempt model, rule by rule, on small hand-made records.
+#include "ingest/evaldir/attempt_model.hpp"
+#include "domain/normalize.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace rfdb::ingest;
+
+namespace {
+
+RecordIn candidate(const std::string& dir, const std::string& kernel, double iso, double e2e,
+                   const std::string& backend)
+{
+  AttemptRecord r;
+  r.origin = "integrate";
+  r.short_name = kernel;
+  r.candidate = dir;
+  r.backend = backend;
+  r.isolated_speedup = iso;
+  r.e2e_delta_pct = e2e;
+  return RecordIn{r, 1, "overlay/" + dir + "/integrate_result.json"};
+}
+
+RecordIn ledger(const std::string& direction, std::optional<double> iso, std::optional<double> e2e,
+                const std::string& verdict, int row)
+{
+  AttemptRecord r;
+  r.origin = "ledger";
+  const auto colon = direction.find(':');
+  r.short_name = direction.substr(0, colon);
+  if (colon != std::string::npos) {
+    r.backend = direction.substr(colon + 1);
+  }
+  r.isolated_speedup = iso;
+  r.e2e_delta_pct = e2e;
+  r.verdict_raw = verdict;
+  r.verdict = attempt_verdict_from_ledger(verdict).value;
+  r.json_pointer = "/state/history/ledger/" + std::to_string(row);
+  return RecordIn{r, 2, "workflow_return.json"};
+}
+
+std::vector<std::string> pointers(const DerivedAttempt& d)
+{
+  std::vector<std::string> out;
+  for (const auto& c : d.sources) {
+    out.push_back(c.json_pointer);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(AttemptModel, AgreementTolerances)
+{
+  EXPECT_TRUE(isolated_agrees(1.5902, 1.5902 * 1.0009)); // 0.09 % apart
+  EXPECT_FALSE(isolated_agrees(1.5902, 1.5902 * 1.0011));
+  EXPECT_TRUE(e2e_agrees(16.049, 16.05)); // 0.001 pp
+  EXPECT_TRUE(e2e_agrees(13.65, 13.66));  // 0.01 pp, the bound
+  EXPECT_FALSE(e2e_agrees(19.35, 13.65));
+}
+
+TEST(AttemptModel, ReferencesAttachToTheCandidateWhoseNumbersAgree)
+{
+  std::vector<Warning> warnings;
+  std::vector<RecordIn> recs{candidate("cand_k_a", "k", 1.6955, 19.35, "triton"),
+                             candidate("cand_k_b", "k", 1.6797, 13.65, "triton"),
+                             ledger("k:triton", 1.6797, 13.65, "candidate_passed", 0),
+                             ledger("k", 1.6955, 19.35, "confirmed", 1)};
+  const auto out = build_attempts(recs, {"k"}, warnings);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[0].key, "cand:cand_k_a");
+  EXPECT_EQ(pointers(out[0]), (std::vector<std::string>{"", "/state/history/ledger/1"}));
+  EXPECT_EQ(out[0].record.verdict_raw, "confirmed");
+  EXPECT_EQ(pointers(out[1]), (std::vector<std::string>{"", "/state/history/ledger/0"}));
+  EXPECT_EQ(out[1].record.verdict_raw, "candidate_passed");
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(AttemptModel, AReferenceThatAgreesWithTwoAttemptsEquallyAttachesToNeither)
+{
+  std::vector<Warning> warnings;
+  std::vector<RecordIn> recs{candidate("cand_k_a", "k", 1.5, 2.0, "ck"),
+                             candidate("cand_k_b", "k", 1.5, 2.0, "ck"),
+                             ledger("k", 1.5, 2.0, "confirmed", 0)};
+  const auto out = build_attempts(recs, {"k"}, warnings);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[0].sources.size(), 1U);
+  EXPECT_EQ(out[1].sources.size(), 1U);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].pointer, "/state/history/ledger/0");
+  EXPECT_NE(warnings[0].message.find("agrees equally with 2 attempts"), std::string::npos);
+}
+
+TEST(AttemptModel, TheLedgerBackendBreaksATie)
+{
+  std::vector<Warning> warnings;
+  std::vector<RecordIn> recs{candidate("cand_k_ck", "k", 1.5, 2.0, "ck"),
+                             candidate("cand_k_triton", "k", 1.5, 2.0, "triton"),
+                             ledger("k:triton", 1.5, 2.0, "candidate_passed", 0)};
+  const auto out = build_attempts(recs, {"k"}, warnings);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[0].sources.size(), 1U);
+  EXPECT_EQ(out[1].sources.size(), 2U);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(AttemptModel, AReferenceMatchingNothingIsItsOwnAttemptWithAWarning)
+{
+  std::vector<Warning> warnings;
+  std::vector<RecordIn> recs{candidate("cand_k", "k", 1.5, 2.0, "ck"), ledger("k", 1.9, 7.0, "confirmed", 0)};
+  const auto out = build_attempts(recs, {"k"}, warnings);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[1].record.origin, "ledger");
+  EXPECT_EQ(pointers(out[1]), (std::vector<std::string>{"/state/history/ledger/0"}));
+  EXPECT_TRUE(out[1].measured);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].message.find("matches no measured candidate"), std::string::npos);
+}
+
+TEST(AttemptModel, UnmeasuredLedgerRowsAreTheirOwnAttemptsNeverEvidence)
+{
+  std::vector<Warning> warnings;
+  // The orchestrator's 0 / 0 reads as not measured (nullopt) by the parser.
+  std::vector<RecordIn> recs{
+      candidate("cand_k", "k", 1.59, 16.0, "triton"), ledger("k", std::nullopt, std::nullopt, "flagged", 0),
+      ledger("k", 1.59, 16.0, "confirmed", 1), ledger("k", std::nullopt, std::nullopt, "dead_end", 2)};
+  AttemptRecord flagged_head;
+  flagged_head.origin = "flagged";
+  flagged_head.short_name = "k";
+  flagged_head.verdict = "flagged";
+  flagged_head.json_pointer = "/flagged_heads/0";
+  recs.push_back(RecordIn{flagged_head, 2, "workflow_return.json"});
+  const auto out = build_attempts(recs, {"k"}, warnings);
+  ASSERT_EQ(out.size(), 3U); // the measured candidate, the flagged try, the dead end
+  EXPECT_TRUE(out[0].measured);
+  EXPECT_FALSE(out[1].measured);
+  EXPECT_FALSE(out[1].record.isolated_speedup.has_value());
+  EXPECT_EQ(out[1].record.verdict_raw, "flagged");
+  EXPECT_EQ(pointers(out[1]), (std::vector<std::string>{"/state/history/ledger/0", "/flagged_heads/0"}));
+  EXPECT_EQ(out[2].record.verdict_raw, "dead_end");
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(AttemptModel, ACandidateNamedByItsIdResolvesThroughItsTaskDir)
+{
+  std::vector<Warning> warnings;
+  RecordIn c = candidate("cand_gemm_ck_tuned", "ck_tuned_gemm", 1.523, 6.46, "ck");
+  c.record.task_dir = "/wekafs/exp/geak/run/kernels/gemm_task";
+  std::vector<RecordIn> recs{c, ledger("gemm:ck_tuned", 1.523, 6.46, "candidate_passed", 0)};
+  const auto out = build_attempts(recs, {"gemm"}, warnings);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].record.short_name, "gemm");
+  EXPECT_EQ(out[0].candidate_short_name, "ck_tuned_gemm");
+  EXPECT_EQ(out[0].task, "gemm_task");
+  EXPECT_EQ(out[0].sources.size(), 2U);
+}
+
+TEST(AttemptModel, ABakeOffWinnerIsTheCandidateThatDeployedIt)
+{
+  std::vector<Warning> warnings;
+  AttemptRecord bake;
+  bake.origin = "opbench";
+  bake.short_name = "k";
+  bake.backend = "flydsl";
+  bake.isolated_speedup = 1.735;
+  RecordIn opbench{bake, 3, "kernels/k_task/opbench_result.json"};
+  auto not_deployed = opbench;
+  not_deployed.record.short_name = "other";
+  std::vector<RecordIn> recs{candidate("cand_k_flydsl", "k", 1.735, -51.9, "flydsl"),
+                             candidate("cand_k_triton", "k", 1.899, 15.81, "triton"), opbench, not_deployed};
+  const auto out = build_attempts(recs, {"k", "other"}, warnings);
+  ASSERT_EQ(out.size(), 3U);
+  EXPECT_EQ(out[0].sources.size(), 2U);   // the flydsl candidate cites the bake-off
+  EXPECT_EQ(out[2].key, "opbench:other"); // a winner no candidate deployed
+  EXPECT_FALSE(out[2].record.e2e_delta_pct.has_value());
+}
