@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-namespace rfdb::ingest {
+namespace rfdb::domain {
 
 namespace {
 
@@ -381,4 +381,4 @@ std::string_view lever_kind_for(const LeverFacts& facts)
   return "other";
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::domain

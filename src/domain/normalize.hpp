@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace rfdb::ingest {
+namespace rfdb::domain {
 
 // A canonical value (always one of the closed set, pointing at static text)
 // and whether the raw label was recognized. Unrecognized ⇒ value "unknown".
@@ -144,4 +144,4 @@ std::string flag_lever(std::string_view text);
 // flag_lever(text), else fold_lever_text(text).
 std::string lever_key(std::string_view text, std::string_view op_class = "");
 
-} // namespace rfdb::ingest
+} // namespace rfdb::domain

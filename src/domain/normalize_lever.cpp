@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace rfdb::ingest {
+namespace rfdb::domain {
 
 namespace {
 
@@ -362,4 +362,4 @@ std::string lever_key(std::string_view text, std::string_view op_class)
   return fold_lever_text(text);
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::domain

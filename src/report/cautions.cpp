@@ -4,6 +4,7 @@
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
 #include "domain/normalize.hpp"
+
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 
@@ -69,7 +70,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
                      a.run_id,
                      a.run_date,
                      a.short_name,
-                     ingest::lever_key(lever_text, key.op_class),
+                     domain::lever_key(lever_text, key.op_class),
                      ""};
   if (e2e_loss) {
     Caution c = base;
@@ -148,7 +149,7 @@ void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
   }
   for (const auto& d : f.dead_ends) {
     Caution c = imported_base(f);
-    c.lever_key += "#dead-end:" + ingest::fold_lever_text(d);
+    c.lever_key += "#dead-end:" + domain::fold_lever_text(d);
     c.text = fmt::format("Also verify the dead end recorded with {} ({}; {}) before trying it: {}.",
                          md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
                          md_text(sentence(d)));

@@ -3,8 +3,9 @@
 // merged in merge.cpp).
 #include "report/findings.hpp"
 
-#include "calibrate/priors.hpp"
 #include "domain/normalize.hpp"
+
+#include "calibrate/priors.hpp"
 #include "report/lines.hpp"
 #include "util/time.hpp"
 
@@ -65,7 +66,7 @@ struct LineIndex {
   {
     auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
     if (inserted) {
-      it->second = ingest::lever_key(text, op_class);
+      it->second = domain::lever_key(text, op_class);
     }
     return it->second;
   }
@@ -248,10 +249,10 @@ bool is_config_trial(const AttemptInfo& a)
 ReuseKey attempt_reuse_key(const AttemptInfo& a)
 {
   if (is_config_trial(a)) {
-    const std::string regime = ingest::normalize_regime(a.regime);
+    const std::string regime = domain::normalize_regime(a.regime);
     return {"config", normalize_gfx(a.gfx), regime == "unknown" ? std::string("both") : regime};
   }
-  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), ingest::normalize_regime(a.regime)};
+  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), domain::normalize_regime(a.regime)};
 }
 
 std::string attempt_lever_text(const AttemptInfo& a)

@@ -13,10 +13,10 @@
 //   default as_of is the newest run date; imported knowledge newer than it
 //   is shown with its own date and never moves as_of.
 // - Reuse key `kernel_class · gfx · regime`: kernel_class = op_class, gfx
-//   lower-cased ("" → "unknown"), regime by ingest::normalize_regime. A
+//   lower-cased ("" → "unknown"), regime by domain::normalize_regime. A
 //   serving-config trial (attempt kind config) has kernel_class "config" and
 //   regime "both" unless the run recorded one. Within a key one line per
-//   lever key (ingest::lever_key: one key per lever across runs, cards and
+//   lever key (domain::lever_key: one key per lever across runs, cards and
 //   playbook lines); the raw spellings are kept.
 // - What works holds positive *measured* findings only. A kernel lever
 //   needs an isolated win (s > 1.034) and an e2e result beyond +0.5 % with
@@ -183,7 +183,7 @@ struct LostValidation {
 struct Finding {
   ReuseKey key;
   std::string lever;                  // display text, one line
-  std::string lever_key;              // ingest::lever_key
+  std::string lever_key;              // domain::lever_key
   std::vector<std::string> spellings; // every raw lever text behind the line, sorted, unique
   std::string lever_kind;             // from the attempts ("" for imported-only lines)
   std::vector<std::string> backends;  // sorted, unique

@@ -4,6 +4,7 @@
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
 #include "domain/normalize.hpp"
+
 #include "report/lines.hpp"
 
 #include <fmt/format.h>
@@ -72,7 +73,7 @@ std::vector<const ImportedFinding*> merge_order(const std::vector<ImportedFindin
 
 std::string folded_key_text(const ImportedFinding& f)
 {
-  return ingest::fold_lever_text(f.key_raw);
+  return domain::fold_lever_text(f.key_raw);
 }
 
 Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string& lever_key,
@@ -199,18 +200,18 @@ std::string imported_lever_key(const ImportedFinding& f)
           ? std::vector<std::string_view>{f.lever, f.apply}
           : std::vector<std::string_view>{f.name, f.apply, std::string_view(f.text).substr(0, k_text_window)};
   for (const std::string_view t : texts) {
-    if (std::string k = ingest::known_lever(t, op_class); !k.empty()) {
+    if (std::string k = domain::known_lever(t, op_class); !k.empty()) {
       return k;
     }
   }
-  return ingest::lever_key(stated ? std::string_view(f.lever) : std::string_view(imported_display(f)),
+  return domain::lever_key(stated ? std::string_view(f.lever) : std::string_view(imported_display(f)),
                            op_class);
 }
 
 ReuseKey imported_reuse_key(const ImportedFinding& f)
 {
   std::string op = lower_ascii(one_line(f.op_class));
-  return {op.empty() ? std::string("unknown") : op, normalize_gfx(f.gfx), ingest::normalize_regime(f.regime)};
+  return {op.empty() ? std::string("unknown") : op, normalize_gfx(f.gfx), domain::normalize_regime(f.regime)};
 }
 
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped)

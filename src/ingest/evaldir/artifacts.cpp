@@ -2,8 +2,9 @@
 // (attempt_key, run date, short_name) that several parsers and the caller use.
 #include "ingest/evaldir/artifacts.hpp"
 
-#include "ingest/evaldir/common.hpp"
 #include "domain/normalize.hpp"
+
+#include "ingest/evaldir/common.hpp"
 
 #include <fmt/core.h>
 
@@ -180,7 +181,7 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
 {
   RFDB_TRY_ASSIGN(o.validation_status, get_string(doc, "validation_status", ""));
   if (o.validation_status) {
-    const Normalized c = validation_class(*o.validation_status);
+    const domain::Normalized c = domain::validation_class(*o.validation_status);
     o.validation_class = std::string(c.value);
     // Anything that is not a win, a no-win or flagged (phase_partial, a
     // carried A/B, an error) says nothing about the run's outcome: warn, so
@@ -228,7 +229,7 @@ std::string attempt_op_class(const std::optional<std::string>& op_kind, std::str
   if (!op_kind) {
     return "unknown";
   }
-  const Normalized n = normalize_op_class(*op_kind);
+  const domain::Normalized n = domain::normalize_op_class(*op_kind);
   if (!n.recognized) {
     warn(warnings, file, child_pointer(pointer, "op_kind"),
          fmt::format("unknown op_kind '{}' stored as op_class unknown", *op_kind));

@@ -1,9 +1,10 @@
 // Attempt sources written per kernel or per config trial:
 // overlay/cand_*/integrate_result.json (FORMATS.md §2.10),
 // kernels/<task>/opbench_result.json (§2.11), config/sweep_results.json (§2.12).
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -106,8 +107,8 @@ void finish_lever(AttemptRecord& a, std::string_view origin, const std::optional
                   const std::optional<std::string>& flags)
 {
   a.lever = detail::describe_lever(a.winner_kind, a.backend, env, flags);
-  a.lever_kind =
-      std::string(lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
+  a.lever_kind = std::string(
+      domain::lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
 }
 
 Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::string_view rel_path,
@@ -131,7 +132,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   RFDB_TRY_ASSIGN(ab_complete, get_bool(doc, "ab_complete", k_root));
   if (gate) {
     a.gate = detail::lower_ascii(*gate);
-    const Normalized v = attempt_verdict_from_gate(*gate, a.e2e_delta_pct);
+    const domain::Normalized v = domain::attempt_verdict_from_gate(*gate, a.e2e_delta_pct);
     a.verdict = std::string(v.value);
     if (!v.recognized) {
       detail::warn(warnings, rel_path, "/gate",

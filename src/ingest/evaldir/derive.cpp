@@ -1,7 +1,8 @@
 #include "ingest/evaldir/derive.hpp"
 
-#include "ingest/evaldir/attempt_model.hpp"
 #include "domain/normalize.hpp"
+
+#include "ingest/evaldir/attempt_model.hpp"
 
 #include <fmt/core.h>
 
@@ -51,13 +52,13 @@ Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_p
   } else if (k == "profile_topn") {
     RFDB_TRY(take(parse_profile_topn(*doc, rel_path, warnings), p.topn));
     p.topn->round = kind.label;
-    p.topn->round_order = round_order(kind.label);
+    p.topn->round_order = domain::round_order(kind.label);
   } else if (k == "profile_roofline") {
     RFDB_TRY(take(parse_profile_roofline(*doc, rel_path, warnings), p.doc));
     p.doc->round = kind.label;
     for (auto& v : p.doc->verdicts) {
       v.round = kind.label;
-      v.round_order = round_order(kind.label);
+      v.round_order = domain::round_order(kind.label);
     }
   } else if (k == "measured_roofline") {
     RFDB_TRY(take(parse_measured_roofline(*doc, rel_path, warnings), p.doc));
@@ -190,7 +191,7 @@ std::optional<VerdictRef> find_analytic(const DerivedRun& run, const std::vector
 {
   std::optional<VerdictRef> best;
   int best_order = 0;
-  const int limit = round ? round_order(*round) : 1 << 30;
+  const int limit = round ? domain::round_order(*round) : 1 << 30;
   for (std::size_t d = 0; d < run.docs.size(); ++d) {
     const auto& doc = run.docs[d];
     if (doc.superseded || doc.doc.source_kind != "analytic") {
@@ -254,7 +255,7 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   } else if (att.record.op_class == "unknown") {
     if (const auto* row = find_sample(run.rounds, ids, std::nullopt)) {
       att.record.op_class =
-          std::string(op_class_from_top_n(row->classification.value_or(""), row->name).value);
+          std::string(domain::op_class_from_top_n(row->classification.value_or(""), row->name).value);
     }
   }
   if (v != nullptr && v->regime && !att.record.regime) {

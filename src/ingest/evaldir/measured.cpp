@@ -2,9 +2,10 @@
 // (roofline-v1, FORMATS.md §2.8) → one stage-C verdict from the dominant
 // case, exactly as GEAK's load_measured_roofline bridge reads it (§2.9).
 // Fail-soft like the bridge: anything unusable is a Warning, not an error.
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -132,7 +133,7 @@ Result<void> read_case_identity(const json& doc, const json& c, const std::strin
     RFDB_TRY_ASSIGN(limit, get_string(dom, "observed_limit", "/summary/dominant_classification"));
   }
   v.observed_limit = limit;
-  v.bound_type = std::string(bound_type_from_observed_limit(limit.value_or("unknown")));
+  v.bound_type = std::string(domain::bound_type_from_observed_limit(limit.value_or("unknown")));
   RFDB_TRY_ASSIGN(v.name, detail::first_string(c, {"matched_kernel_name", "kernel"}, ptr));
   RFDB_TRY_ASSIGN(v.regime, get_string(c, "regime", ptr));
   const json& target = member_or_empty(doc, "target");
@@ -140,7 +141,7 @@ Result<void> read_case_identity(const json& doc, const json& c, const std::strin
   if (v.op_class_raw) {
     v.op_class = detail::attempt_op_class(v.op_class_raw, rel_path, "/target", warnings);
   } else {
-    v.op_class = std::string(op_class_from_top_n("", v.name.value_or(v.short_name)).value);
+    v.op_class = std::string(domain::op_class_from_top_n("", v.name.value_or(v.short_name)).value);
   }
   return {};
 }
@@ -211,14 +212,14 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   RFDB_TRY(read_case_confidence(doc, c, ptr, v, rel_path, warnings));
   v.phase = d.phase;
   v.case_id = dominant.second;
-  v.target_eff = seed_target_eff(v.op_class);
+  v.target_eff = domain::seed_target_eff(v.op_class);
   // Banded and bounded against the same target_eff (DESIGN.md §1), so the
   // headroom_class and the attainable_speedup agree.
   if (v.target_eff && *v.roofline_pct > 0.0) {
     v.attainable_speedup = std::max(1.0, *v.target_eff / *v.roofline_pct);
   }
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
-  v.headroom_class = v.suspect ? "unknown" : std::string(band_headroom(v.roofline_pct, v.target_eff));
+  v.headroom_class = v.suspect ? "unknown" : std::string(domain::band_headroom(v.roofline_pct, v.target_eff));
   v.json_pointer = ptr;
   v.raw = c.dump(-1, ' ', false, json::error_handler_t::replace);
   return std::optional<Verdict>(std::move(v));

@@ -1,8 +1,9 @@
 // Roofline verdicts: the analytic skill's profile_roofline.json (FORMATS.md
 // §2.6) and measured roofline-v1 documents through the §2.9 bridge.
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -31,7 +32,7 @@ Result<std::string> closed_value(const json& entry, std::string_view key, const 
   if (!raw) {
     return std::string("unknown");
   }
-  const Normalized n = normalizer(*raw);
+  const domain::Normalized n = normalizer(*raw);
   if (!n.recognized) {
     detail::warn(warnings, rel_path, child_pointer(ptr, key),
                  fmt::format("{} '{}' is not in the closed set; stored as unknown", key, *raw));
@@ -75,14 +76,14 @@ Result<void> read_entry_identity(const json& e, const std::string& ptr, Verdict&
     return invalid(fmt::format("{}: entry has neither name nor short_name", ptr));
   }
   v.short_name = short_name ? *short_name : derive_short_name(*v.name);
-  RFDB_TRY_ASSIGN(v.op_class,
-                  closed_value(e, "op_class", ptr, normalize_op_class, v.op_class_raw, rel_path, warnings));
+  RFDB_TRY_ASSIGN(v.op_class, closed_value(e, "op_class", ptr, domain::normalize_op_class, v.op_class_raw,
+                                           rel_path, warnings));
   if (!v.op_class_raw) {
     // No op_class at all: fall back to the Top-N classification + name rules.
     std::optional<std::string> classification;
     RFDB_TRY_ASSIGN(classification, get_string(e, "classification", ptr));
-    v.op_class =
-        std::string(op_class_from_top_n(classification.value_or(""), v.name.value_or(v.short_name)).value);
+    v.op_class = std::string(
+        domain::op_class_from_top_n(classification.value_or(""), v.name.value_or(v.short_name)).value);
   }
   RFDB_TRY_ASSIGN(v.regime, get_string(e, "regime", ptr));
   RFDB_TRY_ASSIGN(v.modeled, get_bool(e, "modeled", ptr));
@@ -100,8 +101,8 @@ Result<void> read_entry_identity(const json& e, const std::string& ptr, Verdict&
 Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& v, std::string_view rel_path,
                                 std::vector<Warning>& warnings)
 {
-  RFDB_TRY_ASSIGN(v.bound_type, closed_value(e, "bound_type", ptr, normalize_bound_type, v.bound_type_raw,
-                                             rel_path, warnings));
+  RFDB_TRY_ASSIGN(v.bound_type, closed_value(e, "bound_type", ptr, domain::normalize_bound_type,
+                                             v.bound_type_raw, rel_path, warnings));
   std::optional<bool> suspect;
   RFDB_TRY_ASSIGN(suspect, get_bool(e, "suspect", ptr));
   const auto ratio = v.roofline_pct_raw ? v.roofline_pct_raw : v.roofline_pct;
@@ -111,11 +112,11 @@ Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& 
   RFDB_TRY_ASSIGN(note, get_string(e, "note", ptr));
   const bool note_says = note && detail::lower_ascii(*note).find("dispatch") != std::string::npos;
   v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms && v.bound_type == "latency");
-  RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, normalize_headroom_class,
+  RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, domain::normalize_headroom_class,
                                                  v.headroom_class_raw, rel_path, warnings));
   if (!v.headroom_class_raw) {
-    const auto target = v.target_eff ? v.target_eff : seed_target_eff(v.op_class);
-    v.headroom_class = std::string(band_headroom(v.roofline_pct, target));
+    const auto target = v.target_eff ? v.target_eff : domain::seed_target_eff(v.op_class);
+    v.headroom_class = std::string(domain::band_headroom(v.roofline_pct, target));
   }
   if (v.suspect || v.dispatch_bound || v.modeled == false) {
     v.headroom_class = "unknown";
@@ -135,9 +136,9 @@ Result<void> read_entry_source(const json& e, const std::string& ptr, Verdict& v
     key = "roofline_confidence";
     RFDB_TRY_ASSIGN(raw, get_string(e, key, ptr));
   }
-  v.confidence = std::string(confidence_for_stage(v.stage));
+  v.confidence = std::string(domain::confidence_for_stage(v.stage));
   if (raw) {
-    const Normalized n = normalize_confidence(*raw);
+    const domain::Normalized n = domain::normalize_confidence(*raw);
     if (n.recognized) {
       v.confidence = std::string(n.value);
     } else {
@@ -175,7 +176,7 @@ Result<std::string> doc_stage(const json& doc, std::string_view rel_path, std::v
     detail::warn(warnings, rel_path, "/stage", "stage missing; assuming A (profile-time)");
     return std::string("A");
   }
-  const Normalized n = normalize_stage(*raw);
+  const domain::Normalized n = domain::normalize_stage(*raw);
   if (!n.recognized) {
     detail::warn(warnings, rel_path, "/stage", fmt::format("stage '{}' is not A|B|C; assuming A", *raw));
     return std::string("A");

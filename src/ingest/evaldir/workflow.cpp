@@ -7,9 +7,10 @@
 // 0 on a verdict other than confirmed reads as null; so do 0 throughputs,
 // speedups and e2e deltas in the accepted lists and the headline. Negative
 // or non-finite speedups are still errors.
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -43,8 +44,8 @@ std::optional<std::string> winner_kind_from_lesson(const std::optional<std::stri
 void finish_lever(AttemptRecord& a, std::string_view origin)
 {
   a.lever = detail::describe_lever(a.winner_kind, a.backend, std::nullopt, std::nullopt);
-  a.lever_kind =
-      std::string(lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
+  a.lever_kind = std::string(
+      domain::lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
 }
 
 Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::string_view rel_path,
@@ -67,7 +68,7 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
                   detail::get_speedup(row, "isolated_speedup", ptr, ZeroSpeedup::means_not_measured));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));
   RFDB_TRY_ASSIGN(a.verdict_raw, get_string(row, "verdict", ptr));
-  const Normalized v = attempt_verdict_from_ledger(a.verdict_raw.value_or("unknown"));
+  const domain::Normalized v = domain::attempt_verdict_from_ledger(a.verdict_raw.value_or("unknown"));
   a.verdict = std::string(v.value);
   if (!v.recognized) {
     detail::warn(warnings, rel_path, child_pointer(ptr, "verdict"),

@@ -250,10 +250,10 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
   f.regime_raw = std::string(!trim(src.regime).empty() ? trim(src.regime)
                              : triple                  ? parts[2]
                                                        : std::string_view());
-  f.regime = normalize_regime(src.regime);
+  f.regime = domain::normalize_regime(src.regime);
   for (std::string_view candidate : {key_regime, src.key}) {
     if (f.regime == "unknown") {
-      f.regime = normalize_regime(candidate);
+      f.regime = domain::normalize_regime(candidate);
     }
   }
 

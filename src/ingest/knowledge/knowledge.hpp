@@ -14,6 +14,7 @@
 #pragma once
 
 #include "domain/normalize.hpp"
+
 #include "util/result.hpp"
 
 #include <optional>
@@ -148,7 +149,7 @@ std::string classify_knowledge_file(std::string_view relative_name);
 // method, moe, attn, routing/topk, gemm, other elementwise words.
 std::string normalize_kernel_class(std::string_view raw);
 
-// normalize_regime (the regime of a reuse key) is in ingest/normalize.hpp.
+// normalize_regime (the regime of a reuse key) is in domain/normalize.hpp (rfdb::domain).
 
 // First `gfx\d+[a-z]*` in `text`, lower-cased; empty when there is none.
 std::string extract_gfx(std::string_view text);

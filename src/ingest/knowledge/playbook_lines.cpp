@@ -3,8 +3,8 @@
 //   - (seed) [* | model_class | gfx | kernel_class | shape_regime] text
 // The format template sits mid-list inside an HTML comment and matches the
 // entry grammar, so comments are removed before lines are matched.
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -174,7 +174,7 @@ bool fill_from_fields(Finding& f, Entry& e, std::string_view file, std::vector<K
   f.kernel_class_raw = v[4];
   f.op_class = normalize_kernel_class(v[4]);
   f.regime_raw = v[5];
-  f.regime = normalize_regime(v[5]);
+  f.regime = domain::normalize_regime(v[5]);
   nlohmann::ordered_json fields = {{"date", v[0]},  {"model", v[1]},        {"model_class", v[2]},
                                    {"gfx", v[3]},   {"kernel_class", v[4]}, {"shape_regime", v[5]},
                                    {"seed", e.seed}};

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-using namespace rfdb::ingest;
+using namespace rfdb::domain;
 
 TEST(NormalizeRegime, OneVocabularyForRunsAndKnowledge)
 {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-using namespace rfdb::ingest;
+using namespace rfdb::domain;
 
 TEST(NormalizeOpClass, MapsProducerLabels)
 {

@@ -1,6 +1,6 @@
+#include "domain/normalize.hpp"
 #include "unit/report/sample_input.hpp"
 
-#include "domain/normalize.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 
@@ -285,7 +285,7 @@ Finding capped(std::string lever, int stars, std::string last_seen, std::string 
   Finding f;
   f.key = {"gemm", std::move(gfx), "decode"};
   f.lever = lever;
-  f.lever_key = ingest::lever_key(lever);
+  f.lever_key = domain::lever_key(lever);
   f.stars = stars;
   f.last_seen = last_seen;
   f.freshness = freshness("2026-03-31", last_seen);

@@ -1,6 +1,7 @@
 // The attempt model, rule by rule, on small hand-made records.
-#include "ingest/evaldir/attempt_model.hpp"
 #include "domain/normalize.hpp"
+
+#include "ingest/evaldir/attempt_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,7 +35,7 @@ RecordIn ledger(const std::string& direction, std::optional<double> iso, std::op
   r.isolated_speedup = iso;
   r.e2e_delta_pct = e2e;
   r.verdict_raw = verdict;
-  r.verdict = attempt_verdict_from_ledger(verdict).value;
+  r.verdict = rfdb::domain::attempt_verdict_from_ledger(verdict).value;
   r.json_pointer = "/state/history/ledger/" + std::to_string(row);
   return RecordIn{r, 2, "workflow_return.json"};
 }

@@ -466,18 +466,18 @@ TEST(KnowledgeNormalize, KernelClassSpellings)
 
 TEST(KnowledgeNormalize, RegimeVocabulary)
 {
-  EXPECT_EQ(normalize_regime("decode"), "decode");
-  EXPECT_EQ(normalize_regime("decode-dominated serving isl/osl/conc=8192/1024/64"), "decode");
-  EXPECT_EQ(normalize_regime("varlen prefill-dominated"), "prefill");
-  EXPECT_EQ(normalize_regime("prefill+decode"), "both");
-  EXPECT_EQ(normalize_regime("varlen prefill+decode"), "both");
-  EXPECT_EQ(normalize_regime("mixed"), "both");
-  EXPECT_EQ(normalize_regime("both"), "both");
-  EXPECT_EQ(normalize_regime("any"), "both");
-  EXPECT_EQ(normalize_regime("n/a"), "unknown");
-  EXPECT_EQ(normalize_regime("launch-bound"), "unknown");
-  EXPECT_EQ(normalize_regime("small-batch"), "unknown");
-  EXPECT_EQ(normalize_regime(""), "unknown");
+  EXPECT_EQ(domain::normalize_regime("decode"), "decode");
+  EXPECT_EQ(domain::normalize_regime("decode-dominated serving isl/osl/conc=8192/1024/64"), "decode");
+  EXPECT_EQ(domain::normalize_regime("varlen prefill-dominated"), "prefill");
+  EXPECT_EQ(domain::normalize_regime("prefill+decode"), "both");
+  EXPECT_EQ(domain::normalize_regime("varlen prefill+decode"), "both");
+  EXPECT_EQ(domain::normalize_regime("mixed"), "both");
+  EXPECT_EQ(domain::normalize_regime("both"), "both");
+  EXPECT_EQ(domain::normalize_regime("any"), "both");
+  EXPECT_EQ(domain::normalize_regime("n/a"), "unknown");
+  EXPECT_EQ(domain::normalize_regime("launch-bound"), "unknown");
+  EXPECT_EQ(domain::normalize_regime("small-batch"), "unknown");
+  EXPECT_EQ(domain::normalize_regime(""), "unknown");
 }
 
 TEST(KnowledgeNormalize, GfxByPattern)
