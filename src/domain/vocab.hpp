@@ -1,0 +1,147 @@
+// Closed vocabularies of rfdb as enum classes, with their one stored spelling:
+// `to_string` gives the text the store's columns (and their CHECK
+// constraints) hold, `parse<E>` reads that exact text back.
+//
+// The store keeps the raw text; code converts at the boundary and compares
+// enums, so a typo in a value fails to compile. Producer spellings
+// ("memory_bound", "med", "stage B") are mapped by domain/normalize.hpp, not
+// here: parse accepts the canonical spelling only (case-sensitive).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+namespace rfdb::domain {
+
+// Kernel operation class (DESIGN.md §1).
+enum class OpClass { gemm, moe, attn, elementwise, unknown };
+// What limits a kernel on the roofline.
+enum class BoundType { memory, compute, latency, unknown };
+// Roofline headroom band of a kernel (band_headroom in domain/roofline.hpp).
+enum class HeadroomClass { underperforming, moderate, saturated, unknown };
+// Confidence of a roofline verdict.
+enum class Confidence { low, medium, high };
+// Roofline analysis stage: A (analytic) < B < C (measured); spelled "A" | "B" | "C".
+enum class Stage { a, b, c };
+// Where a roofline verdict came from.
+enum class SourceKind { analytic, measured };
+// Integrate gate of an attempt (FORMATS.md §2.10).
+enum class Gate { accepted, stack, rejected, incomplete };
+// Attempt verdict (docs/attempt-model.md).
+enum class Verdict { confirmed, partial, dead_end, flagged, incomplete, unknown };
+// A run's Director validation, classified (FORMATS.md §2.13).
+enum class ValidationClass { win, no_win, flagged, unknown };
+// What an attempt measured: a kernel candidate or a serving-config trial.
+enum class AttemptKind { kernel, config };
+// Kind of lever an attempt pulled (lever_kind_for in domain/normalize.hpp).
+enum class LeverKind { config, tuning, authored, backend, fusion, precision, other };
+// Serving regime of a reuse key (normalize_regime in domain/normalize.hpp).
+enum class Regime { decode, prefill, both, unknown };
+// Lifecycle of an imported finding.
+enum class Lifecycle { active, archived };
+// Output parity of an integrate result or sweep trial; "n/a" is spelled na.
+enum class OutputParity { pass, fail, na };
+
+// The stored spelling of every value of E, indexed by the enum's value.
+template <typename E> struct VocabNames;
+
+template <> struct VocabNames<OpClass> {
+  static constexpr std::array<std::string_view, 5> names{"gemm", "moe", "attn", "elementwise", "unknown"};
+};
+template <> struct VocabNames<BoundType> {
+  static constexpr std::array<std::string_view, 4> names{"memory", "compute", "latency", "unknown"};
+};
+template <> struct VocabNames<HeadroomClass> {
+  static constexpr std::array<std::string_view, 4> names{"underperforming", "moderate", "saturated",
+                                                         "unknown"};
+};
+template <> struct VocabNames<Confidence> {
+  static constexpr std::array<std::string_view, 3> names{"low", "medium", "high"};
+};
+template <> struct VocabNames<Stage> {
+  static constexpr std::array<std::string_view, 3> names{"A", "B", "C"};
+};
+template <> struct VocabNames<SourceKind> {
+  static constexpr std::array<std::string_view, 2> names{"analytic", "measured"};
+};
+template <> struct VocabNames<Gate> {
+  static constexpr std::array<std::string_view, 4> names{"accepted", "stack", "rejected", "incomplete"};
+};
+template <> struct VocabNames<Verdict> {
+  static constexpr std::array<std::string_view, 6> names{"confirmed", "partial",    "dead_end",
+                                                         "flagged",   "incomplete", "unknown"};
+};
+template <> struct VocabNames<ValidationClass> {
+  static constexpr std::array<std::string_view, 4> names{"win", "no_win", "flagged", "unknown"};
+};
+template <> struct VocabNames<AttemptKind> {
+  static constexpr std::array<std::string_view, 2> names{"kernel", "config"};
+};
+template <> struct VocabNames<LeverKind> {
+  static constexpr std::array<std::string_view, 7> names{"config", "tuning",    "authored", "backend",
+                                                         "fusion", "precision", "other"};
+};
+template <> struct VocabNames<Regime> {
+  static constexpr std::array<std::string_view, 4> names{"decode", "prefill", "both", "unknown"};
+};
+template <> struct VocabNames<Lifecycle> {
+  static constexpr std::array<std::string_view, 2> names{"active", "archived"};
+};
+template <> struct VocabNames<OutputParity> {
+  static constexpr std::array<std::string_view, 3> names{"pass", "fail", "n/a"};
+};
+
+// A closed vocabulary: an enum class with a VocabNames table.
+template <typename E>
+concept Vocabulary = std::is_enum_v<E> && requires
+{
+  VocabNames<E>::names;
+};
+
+// Every value of E, in declaration order.
+template <Vocabulary E> constexpr std::array<E, VocabNames<E>::names.size()> all_values()
+{
+  std::array<E, VocabNames<E>::names.size()> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<E>(i);
+  }
+  return out;
+}
+
+// The stored spelling of a value ("saturated", "dead_end", "B", "n/a").
+template <Vocabulary E> constexpr std::string_view to_string(E value)
+{
+  return VocabNames<E>::names[static_cast<std::size_t>(value)];
+}
+
+// The value spelled exactly `text` (as stored); nullopt for any other text,
+// including "" and other cases ("Saturated").
+template <Vocabulary E> constexpr std::optional<E> parse(std::string_view text)
+{
+  const auto& names = VocabNames<E>::names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) {
+      return static_cast<E>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+// parse<E>(text), or `fallback` when the text is not a value of E (an empty
+// column, a value outside the vocabulary).
+template <Vocabulary E> constexpr E parse_or(std::string_view text, E fallback)
+{
+  return parse<E>(text).value_or(fallback);
+}
+
+// True when `text` is the stored spelling of `value`: the boundary test for a
+// raw column (`is(row.gate, Gate::accepted)`), false for "" and unknown text.
+template <Vocabulary E> constexpr bool is(std::string_view text, E value)
+{
+  return text == to_string(value);
+}
+
+} // namespace rfdb::domain
