@@ -43,14 +43,7 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
     o.regime = regime_key(a.regime);
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;
-    o.pred_roofline_pct = a.pred_roofline_pct;
-    o.pred_target_eff = a.pred_target_eff;
-    o.pred_attainable_speedup = a.pred_attainable_speedup;
-    o.pred_headroom_class = a.pred_headroom_class;
-    o.pred_confidence = a.pred_confidence;
-    o.pred_suspect = a.pred_suspect.value_or(false);
-    o.pred_dispatch_bound = a.pred_dispatch_bound;
-    o.pred_pct_gpu_time = a.pred_pct_gpu_time;
+    o.prediction = a.prediction;
     o.post_efficiency = a.post_efficiency;
     o.output_parity = a.output_parity;
     o.reject_reason = a.reject_reason;

@@ -112,16 +112,16 @@ std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const Pri
 // The checks on the prediction's verdict.
 std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
 {
-  if (a.pred_suspect) {
+  if (a.prediction.suspect.value_or(false)) {
     return ExclusionReason::suspect;
   }
-  if (a.pred_dispatch_bound) {
+  if (a.prediction.dispatch_bound) {
     return ExclusionReason::dispatch_bound;
   }
-  if (!usable_headroom(a.pred_headroom_class)) {
+  if (!usable_headroom(a.prediction.headroom_class.value_or(""))) {
     return ExclusionReason::unknown_headroom;
   }
-  const auto& r = a.pred_roofline_pct;
+  const auto& r = a.prediction.roofline_pct;
   if (!r || !std::isfinite(*r) || *r <= 0.0 || *r > 1.0) {
     return ExclusionReason::bad_roofline_pct;
   }
@@ -152,14 +152,14 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
   if (out.excluded) {
     return out;
   }
-  const auto cw = confidence_weight(a.pred_confidence, p.confidence_weights);
+  const auto cw = confidence_weight(a.prediction.confidence.value_or(""), p.confidence_weights);
   if (!cw) {
     out.excluded = ExclusionReason::unknown_confidence;
     return out;
   }
   const double s = *a.isolated_speedup;
   out.e_from_post = a.post_efficiency.has_value();
-  const double raw_e = out.e_from_post ? *a.post_efficiency : *a.pred_roofline_pct * s;
+  const double raw_e = out.e_from_post ? *a.post_efficiency : *a.prediction.roofline_pct * s;
   if (raw_e > k_infeasible_e) {
     out.excluded = ExclusionReason::infeasible;
     out.e = raw_e; // shown unclamped by --explain
@@ -172,7 +172,7 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
     out.excluded = ExclusionReason::zero_weight;
     return out;
   }
-  const auto& attainable = a.pred_attainable_speedup;
+  const auto& attainable = a.prediction.attainable_speedup;
   out.contradiction = attainable && std::isfinite(*attainable) && s > *attainable * (1.0 + p.iso_noise);
   return out;
 }
@@ -475,11 +475,11 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
       continue;
     }
     const double s = *a.isolated_speedup;
-    if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.pred_pct_gpu_time ||
-        !std::isfinite(*a.pred_pct_gpu_time) || *a.pred_pct_gpu_time <= 0.0) {
+    if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.prediction.pct_gpu_time ||
+        !std::isfinite(*a.prediction.pct_gpu_time) || *a.prediction.pct_gpu_time <= 0.0) {
       continue;
     }
-    const double c = *a.pred_pct_gpu_time * (1.0 - 1.0 / s);
+    const double c = *a.prediction.pct_gpu_time * (1.0 - 1.0 / s);
     const double d = *a.e2e_delta_pct;
     const auto cls = std::find(k_op_classes.begin(), k_op_classes.end(), a.op_class) - k_op_classes.begin();
     Group& g = groups[{static_cast<int>(cls), group_name(a.regime)}];

@@ -29,6 +29,8 @@
 // drop (its store query).
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "calibrate/stats.hpp"
 #include "util/result.hpp"
 
@@ -49,21 +51,14 @@ struct Observation {
   std::string round;      // profile round label: '0' | 'config' | 'head' | '1' | …
   std::string short_name; // kernel
   std::string lever;
-  std::string op_class;                          // gemm | moe | attn | elementwise | unknown
-  std::string gfx;                               // "" is grouped as "unknown"
-  std::string regime;                            // decode | prefill | …; "" is grouped as "unknown"
-  std::optional<double> isolated_speedup;        // × over baseline
-  std::optional<double> e2e_delta_pct;           // percent, measured e2e throughput delta
-  std::optional<double> pred_roofline_pct;       // fraction 0–1
-  std::optional<double> pred_target_eff;         // fraction 0–1
-  std::optional<double> pred_attainable_speedup; // ×
-  std::string pred_headroom_class;               // saturated | moderate | underperforming | unknown
-  std::string pred_confidence;                   // low | medium | high
-  bool pred_suspect = false;
-  bool pred_dispatch_bound = false;
-  std::optional<double> pred_pct_gpu_time; // percent 0–100
-  std::optional<double> post_efficiency;   // fraction: measured post roofline_efficiency_pct / 100
-  std::string output_parity;               // pass | fail | n/a | "" (integrate_result / sweep trial)
+  std::string op_class;                   // gemm | moe | attn | elementwise | unknown
+  std::string gfx;                        // "" is grouped as "unknown"
+  std::string regime;                     // decode | prefill | …; "" is grouped as "unknown"
+  std::optional<double> isolated_speedup; // × over baseline
+  std::optional<double> e2e_delta_pct;    // percent, measured e2e throughput delta
+  domain::Prediction prediction;          // the verdict the attempt was made on
+  std::optional<double> post_efficiency;  // fraction: measured post roofline_efficiency_pct / 100
+  std::string output_parity;              // pass | fail | n/a | "" (integrate_result / sweep trial)
   std::string reject_reason; // the integrate reason's reject word: parity_regression, no_engagement, …
 };
 

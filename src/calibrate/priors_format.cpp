@@ -205,7 +205,7 @@ std::string explain_observations(const KeyExplanation& ex)
       note += std::string(note.empty() ? "" : "; ") + "contradiction (s beat predicted attainable)";
     }
     rows.push_back({"  " + attempt_ident(x), a.run_date, a.round, a.short_name, a.lever, a.gfx, a.regime,
-                    opt_fixed(a.pred_roofline_pct, 4), opt_fixed(a.isolated_speedup, 3),
+                    opt_fixed(a.prediction.roofline_pct, 4), opt_fixed(a.isolated_speedup, 3),
                     fixed(x.evaluation.e, 4), fixed(x.evaluation.weight, 3), note.empty() ? "-" : note});
   }
   return out + aligned(rows, {false, false, true, false, false, false, false, true, true, true, true, false});
@@ -226,7 +226,7 @@ std::string explain_excluded(const KeyExplanation& ex)
       reason += fmt::format(" (e {} > 1.05; counted as a contradiction)", fixed(x.evaluation.e, 4));
     }
     rows.push_back({"  " + attempt_ident(x), a.run_date, a.round, a.short_name, a.lever, a.gfx, a.regime,
-                    opt_fixed(a.pred_roofline_pct, 4), opt_fixed(a.isolated_speedup, 3), reason});
+                    opt_fixed(a.prediction.roofline_pct, 4), opt_fixed(a.isolated_speedup, 3), reason});
   }
   return out + aligned(rows, {false, false, true, false, false, false, false, true, true, false});
 }

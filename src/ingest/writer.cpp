@@ -112,7 +112,7 @@ void bind_attempt(Statement& s, const DerivedAttempt& d, std::optional<std::int6
   s.bind(":pred_expected_e2e_gain_pct", p.expected_e2e_gain_pct);
   s.bind(":pred_headroom_class", p.headroom_class).bind(":pred_bound_type", p.bound_type);
   s.bind(":pred_confidence", p.confidence).bind(":pred_suspect", p.suspect);
-  s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", p.post_efficiency);
+  s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", d.post_efficiency);
 }
 
 } // namespace
@@ -184,8 +184,8 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
   }
   for (const auto& a : run.attempts) {
     std::optional<std::int64_t> pred_id;
-    if (a.prediction.verdict) {
-      pred_id = verdict_ids[a.prediction.verdict->doc][a.prediction.verdict->verdict];
+    if (a.prediction_verdict) {
+      pred_id = verdict_ids[a.prediction_verdict->doc][a.prediction_verdict->verdict];
     }
     st.attempt.bind(":run_id", run_id);
     bind_attempt(st.attempt, a, pred_id);

@@ -67,12 +67,12 @@ std::string class_table(const std::vector<AttemptInfo>& attempts)
     ++c.attempts;
     const bool usable = has_usable_prediction(at);
     if (usable) {
-      c.predicted.push_back(*at.pred_attainable_speedup);
+      c.predicted.push_back(*at.prediction.attainable_speedup);
     }
     if (at.isolated_speedup) {
       c.measured.push_back(*at.isolated_speedup);
       if (usable) {
-        c.ratio.push_back(*at.isolated_speedup / *at.pred_attainable_speedup);
+        c.ratio.push_back(*at.isolated_speedup / *at.prediction.attainable_speedup);
       }
     }
   }
@@ -114,7 +114,7 @@ std::string miss_line(const AttemptInfo& at, double ratio)
                      md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
                      md_text(normalize_gfx(at.gfx)), md_text(domain::normalize_regime(at.regime)),
                      md_code(at.run_id), md_text(at.lever.empty() ? at.backend : at.lever),
-                     times(at.isolated_speedup), times(at.pred_attainable_speedup), fixed(ratio, 3));
+                     times(at.isolated_speedup), times(at.prediction.attainable_speedup), fixed(ratio, 3));
 }
 
 using Miss = std::pair<double, const AttemptInfo*>;
@@ -146,7 +146,7 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
         !speed_is_evidence(at)) {
       continue; // no prediction, or a null outcome: no evidence about the ceiling
     }
-    const double r = *at.isolated_speedup / *at.pred_attainable_speedup;
+    const double r = *at.isolated_speedup / *at.prediction.attainable_speedup;
     if (r > k_iso_band) {
       under.emplace_back(r, &at);
     } else if (r * k_iso_band < 1.0) {

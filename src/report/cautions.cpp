@@ -54,7 +54,7 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
   // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
   // unmodelled) is not a prediction, so it cannot be contradicted.
   const bool contradiction = a.isolated_speedup && has_usable_prediction(a) && speed_is_evidence(a) &&
-                             *a.isolated_speedup > *a.pred_attainable_speedup * k_iso_win;
+                             *a.isolated_speedup > *a.prediction.attainable_speedup * k_iso_win;
   const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
   if (!e2e_loss && !contradiction && !lost) {
     return;
@@ -83,13 +83,14 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
   if (contradiction) {
     Caution c = base;
     c.kind = CautionKind::model_contradiction;
-    c.text = fmt::format(
-        "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
-        "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
-        "byte/FLOP counts and target_eff before routing on the prediction.",
-        target_text(a), cond, lever, fixed(*a.isolated_speedup, 3), fixed(*a.pred_attainable_speedup, 3),
-        a.pred_roofline_pct ? fixed(*a.pred_roofline_pct, 3) : "-",
-        a.pred_target_eff ? fixed(*a.pred_target_eff, 3) : "-", where);
+    c.text =
+        fmt::format("Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
+                    "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
+                    "byte/FLOP counts and target_eff before routing on the prediction.",
+                    target_text(a), cond, lever, fixed(*a.isolated_speedup, 3),
+                    fixed(*a.prediction.attainable_speedup, 3),
+                    a.prediction.roofline_pct ? fixed(*a.prediction.roofline_pct, 3) : "-",
+                    a.prediction.target_eff ? fixed(*a.prediction.target_eff, 3) : "-", where);
     out.push_back(std::move(c));
   }
   if (lost) {
@@ -167,8 +168,9 @@ bool same_caution(const Caution& x, const Caution& y)
 
 bool has_usable_prediction(const AttemptInfo& a)
 {
-  const std::string& h = a.pred_headroom_class;
-  return !a.pred_suspect.value_or(false) && a.pred_attainable_speedup && *a.pred_attainable_speedup > 0.0 &&
+  const std::string h = a.prediction.headroom_class.value_or("");
+  return !a.prediction.suspect.value_or(false) && a.prediction.attainable_speedup &&
+         *a.prediction.attainable_speedup > 0.0 &&
          (h == "saturated" || h == "moderate" || h == "underperforming");
 }
 

@@ -283,10 +283,10 @@ bool validation_lost(const AttemptInfo& a)
 
 std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
 {
-  if (!a.pred_pct_gpu_time || !a.isolated_speedup || *a.isolated_speedup <= 1.0) {
+  if (!a.prediction.pct_gpu_time || !a.isolated_speedup || *a.isolated_speedup <= 1.0) {
     return std::nullopt;
   }
-  return *a.pred_pct_gpu_time * (1.0 - 1.0 / *a.isolated_speedup);
+  return *a.prediction.pct_gpu_time * (1.0 - 1.0 / *a.isolated_speedup);
 }
 
 bool speed_is_evidence(const AttemptInfo& a)

@@ -47,15 +47,7 @@ AttemptInfo attempt_info(const store::ReportAttempt& a)
   x.parity_kind = a.parity_kind;
   x.reason = a.reason;
   x.reject_reason = a.reject_reason;
-  x.pred_source_kind = a.pred_source_kind;
-  x.pred_roofline_pct = a.pred_roofline_pct;
-  x.pred_target_eff = a.pred_target_eff;
-  x.pred_attainable_speedup = a.pred_attainable_speedup;
-  x.pred_expected_e2e_gain_pct = a.pred_expected_e2e_gain_pct;
-  x.pred_headroom_class = a.pred_headroom_class;
-  x.pred_confidence = a.pred_confidence;
-  x.pred_suspect = a.pred_suspect;
-  x.pred_pct_gpu_time = a.pred_pct_gpu_time;
+  x.prediction = a.prediction;
   return x;
 }
 

@@ -7,6 +7,8 @@
 // an empty string means "absent"; std::nullopt means an absent number.
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "calibrate/priors.hpp"
 
 #include <optional>
@@ -56,17 +58,9 @@ struct AttemptInfo {
   bool deployed = false;                    // the final overlay carries it
   std::string output_parity;                // pass | fail | n/a | ""
   std::string parity_kind;
-  std::string reason;                               // the integrate reason, verbatim
-  std::string reject_reason;                        // no_engagement | parity_regression | … | ""
-  std::string pred_source_kind;                     // analytic | measured | ""
-  std::optional<double> pred_roofline_pct;          // fraction 0–1
-  std::optional<double> pred_target_eff;            // fraction 0–1
-  std::optional<double> pred_attainable_speedup;    // ×
-  std::optional<double> pred_expected_e2e_gain_pct; // percent 0–100
-  std::string pred_headroom_class;                  // saturated | moderate | underperforming | unknown | ""
-  std::string pred_confidence;                      // low | medium | high | ""
-  std::optional<bool> pred_suspect;
-  std::optional<double> pred_pct_gpu_time; // percent 0–100
+  std::string reason;            // the integrate reason, verbatim
+  std::string reject_reason;     // no_engagement | parity_regression | … | ""
+  domain::Prediction prediction; // the verdict the attempt was made on
 };
 
 // The top kernel of one profiling round by pct_gpu_time and by expected gain.

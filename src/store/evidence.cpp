@@ -75,18 +75,18 @@ Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
     a.e2e_delta_pct = s.get_opt_double(16);
     a.gate = text_or_empty(s, 17);
     a.verdict = s.get_text(18);
-    a.pred_roofline_pct = s.get_opt_double(19);
-    a.pred_target_eff = s.get_opt_double(20);
-    a.pred_attainable_speedup = s.get_opt_double(21);
-    a.pred_expected_e2e_gain_pct = s.get_opt_double(22);
-    a.pred_headroom_class = text_or_empty(s, 23);
-    a.pred_confidence = text_or_empty(s, 24);
+    a.prediction.roofline_pct = s.get_opt_double(19);
+    a.prediction.target_eff = s.get_opt_double(20);
+    a.prediction.attainable_speedup = s.get_opt_double(21);
+    a.prediction.expected_e2e_gain_pct = s.get_opt_double(22);
+    a.prediction.headroom_class = s.get_opt_text(23);
+    a.prediction.confidence = s.get_opt_text(24);
     if (auto v = s.get_opt_int(25)) {
-      a.pred_suspect = *v != 0;
+      a.prediction.suspect = *v != 0;
     }
-    a.pred_pct_gpu_time = s.get_opt_double(26);
+    a.prediction.pct_gpu_time = s.get_opt_double(26);
     a.post_efficiency = s.get_opt_double(27);
-    a.pred_dispatch_bound = s.get_opt_int(28).value_or(0) != 0;
+    a.prediction.dispatch_bound = s.get_opt_int(28).value_or(0) != 0;
     a.output_parity = text_or_empty(s, 29);
     a.reject_reason = text_or_empty(s, 30);
     ev.attempts.push_back(std::move(a));

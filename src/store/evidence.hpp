@@ -3,6 +3,8 @@
 // and imported findings, excluding retracted runs. Units as in the schema.
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "store/database.hpp"
 #include "store/runs.hpp"
 
@@ -23,11 +25,7 @@ struct EvidenceAttempt {
   std::string round, short_name, op_class, regime, lever, lever_kind, backend;
   std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
   std::string gate, verdict;
-  std::optional<double> pred_roofline_pct, pred_target_eff, pred_attainable_speedup;
-  std::optional<double> pred_expected_e2e_gain_pct, pred_pct_gpu_time;
-  std::string pred_headroom_class, pred_confidence;
-  std::optional<bool> pred_suspect;
-  bool pred_dispatch_bound = false;
+  domain::Prediction prediction;         // source_kind, stage, bound_type and round are not read
   std::optional<double> post_efficiency; // fraction
   std::string output_parity,
       reject_reason; // pass | fail | n/a | ""; parity_regression, no_engagement, … | ""

@@ -14,6 +14,7 @@ public:
   explicit Row(const Statement& s) : m_s(s) {}
   [[nodiscard]] std::string text(int col) const { return m_s.get_opt_text(col).value_or(""); }
   [[nodiscard]] std::optional<double> num(int col) const { return m_s.get_opt_double(col); }
+  [[nodiscard]] std::optional<std::string> opt_text(int col) const { return m_s.get_opt_text(col); }
   [[nodiscard]] std::optional<std::int64_t> integer(int col) const { return m_s.get_opt_int(col); }
   [[nodiscard]] bool flag(int col) const { return m_s.get_opt_int(col).value_or(0) != 0; }
   [[nodiscard]] std::optional<int> int32(int col) const
@@ -82,17 +83,17 @@ ReportAttempt read_attempt(const Row& r)
   a.reject_reason = r.text(25);
   a.validation_class = r.text(26);
   a.validation_speedup = r.num(27);
-  a.pred_source_kind = r.text(28);
-  a.pred_roofline_pct = r.num(29);
-  a.pred_target_eff = r.num(30);
-  a.pred_attainable_speedup = r.num(31);
-  a.pred_expected_e2e_gain_pct = r.num(32);
-  a.pred_headroom_class = r.text(33);
-  a.pred_confidence = r.text(34);
+  a.prediction.source_kind = r.opt_text(28);
+  a.prediction.roofline_pct = r.num(29);
+  a.prediction.target_eff = r.num(30);
+  a.prediction.attainable_speedup = r.num(31);
+  a.prediction.expected_e2e_gain_pct = r.num(32);
+  a.prediction.headroom_class = r.opt_text(33);
+  a.prediction.confidence = r.opt_text(34);
   if (const auto v = r.integer(35)) {
-    a.pred_suspect = *v != 0;
+    a.prediction.suspect = *v != 0;
   }
-  a.pred_pct_gpu_time = r.num(36);
+  a.prediction.pct_gpu_time = r.num(36);
   return a;
 }
 

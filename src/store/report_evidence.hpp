@@ -5,6 +5,8 @@
 // left out. Units as in the schema (migrations/0001, 0003).
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "store/database.hpp"
 #include "store/evidence.hpp"
 #include "store/runs.hpp"
@@ -25,11 +27,7 @@ struct ReportAttempt {
   std::string output_parity, parity_kind, reason, reject_reason;
   std::string validation_class;             // the run's Director validation
   std::optional<double> validation_speedup; // × the run's throughput_speedup
-  std::string pred_source_kind;             // analytic | measured | ""
-  std::optional<double> pred_roofline_pct, pred_target_eff, pred_attainable_speedup;
-  std::optional<double> pred_expected_e2e_gain_pct, pred_pct_gpu_time;
-  std::string pred_headroom_class, pred_confidence;
-  std::optional<bool> pred_suspect;
+  domain::Prediction prediction;            // stage, bound_type, dispatch_bound and round are not read
 };
 
 // A profile-round verdict (round set) or a measured baseline roofline

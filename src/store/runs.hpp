@@ -4,6 +4,8 @@
 // speedups × over baseline, throughputs tok/s.
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "store/database.hpp"
 
 #include <cstdint>
@@ -45,13 +47,6 @@ struct VerdictRow {
   bool dispatch_bound = false;
 };
 
-struct Prediction {
-  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
-  std::optional<std::string> headroom_class, confidence;
-  std::optional<double> pct_gpu_time;
-  std::optional<std::string> source_kind, stage, bound_type; // analytic | measured; A | B | C
-};
-
 // One attempt (docs/attempt-model.md). Speedups × over baseline, deltas and
 // pct_gpu_time percent 0–100, post_efficiency a fraction 0–1.
 struct AttemptRow {
@@ -59,7 +54,7 @@ struct AttemptRow {
   std::optional<std::string> backend;
   std::optional<double> isolated_speedup, e2e_delta_pct;
   std::string verdict;
-  Prediction prediction;
+  domain::Prediction prediction; // suspect, dispatch_bound and round are not read
   std::string lever_kind;
   std::optional<std::string> gate;
   std::vector<std::string> sources; // rel paths, sorted

@@ -121,10 +121,9 @@ bool matches(const Verdict& v, const std::optional<std::string>& task, const std
   return false;
 }
 
-Snapshot snapshot_from(const Verdict& v, VerdictRef ref)
+domain::Prediction prediction_from(const Verdict& v)
 {
-  Snapshot s;
-  s.verdict = ref;
+  domain::Prediction s;
   s.source_kind = v.source_kind;
   s.stage = v.stage;
   s.headroom_class = v.headroom_class;
@@ -225,25 +224,29 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
     }
   }
   const auto analytic = find_analytic(run, ids, att.record.round);
-  Snapshot s;
+  domain::Prediction s;
+  std::optional<VerdictRef> ref;
   // Precedence: a stage-C entry that is itself measured (what the pipeline
   // routed on), then a measured baseline roofline, then the analytic verdict.
   if (analytic && verdict_at(*analytic).source_kind == "measured") {
-    s = snapshot_from(verdict_at(*analytic), *analytic);
+    s = prediction_from(verdict_at(*analytic));
+    ref = *analytic;
   } else if (measured.baseline) {
-    s = snapshot_from(verdict_at(*measured.baseline), *measured.baseline);
+    s = prediction_from(verdict_at(*measured.baseline));
+    ref = *measured.baseline;
     if (analytic) {
       s.pct_gpu_time = verdict_at(*analytic).pct_gpu_time;
       s.round = verdict_at(*analytic).round;
     }
   } else if (analytic) {
-    s = snapshot_from(verdict_at(*analytic), *analytic);
+    s = prediction_from(verdict_at(*analytic));
+    ref = *analytic;
   }
   if (!s.pct_gpu_time) {
     const auto* row = find_sample(run.rounds, ids, s.round);
     s.pct_gpu_time = row != nullptr ? std::optional(row->pct_gpu_time) : att.record.pct_gpu_time;
   }
-  if (s.verdict && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup &&
+  if (ref && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup &&
       *s.attainable_speedup > 0) {
     s.expected_e2e_gain_pct = *s.pct_gpu_time * (1.0 - 1.0 / *s.attainable_speedup);
   }
@@ -265,6 +268,7 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
     att.record.round = s.round;
   }
   att.prediction = std::move(s);
+  att.prediction_verdict = ref;
 }
 
 // Every kernel the profile or a roofline names.
@@ -354,7 +358,7 @@ void credit_post_rooflines(DerivedRun& run)
       }
       for (auto& att : run.attempts) {
         if (att.deployed && att.measured && matches(v, doc.doc.task, kernel_ids(att))) {
-          att.prediction.post_efficiency = *v.roofline_efficiency_pct / 100.0;
+          att.post_efficiency = *v.roofline_efficiency_pct / 100.0;
           att.post_measured = true;
           att.sources.push_back({doc.source_id, v.json_pointer});
           break;

@@ -20,6 +20,8 @@
 //   the kernel (the decision-time verdict, before the kernel was changed).
 #pragma once
 
+#include "domain/prediction.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
 
@@ -54,17 +56,6 @@ struct VerdictRef {
   std::size_t verdict = 0;
 };
 
-// The prediction snapshot joined at ingest (units as in Verdict).
-struct Snapshot {
-  std::optional<VerdictRef> verdict;
-  std::optional<std::string> source_kind, stage, headroom_class, bound_type, confidence;
-  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
-  std::optional<double> pct_gpu_time; // percent 0–100
-  std::optional<bool> suspect;
-  std::optional<double> post_efficiency; // fraction: roofline-v1 post efficiency / 100
-  std::optional<std::string> round;
-};
-
 struct Citation {
   std::int64_t source_id = 0;
   std::string json_pointer;
@@ -76,8 +67,10 @@ struct Citation {
 // nothing. References (ledger rows, accepted/pending/flagged lists) attach
 // to the attempt whose kernel and measured numbers agree.
 struct DerivedAttempt {
-  AttemptRecord record; // the measured candidate, with what references added
-  Snapshot prediction;
+  AttemptRecord record;                         // the measured candidate, with what references added
+  domain::Prediction prediction;                // joined at ingest (units as in Verdict)
+  std::optional<VerdictRef> prediction_verdict; // the verdict it was taken from
+  std::optional<double> post_efficiency;        // fraction: roofline-v1 post efficiency / 100
   std::vector<Citation> sources;
   std::string key;                                 // unique within the run: cand:<dir> | config:<id> | …
   std::string kind = "kernel";                     // kernel | config

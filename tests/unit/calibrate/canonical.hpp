@@ -22,12 +22,12 @@ inline Observation canonical_moe()
   o.regime = "decode";
   o.isolated_speedup = 1.047;
   o.e2e_delta_pct = -0.064;
-  o.pred_roofline_pct = 0.88;
-  o.pred_target_eff = 0.90;
-  o.pred_attainable_speedup = 1.023;
-  o.pred_headroom_class = "saturated";
-  o.pred_confidence = "medium";
-  o.pred_pct_gpu_time = 26.45;
+  o.prediction.roofline_pct = 0.88;
+  o.prediction.target_eff = 0.90;
+  o.prediction.attainable_speedup = 1.023;
+  o.prediction.headroom_class = "saturated";
+  o.prediction.confidence = "medium";
+  o.prediction.pct_gpu_time = 26.45;
   return o;
 }
 
@@ -40,11 +40,11 @@ inline Observation canonical_attn()
   o.op_class = "attn";
   o.isolated_speedup = 1.56;
   o.e2e_delta_pct.reset();
-  o.pred_roofline_pct = 0.18;
-  o.pred_target_eff = 0.50;
-  o.pred_attainable_speedup = 2.778;
-  o.pred_headroom_class = "underperforming";
-  o.pred_pct_gpu_time = 8.86;
+  o.prediction.roofline_pct = 0.18;
+  o.prediction.target_eff = 0.50;
+  o.prediction.attainable_speedup = 2.778;
+  o.prediction.headroom_class = "underperforming";
+  o.prediction.pct_gpu_time = 8.86;
   return o;
 }
 

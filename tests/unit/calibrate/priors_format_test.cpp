@@ -37,8 +37,8 @@ TEST(RenderPriorsMd, ChildRowsNameTheirParent)
   p.level = PriorsLevel::op_class_gfx;
   auto in = canonical();
   in.push_back(canonical_moe());
-  in.back().pred_roofline_pct = 0.95; // e = 0.95 × 1.2 = 1.14 > 1.05: infeasible,
-  in.back().isolated_speedup = 1.2;   // counted once as a contradiction
+  in.back().prediction.roofline_pct = 0.95; // e = 0.95 × 1.2 = 1.14 > 1.05: infeasible,
+  in.back().isolated_speedup = 1.2;         // counted once as a contradiction
   const std::string md = render_priors_md(compute(in, p));
   // A key without evidence names the nearest keys of its class that have some.
   PriorsParams fine;
@@ -47,9 +47,9 @@ TEST(RenderPriorsMd, ChildRowsNameTheirParent)
   Observation prefill = canonical_moe(); // gfx942 prefill: e = 0.5 × 1.8 = 0.90, weight 0.6
   prefill.gfx = "gfx942";
   prefill.regime = "prefill";
-  prefill.pred_roofline_pct = 0.5;
+  prefill.prediction.roofline_pct = 0.5;
   prefill.isolated_speedup = 1.8;
-  prefill.pred_attainable_speedup = 2.0;
+  prefill.prediction.attainable_speedup = 2.0;
   two_regimes.push_back(prefill);
   Observation attn_gfx942 = canonical_attn(); // makes the gfx942:decode keys exist
   attn_gfx942.gfx = "gfx942";
@@ -230,7 +230,7 @@ TEST(RenderExplain, ListsObservationsExclusionsAndArithmetic)
   auto in = canonical();
   Observation suspect = canonical_moe();
   suspect.round = "2";
-  suspect.pred_suspect = true;
+  suspect.prediction.suspect = true;
   in.push_back(suspect);
   const auto ex = explain_priors(in, {}, *parse_priors_key("moe"));
   ASSERT_TRUE(ex.has_value());

@@ -25,10 +25,10 @@ Observation obs(std::string op_class, std::string gfx, std::string regime, doubl
   o.op_class = std::move(op_class);
   o.gfx = std::move(gfx);
   o.regime = std::move(regime);
-  o.pred_roofline_pct = roofline_pct;
+  o.prediction.roofline_pct = roofline_pct;
   o.isolated_speedup = s;
-  o.pred_attainable_speedup = 10.0;
-  o.pred_confidence = std::move(confidence);
+  o.prediction.attainable_speedup = 10.0;
+  o.prediction.confidence = std::move(confidence);
   o.e2e_delta_pct.reset();
   return o;
 }
@@ -64,7 +64,7 @@ std::vector<Observation> varied_history()
                         0.2 + 0.013 * (i % 50), 1.05 + 0.07 * (i % 9), conf[u % 3], dates[u % 3]);
     o.run_id = "run_" + std::to_string(i % 7);
     o.round = std::to_string(i % 4);
-    o.pred_attainable_speedup = 1.0 + 0.1 * (i % 6);
+    o.prediction.attainable_speedup = 1.0 + 0.1 * (i % 6);
     o.e2e_delta_pct = (i % 4 == 0) ? std::optional<double>(-1.0 + 0.3 * (i % 11)) : std::nullopt;
     out.push_back(o);
   }
@@ -153,31 +153,31 @@ TEST(EvaluateAttempt, ExclusionReasonsInOrder)
   o = canonical_moe();
   o.isolated_speedup.reset();
   EXPECT_EQ(reason(o), ExclusionReason::no_speedup);
-  o.isolated_speedup = 1.034; // exactly on the band edge: not a win
-  o.pred_suspect = true;      // below_noise is reported first
+  o.isolated_speedup = 1.034;  // exactly on the band edge: not a win
+  o.prediction.suspect = true; // below_noise is reported first
   EXPECT_EQ(reason(o), ExclusionReason::below_noise);
   o.isolated_speedup = 1.2;
   EXPECT_EQ(reason(o), ExclusionReason::suspect);
-  o.pred_suspect = false;
-  o.pred_dispatch_bound = true;
+  o.prediction.suspect = false;
+  o.prediction.dispatch_bound = true;
   EXPECT_EQ(reason(o), ExclusionReason::dispatch_bound);
-  o.pred_dispatch_bound = false;
-  o.pred_headroom_class = "unknown";
+  o.prediction.dispatch_bound = false;
+  o.prediction.headroom_class = "unknown";
   EXPECT_EQ(reason(o), ExclusionReason::unknown_headroom);
-  o.pred_headroom_class = "moderate";
-  o.pred_roofline_pct = 1.2;
+  o.prediction.headroom_class = "moderate";
+  o.prediction.roofline_pct = 1.2;
   EXPECT_EQ(reason(o), ExclusionReason::bad_roofline_pct);
-  o.pred_roofline_pct = 0.5;
+  o.prediction.roofline_pct = 0.5;
   o.post_efficiency = 0.0;
   EXPECT_EQ(reason(o), ExclusionReason::bad_post_efficiency);
   o.post_efficiency.reset();
-  o.pred_confidence = "stage-b";
+  o.prediction.confidence = "stage-b";
   EXPECT_EQ(reason(o), ExclusionReason::unknown_confidence);
-  o.pred_confidence = "low";
-  o.pred_roofline_pct = 0.9; // e = 1.08 > 1.05
+  o.prediction.confidence = "low";
+  o.prediction.roofline_pct = 0.9; // e = 1.08 > 1.05
   EXPECT_EQ(reason(o), ExclusionReason::infeasible);
   EXPECT_TRUE(evaluate_attempt(o, p).contradiction);
-  o.pred_roofline_pct = 0.5;
+  o.prediction.roofline_pct = 0.5;
   p.confidence_weights.low = 0.0;
   EXPECT_EQ(reason(o), ExclusionReason::zero_weight);
 }
@@ -253,12 +253,12 @@ TEST(ComputePriors, UnusableAttemptsChangeNothing)
   const std::string before = render_priors_json(compute(canonical(), p));
   auto in = canonical();
   Observation suspect = obs("moe", "gfx942", "prefill", 0.4, 2.0);
-  suspect.pred_suspect = true;
+  suspect.prediction.suspect = true;
   Observation unknown = obs("attn", "gfx942", "decode", 0.3, 2.0);
-  unknown.pred_headroom_class = "unknown";
+  unknown.prediction.headroom_class = "unknown";
   Observation below = obs("moe", "gfx950", "decode", 0.99, 1.03);
   Observation dispatch = obs("gemm", "gfx90a", "decode", 0.1, 3.0);
-  dispatch.pred_dispatch_bound = true;
+  dispatch.prediction.dispatch_bound = true;
   Observation other = obs("unknown", "gfx950", "decode", 0.5, 1.5);
   in.insert(in.end(), {suspect, unknown, below, dispatch, other});
   const auto after = compute(in, p);
@@ -337,7 +337,7 @@ TEST(ComputePriors, RaisingAnObservationNeverLowersTheValue)
       continue;
     }
     auto raised = in;
-    raised[i].pred_roofline_pct = std::min(1.0, ev.e + 0.1) / *in[i].isolated_speedup;
+    raised[i].prediction.roofline_pct = std::min(1.0, ev.e + 0.1) / *in[i].isolated_speedup;
     const auto r = compute(raised);
     EXPECT_GE(row(r, in[i].op_class).target_eff, row(base, in[i].op_class).target_eff) << i;
     ++raised_count;
@@ -513,7 +513,7 @@ Observation transfer(double pct, double s, std::optional<double> d, std::string 
                      std::string date = "2025-05-01")
 {
   Observation o = obs("moe", "gfx950", std::move(regime), 0.5, s, "high", std::move(date));
-  o.pred_pct_gpu_time = pct;
+  o.prediction.pct_gpu_time = pct;
   o.e2e_delta_pct = d;
   return o;
 }
@@ -742,7 +742,7 @@ TEST(ExplainPriors, ChainAndMembersOfAKey)
 {
   auto in = canonical();
   Observation suspect = canonical_moe();
-  suspect.pred_suspect = true;
+  suspect.prediction.suspect = true;
   in.push_back(suspect);
   in.push_back(obs("moe", "gfx942", "decode", 0.5, 1.8)); // other gfx: class level only
   const auto ex = explain_priors(in, {}, *parse_priors_key("moe:gfx950:decode"));

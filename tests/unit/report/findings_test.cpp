@@ -244,7 +244,7 @@ TEST(Findings, AnE2eGainBeyondTwiceTheAmdahlCeilingIsAnnotated)
   auto in = one_key_input();
   const auto r = make_run("r1", "2026-03-01", "gfx942");
   auto a = make_attempt(r, "tile tune", 1.25, 4.5, "accepted"); // c = 20 × (1 − 1/1.25) = 4 %
-  a.pred_pct_gpu_time = 10.0;                                   // c = 2 %: 4.5 > 2 × 2
+  a.prediction.pct_gpu_time = 10.0;                             // c = 2 %: 4.5 > 2 × 2
   a.attempt_key = "cand:x";
   in.attempts = {a};
   auto f = findings_of(in);
@@ -545,13 +545,13 @@ TEST(Cautions, ModelContradictionBeyondTheNoiseBand)
 {
   const auto r = make_run("run_b", "2026-03-02", "gfx950");
   auto beat = make_attempt(r, "lever a", 1.56, std::nullopt);
-  beat.pred_attainable_speedup = 1.2;
+  beat.prediction.attainable_speedup = 1.2;
   beat.attempt_key = "cand:a";
   auto within = make_attempt(r, "lever b", 1.24, std::nullopt); // 1.2 × 1.034 = 1.2408
-  within.pred_attainable_speedup = 1.2;
+  within.prediction.attainable_speedup = 1.2;
   auto suspect = make_attempt(r, "lever c", 2.0, std::nullopt);
-  suspect.pred_attainable_speedup = 1.2;
-  suspect.pred_suspect = true;
+  suspect.prediction.attainable_speedup = 1.2;
+  suspect.prediction.suspect = true;
   const auto cautions = cautions_of({beat, within, suspect});
   ASSERT_EQ(cautions.size(), 1u);
   EXPECT_EQ(cautions[0].kind, CautionKind::model_contradiction);

@@ -105,12 +105,12 @@ TEST(Playbook, PriorsSectionShowsWhatRfdbPriorsPrints)
     o.regime = a.regime;
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;
-    o.pred_roofline_pct = a.pred_roofline_pct;
-    o.pred_target_eff = a.pred_target_eff;
-    o.pred_attainable_speedup = a.pred_attainable_speedup;
-    o.pred_headroom_class = a.pred_headroom_class;
-    o.pred_confidence = a.pred_confidence;
-    o.pred_pct_gpu_time = a.pred_pct_gpu_time;
+    o.prediction.roofline_pct = a.prediction.roofline_pct;
+    o.prediction.target_eff = a.prediction.target_eff;
+    o.prediction.attainable_speedup = a.prediction.attainable_speedup;
+    o.prediction.headroom_class = a.prediction.headroom_class;
+    o.prediction.confidence = a.prediction.confidence;
+    o.prediction.pct_gpu_time = a.prediction.pct_gpu_time;
     obs.push_back(o);
   }
   calibrate::PriorsParams params;
@@ -166,16 +166,16 @@ TEST(Playbook, CalibrationIgnoresPlaceholderPredictionsAndNulls)
   AttemptInfo suspect = testing::make_attempt(run, "norm patch", 1.10, 0.3, "stack");
   suspect.short_name = "fused_add_rmsnorm_kernel";
   suspect.op_class = "elementwise";
-  suspect.pred_suspect = true;
-  suspect.pred_headroom_class = "unknown";
-  suspect.pred_attainable_speedup = 1.0;
+  suspect.prediction.suspect = true;
+  suspect.prediction.headroom_class = "unknown";
+  suspect.prediction.attainable_speedup = 1.0;
   AttemptInfo null_outcome = testing::make_attempt(run, "retune", 1.03, std::nullopt);
   AttemptInfo config = testing::make_attempt(run, "config: cuda-graph", std::nullopt, 1.2);
   config.short_name = "config";
   config.op_class = "unknown";
   config.lever_kind = "config";
   config.regime = ""; // a sweep trial records no regime
-  config.pred_attainable_speedup.reset();
+  config.prediction.attainable_speedup.reset();
   in.attempts = {suspect, null_outcome, config};
   const std::string md = render_playbook(in);
   EXPECT_NE(md.find("| elementwise | 1 | - (n 0) | 1.100\u00d7 (n 1) | - (n 0) |\n"), std::string::npos)
@@ -309,7 +309,7 @@ TEST(Playbook, BeyondTheCeilingAndLostValidationAreSpelledOut)
   auto in = testing::canonical_input();
   auto warm = testing::make_attempt(in.runs[1], "warm-start tuned table", 1.9029, 19.45, "accepted");
   warm.attempt_key = "cand:cand_kentry_warmstart";
-  warm.pred_pct_gpu_time = 20.0; // ceiling 20 × (1 − 1/1.9029) = 9.49 %
+  warm.prediction.pct_gpu_time = 20.0; // ceiling 20 × (1 − 1/1.9029) = 9.49 %
   warm.deployed = true;
   warm.validation_speedup = 1.0016; // validated_no_win
   in.attempts.push_back(warm);

@@ -47,13 +47,13 @@ inline AttemptInfo make_attempt(const RunInfo& run, std::string lever, std::opti
   a.gate = std::move(gate);
   a.verdict = "confirmed";
   a.run_validation_class = run.validation_class;
-  a.pred_roofline_pct = 0.5;
-  a.pred_target_eff = 0.9;
-  a.pred_attainable_speedup = 1.8;
-  a.pred_headroom_class = "underperforming";
-  a.pred_confidence = "medium";
-  a.pred_suspect = false;
-  a.pred_pct_gpu_time = 20.0;
+  a.prediction.roofline_pct = 0.5;
+  a.prediction.target_eff = 0.9;
+  a.prediction.attainable_speedup = 1.8;
+  a.prediction.headroom_class = "underperforming";
+  a.prediction.confidence = "medium";
+  a.prediction.suspect = false;
+  a.prediction.pct_gpu_time = 20.0;
   return a;
 }
 
@@ -110,10 +110,10 @@ inline ReportInput canonical_input()
   AttemptInfo moe = make_attempt(new_run, "fused MoE config tune", 1.047, -0.064, "rejected");
   moe.short_name = "fused_moe_kernel";
   moe.op_class = "moe";
-  moe.pred_roofline_pct = 0.88;
-  moe.pred_attainable_speedup = 1.023;
-  moe.pred_pct_gpu_time = 26.45;
-  moe.pred_headroom_class = "saturated";
+  moe.prediction.roofline_pct = 0.88;
+  moe.prediction.attainable_speedup = 1.023;
+  moe.prediction.pct_gpu_time = 26.45;
+  moe.prediction.headroom_class = "saturated";
   moe.attempt_key = "cand:cand_fused_moe_kernel";
   moe.validation_speedup = 0.998;
   AttemptInfo attn = make_attempt(new_run, "--attention-backend triton", 1.56, std::nullopt, "");
@@ -121,10 +121,10 @@ inline ReportInput canonical_input()
   attn.op_class = "attn";
   attn.lever_kind = "config";
   attn.backend = "triton";
-  attn.pred_roofline_pct = 0.18;
-  attn.pred_target_eff = 0.5;
-  attn.pred_attainable_speedup = 2.8;
-  attn.pred_pct_gpu_time = 8.86;
+  attn.prediction.roofline_pct = 0.18;
+  attn.prediction.target_eff = 0.5;
+  attn.prediction.attainable_speedup = 2.8;
+  attn.prediction.pct_gpu_time = 8.86;
   attn.attempt_key = "cand:cand_kernel_paged_attention_2d";
   AttemptInfo loss = make_attempt(new_run, "split-K rewrite", 1.08, -0.9, "rejected");
   loss.attempt_key = "cand:cand_gemm_splitk";

@@ -103,14 +103,14 @@ void generate_run(Prng& rng, const Truth& truth, int index, std::vector<Observat
     }
     const double s = std::max(0.5, achieved / before * (1.0 + 0.02 * normal(rng)));
     o.isolated_speedup = s;
-    o.pred_roofline_pct = before;
-    o.pred_target_eff = 0.9;
-    o.pred_attainable_speedup = std::max(1.0, 0.9 / before);
-    o.pred_headroom_class = "underperforming";
+    o.prediction.roofline_pct = before;
+    o.prediction.target_eff = 0.9;
+    o.prediction.attainable_speedup = std::max(1.0, 0.9 / before);
+    o.prediction.headroom_class = "underperforming";
     const double u = uniform(rng);
-    o.pred_confidence = u < 0.4 ? "medium" : (u < 0.7 ? "high" : "low");
-    o.pred_pct_gpu_time = 2.0 + 38.0 * uniform(rng);
-    const double c = *o.pred_pct_gpu_time * (1.0 - 1.0 / s);
+    o.prediction.confidence = u < 0.4 ? "medium" : (u < 0.7 ? "high" : "low");
+    o.prediction.pct_gpu_time = 2.0 + 38.0 * uniform(rng);
+    const double c = *o.prediction.pct_gpu_time * (1.0 - 1.0 / s);
     const double ratio = truth.transfer.at({o.op_class, o.regime});
     // e2e: the truth's share of the ceiling, run-to-run noise, and now and
     // then a second-order loss (graph capture broken) unrelated to the kernel.
@@ -185,7 +185,7 @@ Errors score(int runs, std::uint64_t seed, const Truth& truth)
     if (o.output_parity == "fail" || *o.isolated_speedup <= 1.0) {
       continue;
     }
-    const double c = *o.pred_pct_gpu_time * (1.0 - 1.0 / *o.isolated_speedup);
+    const double c = *o.prediction.pct_gpu_time * (1.0 - 1.0 / *o.isolated_speedup);
     const auto it = ratio.find({o.op_class, o.regime});
     raw.push_back(std::fabs(*o.e2e_delta_pct - c));
     cal.push_back(std::fabs(*o.e2e_delta_pct - c * (it == ratio.end() ? 1.0 : it->second)));
