@@ -93,7 +93,7 @@ std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const Pri
   if (window.as_of && *day > *window.as_of) {
     return ExclusionReason::after_as_of;
   }
-  if (!seed_target_eff(a.op_class)) {
+  if (!domain::seed_target_eff(a.op_class)) {
     return ExclusionReason::unknown_class;
   }
   if (!p.include_parity_fail && parity_failed(a)) {
@@ -103,7 +103,7 @@ std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const Pri
   if (!s || !std::isfinite(*s) || *s <= 0.0) {
     return ExclusionReason::no_speedup;
   }
-  if (*s <= 1.0 + p.iso_noise) {
+  if (!domain::is_isolated_win(*s, p.iso_noise)) {
     return ExclusionReason::below_noise;
   }
   return std::nullopt;
@@ -173,7 +173,8 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
     return out;
   }
   const auto& attainable = a.prediction.attainable_speedup;
-  out.contradiction = attainable && std::isfinite(*attainable) && s > *attainable * (1.0 + p.iso_noise);
+  out.contradiction =
+      attainable && std::isfinite(*attainable) && domain::beats_prediction(s, *attainable, p.iso_noise);
   return out;
 }
 
@@ -319,7 +320,7 @@ std::vector<ShrinkStep> path_to(const std::string& op_class, const std::optional
                                 const PriorsParams& p)
 {
   std::vector<ShrinkStep> steps;
-  double v = *seed_target_eff(op_class);
+  double v = *domain::seed_target_eff(op_class);
   if (gfx) {
     steps.push_back(shrink_step(fmt::format("{} minus {}", op_class, *gfx), v,
                                 members_of(scored, {std::nullopt, std::nullopt, gfx, std::nullopt}), p));
@@ -346,7 +347,7 @@ PriorRow make_row(const std::string& op_class, const KeyFilter& f, PriorSource e
   row.op_class = op_class;
   row.gfx = f.gfx;
   row.regime = f.regime;
-  row.seed = *seed_target_eff(op_class);
+  row.seed = *domain::seed_target_eff(op_class);
   row.parent = path_to(op_class, f.gfx, f.regime, scored_in_class, p).back().from;
   estimate_row(row, members_of(scored_in_class, f), p, empty_source);
   return row;
@@ -479,9 +480,11 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
         !std::isfinite(*a.prediction.pct_gpu_time) || *a.prediction.pct_gpu_time <= 0.0) {
       continue;
     }
-    const double c = *a.prediction.pct_gpu_time * (1.0 - 1.0 / s);
+    const double c = domain::amdahl_gain_pct(*a.prediction.pct_gpu_time, s);
     const double d = *a.e2e_delta_pct;
-    const auto cls = std::find(k_op_classes.begin(), k_op_classes.end(), a.op_class) - k_op_classes.begin();
+    const auto cls =
+        std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
+        domain::k_seeded_op_classes.begin();
     Group& g = groups[{static_cast<int>(cls), group_name(a.regime)}];
     auto run = std::find(g.runs.begin(), g.runs.end(), a.run_id);
     if (run == g.runs.end()) {
@@ -491,7 +494,8 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
     const double decay = decay_of(a, p, window);
     g.points.push_back(
         {std::clamp(d / c, -1.0, 2.0), c * decay, static_cast<std::size_t>(run - g.runs.begin())});
-    g.sign_flips += (s > 1.0 + p.iso_noise && d <= -p.e2e_noise_pct) ? 1 : 0;
+    g.sign_flips +=
+        (domain::is_isolated_win(s, p.iso_noise) && domain::is_e2e_loss(d, p.e2e_noise_pct)) ? 1 : 0;
     g.beyond_ceiling += d > c ? 1 : 0;
   }
   std::vector<TransferRow> rows;
@@ -514,7 +518,7 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
       return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
     });
     TransferRow row;
-    row.op_class = std::string(k_op_classes[static_cast<std::size_t>(key.first)]);
+    row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(key.first)]);
     row.regime = key.second;
     row.n = static_cast<int>(g.runs.size());
     row.attempts = static_cast<int>(g.points.size());
@@ -613,12 +617,12 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
   }
 
   std::vector<std::vector<Scored>> by_class;
-  for (const auto op_class : k_op_classes) {
+  for (const auto op_class : domain::k_seeded_op_classes) {
     by_class.push_back(scored_of_class(attempts, evals, op_class));
   }
   const KeyNames names = key_names(by_class);
-  for (std::size_t c = 0; c < k_op_classes.size(); ++c) {
-    const std::string op_class(k_op_classes[c]);
+  for (std::size_t c = 0; c < domain::k_seeded_op_classes.size(); ++c) {
+    const std::string op_class(domain::k_seeded_op_classes[c]);
     result.priors.push_back(make_row(op_class, {}, PriorSource::seed, by_class[c], p));
     if (p.level == PriorsLevel::op_class) {
       continue;
@@ -647,7 +651,7 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
 Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, const PriorsParams& params,
                                       const PriorsKey& key)
 {
-  if (!seed_target_eff(key.op_class)) {
+  if (!domain::seed_target_eff(key.op_class)) {
     return fail(ErrorCode::usage, fmt::format("unknown op class '{}'", key.op_class));
   }
   std::pair<PriorsParams, DateWindow> resolved;

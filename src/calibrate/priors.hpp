@@ -30,6 +30,7 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "domain/roofline.hpp"
 
 #include "calibrate/stats.hpp"
 #include "util/result.hpp"
@@ -83,10 +84,10 @@ struct ConfidenceWeights {
 constexpr std::uint64_t k_default_bootstrap_seed = 0x7266'6462'7072'6973ULL; // "rfdbpris"
 
 struct PriorsParams {
-  double prior_strength = 3.0; // k ≥ 0, in units of observation weight
-  double quantile = 0.75;      // of e, in (0, 1]
-  double iso_noise = 0.034;    // isolated noise band (fraction): s > 1 + iso_noise is a win
-  double e2e_noise_pct = 0.5;  // e2e noise band (percent): d ≤ −this is a loss
+  double prior_strength = 3.0;            // k ≥ 0, in units of observation weight
+  double quantile = 0.75;                 // of e, in (0, 1]
+  double iso_noise = domain::k_iso_noise; // isolated noise band (fraction): s > 1 + iso_noise is a win
+  double e2e_noise_pct = domain::k_e2e_noise_pct; // e2e noise band (percent): d ≤ −this is a loss
   ConfidenceWeights confidence_weights;
   bool include_parity_fail = false;     // --include-parity-fail: count parity-failed attempts anyway
   std::optional<double> half_life_days; // > 0; none = no time decay
@@ -122,10 +123,8 @@ inline constexpr int k_exclusion_reason_count = 15;
 const char* to_string(ExclusionReason reason);
 const char* to_string(PriorsLevel level); // "class", "class,gfx", "class,gfx,regime"
 
-// The four calibrated classes, in report order.
-inline constexpr std::array<std::string_view, 4> k_op_classes = {"gemm", "moe", "elementwise", "attn"};
-// Seed target_eff (DESIGN.md §1) of one of k_op_classes; nullopt otherwise.
-std::optional<double> seed_target_eff(std::string_view op_class);
+// The calibrated classes and their seed target_eff: domain::k_seeded_op_classes
+// and domain::seed_target_eff (domain/roofline.hpp).
 
 // Outcome of judging one attempt (see evaluate_attempt).
 struct AttemptEvaluation {

@@ -472,7 +472,7 @@ std::string render_explain(const KeyExplanation& ex)
   out += "Arithmetic: shrink(p, W, q) = (k*p + W*q) / (k + W), clamped to (0, 1]; each observation counts\n"
          "once on the path from the seed to the key (an empty set leaves the value unchanged):\n";
   const std::string k = trimmed(ex.params.prior_strength, 3, 0);
-  out += fmt::format("  seed {} {}\n", ex.key.op_class, fixed(*seed_target_eff(ex.key.op_class), 4));
+  out += fmt::format("  seed {} {}\n", ex.key.op_class, fixed(*domain::seed_target_eff(ex.key.op_class), 4));
   for (const ShrinkStep& st : ex.steps) {
     if (!st.statistic) {
       out += fmt::format("  {}: no observations, {} unchanged\n", st.set, fixed(st.from, 4));

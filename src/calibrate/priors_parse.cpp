@@ -95,20 +95,6 @@ bool parity_failed(const Observation& a)
   return parity_failed(a.output_parity, a.reject_reason);
 }
 
-std::optional<double> seed_target_eff(std::string_view op_class)
-{
-  if (op_class == "gemm" || op_class == "moe") {
-    return 0.90;
-  }
-  if (op_class == "elementwise") {
-    return 0.875;
-  }
-  if (op_class == "attn") {
-    return 0.50;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 // Device names whose gfx is known (AMD Instinct), lower-case.
@@ -167,7 +153,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
     return fail(ErrorCode::usage, fmt::format("bad key '{}': expected CLASS[:GFX[:REGIME]]", text));
   }
   parts[0] = lower(parts[0]);
-  if (!seed_target_eff(parts[0])) {
+  if (!domain::seed_target_eff(parts[0])) {
     return fail(ErrorCode::usage,
                 fmt::format("unknown op class '{}' (expected gemm, moe, elementwise or attn)", parts[0]));
   }

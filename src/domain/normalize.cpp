@@ -1,7 +1,5 @@
 #include "domain/normalize.hpp"
 
-#include "calibrate/priors.hpp"
-
 #include <array>
 #include <charconv>
 #include <string>
@@ -264,27 +262,6 @@ std::string_view confidence_for_stage(std::string_view stage)
     return "high";
   }
   return stage == "B" ? "medium" : "low";
-}
-
-std::string_view band_headroom(std::optional<double> roofline_pct, std::optional<double> target_eff)
-{
-  constexpr double k_tolerance = 1e-9;
-  if (!roofline_pct || !target_eff || !(*target_eff > 0.0) || !(*roofline_pct >= 0.0)) {
-    return "unknown";
-  }
-  if (*roofline_pct + k_tolerance >= 0.9 * *target_eff) {
-    return "saturated";
-  }
-  if (*roofline_pct + k_tolerance >= 0.6 * *target_eff) {
-    return "moderate";
-  }
-  return "underperforming";
-}
-
-std::optional<double> seed_target_eff(std::string_view op_class)
-{
-  // One seed table for the whole tool: the calibration engine owns it.
-  return calibrate::seed_target_eff(op_class);
 }
 
 Normalized validation_class(std::string_view validation_status)

@@ -1,7 +1,7 @@
 // Closed-set vocabularies: map the labels producers write (FORMATS.md §2–§3)
-// onto the canonical values the schema's CHECK constraints allow, and the
-// small derived rules built on them (headroom bands, seed priors, round order,
-// lever kinds).
+// onto the canonical values the schema's CHECK constraints allow
+// (domain/vocab.hpp), and the small derived rules built on them (round order,
+// lever kinds). The roofline rules are in domain/roofline.hpp.
 //
 // Normalizers return the canonical value and whether the input was a known
 // spelling, so the caller can warn "<file> <pointer>: unknown bound_type
@@ -55,15 +55,7 @@ Normalized normalize_stage(std::string_view raw);
 // A → low, B → medium, C → high.
 std::string_view confidence_for_stage(std::string_view stage);
 
-// headroom_class banded against target_eff (DESIGN.md §1): roofline_pct
-// (fraction) ≥ 0.9·target_eff → saturated, ≥ 0.6·target_eff → moderate, else
-// underperforming; unknown when either is missing or target_eff ≤ 0. A 1e-9
-// tolerance keeps 0.81 vs 0.9·0.90 on the saturated side despite rounding.
-std::string_view band_headroom(std::optional<double> roofline_pct, std::optional<double> target_eff);
-
-// Seed target_eff prior (fraction) per canonical op_class, DESIGN.md §1:
-// gemm 0.90, moe 0.90, elementwise 0.875, attn 0.50; unknown → nullopt.
-std::optional<double> seed_target_eff(std::string_view op_class);
+// band_headroom and seed_target_eff: domain/roofline.hpp.
 
 // Director validation_status → win | no_win | flagged | unknown
 // (FORMATS.md §2.13): accepted/validated_win → win, validated_no_win/rejected

@@ -10,6 +10,7 @@
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "report/playbook_detail.hpp"
 
@@ -24,7 +25,6 @@ namespace rfdb::report::detail {
 
 namespace {
 
-constexpr double k_iso_band = 1.0 + k_iso_noise;
 constexpr std::size_t k_misses_shown = 5; // each way; `rfdb query playbook_misses` lists all
 
 std::optional<double> median(std::vector<double> v)
@@ -76,7 +76,7 @@ std::string class_table(const std::vector<AttemptInfo>& attempts)
       }
     }
   }
-  std::vector<std::string> order(calibrate::k_op_classes.begin(), calibrate::k_op_classes.end());
+  std::vector<std::string> order(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end());
   for (const auto& [op, c] : by_class) {
     if (std::find(order.begin(), order.end(), op) == order.end()) {
       order.push_back(op);
@@ -142,14 +142,14 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
   std::vector<Miss> under;
   std::vector<Miss> over;
   for (const auto& at : attempts) {
-    if (!at.isolated_speedup || *at.isolated_speedup <= k_iso_band || !has_usable_prediction(at) ||
-        !speed_is_evidence(at)) {
+    if (!at.isolated_speedup || !domain::is_isolated_win(*at.isolated_speedup) ||
+        !has_usable_prediction(at) || !speed_is_evidence(at)) {
       continue; // no prediction, or a null outcome: no evidence about the ceiling
     }
     const double r = *at.isolated_speedup / *at.prediction.attainable_speedup;
-    if (r > k_iso_band) {
+    if (domain::beats_prediction(r, 1.0)) {
       under.emplace_back(r, &at);
-    } else if (r * k_iso_band < 1.0) {
+    } else if (r * (1.0 + domain::k_iso_noise) < 1.0) {
       over.emplace_back(r, &at);
     }
   }

@@ -4,6 +4,7 @@
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "report/findings.hpp"
 #include "report/lines.hpp"
@@ -17,7 +18,6 @@ namespace rfdb::report {
 
 namespace {
 
-constexpr double k_iso_win = 1.0 + k_iso_noise;
 constexpr std::size_t k_caution_text = 200; // code points of quoted imported text
 
 // The condition a caution names: reuse key, workload and model.
@@ -49,12 +49,12 @@ std::string validation_figure(const AttemptInfo& a)
 void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
 {
   // Most attempts raise none: decide before building any text.
-  const bool iso_win = a.isolated_speedup && *a.isolated_speedup > k_iso_win;
-  const bool e2e_loss = iso_win && a.e2e_delta_pct && *a.e2e_delta_pct <= -k_e2e_noise_pct;
+  const bool iso_win = a.isolated_speedup && domain::is_isolated_win(*a.isolated_speedup);
+  const bool e2e_loss = iso_win && a.e2e_delta_pct && domain::is_e2e_loss(*a.e2e_delta_pct);
   // A placeholder attainable of a no-verdict row (suspect, dispatch-bound,
   // unmodelled) is not a prediction, so it cannot be contradicted.
   const bool contradiction = a.isolated_speedup && has_usable_prediction(a) && speed_is_evidence(a) &&
-                             *a.isolated_speedup > *a.prediction.attainable_speedup * k_iso_win;
+                             domain::beats_prediction(*a.isolated_speedup, *a.prediction.attainable_speedup);
   const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
   if (!e2e_loss && !contradiction && !lost) {
     return;

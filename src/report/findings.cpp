@@ -4,6 +4,7 @@
 #include "report/findings.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "calibrate/priors.hpp"
 #include "report/lines.hpp"
@@ -22,15 +23,13 @@ using detail::Line;
 
 namespace {
 
-constexpr double k_iso_win = 1.0 + k_iso_noise;
-
 bool is_iso_win(const AttemptInfo& a)
 {
-  return a.isolated_speedup && *a.isolated_speedup > k_iso_win;
+  return a.isolated_speedup && domain::is_isolated_win(*a.isolated_speedup);
 }
 bool is_e2e_win(const AttemptInfo& a)
 {
-  return a.e2e_delta_pct && *a.e2e_delta_pct > k_e2e_noise_pct;
+  return a.e2e_delta_pct && domain::is_e2e_gain(*a.e2e_delta_pct);
 }
 
 // A clean run: its own A/B gate accepted an isolated and an e2e win.
@@ -286,7 +285,7 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
   if (!a.prediction.pct_gpu_time || !a.isolated_speedup || *a.isolated_speedup <= 1.0) {
     return std::nullopt;
   }
-  return *a.prediction.pct_gpu_time * (1.0 - 1.0 / *a.isolated_speedup);
+  return domain::amdahl_gain_pct(*a.prediction.pct_gpu_time, *a.isolated_speedup);
 }
 
 bool speed_is_evidence(const AttemptInfo& a)

@@ -81,9 +81,9 @@
 
 namespace rfdb::report {
 
-inline constexpr double k_iso_noise = 0.034;   // fraction: s > 1.034 is an isolated win
-inline constexpr double k_e2e_noise_pct = 0.5; // percent: the e2e noise band
-inline constexpr std::size_t k_line_cap = 40;  // What works lines (FORMATS.md §4.3)
+// The isolated and e2e noise bands are domain::k_iso_noise (s > 1.034 is an
+// isolated win) and domain::k_e2e_noise_pct (0.5 %), domain/roofline.hpp.
+inline constexpr std::size_t k_line_cap = 40; // What works lines (FORMATS.md §4.3)
 // ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
 // shows the freshest k_shown_cap of them (their cards keep all).
 inline constexpr std::size_t k_shown_cap = 60;

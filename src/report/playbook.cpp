@@ -1,6 +1,8 @@
 // Markdown rendering of the backend playbook (sections in report/playbook.hpp).
 #include "report/playbook.hpp"
 
+#include "domain/roofline.hpp"
+
 #include "report/playbook_detail.hpp"
 
 #include <fmt/format.h>
@@ -169,8 +171,8 @@ Blocks priors_section(const Analysis& a)
   const auto& p = a.scoped.priors;
   if (p.priors.empty()) {
     std::vector<std::string> seeds;
-    for (const auto op : calibrate::k_op_classes) {
-      seeds.push_back(fmt::format("{} {}", op, fixed(calibrate::seed_target_eff(op).value_or(0.0), 3)));
+    for (const auto op : domain::k_seeded_op_classes) {
+      seeds.push_back(fmt::format("{} {}", op, fixed(domain::seed_target_eff(op).value_or(0.0), 3)));
     }
     return {fmt::format("No calibrated priors yet; the seeds apply: {}.", join(seeds, ", "))};
   }

@@ -1,6 +1,7 @@
 #include "ingest/evaldir/derive.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "ingest/evaldir/attempt_model.hpp"
 
@@ -248,7 +249,7 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   }
   if (ref && !s.expected_e2e_gain_pct && s.pct_gpu_time && s.attainable_speedup &&
       *s.attainable_speedup > 0) {
-    s.expected_e2e_gain_pct = *s.pct_gpu_time * (1.0 - 1.0 / *s.attainable_speedup);
+    s.expected_e2e_gain_pct = domain::amdahl_gain_pct(*s.pct_gpu_time, *s.attainable_speedup);
   }
   // op_class and regime follow the verdict; else the Top-N row's class.
   const Verdict* v =

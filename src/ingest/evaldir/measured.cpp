@@ -3,6 +3,7 @@
 // case, exactly as GEAK's load_measured_roofline bridge reads it (§2.9).
 // Fail-soft like the bridge: anything unusable is a Warning, not an error.
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
@@ -215,9 +216,7 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   v.target_eff = domain::seed_target_eff(v.op_class);
   // Banded and bounded against the same target_eff (DESIGN.md §1), so the
   // headroom_class and the attainable_speedup agree.
-  if (v.target_eff && *v.roofline_pct > 0.0) {
-    v.attainable_speedup = std::max(1.0, *v.target_eff / *v.roofline_pct);
-  }
+  v.attainable_speedup = domain::attainable_speedup(v.roofline_pct, v.target_eff);
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
   v.headroom_class = v.suspect ? "unknown" : std::string(domain::band_headroom(v.roofline_pct, v.target_eff));
   v.json_pointer = ptr;

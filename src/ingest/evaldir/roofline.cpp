@@ -1,5 +1,7 @@
 // Roofline verdicts: the analytic skill's profile_roofline.json (FORMATS.md
 // §2.6) and measured roofline-v1 documents through the §2.9 bridge.
+#include "domain/roofline.hpp"
+
 #include "domain/normalize.hpp"
 
 #include "ingest/evaldir/artifacts.hpp"

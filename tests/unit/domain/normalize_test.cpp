@@ -1,4 +1,5 @@
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include <gtest/gtest.h>
 
