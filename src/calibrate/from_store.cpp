@@ -1,28 +1,17 @@
 #include "calibrate/from_store.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include "domain/normalize.hpp"
 
 namespace rfdb::calibrate {
 
 namespace {
 
-// One spelling per regime key: decode | prefill | mixed (both, prefill+decode)
-// | "" (none; grouped as unknown); anything else is unknown.
+// The regime of a priors key: domain::regime_of, with both spelled "mixed"
+// (k_regimes); unknown text and "" group as unknown.
 std::string regime_key(std::string_view raw)
 {
-  std::string r(raw);
-  std::transform(r.begin(), r.end(), r.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const bool decode = r.find("decode") != std::string::npos;
-  const bool prefill = r.find("prefill") != std::string::npos;
-  if (r.empty()) {
-    return r;
-  }
-  if ((decode && prefill) || r == "both" || r == "mixed") {
-    return "mixed";
-  }
-  return decode ? "decode" : (prefill ? "prefill" : "unknown");
+  const domain::Regime r = domain::regime_of(raw);
+  return r == domain::Regime::both ? std::string("mixed") : std::string(domain::to_string(r));
 }
 
 } // namespace
@@ -39,7 +28,7 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
     o.short_name = a.short_name;
     o.lever = a.lever;
     o.op_class = a.op_class;
-    o.gfx = a.gfx.empty() ? a.gfx : normalize_gfx_spelling(a.gfx).value_or("unknown");
+    o.gfx = a.gfx.empty() ? a.gfx : domain::normalize_gfx(a.gfx).value_or("unknown");
     o.regime = regime_key(a.regime);
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;

@@ -1,5 +1,7 @@
 #include "calibrate/priors.hpp"
 
+#include "domain/as_of.hpp"
+
 #include <date/date.h>
 #include <fmt/format.h>
 
@@ -397,11 +399,11 @@ Result<std::pair<PriorsParams, DateWindow>> resolve(std::span<const Observation>
   RFDB_TRY(validate(params));
   PriorsParams p = params;
   if (p.as_of.empty()) {
+    domain::NewestDate newest;
     for (const Observation& a : attempts) {
-      if (parse_day(a.run_date) && a.run_date > p.as_of) {
-        p.as_of = a.run_date;
-      }
+      newest.see(a.run_date);
     }
+    p.as_of = newest.value();
   }
   DateWindow window;
   if (!p.as_of.empty()) {

@@ -222,11 +222,6 @@ struct PriorsKey {
 // The regimes a key may name.
 inline constexpr std::array<std::string_view, 4> k_regimes = {"decode", "prefill", "mixed", "unknown"};
 
-// "gfx950" from "GFX950", "gfx950:sramecc+:xnack-" (target features after the
-// first ':' dropped), "MI355X" or "mi355x_oam"; nullopt when the text is
-// neither gfx-shaped (gfx + letters/digits) nor a known device name.
-std::optional<std::string> normalize_gfx_spelling(std::string_view text);
-
 // Parse "moe", "moe:gfx950", "moe:gfx950:decode", case-insensitively, with a
 // device name accepted for the gfx (MI300X → gfx942). Error (usage): unknown
 // class, a gfx that is not gfx-shaped, a regime outside k_regimes, an empty

@@ -1,6 +1,8 @@
 // The vocabulary of priors.hpp: stable names, the seed priors and the
 // parsers for the command-line values of `rfdb priors` (--by, --explain,
 // --confidence-weights). Kept apart from the estimator in priors.cpp.
+#include "domain/normalize.hpp"
+
 #include "calibrate/priors.hpp"
 
 #include <fmt/format.h>
@@ -97,18 +99,6 @@ bool parity_failed(const Observation& a)
 
 namespace {
 
-// Device names whose gfx is known (AMD Instinct), lower-case.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 8> k_device_gfx{{
-    {"mi300x", "gfx942"},
-    {"mi300a", "gfx942"},
-    {"mi325x", "gfx942"},
-    {"mi350x", "gfx950"},
-    {"mi355x", "gfx950"},
-    {"mi250x", "gfx90a"},
-    {"mi250", "gfx90a"},
-    {"mi210", "gfx90a"},
-}};
-
 std::string lower(std::string_view s)
 {
   std::string out(s);
@@ -117,25 +107,7 @@ std::string lower(std::string_view s)
   return out;
 }
 
-bool gfx_shaped(std::string_view g)
-{
-  return g.size() > 3 && g.starts_with("gfx") &&
-         std::all_of(g.begin() + 3, g.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
-}
-
 } // namespace
-
-std::optional<std::string> normalize_gfx_spelling(std::string_view text)
-{
-  // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
-  const std::string g = lower(text.substr(0, text.find(':')));
-  for (const auto& [device, gfx] : k_device_gfx) {
-    if (g == device || (g.size() > device.size() && g.starts_with(device))) {
-      return std::string(gfx);
-    }
-  }
-  return gfx_shaped(g) ? std::optional(g) : std::nullopt;
-}
 
 Result<PriorsKey> parse_priors_key(std::string_view text)
 {
@@ -159,7 +131,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
   }
   PriorsKey key{parts[0], std::nullopt, std::nullopt};
   if (parts.size() > 1) {
-    key.gfx = normalize_gfx_spelling(parts[1]);
+    key.gfx = domain::normalize_gfx(parts[1]);
     if (!key.gfx) {
       return fail(
           make_error(ErrorCode::usage,

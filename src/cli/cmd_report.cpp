@@ -1,5 +1,8 @@
 #include "cli/cmd_report.hpp"
 
+#include "domain/as_of.hpp"
+#include "domain/normalize.hpp"
+
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
 #include "cli/app.hpp"
@@ -124,10 +127,10 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
   std::set<std::string> gpus;
   for (const auto& r : runs) {
     if (r.gfx) {
-      gpus.insert(report::normalize_gfx(*r.gfx));
+      gpus.insert(domain::gfx_key(*r.gfx));
     }
   }
-  if (gpus.count(report::normalize_gfx(gfx)) != 0) {
+  if (gpus.count(domain::gfx_key(gfx)) != 0) {
     return {};
   }
   return fail(make_error(ErrorCode::not_found, "no runs on " + gfx)
@@ -154,7 +157,7 @@ int run_report(const ReportOptions& opts, Context& ctx)
     if (auto ok = check_gfx(*db, opts.gfx); !ok) {
       return report_error(ctx, "report", ok.error());
     }
-    gfx_scope = report::normalize_gfx(opts.gfx);
+    gfx_scope = domain::gfx_key(opts.gfx);
   }
   // The priors' evidence and the report's rows are each released once used:
   // at tens of thousands of runs they are the bulk of the memory.
@@ -170,12 +173,11 @@ int run_report(const ReportOptions& opts, Context& ctx)
     }
     // Default as-of: the newest run date. Imported knowledge newer than it is
     // shown with its own date and never moves as-of.
-    std::string as_of = opts.as_of;
-    if (as_of.empty()) {
-      for (const auto& r : rows->runs) {
-        as_of = std::max(as_of, r.run_date.value_or(""));
-      }
+    domain::NewestDate newest;
+    for (const auto& r : rows->runs) {
+      newest.see(r.run_date.value_or(""));
     }
+    std::string as_of = domain::resolve_as_of(opts.as_of, newest);
     input = report::build_report_input(*rows, std::move(*priors), as_of, filter.since, gfx_scope);
   }
   input->as_of_given = !opts.as_of.empty();

@@ -1,6 +1,8 @@
 #include "domain/normalize.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <string>
 #include <utility>
@@ -185,6 +187,43 @@ constexpr std::array<Alias, 11> k_ledger_verdict_aliases{{
     {"unknown", "unknown"},
 }};
 
+// Device names whose gfx is known (AMD Instinct), lower-case.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> k_device_gfx{{
+    {"mi300x", "gfx942"},
+    {"mi300a", "gfx942"},
+    {"mi325x", "gfx942"},
+    {"mi350x", "gfx950"},
+    {"mi355x", "gfx950"},
+    {"mi250x", "gfx90a"},
+    {"mi250", "gfx90a"},
+    {"mi210", "gfx90a"},
+}};
+
+bool gfx_shaped(std::string_view g)
+{
+  return g.size() > 3 && g.starts_with("gfx") &&
+         std::all_of(g.begin() + 3, g.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
+}
+
+// Whitespace runs collapsed to one space, leading/trailing dropped.
+std::string collapse_spaces(std::string_view text)
+{
+  std::string out;
+  bool space = false;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += c;
+  }
+  return out;
+}
+
 } // namespace
 
 Normalized normalize_op_class(std::string_view raw)
@@ -356,6 +395,27 @@ std::string_view lever_kind_for(const LeverFacts& facts)
     return "backend";
   }
   return "other";
+}
+
+std::optional<std::string> normalize_gfx(std::string_view text)
+{
+  // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
+  const std::string g = lower_ascii(text.substr(0, text.find(':')));
+  for (const auto& [device, gfx] : k_device_gfx) {
+    if (g == device || (g.size() > device.size() && g.starts_with(device))) {
+      return std::string(gfx);
+    }
+  }
+  return gfx_shaped(g) ? std::optional(g) : std::nullopt;
+}
+
+std::string gfx_key(std::string_view text)
+{
+  const std::string g = lower_ascii(collapse_spaces(text));
+  if (g.empty()) {
+    return "unknown";
+  }
+  return normalize_gfx(g).value_or(g);
 }
 
 } // namespace rfdb::domain

@@ -9,6 +9,8 @@
 // Comparisons ignore case, surrounding spaces, and treat '-' and ' ' as '_'.
 #pragma once
 
+#include "domain/vocab.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,15 +100,31 @@ struct LeverFacts {
 // backend named → backend; else other.
 std::string_view lever_kind_for(const LeverFacts& facts);
 
+// "gfx950" from "GFX950", "gfx950:sramecc+:xnack-" (target features after the
+// first ':' dropped), "MI355X" or "mi355x_oam"; nullopt when the text is
+// neither gfx-shaped (gfx + letters/digits) nor a known device name.
+std::optional<std::string> normalize_gfx(std::string_view text);
+
+// The gfx of a grouping key: whitespace collapsed and trimmed, then
+// normalize_gfx, else the text lower-cased ("" → "unknown"). " GFX950 " and
+// "MI355X" → "gfx950"; "rdna?" → "rdna?".
+std::string gfx_key(std::string_view text);
+
+// An imported card's `- dead-end:` bullets are stored among its cautions
+// behind this prefix: imported negatives the playbook turns into Cautions.
+inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
+
 // ---- reuse vocabulary (normalize_lever.cpp) --------------------------------
 // One spelling of a regime and of a lever for run attempts, imported cards
 // and playbook lines alike, so the same lever gets the same reuse key
 // wherever it was written down. The raw strings are always kept beside.
 
-// Regime of a reuse key: decode | prefill | both | unknown. "both", "mixed",
-// "any", "all", "prefill+decode" → both; text naming only decode (or only
-// prefill, "prompt") → that one; anything else (n/a, launch-bound,
-// small-batch) → unknown.
+// Regime of a reuse key or a calibration group: "both", "mixed", "any",
+// "all", "prefill+decode" (or text naming decode and prefill) → both; text
+// naming only decode ("decoding") or only prefill ("prompt") → that one;
+// anything else (n/a, launch-bound, small-batch, "") → unknown.
+Regime regime_of(std::string_view raw);
+// The stored spelling of regime_of: decode | prefill | both | unknown.
 std::string normalize_regime(std::string_view raw);
 
 // Lever text folded for comparison: lower-case words, every run of other

@@ -211,28 +211,33 @@ bool applies_to(const KnownLever& lever, std::string_view op_class)
 
 } // namespace
 
-std::string normalize_regime(std::string_view raw)
+Regime regime_of(std::string_view raw)
 {
   const std::string w = padded_words(raw);
   if (w == " ") {
-    return "unknown";
+    return Regime::unknown;
   }
   for (std::string_view both :
        {" both ", " mixed ", " any ", " all ", " prefill decode ", " decode prefill "}) {
     if (w == both) {
-      return "both";
+      return Regime::both;
     }
   }
   const auto has = [&](std::string_view part) { return w.find(part) != std::string::npos; };
   const bool decode = has("decode") || has("decoding");
   const bool prefill = has("prefill") || has("prompt");
   if (decode && prefill) {
-    return "both";
+    return Regime::both;
   }
   if (decode || prefill) {
-    return decode ? "decode" : "prefill";
+    return decode ? Regime::decode : Regime::prefill;
   }
-  return has(" both ") || has(" mixed ") ? "both" : "unknown";
+  return has(" both ") || has(" mixed ") ? Regime::both : Regime::unknown;
+}
+
+std::string normalize_regime(std::string_view raw)
+{
+  return std::string(to_string(regime_of(raw)));
 }
 
 std::string fold_lever_text(std::string_view text)

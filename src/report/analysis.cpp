@@ -1,6 +1,9 @@
 // Scope rules, saturated heads, routing quality and the newest run's heads,
 // plus the fixed-precision text helpers shared by playbook and cards
 // (declarations and rules in report/findings.hpp).
+#include "domain/as_of.hpp"
+#include "domain/normalize.hpp"
+
 #include "report/findings.hpp"
 #include "util/time.hpp"
 
@@ -21,27 +24,19 @@ namespace {
 // never moves as_of past the runs.
 std::string resolve_as_of(const ReportInput& in)
 {
-  if (util::parse_iso_date(in.as_of)) {
-    return in.as_of;
-  }
-  std::string newest;
-  const auto bump = [&](const std::string& d) {
-    if (util::parse_iso_date(d) && d > newest) {
-      newest = d;
-    }
-  };
+  domain::NewestDate newest;
   for (const auto& r : in.runs) {
-    bump(r.run_date);
+    newest.see(r.run_date);
   }
   for (const auto& a : in.attempts) {
-    bump(a.run_date);
+    newest.see(a.run_date);
   }
-  if (newest.empty()) {
+  if (newest.value().empty()) {
     for (const auto& f : in.imported) {
-      bump(f.last_seen);
+      newest.see(f.last_seen);
     }
   }
-  return newest;
+  return domain::resolve_as_of(in.as_of, newest);
 }
 
 struct Scope {
@@ -57,7 +52,7 @@ struct Scope {
   }
   bool gfx_ok(const std::string& gfx) const
   {
-    return !in.gfx_filter || normalize_gfx(gfx) == normalize_gfx(*in.gfx_filter);
+    return !in.gfx_filter || domain::gfx_key(gfx) == domain::gfx_key(*in.gfx_filter);
   }
   bool ok(const std::string& date, const std::string& gfx) const { return date_ok(date) && gfx_ok(gfx); }
 };
@@ -131,7 +126,7 @@ std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& lat
   std::map<std::pair<std::string, std::string>, std::set<std::string>> runs;
   for (const auto& h : heads) {
     const std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
-                                                  normalize_gfx(h.gfx)};
+                                                  domain::gfx_key(h.gfx)};
     auto [it, inserted] = groups.try_emplace(key, SaturatedGroup{h, 0, 0});
     ++it->second.heads;
     runs[key].insert(h.run_id);
@@ -142,8 +137,8 @@ std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& lat
     out.push_back(std::move(g));
   }
   std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
-    return key_less({a.newest.op_class, normalize_gfx(a.newest.gfx), ""},
-                    {b.newest.op_class, normalize_gfx(b.newest.gfx), ""});
+    return key_less({a.newest.op_class, domain::gfx_key(a.newest.gfx), ""},
+                    {b.newest.op_class, domain::gfx_key(b.newest.gfx), ""});
   });
   return out;
 }

@@ -112,7 +112,7 @@ std::string miss_line(const AttemptInfo& at, double ratio)
 {
   return fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: {} measured {} vs predicted {} (ratio {})",
                      md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
-                     md_text(normalize_gfx(at.gfx)), md_text(domain::normalize_regime(at.regime)),
+                     md_text(domain::gfx_key(at.gfx)), md_text(domain::normalize_regime(at.regime)),
                      md_code(at.run_id), md_text(at.lever.empty() ? at.backend : at.lever),
                      times(at.isolated_speedup), times(at.prediction.attainable_speedup), fixed(ratio, 3));
 }

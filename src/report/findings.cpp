@@ -249,9 +249,9 @@ ReuseKey attempt_reuse_key(const AttemptInfo& a)
 {
   if (is_config_trial(a)) {
     const std::string regime = domain::normalize_regime(a.regime);
-    return {"config", normalize_gfx(a.gfx), regime == "unknown" ? std::string("both") : regime};
+    return {"config", domain::gfx_key(a.gfx), regime == "unknown" ? std::string("both") : regime};
   }
-  return {op_class_or_unknown(a.op_class), normalize_gfx(a.gfx), domain::normalize_regime(a.regime)};
+  return {op_class_or_unknown(a.op_class), domain::gfx_key(a.gfx), domain::normalize_regime(a.regime)};
 }
 
 std::string attempt_lever_text(const AttemptInfo& a)
@@ -344,12 +344,6 @@ bool key_compatible(const ReuseKey& a, const ReuseKey& b)
   };
   return same(a.gfx, b.gfx, {"unknown"}) && same(a.op_class, b.op_class, {"unknown", "method", "config"}) &&
          same(a.regime, b.regime, {"unknown", "both"});
-}
-
-std::string normalize_gfx(std::string_view gfx)
-{
-  const std::string g = lower_ascii(one_line(gfx));
-  return g.empty() ? std::string("unknown") : g;
 }
 
 std::string lower_ascii(std::string_view text)

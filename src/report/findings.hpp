@@ -146,8 +146,6 @@ bool validation_lost(const AttemptInfo& attempt);
 // without both numbers or for s ≤ 1.
 std::optional<double> amdahl_ceiling_pct(const AttemptInfo& attempt);
 
-// "gfx942" from " GFX942 "; "" → "unknown".
-std::string normalize_gfx(std::string_view gfx);
 // Lower-case ASCII.
 std::string lower_ascii(std::string_view text);
 // Whitespace collapsed and trimmed, '\\', '<' and '>' dropped, so a text and

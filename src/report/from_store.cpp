@@ -1,6 +1,9 @@
+// Report input from the store: evidence rows turned into the runs, attempts,
+// heads and imported findings the playbook analysis reads.
 #include "report/from_store.hpp"
 
-#include "ingest/knowledge/knowledge.hpp"
+#include "domain/normalize.hpp"
+
 #include "report/findings.hpp"
 
 #include <algorithm>
@@ -102,8 +105,8 @@ ImportedFinding imported(const store::ReportFinding& f)
   x.lifecycle = f.lifecycle;
   x.sources_cited = f.sources_cited;
   for (const auto& c : f.cautions) {
-    if (c.rfind(ingest::k_dead_end_prefix, 0) == 0) {
-      x.dead_ends.push_back(c.substr(ingest::k_dead_end_prefix.size()));
+    if (c.rfind(domain::k_dead_end_prefix, 0) == 0) {
+      x.dead_ends.push_back(c.substr(domain::k_dead_end_prefix.size()));
     } else {
       x.cautions.push_back(c);
     }

@@ -1,6 +1,7 @@
 // Markdown rendering of the backend playbook (sections in report/playbook.hpp).
 #include "report/playbook.hpp"
 
+#include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 
 #include "report/playbook_detail.hpp"
@@ -110,7 +111,7 @@ std::string provenance(const Analysis& a)
     if (!r.model.empty()) {
       models.insert(r.model);
     }
-    gpus.insert(normalize_gfx(r.gfx));
+    gpus.insert(domain::gfx_key(r.gfx));
     if (!r.run_date.empty()) {
       dates.insert(r.run_date);
     }
@@ -138,7 +139,7 @@ std::string provenance(const Analysis& a)
   if (s.gfx_filter || s.since) {
     std::vector<std::string> scope;
     if (s.gfx_filter) {
-      scope.push_back(fmt::format("{} only", md_text(normalize_gfx(*s.gfx_filter))));
+      scope.push_back(fmt::format("{} only", md_text(domain::gfx_key(*s.gfx_filter))));
     }
     if (s.since) {
       scope.push_back(fmt::format("evidence since {}", md_text(*s.since)));
@@ -153,7 +154,7 @@ std::string priors_table(const calibrate::PriorsResult& p, const std::optional<s
 {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : p.priors) {
-    if (r.gfx && gfx_filter && normalize_gfx(*r.gfx) != normalize_gfx(*gfx_filter)) {
+    if (r.gfx && gfx_filter && domain::gfx_key(*r.gfx) != domain::gfx_key(*gfx_filter)) {
       continue;
     }
     const std::string interval =
@@ -290,7 +291,7 @@ Blocks saturated_section(const Analysis& a)
     for (const auto& l : h.byte_reduction_levers) {
       levers.push_back(md_text(l));
     }
-    rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(normalize_gfx(h.gfx)),
+    rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(domain::gfx_key(h.gfx)),
                     md_code(h.run_id), md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
                     md_text(h.source_kind), levers.empty() ? "none listed" : join(levers, "; "),
                     h.followed_by_byte_reduction ? "yes" : "no", std::to_string(g.runs)});
@@ -320,7 +321,7 @@ Blocks glance_section(const Analysis& a)
       "reduce bytes; top left: heads with headroom, tune; bottom: low priority. A head without a verdict is "
       "not plotted.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
-      md_text(normalize_gfx(first.gfx)))};
+      md_text(domain::gfx_key(first.gfx)))};
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {
     chart.pop_back();
     out.push_back(std::move(chart));

@@ -1,9 +1,9 @@
 // Run-level artifacts: env_report.json, bench_summary.json,
 // director_e2e_validation.json (FORMATS.md §2.1, §2.2, §2.13).
-#include "calibrate/priors.hpp"
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -80,7 +80,7 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
     // "GFX950", "gfx950:sramecc+:xnack-" (rocminfo) and "MI355X" are gfx950.
     const std::string raw = *r.gfx;
     const std::string lowered = detail::lower_ascii(raw);
-    r.gfx = lowered == "unknown" || lowered.empty() ? std::nullopt : calibrate::normalize_gfx_spelling(raw);
+    r.gfx = lowered == "unknown" || lowered.empty() ? std::nullopt : domain::normalize_gfx(raw);
     if (!r.gfx) {
       detail::warn(warnings, rel_path, "/gfx",
                    fmt::format("gfx '{}' is not a gfx target or a known device; stored as no gfx", raw));

@@ -3,8 +3,8 @@
 // Front matter is read the way kb.py reads it — flat `key: value` lines split
 // on the first ':' — because 10 of the 24 real cards are not valid YAML
 // (plain scalars containing ": ", " #1" read as a comment).
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -318,7 +318,7 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   f.verify = join_lines(b.verify);
   f.cautions = std::move(b.caution);
   for (auto& d : b.dead_end) {
-    f.cautions.push_back(std::string(k_dead_end_prefix) + d);
+    f.cautions.push_back(std::string(domain::k_dead_end_prefix) + d);
   }
   f.sources_cited = std::move(b.source);
   f.text = body_text(lines, fm.body_start);

@@ -40,9 +40,8 @@ struct KnowledgeWarning {
   [[nodiscard]] std::string describe() const;
 };
 
-// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix:
-// imported negatives the playbook turns into Cautions.
-inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
+// A card's `- dead-end:` bullets are kept in `cautions` behind
+// domain::k_dead_end_prefix (domain/normalize.hpp).
 
 // One imported finding; field names are the learned_findings column names.
 struct Finding {
@@ -62,7 +61,8 @@ struct Finding {
   std::string lever;                // body bullets; repeated bullets joined by "\n"
   std::string apply;
   std::string verify;
-  std::vector<std::string> cautions;      // every `- caution:`, then `- dead-end:` behind k_dead_end_prefix
+  std::vector<std::string>
+      cautions; // every `- caution:`, then `- dead-end:` behind domain::k_dead_end_prefix
   std::vector<std::string> sources_cited; // every `- source:` bullet
   std::string effect;                     // raw, always kept
   std::optional<double> iso_min;          // × over baseline (isolated speedup)

@@ -195,3 +195,38 @@ TEST(LeverKindFor, ClassifiesLevers)
   EXPECT_EQ(lever_kind_for({"ledger", "", "", "lower precision weights"}), "precision");
   EXPECT_EQ(lever_kind_for({"ledger", "", "", "direction gemm0"}), "other");
 }
+
+TEST(NormalizeGfx, TargetsDevicesAndFeatures)
+{
+  EXPECT_EQ(normalize_gfx("GFX950"), "gfx950");
+  EXPECT_EQ(normalize_gfx("gfx950:sramecc+:xnack-"), "gfx950");
+  EXPECT_EQ(normalize_gfx("MI355X"), "gfx950");
+  EXPECT_EQ(normalize_gfx("mi300x_oam"), "gfx942");
+  EXPECT_EQ(normalize_gfx("MI250"), "gfx90a");
+  EXPECT_EQ(normalize_gfx("gfx"), std::nullopt);
+  EXPECT_EQ(normalize_gfx("rtx4090"), std::nullopt);
+  EXPECT_EQ(normalize_gfx(""), std::nullopt);
+}
+
+TEST(NormalizeGfx, GroupingKey)
+{
+  EXPECT_EQ(gfx_key(" GFX950 "), "gfx950");
+  EXPECT_EQ(gfx_key("MI355X"), "gfx950");
+  EXPECT_EQ(gfx_key(""), "unknown");
+  EXPECT_EQ(gfx_key(" \n"), "unknown");
+  EXPECT_EQ(gfx_key("Some  GPU"), "some gpu");
+}
+
+TEST(NormalizeRegime, OneRuleForReuseKeysAndPriors)
+{
+  EXPECT_EQ(regime_of("decode"), Regime::decode);
+  EXPECT_EQ(regime_of("decoding"), Regime::decode);
+  EXPECT_EQ(regime_of("prompt"), Regime::prefill);
+  EXPECT_EQ(regime_of("Prefill+Decode"), Regime::both);
+  EXPECT_EQ(regime_of("mixed"), Regime::both);
+  EXPECT_EQ(regime_of("all"), Regime::both);
+  EXPECT_EQ(regime_of("any"), Regime::both);
+  EXPECT_EQ(regime_of(""), Regime::unknown);
+  EXPECT_EQ(regime_of("launch-bound"), Regime::unknown);
+  EXPECT_EQ(normalize_regime("all"), "both");
+}

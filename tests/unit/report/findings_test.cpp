@@ -257,8 +257,8 @@ TEST(Findings, AnE2eGainBeyondTwiceTheAmdahlCeilingIsAnnotated)
 
 TEST(Findings, NormalizersFoldSpellings)
 {
-  EXPECT_EQ(normalize_gfx(" GFX950 "), "gfx950");
-  EXPECT_EQ(normalize_gfx(""), "unknown");
+  EXPECT_EQ(domain::gfx_key(" GFX950 "), "gfx950");
+  EXPECT_EQ(domain::gfx_key(""), "unknown");
   EXPECT_EQ(first_sentence("one. two", 80), "one.");
   EXPECT_EQ(first_sentence("a; b. c", 80), "a");
   EXPECT_EQ(first_sentence("  many\n words  ", 80), "many words");
