@@ -62,23 +62,21 @@ std::string group_name(const std::string& value)
   return value.empty() ? "unknown" : value;
 }
 
-std::optional<double> confidence_weight(const std::string& confidence, const ConfidenceWeights& w)
+std::optional<double> confidence_weight(std::string_view confidence, const ConfidenceWeights& w)
 {
-  if (confidence == "high") {
+  const auto c = domain::parse<domain::Confidence>(confidence);
+  if (!c) {
+    return std::nullopt;
+  }
+  switch (*c) {
+  case domain::Confidence::high:
     return w.high;
-  }
-  if (confidence == "medium") {
+  case domain::Confidence::medium:
     return w.medium;
-  }
-  if (confidence == "low") {
+  case domain::Confidence::low:
     return w.low;
   }
   return std::nullopt;
-}
-
-bool usable_headroom(const std::string& h)
-{
-  return h == "saturated" || h == "moderate" || h == "underperforming";
 }
 
 // The checks that need no prediction: dates, class, speedup, noise band.
@@ -120,7 +118,7 @@ std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
   if (a.prediction.dispatch_bound) {
     return ExclusionReason::dispatch_bound;
   }
-  if (!usable_headroom(a.prediction.headroom_class.value_or(""))) {
+  if (!domain::is_banded(a.prediction.headroom_class.value_or(""))) {
     return ExclusionReason::unknown_headroom;
   }
   const auto& r = a.prediction.roofline_pct;
@@ -474,7 +472,7 @@ std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
     if (ex && *ex <= ExclusionReason::no_speedup) {
       continue; // outside the window, unknown class, parity failed or no valid s
     }
-    if (parity_failed(a) || a.reject_reason == "no_engagement") {
+    if (parity_failed(a) || domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
       continue;
     }
     const double s = *a.isolated_speedup;

@@ -67,8 +67,7 @@ struct Observation {
 // parity_regression / accuracy_regression / output_corruption. Its speed says
 // nothing about how close a correct kernel gets to the roofline.
 bool parity_failed(const Observation& attempt);
-// The same rule on the two fields (output_parity as stored, reject word).
-bool parity_failed(std::string_view output_parity, std::string_view reject_reason);
+// (The same rule on the two fields is domain::parity_failed.)
 
 // Finest key level printed (`--by`).
 enum class PriorsLevel { op_class, op_class_gfx, op_class_gfx_regime };

@@ -86,15 +86,9 @@ const char* to_string(TransferSource source)
   return source == TransferSource::calibrated ? "calibrated" : "raw";
 }
 
-bool parity_failed(std::string_view output_parity, std::string_view reject_reason)
-{
-  return output_parity == "fail" || reject_reason == "parity_regression" ||
-         reject_reason == "accuracy_regression" || reject_reason == "output_corruption";
-}
-
 bool parity_failed(const Observation& a)
 {
-  return parity_failed(a.output_parity, a.reject_reason);
+  return domain::parity_failed(a.output_parity, a.reject_reason);
 }
 
 namespace {
@@ -173,7 +167,10 @@ Result<ConfidenceWeights> parse_confidence_weights(std::string_view text)
     const auto item = text.substr(start, comma - start);
     const auto eq = item.find('=');
     const auto name = item.substr(0, eq);
-    double* slot = name == "high" ? &w.high : name == "medium" ? &w.medium : name == "low" ? &w.low : nullptr;
+    double* slot = nullptr;
+    if (const auto c = domain::parse<domain::Confidence>(name)) {
+      slot = *c == domain::Confidence::high ? &w.high : *c == domain::Confidence::medium ? &w.medium : &w.low;
+    }
     double value = -1.0;
     if (eq != std::string_view::npos) {
       const char* first = item.data() + eq + 1;

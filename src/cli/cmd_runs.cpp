@@ -1,5 +1,7 @@
 #include "cli/cmd_runs.hpp"
 
+#include "domain/vocab.hpp"
+
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/show_attempt.hpp"
@@ -180,8 +182,8 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : r.verdicts) {
     rows.push_back({v.round.value_or(v.phase.value_or("-")), v.short_name, v.op_class,
-                    v.stage + (v.source_kind == "measured" ? "/meas" : ""), fmt_percent(v.pct_gpu_time),
-                    fmt_fraction(v.roofline_pct), fmt_fraction(v.target_eff),
+                    v.stage + (domain::is(v.source_kind, domain::SourceKind::measured) ? "/meas" : ""),
+                    fmt_percent(v.pct_gpu_time), fmt_fraction(v.roofline_pct), fmt_fraction(v.target_eff),
                     fmt_speedup(v.attainable_speedup), fmt_percent(v.expected_e2e_gain_pct),
                     v.headroom_class + (v.suspect ? " (suspect)" : ""), v.bound_type});
   }

@@ -338,6 +338,26 @@ Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double
   return {"unknown", false};
 }
 
+std::string_view attempt_verdict_from_opbench_gate(std::string_view gate)
+{
+  const std::string g = lower_ascii(gate);
+  if (g == "have_winner") {
+    return to_string(Verdict::incomplete);
+  }
+  if (g == "no_win") {
+    return to_string(Verdict::dead_end);
+  }
+  return to_string(g == "tamper" ? Verdict::flagged : Verdict::unknown);
+}
+
+bool parity_failed(std::string_view output_parity, std::string_view reject_reason)
+{
+  const auto reject = parse<RejectReason>(reject_reason);
+  return is(output_parity, OutputParity::fail) || (reject && (*reject == RejectReason::parity_regression ||
+                                                              *reject == RejectReason::accuracy_regression ||
+                                                              *reject == RejectReason::output_corruption));
+}
+
 int round_order(std::string_view round)
 {
   // Not canonical_key: that would fold "-1" into "1".
@@ -360,12 +380,12 @@ int round_order(std::string_view round)
   if (key == "fusion_capture") {
     return 30;
   }
-  constexpr int k_unknown = 5000;
+  constexpr int k_unknown_round = 5000;
   constexpr int k_max_round = 1'000'000;
   int n = 0;
   const auto [ptr, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
   if (key.empty() || ec != std::errc() || ptr != key.data() + key.size() || n < 0 || n > k_max_round) {
-    return k_unknown;
+    return k_unknown_round;
   }
   return n * 100;
 }

@@ -79,6 +79,16 @@ Normalized attempt_verdict_from_ledger(std::string_view verdict);
 // incomplete → incomplete. Unrecognized gate → unknown, recognized = false.
 Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double> e2e_delta_pct);
 
+// Opbench gate (FORMATS.md §3.4, case-insensitive; absent = have_winner) →
+// attempt verdict: have_winner → incomplete (an isolated winner with no e2e
+// A/B yet), no_win → dead_end, tamper → flagged, anything else → unknown.
+std::string_view attempt_verdict_from_opbench_gate(std::string_view gate);
+
+// True when an attempt's output was wrong: output_parity (as stored) `fail`,
+// or the integrate reject word parity_regression / accuracy_regression /
+// output_corruption. Its speed then says nothing about the kernel.
+bool parity_failed(std::string_view output_parity, std::string_view reject_reason);
+
 // Sort key for a profile round label (the R of round_<R>, a "round_" prefix
 // is ignored): "0"→0, "config"→10, "head"→20, "fusion_capture"→30, integer
 // N ≥ 1 → 100·N (N up to 1 000 000), any other label → 5000.

@@ -43,6 +43,12 @@ HeadroomClass headroom_band(std::optional<double> roofline_pct, std::optional<do
   return HeadroomClass::underperforming;
 }
 
+bool is_banded(std::string_view headroom_class)
+{
+  const auto h = parse<HeadroomClass>(headroom_class);
+  return h && *h != HeadroomClass::unknown;
+}
+
 std::string_view band_headroom(std::optional<double> roofline_pct, std::optional<double> target_eff)
 {
   return to_string(headroom_band(roofline_pct, target_eff));

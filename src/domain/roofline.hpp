@@ -40,6 +40,10 @@ std::optional<double> seed_target_eff(OpClass op_class);
 // side despite rounding.
 HeadroomClass headroom_band(std::optional<double> roofline_pct, std::optional<double> target_eff);
 
+// True when a stored headroom_class is one of the three bands (saturated,
+// moderate, underperforming): false for unknown, "" and any other text.
+bool is_banded(std::string_view headroom_class);
+
 // The stored spelling of headroom_band (band_headroom(0.5, 0.9) == "underperforming").
 std::string_view band_headroom(std::optional<double> roofline_pct, std::optional<double> target_eff);
 

@@ -44,6 +44,28 @@ enum class Regime { decode, prefill, both, unknown };
 enum class Lifecycle { active, archived };
 // Output parity of an integrate result or sweep trial; "n/a" is spelled na.
 enum class OutputParity { pass, fail, na };
+// The reject word of an integrate reason (FORMATS.md §2.10) that rfdb acts
+// on; other words are kept as text and parse to nullopt.
+enum class RejectReason { no_engagement, parity_regression, accuracy_regression, output_corruption };
+// A Director / kb.py validation_status as written (FORMATS.md §2.13, §4.3);
+// validation_class (domain/normalize.hpp) maps it to a ValidationClass.
+enum class ValidationStatus {
+  accepted,
+  validated_win,
+  validated_no_win,
+  rejected,
+  flagged,
+  unknown,
+  phase_partial
+};
+// Which artifact an attempt record came from (docs/attempt-model.md).
+enum class AttemptOrigin { integrate, opbench, sweep, ledger, accepted, pending, flagged };
+// The op_class of a reuse key: an OpClass, or config (a serving-config
+// finding) or method (a methodology finding) for findings about no kernel.
+enum class ReuseClass { gemm, moe, attn, elementwise, unknown, config, method };
+
+// The text of an open field (gfx, a raw status) that says nothing is known.
+inline constexpr std::string_view k_unknown = "unknown";
 
 // The stored spelling of every value of E, indexed by the enum's value.
 template <typename E> struct VocabNames;
@@ -89,6 +111,22 @@ template <> struct VocabNames<Regime> {
 };
 template <> struct VocabNames<Lifecycle> {
   static constexpr std::array<std::string_view, 2> names{"active", "archived"};
+};
+template <> struct VocabNames<RejectReason> {
+  static constexpr std::array<std::string_view, 4> names{"no_engagement", "parity_regression",
+                                                         "accuracy_regression", "output_corruption"};
+};
+template <> struct VocabNames<ValidationStatus> {
+  static constexpr std::array<std::string_view, 7> names{
+      "accepted", "validated_win", "validated_no_win", "rejected", "flagged", "unknown", "phase_partial"};
+};
+template <> struct VocabNames<AttemptOrigin> {
+  static constexpr std::array<std::string_view, 7> names{"integrate", "opbench", "sweep",  "ledger",
+                                                         "accepted",  "pending", "flagged"};
+};
+template <> struct VocabNames<ReuseClass> {
+  static constexpr std::array<std::string_view, 7> names{"gemm",    "moe",    "attn",  "elementwise",
+                                                         "unknown", "config", "method"};
 };
 template <> struct VocabNames<OutputParity> {
   static constexpr std::array<std::string_view, 3> names{"pass", "fail", "n/a"};

@@ -118,7 +118,7 @@ bool head_less(const HeadVerdict& a, const HeadVerdict& b)
 std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& latest, std::size_t& total)
 {
   auto heads = keep_if(latest, [](const HeadVerdict& h) {
-    return h.headroom_class == "saturated" && h.pct_gpu_time >= k_head_min_pct;
+    return domain::is(h.headroom_class, domain::HeadroomClass::saturated) && h.pct_gpu_time >= k_head_min_pct;
   });
   total = heads.size();
   std::sort(heads.begin(), heads.end(), head_less);

@@ -1,6 +1,8 @@
 // Learned cards and INDEX.md for `rfdb report --cards` (rules in report/cards.hpp).
 #include "report/cards.hpp"
 
+#include "domain/vocab.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -81,15 +83,18 @@ std::string description(const Finding& f)
 
 std::string card_type(const Finding& f)
 {
-  if (f.key.op_class == "method") {
+  if (domain::is(f.key.op_class, domain::ReuseClass::method)) {
     return "method";
   }
-  return f.lever_kind == "backend" || f.lever_kind == "config" ? "routing" : "lever";
+  return domain::is(f.lever_kind, domain::LeverKind::backend) ||
+                 domain::is(f.lever_kind, domain::LeverKind::config)
+             ? "routing"
+             : "lever";
 }
 
 std::string apply_text(const Finding& f)
 {
-  if (f.key.op_class == "config") {
+  if (domain::is(f.key.op_class, domain::ReuseClass::config)) {
     return fmt::format("Pass the same serving flag or env at launch on {} and A/B it end to end on the "
                        "target workload; a serving-config lever.",
                        f.key.gfx);
@@ -142,7 +147,7 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
   }
   std::erase(keywords, std::string());
   const std::vector<std::string> platforms =
-      f.key.gfx == "unknown" ? std::vector<std::string>{} : std::vector<std::string>{f.key.gfx};
+      f.key.gfx == domain::k_unknown ? std::vector<std::string>{} : std::vector<std::string>{f.key.gfx};
   std::string out = "---\n";
   out += fmt::format("name: {}\ndescription: {}\nkeywords: {}\nkernels: {}\nplatforms: {}\n", stem,
                      description(f), list_value(keywords), list_value(f.kernels), list_value(platforms));
@@ -162,7 +167,7 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
   out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
   out +=
-      f.key.op_class == "config"
+      domain::is(f.key.op_class, domain::ReuseClass::config)
           ? "- verify: Re-measure the end-to-end throughput delta (noise band 0.5 %) on the target workload "
             "with the A/B gate, check output parity, and confirm the flag took effect.\n"
           : "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput "

@@ -135,7 +135,7 @@ Caution imported_base(const ImportedFinding& f)
 
 void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
 {
-  if (f.lifecycle == "archived") {
+  if (domain::is(f.lifecycle, domain::Lifecycle::archived)) {
     return;
   }
   if (f.negative) {
@@ -168,10 +168,9 @@ bool same_caution(const Caution& x, const Caution& y)
 
 bool has_usable_prediction(const AttemptInfo& a)
 {
-  const std::string h = a.prediction.headroom_class.value_or("");
   return !a.prediction.suspect.value_or(false) && a.prediction.attainable_speedup &&
          *a.prediction.attainable_speedup > 0.0 &&
-         (h == "saturated" || h == "moderate" || h == "underperforming");
+         domain::is_banded(a.prediction.headroom_class.value_or(""));
 }
 
 std::vector<Caution> build_cautions(const ReportInput& scoped)

@@ -6,7 +6,6 @@
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 
-#include "calibrate/priors.hpp"
 #include "report/lines.hpp"
 #include "util/time.hpp"
 
@@ -35,7 +34,7 @@ bool is_e2e_win(const AttemptInfo& a)
 // A clean run: its own A/B gate accepted an isolated and an e2e win.
 bool is_clean(const AttemptInfo& a)
 {
-  return !is_config_trial(a) && is_iso_win(a) && is_e2e_win(a) && a.gate == "accepted";
+  return !is_config_trial(a) && is_iso_win(a) && is_e2e_win(a) && domain::is(a.gate, domain::Gate::accepted);
 }
 bool is_verified(const AttemptInfo& a)
 {
@@ -242,14 +241,18 @@ bool loose(std::string_view v, std::initializer_list<std::string_view> wildcards
 
 bool is_config_trial(const AttemptInfo& a)
 {
-  return a.kind == "config" || (a.lever_kind == "config" && op_class_or_unknown(a.op_class) == "unknown");
+  return domain::is(a.kind, domain::AttemptKind::config) ||
+         (domain::is(a.lever_kind, domain::LeverKind::config) &&
+          domain::is(op_class_or_unknown(a.op_class), domain::OpClass::unknown));
 }
 
 ReuseKey attempt_reuse_key(const AttemptInfo& a)
 {
   if (is_config_trial(a)) {
-    const std::string regime = domain::normalize_regime(a.regime);
-    return {"config", domain::gfx_key(a.gfx), regime == "unknown" ? std::string("both") : regime};
+    const domain::Regime regime = domain::regime_of(a.regime);
+    return {
+        std::string(domain::to_string(domain::ReuseClass::config)), domain::gfx_key(a.gfx),
+        std::string(domain::to_string(regime == domain::Regime::unknown ? domain::Regime::both : regime))};
   }
   return {op_class_or_unknown(a.op_class), domain::gfx_key(a.gfx), domain::normalize_regime(a.regime)};
 }
@@ -266,18 +269,19 @@ std::string attempt_lever_text(const AttemptInfo& a)
 
 bool validation_includes(const AttemptInfo& a)
 {
-  return is_config_trial(a) ? a.verdict == "confirmed" : a.deployed;
+  return is_config_trial(a) ? domain::is(a.verdict, domain::Verdict::confirmed) : a.deployed;
 }
 
 bool validation_won(const AttemptInfo& a)
 {
-  return a.run_validation_class == "win" && a.validation_speedup && *a.validation_speedup > 1.0;
+  return domain::is(a.run_validation_class, domain::ValidationClass::win) && a.validation_speedup &&
+         *a.validation_speedup > 1.0;
 }
 
 bool validation_lost(const AttemptInfo& a)
 {
-  return validation_includes(a) &&
-         (a.run_validation_class == "no_win" || (a.validation_speedup && *a.validation_speedup <= 1.0));
+  return validation_includes(a) && (domain::is(a.run_validation_class, domain::ValidationClass::no_win) ||
+                                    (a.validation_speedup && *a.validation_speedup <= 1.0));
 }
 
 std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
@@ -290,8 +294,8 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
 
 bool speed_is_evidence(const AttemptInfo& a)
 {
-  return !calibrate::parity_failed(lower_ascii(a.output_parity), a.reject_reason) &&
-         a.reject_reason != "no_engagement";
+  return !domain::parity_failed(lower_ascii(a.output_parity), a.reject_reason) &&
+         !domain::is(a.reject_reason, domain::RejectReason::no_engagement);
 }
 
 std::string what_works_exclusion(const AttemptInfo& a)
@@ -299,10 +303,10 @@ std::string what_works_exclusion(const AttemptInfo& a)
   if (!a.measured) {
     return "not measured";
   }
-  if (lower_ascii(a.output_parity) == "fail") {
+  if (domain::is(lower_ascii(a.output_parity), domain::OutputParity::fail)) {
     return "output parity failed";
   }
-  if (a.reject_reason == "no_engagement") {
+  if (domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
     return "engagement refused";
   }
   if (!is_e2e_win(a)) {
@@ -310,16 +314,17 @@ std::string what_works_exclusion(const AttemptInfo& a)
   }
   if (is_config_trial(a) || !a.isolated_speedup) {
     // A serving-config lever: no isolated measurement, its trial kept.
-    const bool kept = is_config_trial(a) ? a.verdict == "confirmed" : a.gate == "accepted";
+    const bool kept = is_config_trial(a) ? domain::is(a.verdict, domain::Verdict::confirmed)
+                                         : domain::is(a.gate, domain::Gate::accepted);
     return kept ? "" : "trial not kept";
   }
   if (!is_iso_win(a)) {
     return "isolated speedup inside the noise band";
   }
-  if (a.gate == "accepted") {
+  if (domain::is(a.gate, domain::Gate::accepted)) {
     return "";
   }
-  if (a.gate == "stack") {
+  if (domain::is(a.gate, domain::Gate::stack)) {
     return validation_won(a) && validation_includes(a) ? "" : "stacked without a Director win";
   }
   return a.gate.empty() ? "no A/B gate" : "gate " + a.gate;

@@ -3,6 +3,7 @@
 #include "report/from_store.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 
 #include "report/findings.hpp"
 
@@ -64,8 +65,9 @@ std::string imported_op_class(const store::ReportFinding& f)
   for (const char c : one_line(f.kernel_class_raw)) {
     raw += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : (c == '_' || c == '-' ? ' ' : c);
   }
-  if (f.op_class == "unknown" && (raw == "config" || raw == "serving config")) {
-    return "config";
+  if (domain::is(f.op_class, domain::OpClass::unknown) &&
+      (domain::is(raw, domain::ReuseClass::config) || raw == "serving config")) {
+    return std::string(domain::to_string(domain::ReuseClass::config));
   }
   return f.op_class;
 }
@@ -131,7 +133,7 @@ std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verd
   std::map<RoundKey, std::size_t> index;
   std::map<RoundKey, std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops;
   for (const auto& v : verdicts) {
-    if (v.source_kind == "measured" && v.round.empty()) {
+    if (domain::is(v.source_kind, domain::SourceKind::measured) && v.round.empty()) {
       continue; // a measured baseline, not a profiled round
     }
     const RoundKey key{v.run_id, v.round};
@@ -167,9 +169,8 @@ std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verd
 // A measured baseline is usable as a prediction when it has a verdict.
 bool usable_measured(const store::ReportVerdict& v)
 {
-  const std::string& h = v.headroom_class;
   return v.roofline_pct && v.target_eff && *v.target_eff > 0.0 && !v.suspect &&
-         (h == "saturated" || h == "moderate" || h == "underperforming");
+         domain::is_banded(v.headroom_class);
 }
 
 using KernelKey = std::pair<std::string, std::string>; // run_id, kernel
@@ -181,7 +182,7 @@ measured_baselines(const std::vector<store::ReportVerdict>& vs)
 {
   std::map<KernelKey, const store::ReportVerdict*> out;
   for (const auto& v : vs) {
-    if (v.source_kind != "measured" || !v.round.empty() || !usable_measured(v)) {
+    if (!domain::is(v.source_kind, domain::SourceKind::measured) || !v.round.empty() || !usable_measured(v)) {
       continue;
     }
     out.try_emplace({v.run_id, v.short_name}, &v);
@@ -241,7 +242,8 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
   // (run, kernel) pairs that saw a byte-reduction lever, built once.
   std::set<KernelKey> byte_reducing;
   for (const auto& a : ev.attempts) {
-    if (a.lever_kind == "fusion" || a.lever_kind == "precision") {
+    if (domain::is(a.lever_kind, domain::LeverKind::fusion) ||
+        domain::is(a.lever_kind, domain::LeverKind::precision)) {
       byte_reducing.insert({a.run_id, a.short_name});
     }
   }

@@ -58,7 +58,7 @@ std::vector<const ImportedFinding*> merge_order(const std::vector<ImportedFindin
 {
   std::vector<const ImportedFinding*> order;
   for (const auto& f : imported) {
-    if (f.lifecycle != "archived" && !f.negative) {
+    if (!domain::is(f.lifecycle, domain::Lifecycle::archived) && !f.negative) {
       order.push_back(&f);
     }
   }

@@ -1,5 +1,7 @@
 // The quadrant chart of the newest run's heads and the route of a head
 // verdict (declared in report/playbook.hpp).
+#include "domain/vocab.hpp"
+
 #include "report/playbook.hpp"
 
 #include <fmt/format.h>
@@ -60,10 +62,11 @@ std::string head_route(const HeadVerdict& h)
   if (h.pct_gpu_time < k_head_min_pct) {
     return "low priority";
   }
-  if (h.headroom_class == "saturated") {
+  if (domain::is(h.headroom_class, domain::HeadroomClass::saturated)) {
     return "reduce bytes";
   }
-  if (h.headroom_class == "moderate" || h.headroom_class == "underperforming") {
+  if (domain::is(h.headroom_class, domain::HeadroomClass::moderate) ||
+      domain::is(h.headroom_class, domain::HeadroomClass::underperforming)) {
     return "tune";
   }
   return "no verdict";

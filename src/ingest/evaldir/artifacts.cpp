@@ -186,7 +186,9 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
     // Anything that is not a win, a no-win or flagged (phase_partial, a
     // carried A/B, an error) says nothing about the run's outcome: warn, so
     // a reader knows why the run has no validation.
-    if (!c.recognized || (c.value == "unknown" && lower_ascii(*o.validation_status) != "unknown")) {
+    if (!c.recognized ||
+        (domain::is(c.value, domain::ValidationClass::unknown) &&
+         !domain::is(lower_ascii(*o.validation_status), domain::ValidationStatus::unknown))) {
       warn(warnings, rel_path, "/validation_status",
            fmt::format(
                "validation_status '{}' is not a win, no-win or flagged; classed unknown (raw value kept)",

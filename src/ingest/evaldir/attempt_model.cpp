@@ -2,8 +2,9 @@
 // kernel and agreeing numbers (see attempt_model.hpp).
 #include "ingest/evaldir/attempt_model.hpp"
 
-#include "ingest/evaldir/common.hpp"
 #include "domain/normalize.hpp"
+
+#include "ingest/evaldir/common.hpp"
 
 #include <fmt/core.h>
 
@@ -80,8 +81,10 @@ public:
   void add_candidate(RecordIn in, std::string key)
   {
     DerivedAttempt d;
-    d.kind = in.record.origin == "sweep" ? "config" : "kernel";
-    if (d.kind == "kernel") {
+    d.kind = domain::to_string(domain::is(in.record.origin, domain::AttemptOrigin::sweep)
+                                   ? domain::AttemptKind::config
+                                   : domain::AttemptKind::kernel);
+    if (domain::is(d.kind, domain::AttemptKind::kernel)) {
       const std::string kernel = resolve_kernel(in.record, m_known);
       if (kernel != in.record.short_name) {
         d.candidate_short_name = in.record.short_name;
@@ -122,11 +125,11 @@ public:
       return;
     }
     if (match != nullptr) {
-      attach(*match, in, in.record.origin == "ledger");
+      attach(*match, in, domain::is(in.record.origin, domain::AttemptOrigin::ledger));
       if (ledger_index >= 0 && match->ledger_order < 0) {
         match->ledger_order = ledger_index;
       }
-      if (in.record.origin == "accepted") {
+      if (domain::is(in.record.origin, domain::AttemptOrigin::accepted)) {
         match->in_accepted_list = true;
         match->deployed = true;
       }
@@ -142,7 +145,7 @@ public:
                                    false});
     }
     const std::string key = fmt::format("{}:{}#{}", in.record.origin, kernel, in.record.json_pointer);
-    const bool accepted = in.record.origin == "accepted";
+    const bool accepted = domain::is(in.record.origin, domain::AttemptOrigin::accepted);
     add_candidate(std::move(in), key);
     m_out.back().ledger_order = ledger_index;
     m_out.back().in_accepted_list = accepted;
@@ -196,7 +199,7 @@ private:
 
   bool same_kernel(const DerivedAttempt& d, const AttemptRecord& r, const std::string& kernel) const
   {
-    if (d.kind != "kernel") {
+    if (!domain::is(d.kind, domain::AttemptKind::kernel)) {
       return false;
     }
     for (const std::string* id :
@@ -265,7 +268,7 @@ private:
       // A flagged head describes the flagged try, not the dead end.
       std::vector<DerivedAttempt*> same_verdict;
       std::copy_if(hits.begin(), hits.end(), std::back_inserter(same_verdict), [&](const DerivedAttempt* d) {
-        return r.verdict != "unknown" && d->record.verdict == r.verdict;
+        return !domain::is(r.verdict, domain::Verdict::unknown) && d->record.verdict == r.verdict;
       });
       if (same_verdict.size() == 1) {
         return same_verdict.front();
@@ -290,10 +293,10 @@ private:
   // references (flagged heads, a failed bake-off) describe one of them.
   static bool accepts_unmeasured(const DerivedAttempt& d, const AttemptRecord& r)
   {
-    if (r.origin != "ledger") {
+    if (!domain::is(r.origin, domain::AttemptOrigin::ledger)) {
       return true;
     }
-    return d.ledger_order < 0 && d.record.origin != "ledger";
+    return d.ledger_order < 0 && !domain::is(d.record.origin, domain::AttemptOrigin::ledger);
   }
 
   void attach(DerivedAttempt& d, const RecordIn& in, bool is_ledger)
@@ -313,10 +316,10 @@ private:
     fill(a.round, r.round);
     fill(a.pct_gpu_time, r.pct_gpu_time);
     fill(a.task_dir, r.task_dir);
-    if (a.op_class == "unknown") {
+    if (domain::is(a.op_class, domain::OpClass::unknown)) {
       a.op_class = r.op_class;
     }
-    if (a.lever_kind == "other") {
+    if (domain::is(a.lever_kind, domain::LeverKind::other)) {
       a.lever_kind = r.lever_kind;
     }
     if (a.lever.empty()) {
@@ -325,7 +328,7 @@ private:
     if (is_ledger && verdict_rank(r.verdict_raw) < verdict_rank(a.verdict_raw)) {
       a.verdict_raw = r.verdict_raw;
       a.verdict = r.verdict;
-    } else if (a.verdict == "unknown") {
+    } else if (domain::is(a.verdict, domain::Verdict::unknown)) {
       a.verdict = r.verdict;
       fill(a.verdict_raw, r.verdict_raw);
     }
@@ -374,14 +377,14 @@ std::vector<DerivedAttempt> build_attempts(std::vector<RecordIn> records, const 
   int ledger_index = 0;
   for (auto& in : records) {
     const std::string& origin = in.record.origin;
-    if (origin == "integrate") {
+    if (domain::is(origin, domain::AttemptOrigin::integrate)) {
       b.add_integrate(std::move(in));
-    } else if (origin == "sweep") {
+    } else if (domain::is(origin, domain::AttemptOrigin::sweep)) {
       b.add_candidate(in, "config:" + in.record.candidate.value_or(in.record.config_change.value_or("")));
-    } else if (origin == "opbench" && has_numbers(in.record)) {
+    } else if (domain::is(origin, domain::AttemptOrigin::opbench) && has_numbers(in.record)) {
       b.add_bakeoff(std::move(in));
     } else {
-      const bool ledger = origin == "ledger";
+      const bool ledger = domain::is(origin, domain::AttemptOrigin::ledger);
       b.add_reference(std::move(in), ledger ? ledger_index++ : -1);
     }
   }

@@ -193,18 +193,10 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   return std::vector<AttemptRecord>{std::move(a)};
 }
 
-// Opbench gate (FORMATS.md §3.4) → verdict. An isolated winner with no e2e
-// A/B yet is "incomplete"; no_win is a dead end; tamper is flagged.
+// Opbench gate (FORMATS.md §3.4) → verdict (domain::attempt_verdict_from_opbench_gate).
 std::string opbench_verdict(const std::optional<std::string>& gate)
 {
-  const std::string g = detail::lower_ascii(gate.value_or("have_winner"));
-  if (g == "have_winner") {
-    return "incomplete";
-  }
-  if (g == "no_win") {
-    return "dead_end";
-  }
-  return g == "tamper" ? "flagged" : "unknown";
+  return std::string(domain::attempt_verdict_from_opbench_gate(gate.value_or("have_winner")));
 }
 
 Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_view rel_path,

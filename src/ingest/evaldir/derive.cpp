@@ -171,7 +171,7 @@ MeasuredRefs find_measured(const DerivedRun& run, const std::vector<std::string>
   MeasuredRefs m;
   for (std::size_t d = 0; d < run.docs.size(); ++d) {
     const auto& doc = run.docs[d];
-    if (doc.superseded || doc.doc.source_kind != "measured") {
+    if (doc.superseded || !domain::is(doc.doc.source_kind, domain::SourceKind::measured)) {
       continue;
     }
     for (std::size_t i = 0; i < doc.doc.verdicts.size(); ++i) {
@@ -194,7 +194,7 @@ std::optional<VerdictRef> find_analytic(const DerivedRun& run, const std::vector
   const int limit = round ? domain::round_order(*round) : 1 << 30;
   for (std::size_t d = 0; d < run.docs.size(); ++d) {
     const auto& doc = run.docs[d];
-    if (doc.superseded || doc.doc.source_kind != "analytic") {
+    if (doc.superseded || !domain::is(doc.doc.source_kind, domain::SourceKind::analytic)) {
       continue;
     }
     for (std::size_t i = 0; i < doc.doc.verdicts.size(); ++i) {
@@ -229,7 +229,7 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   std::optional<VerdictRef> ref;
   // Precedence: a stage-C entry that is itself measured (what the pipeline
   // routed on), then a measured baseline roofline, then the analytic verdict.
-  if (analytic && verdict_at(*analytic).source_kind == "measured") {
+  if (analytic && domain::is(verdict_at(*analytic).source_kind, domain::SourceKind::measured)) {
     s = prediction_from(verdict_at(*analytic));
     ref = *analytic;
   } else if (measured.baseline) {
@@ -254,9 +254,9 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   // op_class and regime follow the verdict; else the Top-N row's class.
   const Verdict* v =
       analytic ? &verdict_at(*analytic) : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
-  if (v != nullptr && v->op_class != "unknown") {
+  if (v != nullptr && !domain::is(v->op_class, domain::OpClass::unknown)) {
     att.record.op_class = v->op_class;
-  } else if (att.record.op_class == "unknown") {
+  } else if (domain::is(att.record.op_class, domain::OpClass::unknown)) {
     if (const auto* row = find_sample(run.rounds, ids, std::nullopt)) {
       att.record.op_class =
           std::string(domain::op_class_from_top_n(row->classification.value_or(""), row->name).value);
@@ -282,7 +282,7 @@ std::set<std::string> known_kernels(const DerivedRun& run)
     }
   }
   for (const auto& doc : run.docs) {
-    if (doc.doc.source_kind == "analytic") {
+    if (domain::is(doc.doc.source_kind, domain::SourceKind::analytic)) {
       for (const auto& v : doc.doc.verdicts) {
         known.insert(v.short_name);
       }
@@ -297,7 +297,7 @@ std::set<std::string> known_kernels(const DerivedRun& run)
 // share: left to the earliest-verdict rule of join_prediction.
 void infer_round(const DerivedRun& run, DerivedAttempt& att)
 {
-  if (att.record.round || !att.record.pct_gpu_time || att.kind != "kernel") {
+  if (att.record.round || !att.record.pct_gpu_time || !domain::is(att.kind, domain::AttemptKind::kernel)) {
     return;
   }
   const auto ids = kernel_ids(att);
@@ -331,7 +331,7 @@ void choose_deployed(DerivedRun& run)
   };
   std::map<std::string, DerivedAttempt*> best;
   for (auto& att : run.attempts) {
-    if (att.kind != "kernel" || !att.deployed) {
+    if (!domain::is(att.kind, domain::AttemptKind::kernel) || !att.deployed) {
       continue;
     }
     auto& slot = best[att.record.short_name];
@@ -340,7 +340,7 @@ void choose_deployed(DerivedRun& run)
     }
   }
   for (auto& att : run.attempts) {
-    att.deployed = att.kind == "kernel" && best[att.record.short_name] == &att;
+    att.deployed = domain::is(att.kind, domain::AttemptKind::kernel) && best[att.record.short_name] == &att;
   }
 }
 
@@ -349,7 +349,7 @@ void choose_deployed(DerivedRun& run)
 void credit_post_rooflines(DerivedRun& run)
 {
   for (const auto& doc : run.docs) {
-    if (doc.superseded || doc.doc.source_kind != "measured" ||
+    if (doc.superseded || !domain::is(doc.doc.source_kind, domain::SourceKind::measured) ||
         doc.doc.phase != std::optional<std::string>("post")) {
       continue;
     }

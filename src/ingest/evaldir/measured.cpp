@@ -165,7 +165,7 @@ Result<void> read_case_confidence(const json& doc, const json& c, const std::str
   v.confidence = "high";
   if (stated) {
     const std::string c_lower = detail::lower_ascii(*stated);
-    if (c_lower == "low" || c_lower == "medium" || c_lower == "high") {
+    if (domain::parse<domain::Confidence>(c_lower)) {
       v.confidence = c_lower;
     } else {
       detail::warn(warnings, rel_path, where,

@@ -113,7 +113,8 @@ Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& 
   std::optional<std::string> note;
   RFDB_TRY_ASSIGN(note, get_string(e, "note", ptr));
   const bool note_says = note && detail::lower_ascii(*note).find("dispatch") != std::string::npos;
-  v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms && v.bound_type == "latency");
+  v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms &&
+                                   domain::is(v.bound_type, domain::BoundType::latency));
   RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, domain::normalize_headroom_class,
                                                  v.headroom_class_raw, rel_path, warnings));
   if (!v.headroom_class_raw) {
@@ -151,7 +152,10 @@ Result<void> read_entry_source(const json& e, const std::string& ptr, Verdict& v
   }
   std::optional<std::string> source;
   RFDB_TRY_ASSIGN(source, get_string(e, "roofline_source", ptr));
-  v.source_kind = source && detail::lower_ascii(*source) == "measured" ? "measured" : "analytic";
+  v.source_kind =
+      domain::to_string(source && domain::is(detail::lower_ascii(*source), domain::SourceKind::measured)
+                            ? domain::SourceKind::measured
+                            : domain::SourceKind::analytic);
   return {};
 }
 

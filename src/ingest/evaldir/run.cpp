@@ -80,7 +80,7 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
     // "GFX950", "gfx950:sramecc+:xnack-" (rocminfo) and "MI355X" are gfx950.
     const std::string raw = *r.gfx;
     const std::string lowered = detail::lower_ascii(raw);
-    r.gfx = lowered == "unknown" || lowered.empty() ? std::nullopt : domain::normalize_gfx(raw);
+    r.gfx = lowered == domain::k_unknown || lowered.empty() ? std::nullopt : domain::normalize_gfx(raw);
     if (!r.gfx) {
       detail::warn(warnings, rel_path, "/gfx",
                    fmt::format("gfx '{}' is not a gfx target or a known device; stored as no gfx", raw));

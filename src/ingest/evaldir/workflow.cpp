@@ -75,7 +75,7 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
                  fmt::format("ledger verdict '{}' is not in the vocabulary; stored as unknown",
                              a.verdict_raw.value_or("")));
   }
-  if (a.e2e_delta_pct && *a.e2e_delta_pct == 0.0 && a.verdict != "confirmed") {
+  if (a.e2e_delta_pct && *a.e2e_delta_pct == 0.0 && !domain::is(a.verdict, domain::Verdict::confirmed)) {
     a.e2e_delta_pct.reset();
   }
   RFDB_TRY_ASSIGN(a.reason, get_string(row, "lesson", ptr));

@@ -3,6 +3,8 @@
 // Front matter is read the way kb.py reads it — flat `key: value` lines split
 // on the first ':' — because 10 of the 24 real cards are not valid YAML
 // (plain scalars containing ": ", " #1" read as a comment).
+#include "domain/vocab.hpp"
+
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 
@@ -278,8 +280,9 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
                                        kdetail::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
       const std::string v = kdetail::to_lower_ascii(e.value);
-      f.lifecycle = v == "archived" ? "archived" : "active";
-      if (v != "archived" && v != "active") {
+      const auto lifecycle = domain::parse<domain::Lifecycle>(v);
+      f.lifecycle = domain::to_string(lifecycle.value_or(domain::Lifecycle::active));
+      if (!lifecycle) {
         kdetail::add_warning(warnings, Severity::warning, file, e.line,
                              fmt::format("lifecycle '{}' is neither active nor archived; "
                                          "read as active",

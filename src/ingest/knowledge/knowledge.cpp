@@ -2,6 +2,8 @@
 // file classification and list/star values. See ingest/knowledge.hpp.
 #include "ingest/knowledge/knowledge.hpp"
 
+#include "domain/vocab.hpp"
+
 #include "ingest/knowledge/detail.hpp"
 
 #include <fmt/format.h>
@@ -243,7 +245,7 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
                                    : triple                        ? parts[0]
                                                                    : std::string_view());
   f.op_class = normalize_kernel_class(src.kernel_class);
-  if (f.op_class == "unknown") {
+  if (domain::is(f.op_class, domain::OpClass::unknown)) {
     f.op_class = normalize_kernel_class(key_class);
   }
 
@@ -252,7 +254,7 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
                                                        : std::string_view());
   f.regime = domain::normalize_regime(src.regime);
   for (std::string_view candidate : {key_regime, src.key}) {
-    if (f.regime == "unknown") {
+    if (domain::is(f.regime, domain::Regime::unknown)) {
       f.regime = domain::normalize_regime(candidate);
     }
   }

@@ -112,7 +112,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
 
 // Parse an _inbox/<run_id>.json[.drained] proposal (FORMATS.md §4.5): one
 // Finding per cards[i], identity "<base name without .drained>#/cards/<i>".
-// A proposal kb.py would not drain (validation_status != "accepted",
+// A proposal kb.py would not drain (validation_status not accepted,
 // box_quiet false, held_out true, no run_id) is kept with lifecycle
 // "archived" and a note. Errors: invalid UTF-8 or JSON, no cards array.
 Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,

@@ -1,8 +1,10 @@
 // _inbox/<run_id>.json[.drained] proposals (FORMATS.md §4.5). The JSON is
 // LLM-written: comments are tolerated, card values may be strings, numbers
 // or arrays, and a missing key is simply absent.
-#include "ingest/knowledge/knowledge.hpp"
+#include "domain/vocab.hpp"
+
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -109,7 +111,7 @@ std::string body_from(const Json& card)
 std::string not_drainable_reason(const Json& doc)
 {
   const auto status = as_text(doc, "validation_status");
-  if (status != "accepted") {
+  if (!domain::is(status, domain::ValidationStatus::accepted)) {
     return fmt::format("validation_status is '{}', not 'accepted'", status);
   }
   if (doc.contains("box_quiet") && doc["box_quiet"] == false) {
@@ -156,7 +158,9 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
   f.confirms_blind = counter(card, "confirms_blind", file, pointer, warnings);
   f.losses = counter(card, "losses", file, pointer, warnings);
   f.attempts = counter(card, "attempts", file, pointer, warnings);
-  f.lifecycle = kdetail::to_lower_ascii(as_text(card, "lifecycle")) == "archived" ? "archived" : "active";
+  f.lifecycle =
+      domain::to_string(domain::parse<domain::Lifecycle>(kdetail::to_lower_ascii(as_text(card, "lifecycle")))
+                            .value_or(domain::Lifecycle::active));
   const std::string seen = as_text(card, "last_seen");
   f.last_seen = kdetail::leading_date(seen.empty() ? as_text(doc, "date") : seen);
   f.text = body_from(card);

@@ -230,3 +230,22 @@ TEST(NormalizeRegime, OneRuleForReuseKeysAndPriors)
   EXPECT_EQ(regime_of("launch-bound"), Regime::unknown);
   EXPECT_EQ(normalize_regime("all"), "both");
 }
+
+TEST(ParityFailed, ParityOrRejectWord)
+{
+  EXPECT_TRUE(parity_failed("fail", ""));
+  EXPECT_TRUE(parity_failed("pass", "parity_regression"));
+  EXPECT_TRUE(parity_failed("", "accuracy_regression"));
+  EXPECT_TRUE(parity_failed("n/a", "output_corruption"));
+  EXPECT_FALSE(parity_failed("pass", "no_engagement"));
+  EXPECT_FALSE(parity_failed("FAIL", "")); // stored spelling only: callers lower-case
+  EXPECT_FALSE(parity_failed("", ""));
+}
+
+TEST(AttemptVerdictFromOpbenchGate, MapsGateWords)
+{
+  EXPECT_EQ(attempt_verdict_from_opbench_gate("have_winner"), "incomplete");
+  EXPECT_EQ(attempt_verdict_from_opbench_gate("NO_WIN"), "dead_end");
+  EXPECT_EQ(attempt_verdict_from_opbench_gate("tamper"), "flagged");
+  EXPECT_EQ(attempt_verdict_from_opbench_gate("maybe"), "unknown");
+}

@@ -29,6 +29,12 @@ TEST(Roofline, HeadroomBandEnumMatchesText)
   EXPECT_EQ(headroom_band(0.5, 0.0), HeadroomClass::unknown);
   EXPECT_EQ(headroom_band(-0.1, 0.9), HeadroomClass::unknown);
   EXPECT_EQ(band_headroom(0.20, 0.90), "underperforming");
+  EXPECT_TRUE(is_banded("saturated"));
+  EXPECT_TRUE(is_banded("moderate"));
+  EXPECT_TRUE(is_banded("underperforming"));
+  EXPECT_FALSE(is_banded("unknown"));
+  EXPECT_FALSE(is_banded(""));
+  EXPECT_FALSE(is_banded("Saturated"));
 }
 
 TEST(Roofline, AttainableSpeedupIsAtLeastOne)

@@ -121,6 +121,34 @@ TEST(Vocab, OutputParity)
   EXPECT_EQ(parse<OutputParity>("na"), std::nullopt);
 }
 
+TEST(Vocab, RejectReason)
+{
+  EXPECT_EQ(round_trip<RejectReason>(),
+            (Names{"no_engagement", "parity_regression", "accuracy_regression", "output_corruption"}));
+}
+
+TEST(Vocab, ValidationStatus)
+{
+  EXPECT_EQ(round_trip<ValidationStatus>(), (Names{"accepted", "validated_win", "validated_no_win",
+                                                   "rejected", "flagged", "unknown", "phase_partial"}));
+}
+
+TEST(Vocab, AttemptOrigin)
+{
+  EXPECT_EQ(round_trip<AttemptOrigin>(),
+            (Names{"integrate", "opbench", "sweep", "ledger", "accepted", "pending", "flagged"}));
+}
+
+TEST(Vocab, ReuseClass)
+{
+  EXPECT_EQ(round_trip<ReuseClass>(),
+            (Names{"gemm", "moe", "attn", "elementwise", "unknown", "config", "method"}));
+  // Every OpClass is a ReuseClass with the same spelling.
+  for (const OpClass c : all_values<OpClass>()) {
+    EXPECT_TRUE(parse<ReuseClass>(to_string(c))) << to_string(c);
+  }
+}
+
 TEST(Vocab, ParseOrAndIs)
 {
   EXPECT_EQ(parse_or("", Verdict::unknown), Verdict::unknown);
