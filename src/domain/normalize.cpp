@@ -429,6 +429,12 @@ std::optional<std::string> normalize_gfx(std::string_view text)
   return gfx_shaped(g) ? std::optional(g) : std::nullopt;
 }
 
+std::string op_class_key(std::string_view text)
+{
+  const std::string op = lower_ascii(collapse_spaces(text));
+  return op.empty() ? std::string(to_string(OpClass::unknown)) : op;
+}
+
 std::string gfx_key(std::string_view text)
 {
   const std::string g = lower_ascii(collapse_spaces(text));

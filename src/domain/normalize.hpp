@@ -124,6 +124,11 @@ std::string gfx_key(std::string_view text);
 // behind this prefix: imported negatives the playbook turns into Cautions.
 inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
 
+// The op_class of a grouping key: whitespace collapsed and trimmed, lower-
+// cased, "" → "unknown". Stored op_class values pass unchanged; the reuse-key
+// classes config and method (ReuseClass) too.
+std::string op_class_key(std::string_view text);
+
 // ---- reuse vocabulary (normalize_lever.cpp) --------------------------------
 // One spelling of a regime and of a lever for run attempts, imported cards
 // and playbook lines alike, so the same lever gets the same reuse key

@@ -41,12 +41,6 @@ bool is_verified(const AttemptInfo& a)
   return validation_won(a) && validation_includes(a);
 }
 
-std::string op_class_or_unknown(std::string_view op_class)
-{
-  const std::string op = lower_ascii(one_line(op_class));
-  return op.empty() ? std::string("unknown") : op;
-}
-
 // Best evidence first: verified, clean, newest, then ids (deterministic).
 bool stronger(const AttemptInfo* x, const AttemptInfo* y)
 {
@@ -243,7 +237,7 @@ bool is_config_trial(const AttemptInfo& a)
 {
   return domain::is(a.kind, domain::AttemptKind::config) ||
          (domain::is(a.lever_kind, domain::LeverKind::config) &&
-          domain::is(op_class_or_unknown(a.op_class), domain::OpClass::unknown));
+          domain::is(domain::op_class_key(a.op_class), domain::OpClass::unknown));
 }
 
 ReuseKey attempt_reuse_key(const AttemptInfo& a)
@@ -254,7 +248,7 @@ ReuseKey attempt_reuse_key(const AttemptInfo& a)
         std::string(domain::to_string(domain::ReuseClass::config)), domain::gfx_key(a.gfx),
         std::string(domain::to_string(regime == domain::Regime::unknown ? domain::Regime::both : regime))};
   }
-  return {op_class_or_unknown(a.op_class), domain::gfx_key(a.gfx), domain::normalize_regime(a.regime)};
+  return {domain::op_class_key(a.op_class), domain::gfx_key(a.gfx), domain::normalize_regime(a.regime)};
 }
 
 std::string attempt_lever_text(const AttemptInfo& a)

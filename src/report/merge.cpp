@@ -210,9 +210,7 @@ std::string imported_lever_key(const ImportedFinding& f)
 
 ReuseKey imported_reuse_key(const ImportedFinding& f)
 {
-  std::string op = lower_ascii(one_line(f.op_class));
-  return {op.empty() ? std::string("unknown") : op, domain::gfx_key(f.gfx),
-          domain::normalize_regime(f.regime)};
+  return {domain::op_class_key(f.op_class), domain::gfx_key(f.gfx), domain::normalize_regime(f.regime)};
 }
 
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped)

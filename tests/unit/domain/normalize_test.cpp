@@ -217,6 +217,15 @@ TEST(NormalizeGfx, GroupingKey)
   EXPECT_EQ(gfx_key("Some  GPU"), "some gpu");
 }
 
+TEST(OpClassKey, LowerCasedOrUnknown)
+{
+  EXPECT_EQ(op_class_key("gemm"), "gemm");
+  EXPECT_EQ(op_class_key(" MoE\n"), "moe");
+  EXPECT_EQ(op_class_key("config"), "config");
+  EXPECT_EQ(op_class_key(""), "unknown");
+  EXPECT_EQ(op_class_key("  "), "unknown");
+}
+
 TEST(NormalizeRegime, OneRuleForReuseKeysAndPriors)
 {
   EXPECT_EQ(regime_of("decode"), Regime::decode);
