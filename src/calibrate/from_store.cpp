@@ -1,3 +1,4 @@
+// Store evidence rows → calibrate::Observation (gfx, regime grouped by the domain rules).
 #include "calibrate/from_store.hpp"
 
 #include "domain/normalize.hpp"

@@ -1,3 +1,4 @@
+// The target_eff estimator and the e2e transfer (DESIGN.md §4): judge, weight, shrink, bootstrap.
 #include "calibrate/priors.hpp"
 
 #include "domain/as_of.hpp"

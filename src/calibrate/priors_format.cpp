@@ -1,3 +1,4 @@
+// Renderers of the priors: table, JSON, CSV, markdown, python and --explain.
 #include "calibrate/priors_format.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// `rfdb report`: load evidence, compute priors, analyze, render the playbook and cards.
 #include "cli/cmd_report.hpp"
 
 #include "domain/as_of.hpp"

@@ -1,3 +1,4 @@
+// `rfdb runs` and `rfdb show`: list runs and print one run with its verdicts and attempts.
 #include "cli/cmd_runs.hpp"
 
 #include "domain/vocab.hpp"

@@ -1,3 +1,4 @@
+// Producer-label normalizers and small vocabulary rules (declared in domain/normalize.hpp).
 #include "domain/normalize.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The transactional writer of one derived run (runs, sources, verdicts, attempts).
 #include "ingest/writer.hpp"
 
 #include "rfdb_sql.hpp"

@@ -1,3 +1,4 @@
+// Typed readers of the calibration evidence (attempts with their prediction, verdicts, findings).
 #include "store/evidence.hpp"
 
 #include "rfdb_sql.hpp"

@@ -1,3 +1,4 @@
+// Typed readers of the playbook evidence (runs, attempts, verdicts, imported findings).
 #include "store/report_evidence.hpp"
 
 #include "rfdb_sql.hpp"

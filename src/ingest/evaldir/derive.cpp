@@ -1,3 +1,4 @@
+// Derive a run's rows from its parsed files: attempts, the prediction each was made on, deployment.
 #include "ingest/evaldir/derive.hpp"
 
 #include "domain/normalize.hpp"

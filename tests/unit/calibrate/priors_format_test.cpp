@@ -1,3 +1,4 @@
+// Unit tests of the priors renderers (calibrate/priors_format.hpp).
 #include "unit/calibrate/canonical.hpp"
 
 #include "calibrate/priors_format.hpp"

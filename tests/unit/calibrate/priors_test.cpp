@@ -1,3 +1,4 @@
+// Unit tests of the target_eff estimator and the e2e transfer (calibrate/priors.hpp).
 #include "unit/calibrate/canonical.hpp"
 
 #include "calibrate/priors.hpp"

@@ -1,3 +1,4 @@
+// Producer-label normalizers and vocabulary rules (domain/normalize.hpp).
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 

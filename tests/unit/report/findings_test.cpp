@@ -1,3 +1,4 @@
+// Unit tests of the playbook findings (report/findings.hpp) on hand-built attempts and cards.
 #include "domain/normalize.hpp"
 #include "unit/report/sample_input.hpp"
 

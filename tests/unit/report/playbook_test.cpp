@@ -1,3 +1,4 @@
+// Unit tests of the rendered playbook (report/playbook.hpp) on sample input.
 #include "support/helpers.hpp"
 #include "unit/report/sample_input.hpp"
 
