@@ -1,5 +1,7 @@
 #include "calibrate/from_store.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -11,9 +13,7 @@ namespace {
 // | "" (none; grouped as unknown); anything else is unknown.
 std::string regime_key(std::string_view raw)
 {
-  std::string r(raw);
-  std::transform(r.begin(), r.end(), r.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string r = util::lower_ascii(raw);
   const bool decode = r.find("decode") != std::string::npos;
   const bool prefill = r.find("prefill") != std::string::npos;
   if (r.empty()) {

@@ -2,6 +2,7 @@
 // parsers for the command-line values of `rfdb priors` (--by, --explain,
 // --confidence-weights). Kept apart from the estimator in priors.cpp.
 #include "calibrate/priors.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -123,14 +124,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> k_device_
     {"mi210", "gfx90a"},
 }};
 
-std::string lower(std::string_view s)
-{
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool gfx_shaped(std::string_view g)
 {
   return g.size() > 3 && g.starts_with("gfx") &&
@@ -142,7 +135,7 @@ bool gfx_shaped(std::string_view g)
 std::optional<std::string> normalize_gfx_spelling(std::string_view text)
 {
   // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
-  const std::string g = lower(text.substr(0, text.find(':')));
+  const std::string g = util::lower_ascii(text.substr(0, text.find(':')));
   for (const auto& [device, gfx] : k_device_gfx) {
     if (g == device || (g.size() > device.size() && g.starts_with(device))) {
       return std::string(gfx);
@@ -166,7 +159,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
   if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto& s) { return s.empty(); })) {
     return fail(ErrorCode::usage, fmt::format("bad key '{}': expected CLASS[:GFX[:REGIME]]", text));
   }
-  parts[0] = lower(parts[0]);
+  parts[0] = util::lower_ascii(parts[0]);
   if (!seed_target_eff(parts[0])) {
     return fail(ErrorCode::usage,
                 fmt::format("unknown op class '{}' (expected gemm, moe, elementwise or attn)", parts[0]));
@@ -184,7 +177,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
     }
   }
   if (parts.size() > 2) {
-    const std::string regime = lower(parts[2]);
+    const std::string regime = util::lower_ascii(parts[2]);
     if (std::find(k_regimes.begin(), k_regimes.end(), regime) == k_regimes.end()) {
       return fail(ErrorCode::usage,
                   fmt::format("unknown regime '{}' (expected decode, prefill, mixed or unknown)", parts[2]));

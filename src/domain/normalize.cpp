@@ -1,6 +1,7 @@
 #include "domain/normalize.hpp"
 
 #include "calibrate/priors.hpp"
+#include "util/text.hpp"
 
 #include <array>
 #include <charconv>
@@ -31,17 +32,6 @@ std::string canonical_key(std::string_view raw)
   }
   if (!out.empty() && out.back() == '_') {
     out.pop_back();
-  }
-  return out;
-}
-
-std::string lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
   }
   return out;
 }
@@ -196,7 +186,7 @@ Normalized normalize_op_class(std::string_view raw)
 
 Normalized op_class_from_top_n(std::string_view classification, std::string_view name)
 {
-  const std::string n = lower_ascii(name);
+  const std::string n = util::lower_ascii(name);
   if (contains_any(n, {"moe", "expert"})) {
     return {"moe", true};
   }
@@ -230,7 +220,7 @@ Normalized normalize_bound_type(std::string_view raw)
 
 std::string_view bound_type_from_observed_limit(std::string_view observed_limit)
 {
-  const std::string key = lower_ascii(observed_limit);
+  const std::string key = util::lower_ascii(observed_limit);
   if (key == "compute" || key == "balanced") {
     return "compute";
   }
@@ -325,7 +315,7 @@ Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double
 int round_order(std::string_view round)
 {
   // Not canonical_key: that would fold "-1" into "1".
-  std::string key = lower_ascii(round);
+  std::string key = util::lower_ascii(round);
   while (!key.empty() && key.front() == ' ') {
     key.erase(0, 1);
   }
@@ -357,7 +347,7 @@ int round_order(std::string_view round)
 std::string_view lever_kind_for(const LeverFacts& facts)
 {
   const std::string kind = canonical_key(facts.winner_kind);
-  const std::string text = lower_ascii(facts.text);
+  const std::string text = util::lower_ascii(facts.text);
   if (canonical_key(facts.origin) == "sweep_results" || kind == "flag" || kind == "flags" ||
       kind == "config") {
     return "config";

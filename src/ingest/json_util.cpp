@@ -1,6 +1,7 @@
 #include "ingest/json_util.hpp"
 
 #include "ingest/json_keys.hpp"
+#include "util/text.hpp"
 
 #include <fmt/core.h>
 
@@ -32,31 +33,6 @@ bool is_alpha(char c)
 bool is_digit(char c)
 {
   return c >= '0' && c <= '9';
-}
-
-char to_lower_ascii(char c)
-{
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string_view trim(std::string_view s)
-{
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::string lower(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    c = to_lower_ascii(c);
-  }
-  return out;
 }
 
 // "line L:C" for a byte offset; the column counts code points, not bytes.
@@ -147,7 +123,7 @@ std::optional<ScanIssue> scan_token(std::string_view text, std::size_t& i, int& 
     while (end < text.size() && (is_alpha(text[end]) || is_digit(text[end]) || text[end] == '_')) {
       ++end;
     }
-    const std::string word = lower(text.substr(i, end - i));
+    const std::string word = util::lower_ascii(text.substr(i, end - i));
     if (word == "nan" || word == "inf" || word == "infinity") {
       return ScanIssue{
           i, fmt::format("non-finite number '{}' (JSON has no NaN/Infinity)", text.substr(i, end - i))};
@@ -283,7 +259,7 @@ const json* find_member(const json& obj, std::string_view key)
 
 bool is_blank_string(const json& v)
 {
-  return v.is_string() && trim(v.get_ref<const std::string&>()).empty();
+  return v.is_string() && util::trim(v.get_ref<const std::string&>()).empty();
 }
 
 tl::unexpected<Error> type_error(const std::string& pointer, std::string_view key, std::string_view expected,
@@ -309,7 +285,7 @@ Result<std::optional<std::int64_t>> int_from_double(double d, const std::string&
 // Parse a decimal number written as text; nullopt when it is not one.
 std::optional<double> detail::number_from_text(std::string_view s)
 {
-  s = trim(s);
+  s = util::trim(s);
   if (s.size() > 1 && s.front() == '+' && (is_digit(s[1]) || s[1] == '.')) {
     s.remove_prefix(1);
   }
@@ -447,7 +423,7 @@ Result<std::optional<std::int64_t>> get_int(const json& obj, std::string_view ke
     return int_from_double(v->get<double>(), pointer, key, *v);
   }
   if (v->is_string()) {
-    const std::string_view s = trim(v->get_ref<const std::string&>());
+    const std::string_view s = util::trim(v->get_ref<const std::string&>());
     std::int64_t i = 0;
     const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
     if (ec == std::errc() && ptr == s.data() + s.size()) {
@@ -493,7 +469,7 @@ Result<std::optional<bool>> get_bool(const json& obj, std::string_view key, cons
     }
   }
   if (v->is_string()) {
-    const std::string s = lower(trim(v->get_ref<const std::string&>()));
+    const std::string s = util::lower_ascii(util::trim(v->get_ref<const std::string&>()));
     if (s == "true" || s == "yes") {
       return std::optional<bool>(true);
     }

@@ -10,7 +10,9 @@
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
 #include "domain/normalize.hpp"
+
 #include "report/playbook_detail.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -166,7 +168,7 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
       if (total > v.size()) {
         lines.push_back(fmt::format("- {} more: `rfdb query playbook_misses`", total - v.size()));
       }
-      out.push_back(join(lines, "\n"));
+      out.push_back(util::join(lines, "\n"));
     }
   };
   block(under, under_total,

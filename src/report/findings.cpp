@@ -3,9 +3,11 @@
 // merged in merge.cpp).
 #include "report/findings.hpp"
 
-#include "calibrate/priors.hpp"
 #include "domain/normalize.hpp"
+
+#include "calibrate/priors.hpp"
 #include "report/lines.hpp"
+#include "util/text.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
@@ -44,7 +46,7 @@ bool is_verified(const AttemptInfo& a)
 
 std::string op_class_or_unknown(std::string_view op_class)
 {
-  const std::string op = lower_ascii(one_line(op_class));
+  const std::string op = util::lower_ascii(one_line(op_class));
   return op.empty() ? std::string("unknown") : op;
 }
 
@@ -290,7 +292,7 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
 
 bool speed_is_evidence(const AttemptInfo& a)
 {
-  return !calibrate::parity_failed(lower_ascii(a.output_parity), a.reject_reason) &&
+  return !calibrate::parity_failed(util::lower_ascii(a.output_parity), a.reject_reason) &&
          a.reject_reason != "no_engagement";
 }
 
@@ -299,7 +301,7 @@ std::string what_works_exclusion(const AttemptInfo& a)
   if (!a.measured) {
     return "not measured";
   }
-  if (lower_ascii(a.output_parity) == "fail") {
+  if (util::lower_ascii(a.output_parity) == "fail") {
     return "output parity failed";
   }
   if (a.reject_reason == "no_engagement") {
@@ -348,17 +350,8 @@ bool key_compatible(const ReuseKey& a, const ReuseKey& b)
 
 std::string normalize_gfx(std::string_view gfx)
 {
-  const std::string g = lower_ascii(one_line(gfx));
+  const std::string g = util::lower_ascii(one_line(gfx));
   return g.empty() ? std::string("unknown") : g;
-}
-
-std::string lower_ascii(std::string_view text)
-{
-  std::string out(text);
-  for (char& c : out) {
-    c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
 }
 
 std::string source_key(std::string_view text)

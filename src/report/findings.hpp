@@ -148,8 +148,6 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& attempt);
 
 // "gfx942" from " GFX942 "; "" → "unknown".
 std::string normalize_gfx(std::string_view gfx);
-// Lower-case ASCII.
-std::string lower_ascii(std::string_view text);
 // Whitespace collapsed and trimmed, '\\', '<' and '>' dropped, so a text and
 // its md_text rendering (in a card we wrote) give the same key.
 std::string source_key(std::string_view text);

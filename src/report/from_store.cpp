@@ -2,6 +2,7 @@
 
 #include "ingest/knowledge/knowledge.hpp"
 #include "report/findings.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <map>
@@ -67,7 +68,7 @@ std::string imported_op_class(const store::ReportFinding& f)
 {
   std::string raw;
   for (const char c : one_line(f.kernel_class_raw)) {
-    raw += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : (c == '_' || c == '-' ? ' ' : c);
+    raw += (c == '_' || c == '-') ? ' ' : util::lower_ascii(c);
   }
   if (f.op_class == "unknown" && (raw == "config" || raw == "serving config")) {
     return "config";

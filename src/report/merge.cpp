@@ -4,7 +4,9 @@
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
 #include "domain/normalize.hpp"
+
 #include "report/lines.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -24,7 +26,7 @@ bool covers(const Line& l, std::string_view source)
     return true;
   }
   std::string_view v = s;
-  if (v.size() > 4 && lower_ascii(v.substr(0, 4)) == "run ") {
+  if (v.size() > 4 && util::lower_ascii(v.substr(0, 4)) == "run ") {
     v.remove_prefix(4);
   }
   const std::string token(v.substr(0, v.find_first_of(" ,;()")));
@@ -209,7 +211,7 @@ std::string imported_lever_key(const ImportedFinding& f)
 
 ReuseKey imported_reuse_key(const ImportedFinding& f)
 {
-  std::string op = lower_ascii(one_line(f.op_class));
+  std::string op = util::lower_ascii(one_line(f.op_class));
   return {op.empty() ? std::string("unknown") : op, normalize_gfx(f.gfx), ingest::normalize_regime(f.regime)};
 }
 

@@ -1,6 +1,7 @@
 // The quadrant chart of the newest run's heads and the route of a head
 // verdict (declared in report/playbook.hpp).
 #include "report/playbook.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -21,7 +22,7 @@ std::string mermaid_text(std::string_view raw)
                     c == '.' || c == '-' || c == ' ';
     out += ok ? c : '_';
   }
-  const std::string lower = lower_ascii(out);
+  const std::string lower = util::lower_ascii(out);
   bool keyword = out.empty() || !((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z') ||
                                   (out[0] >= '0' && out[0] <= '9'));
   for (std::string_view k : {"title", "acc", "x-axis", "y-axis", "quadrant", "classdef", "section"}) {

@@ -2,8 +2,9 @@
 // (attempt_key, run date, short_name) that several parsers and the caller use.
 #include "ingest/evaldir/artifacts.hpp"
 
-#include "ingest/evaldir/common.hpp"
 #include "domain/normalize.hpp"
+
+#include "ingest/evaldir/common.hpp"
 
 #include <fmt/core.h>
 
@@ -116,17 +117,6 @@ std::vector<std::string_view> path_components(std::string_view rel_path)
   return out;
 }
 
-std::string lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 std::string_view strip_suffix(std::string_view s, std::string_view suffix)
 {
   if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
@@ -185,7 +175,7 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
     // Anything that is not a win, a no-win or flagged (phase_partial, a
     // carried A/B, an error) says nothing about the run's outcome: warn, so
     // a reader knows why the run has no validation.
-    if (!c.recognized || (c.value == "unknown" && lower_ascii(*o.validation_status) != "unknown")) {
+    if (!c.recognized || (c.value == "unknown" && util::lower_ascii(*o.validation_status) != "unknown")) {
       warn(warnings, rel_path, "/validation_status",
            fmt::format(
                "validation_status '{}' is not a win, no-win or flagged; classed unknown (raw value kept)",
@@ -200,7 +190,7 @@ std::string describe_lever(const std::optional<std::string>& winner_kind,
                            const std::optional<std::string>& backend, const std::optional<std::string>& env,
                            const std::optional<std::string>& flags)
 {
-  const std::string kind = lower_ascii(winner_kind.value_or(""));
+  const std::string kind = util::lower_ascii(winner_kind.value_or(""));
   const std::string env_part = env ? fmt::format(" (env {})", portable_env(*env)) : std::string();
   if (kind == "flag" || kind == "flags") {
     return fmt::format("config: {}", flags.value_or("server flags"));
@@ -243,7 +233,7 @@ std::string AttemptRecord::attempt_key() const
   if (config_change) {
     return "config|" + *config_change;
   }
-  return short_name + "|" + detail::lower_ascii(backend.value_or(""));
+  return short_name + "|" + util::lower_ascii(backend.value_or(""));
 }
 
 RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper)

@@ -1,9 +1,10 @@
 // Attempt sources written per kernel or per config trial:
 // overlay/cand_*/integrate_result.json (FORMATS.md §2.10),
 // kernels/<task>/opbench_result.json (§2.11), config/sweep_results.json (§2.12).
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -80,7 +81,7 @@ std::optional<std::string> reject_word(const std::optional<std::string>& reason)
   if (!reason) {
     return std::nullopt;
   }
-  const std::string text = detail::lower_ascii(*reason);
+  const std::string text = util::lower_ascii(*reason);
   const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   std::size_t best = std::string::npos;
   std::optional<std::string> word;
@@ -130,7 +131,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   std::optional<bool> ab_complete;
   RFDB_TRY_ASSIGN(ab_complete, get_bool(doc, "ab_complete", k_root));
   if (gate) {
-    a.gate = detail::lower_ascii(*gate);
+    a.gate = util::lower_ascii(*gate);
     const Normalized v = attempt_verdict_from_gate(*gate, a.e2e_delta_pct);
     a.verdict = std::string(v.value);
     if (!v.recognized) {
@@ -196,7 +197,7 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
 // A/B yet is "incomplete"; no_win is a dead end; tamper is flagged.
 std::string opbench_verdict(const std::optional<std::string>& gate)
 {
-  const std::string g = detail::lower_ascii(gate.value_or("have_winner"));
+  const std::string g = util::lower_ascii(gate.value_or("have_winner"));
   if (g == "have_winner") {
     return "incomplete";
   }
@@ -216,7 +217,7 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
   RFDB_TRY_ASSIGN(a.winner_kind, get_string(doc, "winner_kind", k_root));
   RFDB_TRY_ASSIGN(a.backend, detail::first_string(doc, {"winner_backend", "backend"}, k_root));
   const bool no_winner =
-      detail::lower_ascii(a.winner_kind.value_or("")) == "none" || (!a.winner_kind && !a.backend);
+      util::lower_ascii(a.winner_kind.value_or("")) == "none" || (!a.winner_kind && !a.backend);
   if (measured == false || no_winner) {
     return std::vector<AttemptRecord>{};
   }

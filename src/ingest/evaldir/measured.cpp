@@ -2,9 +2,10 @@
 // (roofline-v1, FORMATS.md §2.8) → one stage-C verdict from the dominant
 // case, exactly as GEAK's load_measured_roofline bridge reads it (§2.9).
 // Fail-soft like the bridge: anything unusable is a Warning, not an error.
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -162,7 +163,7 @@ Result<void> read_case_confidence(const json& doc, const json& c, const std::str
   }
   v.confidence = "high";
   if (stated) {
-    const std::string c_lower = detail::lower_ascii(*stated);
+    const std::string c_lower = util::lower_ascii(*stated);
     if (c_lower == "low" || c_lower == "medium" || c_lower == "high") {
       v.confidence = c_lower;
     } else {

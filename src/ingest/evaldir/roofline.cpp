@@ -1,8 +1,9 @@
 // Roofline verdicts: the analytic skill's profile_roofline.json (FORMATS.md
 // §2.6) and measured roofline-v1 documents through the §2.9 bridge.
+#include "domain/normalize.hpp"
+
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -109,7 +110,7 @@ Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& 
               (ratio && v.modeled.value_or(true) && detail::infeasible_roofline_pct(*ratio));
   std::optional<std::string> note;
   RFDB_TRY_ASSIGN(note, get_string(e, "note", ptr));
-  const bool note_says = note && detail::lower_ascii(*note).find("dispatch") != std::string::npos;
+  const bool note_says = note && util::lower_ascii(*note).find("dispatch") != std::string::npos;
   v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms && v.bound_type == "latency");
   RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, normalize_headroom_class,
                                                  v.headroom_class_raw, rel_path, warnings));
@@ -148,7 +149,7 @@ Result<void> read_entry_source(const json& e, const std::string& ptr, Verdict& v
   }
   std::optional<std::string> source;
   RFDB_TRY_ASSIGN(source, get_string(e, "roofline_source", ptr));
-  v.source_kind = source && detail::lower_ascii(*source) == "measured" ? "measured" : "analytic";
+  v.source_kind = source && util::lower_ascii(*source) == "measured" ? "measured" : "analytic";
   return {};
 }
 

@@ -1,9 +1,10 @@
 // Run-level artifacts: env_report.json, bench_summary.json,
 // director_e2e_validation.json (FORMATS.md §2.1, §2.2, §2.13).
+#include "domain/normalize.hpp"
+
 #include "calibrate/priors.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
-#include "domain/normalize.hpp"
 
 #include <fmt/core.h>
 
@@ -79,7 +80,7 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
     // One spelling per GPU, or priors would split its evidence across keys:
     // "GFX950", "gfx950:sramecc+:xnack-" (rocminfo) and "MI355X" are gfx950.
     const std::string raw = *r.gfx;
-    const std::string lowered = detail::lower_ascii(raw);
+    const std::string lowered = util::lower_ascii(raw);
     r.gfx = lowered == "unknown" || lowered.empty() ? std::nullopt : calibrate::normalize_gfx_spelling(raw);
     if (!r.gfx) {
       detail::warn(warnings, rel_path, "/gfx",

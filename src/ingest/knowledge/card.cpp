@@ -3,8 +3,9 @@
 // Front matter is read the way kb.py reads it — flat `key: value` lines split
 // on the first ':' — because 10 of the 24 real cards are not valid YAML
 // (plain scalars containing ": ", " #1" read as a comment).
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ namespace rfdb::ingest {
 namespace {
 
 using kdetail::Line;
-using kdetail::trim;
+using util::trim;
 
 struct FrontMatterEntry {
   std::string key;
@@ -106,7 +107,7 @@ struct Bullets {
 
 std::vector<std::string>* bullet_slot(Bullets& b, std::string_view label)
 {
-  const std::string lower = kdetail::to_lower_ascii(label);
+  const std::string lower = util::lower_ascii(label);
   const std::pair<std::string_view, std::vector<std::string>*> slots[] = {
       {"lever", &b.lever},   {"apply", &b.apply},       {"verify", &b.verify},     {"caution", &b.caution},
       {"source", &b.source}, {"dead-end", &b.dead_end}, {"dead end", &b.dead_end}, {"deadend", &b.dead_end}};
@@ -144,8 +145,8 @@ std::vector<std::string>* match_bullet(Bullets& b, std::string_view t, std::stri
     ++word_end;
   }
   // "dead-end" / "dead end" is one label of two words.
-  if (kdetail::starts_with_ci(rest, "dead") && (kdetail::starts_with_ci(rest.substr(word_end), "-end") ||
-                                                kdetail::starts_with_ci(rest.substr(word_end), " end"))) {
+  if (util::starts_with_ci(rest, "dead") && (util::starts_with_ci(rest.substr(word_end), "-end") ||
+                                             util::starts_with_ci(rest.substr(word_end), " end"))) {
     word_end += 4;
   }
   auto* slot = bullet_slot(b, rest.substr(0, word_end));
@@ -214,11 +215,6 @@ Bullets read_bullets(const std::vector<Line>& lines, std::size_t from)
   return b;
 }
 
-std::string join_lines(const std::vector<std::string>& items)
-{
-  return fmt::format("{}", fmt::join(items, "\n"));
-}
-
 // The card body: the lines after the closing `---`, outer blank lines removed.
 std::string body_text(const std::vector<Line>& lines, std::size_t from)
 {
@@ -277,7 +273,7 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
                            fmt::format("status '{}' is not a lifecycle; it does not archive the card",
                                        kdetail::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
-      const std::string v = kdetail::to_lower_ascii(e.value);
+      const std::string v = util::lower_ascii(e.value);
       f.lifecycle = v == "archived" ? "archived" : "active";
       if (v != "archived" && v != "active") {
         kdetail::add_warning(warnings, Severity::warning, file, e.line,
@@ -313,9 +309,9 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   if (!field_of(fields, "source").empty()) {
     b.source.insert(b.source.begin(), std::string(field_of(fields, "source")));
   }
-  f.lever = join_lines(b.lever);
-  f.apply = join_lines(b.apply);
-  f.verify = join_lines(b.verify);
+  f.lever = util::join(b.lever, "\n");
+  f.apply = util::join(b.apply, "\n");
+  f.verify = util::join(b.verify, "\n");
   f.cautions = std::move(b.caution);
   for (auto& d : b.dead_end) {
     f.cautions.push_back(std::string(k_dead_end_prefix) + d);

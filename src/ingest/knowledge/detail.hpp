@@ -19,10 +19,9 @@ struct Line {
   std::string_view text;
 };
 
+// The numbered lines of `content` (util::split_lines); an empty file is one
+// empty line.
 std::vector<Line> split_lines(std::string_view content);
-std::string_view trim(std::string_view s);
-std::string to_lower_ascii(std::string_view s);
-bool starts_with_ci(std::string_view s, std::string_view prefix);
 
 // Base name of a relative or absolute path ("learned/x.md" → "x.md").
 std::string base_name(std::string_view path);

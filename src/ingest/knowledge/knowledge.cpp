@@ -3,6 +3,7 @@
 #include "ingest/knowledge/knowledge.hpp"
 
 #include "ingest/knowledge/detail.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -17,56 +18,13 @@ std::vector<Line> split_lines(std::string_view content)
 {
   std::vector<Line> lines;
   int number = 0;
-  std::size_t pos = 0;
-  while (pos <= content.size()) {
-    std::size_t end = content.find('\n', pos);
-    const bool last = end == std::string_view::npos;
-    if (last) {
-      end = content.size();
-    }
-    std::string_view text = content.substr(pos, end - pos);
-    if (!text.empty() && text.back() == '\r') {
-      text.remove_suffix(1);
-    }
-    ++number;
-    // A final "\n" does not start another line.
-    if (!(last && text.empty() && pos == content.size() && number > 1)) {
-      lines.push_back({number, text});
-    }
-    if (last) {
-      break;
-    }
-    pos = end + 1;
+  for (const std::string_view text : util::split_lines(content)) {
+    lines.push_back({++number, text});
+  }
+  if (lines.empty()) {
+    lines.push_back({1, content}); // an empty file is one empty line
   }
   return lines;
-}
-
-std::string_view trim(std::string_view s)
-{
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::string to_lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix)
-{
-  return s.size() >= prefix.size() && to_lower_ascii(s.substr(0, prefix.size())) == prefix;
 }
 
 std::string base_name(std::string_view path)
@@ -152,7 +110,7 @@ std::string utf8_prefix(std::string_view s, std::size_t n)
 
 int coerce_counter(std::string_view raw, bool& ok)
 {
-  std::string_view s = trim(raw);
+  std::string_view s = util::trim(raw);
   bool negative = false;
   if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
     negative = s.front() == '-';
@@ -169,7 +127,7 @@ int coerce_counter(std::string_view raw, bool& ok)
 
 std::string leading_date(std::string_view raw)
 {
-  const std::string_view s = trim(raw);
+  const std::string_view s = util::trim(raw);
   if (s.size() < 10) {
     return {};
   }
@@ -206,7 +164,7 @@ std::vector<std::string_view> split_key(std::string_view key)
   std::size_t pos = 0;
   while (true) {
     const std::size_t dot = key.find(k_middle_dot, pos);
-    parts.push_back(trim(key.substr(pos, dot == std::string_view::npos ? dot : dot - pos)));
+    parts.push_back(util::trim(key.substr(pos, dot == std::string_view::npos ? dot : dot - pos)));
     if (dot == std::string_view::npos) {
       return parts;
     }
@@ -239,17 +197,17 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
   const std::string_view key_gfx = triple ? parts[1] : src.key;
   const std::string_view key_regime = triple ? parts[2] : src.key;
 
-  f.kernel_class_raw = std::string(!trim(src.kernel_class).empty() ? trim(src.kernel_class)
-                                   : triple                        ? parts[0]
-                                                                   : std::string_view());
+  f.kernel_class_raw = std::string(!util::trim(src.kernel_class).empty() ? util::trim(src.kernel_class)
+                                   : triple                              ? parts[0]
+                                                                         : std::string_view());
   f.op_class = normalize_kernel_class(src.kernel_class);
   if (f.op_class == "unknown") {
     f.op_class = normalize_kernel_class(key_class);
   }
 
-  f.regime_raw = std::string(!trim(src.regime).empty() ? trim(src.regime)
-                             : triple                  ? parts[2]
-                                                       : std::string_view());
+  f.regime_raw = std::string(!util::trim(src.regime).empty() ? util::trim(src.regime)
+                             : triple                        ? parts[2]
+                                                             : std::string_view());
   f.regime = normalize_regime(src.regime);
   for (std::string_view candidate : {key_regime, src.key}) {
     if (f.regime == "unknown") {
@@ -280,13 +238,13 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
 void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
                       std::string_view file, int line)
 {
-  if (trim(confidence).empty()) {
+  if (util::trim(confidence).empty()) {
     return;
   }
   f.stars = parse_stars(confidence);
   if (!f.stars) {
     add_warning(warnings, Severity::warning, file, line,
-                fmt::format("confidence '{}' holds no \u2605; stars left empty", trim(confidence)));
+                fmt::format("confidence '{}' holds no \u2605; stars left empty", util::trim(confidence)));
   }
 }
 
@@ -302,7 +260,7 @@ std::string KnowledgeWarning::describe() const
 
 std::vector<std::string> parse_list_value(std::string_view value)
 {
-  std::string_view s = kdetail::trim(value);
+  std::string_view s = util::trim(value);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') {
     return s.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(s)};
   }
@@ -312,7 +270,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
   char quote = 0;
   bool quoted_item = false;
   const auto flush = [&] {
-    const std::string_view t = kdetail::trim(current);
+    const std::string_view t = util::trim(current);
     if (!t.empty() || quoted_item) {
       items.emplace_back(quoted_item ? std::string_view(current) : t);
     }
@@ -329,7 +287,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
       } else {
         current += c;
       }
-    } else if ((c == '\'' || c == '"') && kdetail::trim(current).empty()) {
+    } else if ((c == '\'' || c == '"') && util::trim(current).empty()) {
       quote = c;
       quoted_item = true;
       current.clear();
@@ -360,8 +318,8 @@ std::optional<int> parse_stars(std::string_view confidence)
 std::string classify_knowledge_file(std::string_view relative_name)
 {
   const std::string base = kdetail::base_name(relative_name);
-  const std::string lower = kdetail::to_lower_ascii(base);
-  const std::string rel = kdetail::to_lower_ascii(relative_name);
+  const std::string lower = util::lower_ascii(base);
+  const std::string rel = util::lower_ascii(relative_name);
   const bool in_inbox = rel.rfind("_inbox/", 0) == 0 || rel.find("/_inbox/") != std::string::npos;
   const auto ends_with = [&](std::string_view suffix) {
     return lower.size() >= suffix.size() &&

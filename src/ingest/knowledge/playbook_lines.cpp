@@ -3,8 +3,9 @@
 //   - (seed) [* | model_class | gfx | kernel_class | shape_regime] text
 // The format template sits mid-list inside an HTML comment and matches the
 // entry grammar, so comments are removed before lines are matched.
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,7 +17,7 @@ namespace rfdb::ingest {
 
 namespace {
 
-using kdetail::trim;
+using util::trim;
 
 // `content` with every `<!-- … -->` removed; newlines inside a comment are
 // kept so line numbers stay those of the file.

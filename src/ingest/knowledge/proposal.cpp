@@ -1,8 +1,9 @@
 // _inbox/<run_id>.json[.drained] proposals (FORMATS.md §4.5). The JSON is
 // LLM-written: comments are tolerated, card values may be strings, numbers
 // or arrays, and a missing key is simply absent.
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -156,7 +157,7 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
   f.confirms_blind = counter(card, "confirms_blind", file, pointer, warnings);
   f.losses = counter(card, "losses", file, pointer, warnings);
   f.attempts = counter(card, "attempts", file, pointer, warnings);
-  f.lifecycle = kdetail::to_lower_ascii(as_text(card, "lifecycle")) == "archived" ? "archived" : "active";
+  f.lifecycle = util::lower_ascii(as_text(card, "lifecycle")) == "archived" ? "archived" : "active";
   const std::string seen = as_text(card, "last_seen");
   f.last_seen = kdetail::leading_date(seen.empty() ? as_text(doc, "date") : seen);
   f.text = body_from(card);
