@@ -2,6 +2,7 @@
 
 #include "ingest/json_keys.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/core.h>
 
@@ -38,44 +39,12 @@ bool is_digit(char c)
 // "line L:C" for a byte offset; the column counts code points, not bytes.
 std::string position_of(std::string_view text, std::size_t offset)
 {
-  offset = std::min(offset, text.size());
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < offset; ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b == '\n') {
-      ++line;
-      column = 1;
-    } else if ((b & 0xC0U) != 0x80U) {
-      ++column;
-    }
-  }
-  return fmt::format("line {}:{}", line, column);
-}
-
-// Length of the well-formed UTF-8 sequence starting at text[i] (a byte
-// ≥ 0x80), or 0 when it is malformed, overlong, a surrogate or truncated.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i)
-{
-  const auto at = [&](std::size_t k) -> unsigned {
-    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0U;
-  };
-  const auto cont = [](unsigned b) { return (b & 0xC0U) == 0x80U; };
-  const unsigned b0 = at(0);
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    return cont(at(1)) ? 2 : 0;
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    const unsigned hi = b0 == 0xED ? 0x9F : 0xBF;
-    return (at(1) >= lo && at(1) <= hi && cont(at(2))) ? 3 : 0;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80;
-    const unsigned hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    return (at(1) >= lo && at(1) <= hi && cont(at(2)) && cont(at(3))) ? 4 : 0;
-  }
-  return 0;
+  const std::string_view head = text.substr(0, std::min(offset, text.size()));
+  const auto line = 1 + std::count(head.begin(), head.end(), '\n');
+  const auto line_start = head.rfind('\n');
+  const std::string_view line_head =
+      line_start == std::string_view::npos ? head : head.substr(line_start + 1);
+  return fmt::format("line {}:{}", line, 1 + util::utf8_length(line_head));
 }
 
 struct ScanIssue {
@@ -142,19 +111,18 @@ std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value, KeyScan
 {
   ScanState state = ScanState::code;
   int depth = 0;
+  const std::size_t bad_utf8 = util::find_invalid_utf8(text).value_or(std::string_view::npos);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto b = static_cast<unsigned char>(c);
     if (b == 0) {
       return ScanIssue{i, "binary or non-UTF-8 content (NUL byte)"};
     }
-    if (b >= 0x80) {
-      const std::size_t n = utf8_sequence_length(text, i);
-      if (n == 0) {
+    if (b >= 0x80) { // a byte of a multi-byte sequence, well-formed before bad_utf8
+      if (i == bad_utf8) {
         return ScanIssue{i, "binary or non-UTF-8 content (invalid UTF-8)"};
       }
       saw_value = saw_value || state == ScanState::code;
-      i += n - 1;
       continue;
     }
     const char next = i + 1 < text.size() ? text[i + 1] : '\0';

@@ -2,6 +2,7 @@
 #include "report/cards.hpp"
 
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -63,13 +64,9 @@ std::string description(const Finding& f)
   const std::string tail =
       fmt::format(" ({}, isolated {}, e2e {})", stars_text(f.stars), iso_range_text(f.iso_min, f.iso_max),
                   e2e_range_text(f.e2e_min_pct, f.e2e_max_pct));
-  const auto count = [](std::string_view s) {
-    return static_cast<std::size_t>(std::count_if(
-        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-  };
-  const std::size_t fixed_len = count(head) + count(tail);
+  const std::size_t fixed_len = util::utf8_length(head) + util::utf8_length(tail);
   const std::size_t room = fixed_len < k_description_max ? k_description_max - fixed_len : 1;
-  return truncate_utf8(head + truncate_utf8(f.lever, room) + tail, k_description_max);
+  return util::truncate_utf8(head + util::truncate_utf8(f.lever, room) + tail, k_description_max);
 }
 
 std::string card_type(const Finding& f)
@@ -152,7 +149,7 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
     out += fmt::format("imported: {}\n", list_value(short_identities(f)));
   }
   out += "generator: rfdb\n---\n\n";
-  out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());
+  out += fmt::format("# {} ({})\n\n", md_text(util::truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
   out +=
       f.key.op_class == "config"

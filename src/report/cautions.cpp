@@ -4,8 +4,10 @@
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
 #include "domain/normalize.hpp"
+
 #include "report/findings.hpp"
 #include "report/lines.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -116,7 +118,8 @@ std::string sentence(std::string_view text)
 
 std::string imported_where(const ImportedFinding& f)
 {
-  return fmt::format("imported {} {}, {}", f.origin, md_code(truncate_utf8(short_identity(f.identity), 60)),
+  return fmt::format("imported {} {}, {}", f.origin,
+                     md_code(util::truncate_utf8(short_identity(f.identity), 60)),
                      f.last_seen.empty() ? "undated" : f.last_seen);
 }
 

@@ -9,6 +9,7 @@
 #include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -375,7 +376,7 @@ std::string first_sentence(std::string_view text, std::size_t max_chars)
   if (cut != std::string::npos) {
     t.resize(cut + (t[cut] == '.' ? 1 : 0));
   }
-  return truncate_utf8(t, max_chars);
+  return util::truncate_utf8(t, max_chars);
 }
 
 Tier assign_tier(const TierEvidence& e)

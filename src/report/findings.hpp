@@ -317,8 +317,6 @@ std::string workload_text(const std::optional<int>& isl, const std::optional<int
                           const std::optional<int>& conc);
 // Collapse whitespace (tabs, newlines) to single spaces and trim.
 std::string one_line(std::string_view text);
-// At most `max_chars` code points of valid UTF-8; "…" marks a cut.
-std::string truncate_utf8(std::string_view text, std::size_t max_chars);
 // An imported finding's identity as shown: a legacy playbook line
 // ("file#date|model|…|opening text") is cut to "file#date"; others as is.
 std::string short_identity(std::string_view identity);

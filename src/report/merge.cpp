@@ -7,6 +7,7 @@
 
 #include "report/lines.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -170,10 +171,10 @@ std::string imported_display(const ImportedFinding& f)
       name.pop_back();
     }
     if (!heading) {
-      return truncate_utf8(name, k_max);
+      return util::truncate_utf8(name, k_max);
     }
     const std::string rest = first_sentence(after_lead(f.text), k_max);
-    return truncate_utf8(rest.empty() ? name : name + ": " + rest, k_max);
+    return util::truncate_utf8(rest.empty() ? name : name + ": " + rest, k_max);
   }
   for (const std::string& t : {first_sentence(f.description, k_max),
                                first_sentence(body_title(f.text), k_max), first_sentence(f.effect, k_max)}) {

@@ -3,6 +3,7 @@
 // reason, attempt references and imported label; the cautions, capped.
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -53,7 +54,7 @@ std::string imported_text(const Finding& f)
 {
   std::vector<std::string> ids;
   for (const auto& i : f.imported_identities) {
-    ids.push_back(md_code(truncate_utf8(short_identity(i), 60)));
+    ids.push_back(md_code(util::truncate_utf8(short_identity(i), 60)));
   }
   return fmt::format("imported {} (self-rated {}{})", capped(ids, k_imported_shown, ""),
                      stars_text(f.imported_stars),
@@ -119,8 +120,8 @@ std::string finding_line(const Finding& f)
   if (!f.imported_identities.empty()) {
     parts.push_back(imported_text(f));
   }
-  return fmt::format("- {} {} \u2014 {}", stars_text(f.stars), md_text(truncate_utf8(f.lever, k_lever_chars)),
-                     util::join(parts, "; "));
+  return fmt::format("- {} {} \u2014 {}", stars_text(f.stars),
+                     md_text(util::truncate_utf8(f.lever, k_lever_chars)), util::join(parts, "; "));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -84,9 +85,8 @@ Result<FrontMatter> read_front_matter(std::string_view file, const std::vector<L
     }
     const auto colon = raw.find(':');
     if (colon == std::string_view::npos || trim(raw.substr(0, colon)).empty()) {
-      return fail(
-          card_error(file, lines[i].number,
-                     fmt::format("front-matter line has no 'key:' ({})", kdetail::utf8_prefix(t, 60))));
+      return fail(card_error(file, lines[i].number,
+                             fmt::format("front-matter line has no 'key:' ({})", util::utf8_prefix(t, 60))));
     }
     fm.entries.push_back(
         {std::string(trim(raw.substr(0, colon))), std::string(trim(raw.substr(colon + 1))), lines[i].number});
@@ -253,7 +253,7 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
         if (!ok) {
           kdetail::add_warning(
               warnings, Severity::warning, file, e.line,
-              fmt::format("{} '{}' is not an integer; read as 0", name, kdetail::utf8_prefix(e.value, 40)));
+              fmt::format("{} '{}' is not an integer; read as 0", name, util::utf8_prefix(e.value, 40)));
         }
       }
     }
@@ -264,14 +264,14 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
       if (f.last_seen.empty() && !e.value.empty()) {
         kdetail::add_warning(
             warnings, Severity::warning, file, e.line,
-            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", kdetail::utf8_prefix(e.value, 40)));
+            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", util::utf8_prefix(e.value, 40)));
       }
     } else if (e.key == "status") {
       // Seen as `status: DEPRECATED-FOR-THIS-EVAL`: scoped to one eval, so
       // it does not archive the card; say so rather than drop it silently.
       kdetail::add_warning(warnings, Severity::note, file, e.line,
                            fmt::format("status '{}' is not a lifecycle; it does not archive the card",
-                                       kdetail::utf8_prefix(e.value, 40)));
+                                       util::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
       const std::string v = util::lower_ascii(e.value);
       f.lifecycle = v == "archived" ? "archived" : "active";

@@ -29,9 +29,6 @@ std::string base_name(std::string_view path);
 // Fail with invalid_input "file:line: invalid UTF-8" at the first bad byte.
 Result<void> check_utf8(std::string_view file_name, std::string_view content);
 
-// The first `n` code points of valid UTF-8 `s`.
-std::string utf8_prefix(std::string_view s, std::size_t n);
-
 // kb.py counter coercion: an optionally signed integer, else 0 (`ok` false).
 int coerce_counter(std::string_view raw, bool& ok);
 

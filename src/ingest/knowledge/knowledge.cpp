@@ -4,6 +4,7 @@
 
 #include "ingest/knowledge/detail.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -33,79 +34,18 @@ std::string base_name(std::string_view path)
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is malformed
-// (overlong forms, surrogates and values above U+10FFFF included).
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i)
-{
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    return 1;
-  }
-  std::size_t len = 0;
-  std::uint32_t cp = 0;
-  if ((b0 & 0xE0) == 0xC0) {
-    len = 2;
-    cp = b0 & 0x1Fu;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    len = 3;
-    cp = b0 & 0x0Fu;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    len = 4;
-    cp = b0 & 0x07u;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) {
-    return 0;
-  }
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) {
-      return 0;
-    }
-    cp = (cp << 6) | (b & 0x3Fu);
-  }
-  const std::uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    return 0;
-  }
-  return len;
-}
-
-} // namespace
-
 Result<void> check_utf8(std::string_view file_name, std::string_view content)
 {
-  std::size_t i = 0;
-  int line = 1;
-  while (i < content.size()) {
-    const std::size_t len = utf8_sequence_length(content, i);
-    if (len == 0) {
-      return fail(
-          make_error(ErrorCode::invalid_input, fmt::format("invalid UTF-8 (byte 0x{:02x} at offset {})",
-                                                           static_cast<unsigned char>(content[i]), i))
-              .with_context(fmt::format("{}:{}", file_name, line)));
-    }
-    if (content[i] == '\n') {
-      ++line;
-    }
-    i += len;
+  const auto bad = util::find_invalid_utf8(content);
+  if (!bad) {
+    return {};
   }
-  return {};
-}
-
-std::string utf8_prefix(std::string_view s, std::size_t n)
-{
-  std::size_t i = 0;
-  std::size_t count = 0;
-  while (i < s.size() && count < n) {
-    const std::size_t len = utf8_sequence_length(s, i);
-    i += len == 0 ? 1 : len;
-    ++count;
-  }
-  return std::string(s.substr(0, i));
+  const auto line =
+      1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+  return fail(
+      make_error(ErrorCode::invalid_input, fmt::format("invalid UTF-8 (byte 0x{:02x} at offset {})",
+                                                       static_cast<unsigned char>(content[*bad]), *bad))
+          .with_context(fmt::format("{}:{}", file_name, line)));
 }
 
 int coerce_counter(std::string_view raw, bool& ok)

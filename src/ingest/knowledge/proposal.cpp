@@ -4,6 +4,7 @@
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -79,7 +80,7 @@ std::optional<int> counter(const Json& card, std::string_view key, std::string_v
   if (!ok) {
     kdetail::add_warning(warnings, Severity::warning, file, 0,
                          fmt::format("{}/{} '{}' is not an integer; read as 0", pointer, key,
-                                     kdetail::utf8_prefix(it->dump(), 40)));
+                                     util::utf8_prefix(it->dump(), 40)));
   }
   return value;
 }
