@@ -2,6 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "util/csv.hpp"
 #include "util/table.hpp"
 
 #include <fmt/format.h>
@@ -13,25 +14,6 @@
 #include <memory>
 
 namespace rfdb::cli {
-
-namespace {
-
-std::string csv_cell(const std::optional<std::string>& v)
-{
-  if (!v) {
-    return "";
-  }
-  if (v->find_first_of(",\"\n") == std::string::npos) {
-    return *v;
-  }
-  std::string out = "\"";
-  for (char c : *v) {
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return out + "\"";
-}
-
-} // namespace
 
 void print_table(const store::Table& t, const std::string& format, std::ostream& out)
 {
@@ -61,13 +43,13 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
   if (format == "csv") {
     std::string line;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
-      line += (c ? "," : "") + csv_cell(t.columns[c]);
+      line += (c ? "," : "") + util::csv_field(t.columns[c]);
     }
     fmt::print(out, "{}\n", line);
     for (const auto& row : t.rows) {
       line.clear();
       for (std::size_t c = 0; c < row.size(); ++c) {
-        line += (c ? "," : "") + csv_cell(row[c]);
+        line += (c ? "," : "") + (row[c] ? util::csv_field(*row[c]) : std::string());
       }
       fmt::print(out, "{}\n", line);
     }
