@@ -5,6 +5,7 @@
 #include "domain/normalize.hpp"
 
 #include "ingest/evaldir/common.hpp"
+#include "util/time.hpp"
 
 #include <fmt/core.h>
 
@@ -276,17 +277,6 @@ int to_int(std::string_view digits)
   return v;
 }
 
-bool valid_date_time(int y, int mo, int d, int h, int mi, int s)
-{
-  constexpr int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) {
-    return false;
-  }
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  const int days = k_days[mo - 1] + (mo == 2 && leap ? 1 : 0);
-  return d <= days;
-}
-
 } // namespace
 
 std::optional<std::string> run_date_from_dir_name(std::string_view basename)
@@ -300,12 +290,11 @@ std::optional<std::string> run_date_from_dir_name(std::string_view basename)
         !all_digits(cand.substr(10, 6))) {
       continue;
     }
-    const int y = to_int(cand.substr(1, 4));
-    const int mo = to_int(cand.substr(5, 2));
-    const int d = to_int(cand.substr(7, 2));
-    if (valid_date_time(y, mo, d, to_int(cand.substr(10, 2)), to_int(cand.substr(12, 2)),
-                        to_int(cand.substr(14, 2)))) {
-      return fmt::format("{:04d}-{:02d}-{:02d}", y, mo, d);
+    std::string date = fmt::format("{}-{}-{}", cand.substr(1, 4), cand.substr(5, 2), cand.substr(7, 2));
+    const bool time_ok = to_int(cand.substr(10, 2)) <= 23 && to_int(cand.substr(12, 2)) <= 59 &&
+                         to_int(cand.substr(14, 2)) <= 60;
+    if (to_int(cand.substr(1, 4)) >= 1970 && time_ok && util::parse_iso_date(date)) {
+      return date;
     }
   }
   return std::nullopt;

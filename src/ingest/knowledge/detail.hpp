@@ -32,8 +32,8 @@ Result<void> check_utf8(std::string_view file_name, std::string_view content);
 // kb.py counter coercion: an optionally signed integer, else 0 (`ok` false).
 int coerce_counter(std::string_view raw, bool& ok);
 
-// A YYYY-MM-DD date at the start of `raw` (rest must be blank or start with
-// a space); empty when there is none.
+// A valid YYYY-MM-DD date (util::parse_iso_date) at the start of `raw`
+// (rest must be blank or start with a space); empty when there is none.
 std::string leading_date(std::string_view raw);
 
 void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,

@@ -4,6 +4,7 @@
 
 #include "ingest/knowledge/detail.hpp"
 #include "util/text.hpp"
+#include "util/time.hpp"
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
@@ -68,21 +69,7 @@ int coerce_counter(std::string_view raw, bool& ok)
 std::string leading_date(std::string_view raw)
 {
   const std::string_view s = util::trim(raw);
-  if (s.size() < 10) {
-    return {};
-  }
-  for (std::size_t i = 0; i < 10; ++i) {
-    const bool dash = i == 4 || i == 7;
-    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) {
-      return {};
-    }
-  }
-  if (s.size() > 10 && s[10] != ' ') {
-    return {};
-  }
-  const int month = (s[5] - '0') * 10 + (s[6] - '0');
-  const int day = (s[8] - '0') * 10 + (s[9] - '0');
-  if (month < 1 || month > 12 || day < 1 || day > 31) {
+  if ((s.size() > 10 && s[10] != ' ') || !util::parse_iso_date(s.substr(0, 10))) {
     return {};
   }
   return std::string(s.substr(0, 10));
