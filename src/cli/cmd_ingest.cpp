@@ -1,3 +1,4 @@
+// `rfdb ingest`: one ingest per path with progress and a report (see cli/cmd_ingest.hpp).
 #include "cli/cmd_ingest.hpp"
 
 #include "cli/app.hpp"
@@ -120,16 +121,16 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths)
 
 } // namespace
 
-int run_ingest(const IngestOptions& opts, Context& ctx)
+Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "ingest", format.error());
+    return fail(format.error());
   }
   // A dry run never creates a database: a missing file reads as empty.
   auto db = opts.dry_run ? open_for_dry_run(ctx) : open_for_write(ctx);
   if (!db) {
-    return report_error(ctx, "ingest", db.error());
+    return fail(db.error());
   }
   ingest::IngestRequest req;
   if (!opts.run_id.empty()) {

@@ -1,3 +1,4 @@
+// `rfdb runs` and `rfdb show`: list runs, show one (see cli/cmd_runs.hpp).
 #include "cli/cmd_runs.hpp"
 
 #include "cli/app.hpp"
@@ -218,15 +219,15 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
 
 } // namespace
 
-int run_runs(const RunsOptions& opts, Context& ctx)
+Result<int> run_runs(const RunsOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "runs", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "runs", db.error());
+    return fail(db.error());
   }
   store::RunFilter filter;
   filter.include = opts.retracted ? store::IncludeRetracted::only
@@ -244,7 +245,7 @@ int run_runs(const RunsOptions& opts, Context& ctx)
   set(filter.until, opts.until);
   auto runs = store::list_runs(*db, filter);
   if (!runs) {
-    return report_error(ctx, "runs", runs.error());
+    return fail(runs.error());
   }
   if (*format == "json") {
     ordered_json arr = ordered_json::array();
@@ -300,23 +301,23 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_runs(*opts, ctx); }; });
 }
 
-int run_show(const ShowOptions& opts, Context& ctx)
+Result<int> run_show(const ShowOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "show", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "show", db.error());
+    return fail(db.error());
   }
   auto run_id = resolve_run(*db, opts.run_id);
   if (!run_id) {
-    return report_error(ctx, "show", run_id.error());
+    return fail(run_id.error());
   }
   auto run = store::get_run(*db, *run_id);
   if (!run) {
-    return report_error(ctx, "show", run.error());
+    return fail(run.error());
   }
   if (!opts.attempt.empty()) {
     return show_attempt(*db, *run, opts.attempt, *format, ctx);

@@ -1,3 +1,4 @@
+// `rfdb show RUN --attempt KEY`: one attempt in full (see cli/show_attempt.hpp).
 #include "cli/show_attempt.hpp"
 
 #include "cli/app.hpp"
@@ -101,8 +102,8 @@ void print_text(const ordered_json& j, const std::string& prefix, std::ostream& 
 
 } // namespace
 
-int show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
-                 const std::string& format, Context& ctx)
+Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
+                         const std::string& format, Context& ctx)
 {
   const auto it = std::find_if(run.attempts.begin(), run.attempts.end(),
                                [&](const store::AttemptRow& a) { return a.key == key; });
@@ -111,15 +112,13 @@ int show_attempt(store::Database& db, const store::RunDetail& run, const std::st
     for (const auto& a : run.attempts) {
       keys.push_back(a.key);
     }
-    return report_error(
-        ctx, "show",
-        make_error(ErrorCode::not_found, fmt::format("run {} has no attempt '{}'", run.run_id, key))
-            .with_hint(keys.empty() ? "the run has no attempts"
-                                    : fmt::format("attempts: {}", fmt::join(keys, ", "))));
+    return fail(make_error(ErrorCode::not_found, fmt::format("run {} has no attempt '{}'", run.run_id, key))
+                    .with_hint(keys.empty() ? "the run has no attempts"
+                                            : fmt::format("attempts: {}", fmt::join(keys, ", "))));
   }
   auto sources = store::attempt_cited_sources(db, run.run_id, key);
   if (!sources) {
-    return report_error(ctx, "show", sources.error());
+    return fail(sources.error());
   }
   const ordered_json j = attempt_json(run, *it, *sources);
   if (format == "json") {

@@ -12,10 +12,10 @@
 
 namespace rfdb::cli {
 
-// Print attempt `key` of `run` to ctx.out ("json" or "table"); returns the
-// exit code. Errors (exit 1): no attempt with that key (the message lists
-// the run's keys), a database failure.
-int show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
-                 const std::string& format, Context& ctx);
+// Print attempt `key` of `run` to ctx.out ("json" or "table"); returns exit
+// code 0. Errors (exit 1): no attempt with that key (the message lists the
+// run's keys), a database failure.
+Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
+                         const std::string& format, Context& ctx);
 
 } // namespace rfdb::cli
