@@ -1,3 +1,4 @@
+// Lenient JSON reading with a pre-lexer for NUL/UTF-8, depth and NaN (see json_util.hpp).
 #include "ingest/json_util.hpp"
 
 #include "ingest/json_keys.hpp"
@@ -464,11 +465,7 @@ std::string describe_value(const json& value)
   if (text.size() <= k_max) {
     return text;
   }
-  std::size_t cut = k_max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
-    --cut;
-  }
-  text.resize(cut);
+  text.resize(util::utf8_floor(text, k_max));
   text += "…";
   return text;
 }

@@ -47,6 +47,15 @@ std::string utf8_prefix(std::string_view text, std::size_t n)
   return std::string(text.substr(0, offset_of_code_point(text, n)));
 }
 
+std::size_t utf8_floor(std::string_view text, std::size_t offset)
+{
+  std::size_t cut = std::min(offset, text.size());
+  while (cut > 0 && cut < text.size() && is_continuation(text[cut])) {
+    --cut;
+  }
+  return cut;
+}
+
 std::string truncate_utf8(std::string_view text, std::size_t max_chars)
 {
   if (max_chars == 0) {

@@ -20,6 +20,10 @@ std::size_t utf8_length(std::string_view text);
 // The first `n` code points of `text` (all of it when it has fewer).
 std::string utf8_prefix(std::string_view text, std::size_t n);
 
+// The largest offset ≤ `offset` (clamped to text.size()) that does not fall
+// inside a code point: where a byte-limited cut of `text` may end.
+std::size_t utf8_floor(std::string_view text, std::size_t offset);
+
 // `text` when it has at most `max_chars` code points, else its first
 // max_chars − 1 code points and "…" (U+2026); "" for max_chars 0.
 std::string truncate_utf8(std::string_view text, std::size_t max_chars);

@@ -35,6 +35,18 @@ TEST(Utf8Test, PrefixNeverSplitsACodePoint)
   EXPECT_EQ(utf8_prefix("abc", 0), "");
 }
 
+TEST(Utf8Test, FloorMovesACutBackToACodePointStart)
+{
+  const std::string stars = "a\xE2\x98\x85\xE2\x98\x85"; // a★★: bytes 0, 1–3, 4–6
+  EXPECT_EQ(utf8_floor(stars, 0), 0U);
+  EXPECT_EQ(utf8_floor(stars, 1), 1U);
+  EXPECT_EQ(utf8_floor(stars, 2), 1U);
+  EXPECT_EQ(utf8_floor(stars, 3), 1U);
+  EXPECT_EQ(utf8_floor(stars, 4), 4U);
+  EXPECT_EQ(utf8_floor(stars, 7), 7U);
+  EXPECT_EQ(utf8_floor(stars, 99), 7U);
+}
+
 TEST(Utf8Test, TruncateKeepsShortTextAndMarksACut)
 {
   EXPECT_EQ(truncate_utf8("abcd", 4), "abcd");
