@@ -3,6 +3,11 @@
 
 #include "domain/normalize.hpp"
 
+#include "util/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
 namespace rfdb::calibrate {
 
 namespace {

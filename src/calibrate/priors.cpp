@@ -3,11 +3,13 @@
 
 #include "domain/as_of.hpp"
 
+#include "util/time.hpp"
+
 #include <date/date.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
@@ -23,39 +25,10 @@ constexpr double k_infeasible_e = 1.05;
 // Floor of the (0, 1] clamp, so a printed 4-dp value is never 0.
 constexpr double k_min_target_eff = 1e-4;
 
-// Strict YYYY-MM-DD without streams (hot path: every attempt is parsed).
-std::optional<date::sys_days> parse_day(std::string_view text)
-{
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
-    return std::nullopt;
-  }
-  auto number = [&](std::size_t pos, std::size_t len) -> std::optional<int> {
-    int v = 0;
-    const char* first = text.data() + pos;
-    auto [ptr, ec] = std::from_chars(first, first + len, v);
-    if (ec != std::errc{} || ptr != first + len) {
-      return std::nullopt;
-    }
-    return v;
-  };
-  const auto y = number(0, 4);
-  const auto m = number(5, 2);
-  const auto d = number(8, 2);
-  if (!y || !m || !d || *m < 1 || *d < 1) {
-    return std::nullopt;
-  }
-  const date::year_month_day ymd{date::year{*y}, date::month{static_cast<unsigned>(*m)},
-                                 date::day{static_cast<unsigned>(*d)}};
-  if (!ymd.ok()) {
-    return std::nullopt;
-  }
-  return date::sys_days{ymd};
-}
-
 // Dates resolved once per computation.
 struct DateWindow {
-  std::optional<date::sys_days> as_of;
-  std::optional<date::sys_days> since;
+  std::optional<std::chrono::sys_days> as_of;
+  std::optional<std::chrono::sys_days> since;
 };
 
 std::string group_name(const std::string& value)
@@ -84,7 +57,7 @@ std::optional<double> confidence_weight(std::string_view confidence, const Confi
 std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const PriorsParams& p,
                                                  const DateWindow& window)
 {
-  const auto day = parse_day(a.run_date);
+  const auto day = util::parse_iso_date(a.run_date);
   if (!day) {
     return ExclusionReason::bad_run_date;
   }
@@ -135,7 +108,7 @@ std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
 // 0.5^(age / half_life), age in days from the run to as_of; 1 without decay.
 double decay_of(const Observation& a, const PriorsParams& p, const DateWindow& window)
 {
-  const auto day = parse_day(a.run_date);
+  const auto day = util::parse_iso_date(a.run_date);
   if (!p.half_life_days || !window.as_of || !day) {
     return 1.0;
   }
@@ -376,10 +349,10 @@ Result<void> validate(const PriorsParams& p)
   if (p.half_life_days && !(std::isfinite(*p.half_life_days) && *p.half_life_days > 0.0)) {
     return bad(fmt::format("half-life must be > 0 days (got {})", *p.half_life_days));
   }
-  if (!p.as_of.empty() && !parse_day(p.as_of)) {
+  if (!p.as_of.empty() && !util::parse_iso_date(p.as_of)) {
     return bad(fmt::format("as-of date '{}' is not YYYY-MM-DD", p.as_of));
   }
-  if (p.since && !parse_day(*p.since)) {
+  if (p.since && !util::parse_iso_date(*p.since)) {
     return bad(fmt::format("since date '{}' is not YYYY-MM-DD", *p.since));
   }
   if (p.bootstrap_resamples < 0) {
@@ -406,10 +379,10 @@ Result<std::pair<PriorsParams, DateWindow>> resolve(std::span<const Observation>
   }
   DateWindow window;
   if (!p.as_of.empty()) {
-    window.as_of = parse_day(p.as_of);
+    window.as_of = util::parse_iso_date(p.as_of);
   }
   if (p.since) {
-    window.since = parse_day(*p.since);
+    window.since = util::parse_iso_date(*p.since);
   }
   return std::make_pair(p, window);
 }
@@ -581,9 +554,9 @@ std::vector<std::pair<std::string, double>> nearest_to(const PriorRow& row, cons
 AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParams& params)
 {
   DateWindow window;
-  window.as_of = parse_day(params.as_of);
+  window.as_of = util::parse_iso_date(params.as_of);
   if (params.since) {
-    window.since = parse_day(*params.since);
+    window.since = util::parse_iso_date(*params.since);
   }
   return evaluate(attempt, params, window);
 }

@@ -1,6 +1,8 @@
 // Renderers of the priors: table, JSON, CSV, markdown, python and --explain.
 #include "calibrate/priors_format.hpp"
 
+#include "util/csv.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -167,18 +169,6 @@ std::string parent_key_of(const PriorRow& row)
     parent.gfx.reset();
   }
   return row_key(parent);
-}
-
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) {
-    return s;
-  }
-  std::string quoted = "\"";
-  for (const char c : s) {
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return quoted + "\"";
 }
 
 std::string attempt_ident(const ExplainedAttempt& x)
@@ -383,12 +373,13 @@ std::string render_priors_csv(const PriorsResult& result)
   std::string out = "op_class,gfx,regime,seed,target_eff,n,runs,weight,statistic,interval_lo,interval_hi,"
                     "contradictions,infeasible,last_seen,source,nearest\n";
   for (const PriorRow& r : result.priors) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.op_class),
-                       csv_field(r.gfx.value_or("")), csv_field(r.regime.value_or("")), fixed(r.seed, 4),
-                       fixed(r.target_eff, 4), r.n, r.runs, fixed(r.weight, 3),
-                       r.statistic ? fixed(*r.statistic, 4) : "", r.interval ? fixed(r.interval->lo, 4) : "",
-                       r.interval ? fixed(r.interval->hi, 4) : "", r.contradictions, r.infeasible,
-                       r.last_seen.value_or(""), to_string(r.source), csv_field(nearest_text(r.nearest)));
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", util::csv_field(r.op_class),
+                    util::csv_field(r.gfx.value_or("")), util::csv_field(r.regime.value_or("")),
+                    fixed(r.seed, 4), fixed(r.target_eff, 4), r.n, r.runs, fixed(r.weight, 3),
+                    r.statistic ? fixed(*r.statistic, 4) : "", r.interval ? fixed(r.interval->lo, 4) : "",
+                    r.interval ? fixed(r.interval->hi, 4) : "", r.contradictions, r.infeasible,
+                    r.last_seen.value_or(""), to_string(r.source), util::csv_field(nearest_text(r.nearest)));
   }
   return out;
 }

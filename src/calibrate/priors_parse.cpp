@@ -4,6 +4,7 @@
 #include "domain/normalize.hpp"
 
 #include "calibrate/priors.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -91,18 +92,6 @@ bool parity_failed(const Observation& a)
   return domain::parity_failed(a.output_parity, a.reject_reason);
 }
 
-namespace {
-
-std::string lower(std::string_view s)
-{
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-} // namespace
-
 Result<PriorsKey> parse_priors_key(std::string_view text)
 {
   std::vector<std::string> parts;
@@ -118,7 +107,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
   if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto& s) { return s.empty(); })) {
     return fail(ErrorCode::usage, fmt::format("bad key '{}': expected CLASS[:GFX[:REGIME]]", text));
   }
-  parts[0] = lower(parts[0]);
+  parts[0] = util::lower_ascii(parts[0]);
   if (!domain::seed_target_eff(parts[0])) {
     return fail(ErrorCode::usage,
                 fmt::format("unknown op class '{}' (expected gemm, moe, elementwise or attn)", parts[0]));
@@ -136,7 +125,7 @@ Result<PriorsKey> parse_priors_key(std::string_view text)
     }
   }
   if (parts.size() > 2) {
-    const std::string regime = lower(parts[2]);
+    const std::string regime = util::lower_ascii(parts[2]);
     if (std::find(k_regimes.begin(), k_regimes.end(), regime) == k_regimes.end()) {
       return fail(ErrorCode::usage,
                   fmt::format("unknown regime '{}' (expected decode, prefill, mixed or unknown)", parts[2]));

@@ -1,3 +1,4 @@
+// rfdb's command line: parse, run one command, report its error once (see cli/app.hpp).
 #include "cli/app.hpp"
 
 #include "cli/cmd_admin.hpp"
@@ -272,7 +273,9 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
     return 0;
   }
   try {
-    return runner();
+    // The one place a command's error is reported.
+    const Result<int> code = runner();
+    return code ? *code : report_error(ctx, cmd != nullptr ? cmd->get_name() : "", code.error());
   } catch (const std::exception& e) {
     return report_error(ctx, "", make_error(ErrorCode::internal, e.what()));
   }

@@ -1,3 +1,5 @@
+// `retract`, `restore`, `export`, `check` and `migrate`; each run_* returns Result<int> (see
+// cli/cmd_admin.hpp).
 #include "cli/cmd_admin.hpp"
 
 #include "cli/app.hpp"
@@ -19,23 +21,22 @@
 
 namespace rfdb::cli {
 
-int run_retract(const RetractOptions& opts, Context& ctx)
+Result<int> run_retract(const RetractOptions& opts, Context& ctx)
 {
   if (opts.reason.find_first_not_of(" \t\n") == std::string::npos) {
-    return report_error(ctx, "retract",
-                        make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
+    return fail(make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
   }
   auto db = open_for_write(ctx, Create::no);
   if (!db) {
-    return report_error(ctx, "retract", db.error());
+    return fail(db.error());
   }
   auto run_id = resolve_run(*db, opts.run_id);
   if (!run_id) {
-    return report_error(ctx, "retract", run_id.error());
+    return fail(run_id.error());
   }
   auto r = store::retract_run(*db, *run_id, opts.reason, util::format_iso_timestamp(ctx.now()));
   if (!r) {
-    return report_error(ctx, "retract", r.error());
+    return fail(r.error());
   }
   fmt::print(ctx.out, "retracted {}: {}\n", *run_id, opts.reason);
   return 0;
@@ -53,19 +54,19 @@ void add_retract_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_retract(*opts, ctx); }; });
 }
 
-int run_restore(const RestoreOptions& opts, Context& ctx)
+Result<int> run_restore(const RestoreOptions& opts, Context& ctx)
 {
   auto db = open_for_write(ctx, Create::no);
   if (!db) {
-    return report_error(ctx, "restore", db.error());
+    return fail(db.error());
   }
   auto run_id = resolve_run(*db, opts.run_id);
   if (!run_id) {
-    return report_error(ctx, "restore", run_id.error());
+    return fail(run_id.error());
   }
   auto r = store::restore_run(*db, *run_id, util::format_iso_timestamp(ctx.now()));
   if (!r) {
-    return report_error(ctx, "restore", r.error());
+    return fail(r.error());
   }
   fmt::print(ctx.out, "restored {}\n", *run_id);
   return 0;
@@ -98,19 +99,19 @@ Result<std::string> export_format(const ExportOptions& opts, const Context& ctx)
 
 } // namespace
 
-int run_export(const ExportOptions& opts, Context& ctx)
+Result<int> run_export(const ExportOptions& opts, Context& ctx)
 {
   auto format = export_format(opts, ctx);
   if (!format) {
-    return report_error(ctx, "export", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "export", db.error());
+    return fail(db.error());
   }
   auto table = store::run_named_query(*db, "export_attempts", {});
   if (!table) {
-    return report_error(ctx, "export", table.error());
+    return fail(table.error());
   }
   if (opts.output.empty()) {
     print_table(*table, *format, ctx.out);
@@ -120,7 +121,7 @@ int run_export(const ExportOptions& opts, Context& ctx)
   print_table(*table, *format, file);
   file.close();
   if (!file) {
-    return report_error(ctx, "export", make_error(ErrorCode::io, "cannot write " + opts.output));
+    return fail(make_error(ErrorCode::io, "cannot write " + opts.output));
   }
   if (!ctx.quiet) {
     fmt::print(ctx.err, "wrote {} attempt rows to {}\n", table->rows.size(), opts.output);
@@ -144,23 +145,23 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_export(*opts, ctx); }; });
 }
 
-int run_check(const CheckOptions& opts, Context& ctx)
+Result<int> run_check(const CheckOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "check", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx, store::OlderSchema::accept);
   if (!db) {
-    return report_error(ctx, "check", db.error());
+    return fail(db.error());
   }
   auto report = store::check(*db);
   if (!report) {
-    return report_error(ctx, "check", report.error());
+    return fail(report.error());
   }
   auto evidence = ingest::check_evidence(*db);
   if (!evidence) {
-    return report_error(ctx, "check", evidence.error());
+    return fail(evidence.error());
   }
   const bool ok = report->ok() && evidence->empty();
   const bool old = report->schema_version < report->newest_schema_version;
@@ -217,11 +218,11 @@ void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_check(*opts, ctx); }; });
 }
 
-int run_migrate(const MigrateOptions& /*opts*/, Context& ctx)
+Result<int> run_migrate(const MigrateOptions& /*opts*/, Context& ctx)
 {
   auto report = store::migrate_database(ctx.db_path);
   if (!report) {
-    return report_error(ctx, "migrate", std::move(report).error().with_context(ctx.db_path));
+    return fail(std::move(report).error().with_context(ctx.db_path));
   }
   if (report->created) {
     fmt::print(ctx.out, "created {} at schema version {}\n", ctx.db_path, report->to_version);

@@ -15,13 +15,13 @@ struct RetractOptions {
   std::string reason;
 };
 void add_retract_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_retract(const RetractOptions& opts, Context& ctx);
+Result<int> run_retract(const RetractOptions& opts, Context& ctx);
 
 struct RestoreOptions {
   std::string run_id;
 };
 void add_restore_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_restore(const RestoreOptions& opts, Context& ctx);
+Result<int> run_restore(const RestoreOptions& opts, Context& ctx);
 
 struct ExportOptions {
   std::string
@@ -29,17 +29,17 @@ struct ExportOptions {
   std::string output; // empty = stdout
 };
 void add_export_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_export(const ExportOptions& opts, Context& ctx);
+Result<int> run_export(const ExportOptions& opts, Context& ctx);
 
 struct CheckOptions {
   std::string format; // table | json ("" = the global --format, else by terminal)
 };
 void add_check_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_check(const CheckOptions& opts, Context& ctx);
+Result<int> run_check(const CheckOptions& opts, Context& ctx);
 
 // `rfdb migrate`: back the database up with VACUUM INTO, then upgrade its schema.
 struct MigrateOptions {};
 void add_migrate_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_migrate(const MigrateOptions& opts, Context& ctx);
+Result<int> run_migrate(const MigrateOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

@@ -1,8 +1,8 @@
+// `rfdb ingest`: one ingest per path with progress and a report (see cli/cmd_ingest.hpp).
 #include "cli/cmd_ingest.hpp"
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
-#include "ingest/evaldir/files.hpp"
 #include "ingest/ingest.hpp"
 #include "util/time.hpp"
 
@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 
 namespace rfdb::cli {
@@ -91,45 +90,18 @@ void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
   }
 }
 
-// The paths as ingest will walk them: a directory that is neither an eval
-// dir nor knowledge but holds eval dirs stands for those, in name order. Done
-// here so each run is its own call, reported and flushed as it commits.
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths)
-{
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  for (const auto& p : paths) {
-    std::error_code ec;
-    std::vector<std::string> children;
-    if (fs::is_directory(p, ec) && !ingest::looks_like_eval_dir(p)) {
-      for (const auto& e : fs::directory_iterator(p, ec)) {
-        if (e.is_directory(ec) && ingest::looks_like_eval_dir(e.path())) {
-          children.push_back(e.path().string());
-        }
-      }
-    }
-    std::sort(children.begin(), children.end());
-    if (children.empty()) {
-      out.push_back(p);
-    } else {
-      out.insert(out.end(), children.begin(), children.end());
-    }
-  }
-  return out;
-}
-
 } // namespace
 
-int run_ingest(const IngestOptions& opts, Context& ctx)
+Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "ingest", format.error());
+    return fail(format.error());
   }
   // A dry run never creates a database: a missing file reads as empty.
   auto db = opts.dry_run ? open_for_dry_run(ctx) : open_for_write(ctx);
   if (!db) {
-    return report_error(ctx, "ingest", db.error());
+    return fail(db.error());
   }
   ingest::IngestRequest req;
   if (!opts.run_id.empty()) {
@@ -142,7 +114,8 @@ int run_ingest(const IngestOptions& opts, Context& ctx)
     req.max_file_size = opts.max_file_size;
   }
   req.now = util::format_iso_timestamp(ctx.now());
-  const auto paths = expand_paths(opts.paths);
+  // Expanded here so each run is its own call, reported and flushed as it commits.
+  const auto paths = ingest::expand_paths(opts.paths);
   const bool progress = !ctx.quiet && paths.size() > 1;
   const bool text = *format == "table";
   SigintScope sigint(ctx);

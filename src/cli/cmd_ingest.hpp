@@ -23,6 +23,6 @@ struct IngestOptions {
   std::string format;              // table | json ("" = the global --format, else by terminal)
 };
 void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_ingest(const IngestOptions& opts, Context& ctx);
+Result<int> run_ingest(const IngestOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

@@ -1,3 +1,4 @@
+// `rfdb priors`: options → calibrate::compute_priors → render (see cli/cmd_priors.hpp).
 #include "cli/cmd_priors.hpp"
 
 #include "calibrate/from_store.hpp"
@@ -48,18 +49,18 @@ std::string compare_date(const PriorsOptions& opts)
   return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
 }
 
-int run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observation>& observations,
-                const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
+Result<int> run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observation>& observations,
+                        const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
 {
   auto after = calibrate::compute_priors(observations, params);
   if (!after) {
-    return report_error(ctx, "priors", after.error());
+    return fail(after.error());
   }
   calibrate::PriorsParams earlier = params;
   earlier.as_of = compare_date(opts);
   auto before = calibrate::compute_priors(observations, earlier);
   if (!before) {
-    return report_error(ctx, "priors", before.error());
+    return fail(before.error());
   }
   const auto rows = compare_priors(*before, *after);
   fmt::print(ctx.out, "{}",
@@ -70,25 +71,25 @@ int run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observat
 
 } // namespace
 
-int run_priors(const PriorsOptions& opts, Context& ctx)
+Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
 {
   auto params = make_params(opts);
   if (!params) {
-    return report_error(ctx, "priors", params.error());
+    return fail(params.error());
   }
   const bool comparing = !opts.compare_as_of.empty() || !opts.compare_since.empty();
   auto format_name = comparing ? resolve_format(ctx, opts.format, {"json", "table"})
                                : resolve_format(ctx, opts.format, {"json", "table", "csv", "md", "python"});
   if (!format_name) {
-    return report_error(ctx, "priors", format_name.error());
+    return fail(format_name.error());
   }
   auto format = calibrate::parse_priors_format(*format_name);
   if (!format) {
-    return report_error(ctx, "priors", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "priors", db.error());
+    return fail(db.error());
   }
   store::EvidenceFilter filter;
   if (!opts.since.empty()) {
@@ -96,7 +97,7 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   }
   auto evidence = store::load_evidence(*db, filter);
   if (!evidence) {
-    return report_error(ctx, "priors", evidence.error());
+    return fail(evidence.error());
   }
   const auto observations = calibrate::observations_from(evidence->attempts);
   if (comparing) {
@@ -105,18 +106,18 @@ int run_priors(const PriorsOptions& opts, Context& ctx)
   if (!opts.explain.empty()) {
     auto key = calibrate::parse_priors_key(opts.explain);
     if (!key) {
-      return report_error(ctx, "priors", key.error());
+      return fail(key.error());
     }
     auto explanation = calibrate::explain_priors(observations, *params, *key);
     if (!explanation) {
-      return report_error(ctx, "priors", explanation.error());
+      return fail(explanation.error());
     }
     fmt::print(ctx.out, "{}", calibrate::render_explain(*explanation));
     return 0;
   }
   auto result = calibrate::compute_priors(observations, *params);
   if (!result) {
-    return report_error(ctx, "priors", result.error());
+    return fail(result.error());
   }
   fmt::print(ctx.out, "{}", calibrate::render_priors(*result, *format));
   return 0;

@@ -24,6 +24,6 @@ struct PriorsOptions {
   std::string compare_since; // YYYY-MM-DD: compare with the priors before this date's runs
 };
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_priors(const PriorsOptions& opts, Context& ctx);
+Result<int> run_priors(const PriorsOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

@@ -1,7 +1,9 @@
+// `rfdb query`: run or list named queries; table, CSV or JSON output (see cli/cmd_query.hpp).
 #include "cli/cmd_query.hpp"
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "util/csv.hpp"
 #include "util/table.hpp"
 
 #include <fmt/format.h>
@@ -13,25 +15,6 @@
 #include <memory>
 
 namespace rfdb::cli {
-
-namespace {
-
-std::string csv_cell(const std::optional<std::string>& v)
-{
-  if (!v) {
-    return "";
-  }
-  if (v->find_first_of(",\"\n") == std::string::npos) {
-    return *v;
-  }
-  std::string out = "\"";
-  for (char c : *v) {
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return out + "\"";
-}
-
-} // namespace
 
 void print_table(const store::Table& t, const std::string& format, std::ostream& out)
 {
@@ -61,13 +44,13 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
   if (format == "csv") {
     std::string line;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
-      line += (c ? "," : "") + csv_cell(t.columns[c]);
+      line += (c ? "," : "") + util::csv_field(t.columns[c]);
     }
     fmt::print(out, "{}\n", line);
     for (const auto& row : t.rows) {
       line.clear();
       for (std::size_t c = 0; c < row.size(); ++c) {
-        line += (c ? "," : "") + csv_cell(row[c]);
+        line += (c ? "," : "") + (row[c] ? util::csv_field(*row[c]) : std::string());
       }
       fmt::print(out, "{}\n", line);
     }
@@ -98,11 +81,11 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
 
 namespace {
 
-int list_queries(const std::string& format, Context& ctx)
+Result<int> list_queries(const std::string& format, Context& ctx)
 {
   auto queries = store::named_queries();
   if (!queries) {
-    return report_error(ctx, "query", queries.error());
+    return fail(queries.error());
   }
   if (format == "json") {
     auto arr = nlohmann::ordered_json::array();
@@ -143,11 +126,11 @@ int list_queries(const std::string& format, Context& ctx)
 
 } // namespace
 
-int run_query(const QueryOptions& opts, Context& ctx)
+Result<int> run_query(const QueryOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "csv", "json"});
   if (!format) {
-    return report_error(ctx, "query", format.error());
+    return fail(format.error());
   }
   if (opts.list || opts.name.empty()) {
     return list_queries(*format, ctx);
@@ -156,18 +139,17 @@ int run_query(const QueryOptions& opts, Context& ctx)
   for (const auto& p : opts.params) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return report_error(ctx, "query",
-                          make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
+      return fail(make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
     }
     params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "query", db.error());
+    return fail(db.error());
   }
   auto table = store::run_named_query(*db, opts.name, params);
   if (!table) {
-    return report_error(ctx, "query", table.error());
+    return fail(table.error());
   }
   print_table(*table, *format, ctx.out);
   return 0;

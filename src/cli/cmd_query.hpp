@@ -20,7 +20,7 @@ struct QueryOptions {
   bool list = false;
 };
 void add_query_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_query(const QueryOptions& opts, Context& ctx);
+Result<int> run_query(const QueryOptions& opts, Context& ctx);
 
 // Render a result table in `format` (table | csv | json) to `out`. JSON keeps
 // numbers as numbers and embeds JSON columns; the table rounds numbers to

@@ -141,11 +141,11 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
 
 } // namespace
 
-int run_report(const ReportOptions& opts, Context& ctx)
+Result<int> run_report(const ReportOptions& opts, Context& ctx)
 {
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "report", db.error());
+    return fail(db.error());
   }
   // Evidence from every GPU: the priors pool all of it (the same numbers
   // `rfdb priors` prints) and the analysis narrows the rest to --gfx.
@@ -156,7 +156,7 @@ int run_report(const ReportOptions& opts, Context& ctx)
   std::optional<std::string> gfx_scope;
   if (!opts.gfx.empty()) {
     if (auto ok = check_gfx(*db, opts.gfx); !ok) {
-      return report_error(ctx, "report", ok.error());
+      return fail(ok.error());
     }
     gfx_scope = domain::gfx_key(opts.gfx);
   }
@@ -164,13 +164,13 @@ int run_report(const ReportOptions& opts, Context& ctx)
   // at tens of thousands of runs they are the bulk of the memory.
   auto priors = compute_report_priors(*db, filter, opts.as_of);
   if (!priors) {
-    return report_error(ctx, "report", priors.error());
+    return fail(priors.error());
   }
   std::optional<report::ReportInput> input;
   {
     auto rows = store::load_report_evidence(*db, filter);
     if (!rows) {
-      return report_error(ctx, "report", rows.error());
+      return fail(rows.error());
     }
     // Default as-of: the newest run date. Imported knowledge newer than it is
     // shown with its own date and never moves as-of.
@@ -187,28 +187,28 @@ int run_report(const ReportOptions& opts, Context& ctx)
   // Check every target before writing anything: a refused one writes nothing.
   if (!opts.output.empty()) {
     if (auto ok = util::check_plain_target(opts.output); !ok) {
-      return report_error(ctx, "report", ok.error());
+      return fail(ok.error());
     }
   }
   std::optional<report::CardSyncPlan> plan;
   if (!opts.cards_dir.empty()) {
     auto planned = plan_cards(opts.cards_dir, report::render_cards(analysis));
     if (!planned) {
-      return report_error(ctx, "report", planned.error());
+      return fail(planned.error());
     }
     plan = std::move(*planned);
   }
   if (opts.output.empty()) {
     fmt::print(ctx.out, "{}", markdown);
   } else if (auto w = write_output(opts.output, markdown); !w) {
-    return report_error(ctx, "report", w.error());
+    return fail(w.error());
   } else {
     fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output,
                analysis.scoped.runs.size(), analysis.as_of.empty() ? "n/a" : analysis.as_of);
   }
   if (plan) {
     if (auto w = write_cards(opts.cards_dir, *plan); !w) {
-      return report_error(ctx, "report", w.error());
+      return fail(w.error());
     }
     fmt::print(
         ctx.err, "cards in {}: {} written, {} unchanged, {} archived{}\n", opts.cards_dir,

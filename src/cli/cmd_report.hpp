@@ -17,6 +17,6 @@ struct ReportOptions {
   std::string cards_dir; // --cards DIR
 };
 void add_report_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_report(const ReportOptions& opts, Context& ctx);
+Result<int> run_report(const ReportOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

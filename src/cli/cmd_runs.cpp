@@ -21,11 +21,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-template <typename T> ordered_json opt(const std::optional<T>& v)
-{
-  return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
 std::string opt_text(const std::optional<std::string>& v)
 {
   return v.value_or("-");
@@ -38,7 +33,7 @@ ordered_json retractions_json(const std::vector<store::RetractionEvent>& events)
 {
   ordered_json arr = ordered_json::array();
   for (const auto& e : events) {
-    arr.push_back({{"action", e.action}, {"reason", opt(e.reason)}, {"at", e.at}});
+    arr.push_back({{"action", e.action}, {"reason", json_or_null(e.reason)}, {"at", e.at}});
   }
   return arr;
 }
@@ -49,25 +44,32 @@ std::string workload(const std::optional<std::int64_t>& isl, const std::optional
   return part(isl) + "/" + part(osl) + "/" + part(conc);
 }
 
+// Append gfx, backend, backend_version, workload {isl, osl, conc} and the
+// baseline/final throughput (tok/s) and speedup of a run (RunSummary or
+// RunDetail) to `j`, in this order.
+template <typename Run> void append_run_setup(ordered_json& j, const Run& r)
+{
+  j["gfx"] = json_or_null(r.gfx);
+  j["backend"] = json_or_null(r.backend);
+  j["backend_version"] = json_or_null(r.backend_version);
+  j["workload"] = {
+      {"isl", json_or_null(r.isl)}, {"osl", json_or_null(r.osl)}, {"conc", json_or_null(r.conc)}};
+  j["baseline_throughput_tok_s"] = json_or_null(r.baseline_throughput_tok_s);
+  j["final_throughput_tok_s"] = json_or_null(r.final_throughput_tok_s);
+  j["throughput_speedup"] = json_or_null(r.throughput_speedup);
+}
+
 ordered_json run_summary_json(const store::RunSummary& r)
 {
-  return ordered_json{
-      {"run_id", r.run_id},
-      {"run_date", opt(r.run_date)},
-      {"model", opt(r.model)},
-      {"gfx", opt(r.gfx)},
-      {"backend", opt(r.backend)},
-      {"backend_version", opt(r.backend_version)},
-      {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
-      {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
-      {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
-      {"throughput_speedup", opt(r.throughput_speedup)},
-      {"validation", r.validation_class},
-      {"counts",
-       {{"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}}},
-      {"retracted", r.retracted_reason.has_value()},
-      {"retracted_reason", opt(r.retracted_reason)},
-  };
+  ordered_json j{
+      {"run_id", r.run_id}, {"run_date", json_or_null(r.run_date)}, {"model", json_or_null(r.model)}};
+  append_run_setup(j, r);
+  j["validation"] = r.validation_class;
+  j["counts"] = {
+      {"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}};
+  j["retracted"] = r.retracted_reason.has_value();
+  j["retracted_reason"] = json_or_null(r.retracted_reason);
+  return j;
 }
 
 ordered_json show_json(const store::RunDetail& r)
@@ -78,20 +80,20 @@ ordered_json show_json(const store::RunDetail& r)
                        {"short_name", k.short_name},
                        {"name", k.name},
                        {"pct_gpu_time", k.pct_gpu_time},
-                       {"classification", opt(k.classification)},
-                       {"editable", opt(k.editable)}});
+                       {"classification", json_or_null(k.classification)},
+                       {"editable", json_or_null(k.editable)}});
   }
   ordered_json verdicts = ordered_json::array();
   for (const auto& v : r.verdicts) {
-    verdicts.push_back({{"round", opt(v.round)},
+    verdicts.push_back({{"round", json_or_null(v.round)},
                         {"short_name", v.short_name},
                         {"op_class", v.op_class},
                         {"stage", v.stage},
                         {"source", v.source_kind},
-                        {"roofline_pct", opt(v.roofline_pct)},
-                        {"target_eff", opt(v.target_eff)},
-                        {"attainable_speedup", opt(v.attainable_speedup)},
-                        {"expected_e2e_gain_pct", opt(v.expected_e2e_gain_pct)},
+                        {"roofline_pct", json_or_null(v.roofline_pct)},
+                        {"target_eff", json_or_null(v.target_eff)},
+                        {"attainable_speedup", json_or_null(v.attainable_speedup)},
+                        {"expected_e2e_gain_pct", json_or_null(v.expected_e2e_gain_pct)},
                         {"headroom_class", v.headroom_class},
                         {"bound_type", v.bound_type},
                         {"confidence", v.confidence},
@@ -100,63 +102,48 @@ ordered_json show_json(const store::RunDetail& r)
   ordered_json attempts = ordered_json::array();
   for (const auto& a : r.attempts) {
     const auto& p = a.prediction;
-    attempts.push_back(
-        {{"short_name", a.short_name},
-         {"lever", a.lever},
-         {"backend", opt(a.backend)},
-         {"isolated_speedup", opt(a.isolated_speedup)},
-         {"e2e_delta_pct", opt(a.e2e_delta_pct)},
-         {"verdict", a.verdict},
-         {"sources", a.sources},
-         {"prediction",
-          {{"roofline_pct", opt(p.roofline_pct)},
-           {"target_eff", opt(p.target_eff)},
-           {"attainable_speedup", opt(p.attainable_speedup)},
-           {"expected_e2e_gain_pct", opt(p.expected_e2e_gain_pct)},
-           {"headroom_class", opt(p.headroom_class)},
-           {"confidence", opt(p.confidence)},
-           {"pct_gpu_time", opt(p.pct_gpu_time)},
-           {"source", opt(p.source_kind)},
-           {"stage", opt(p.stage)},
-           {"bound_type", opt(p.bound_type)}}},
-         {"attempt", a.key},
-         {"kind", a.kind},
-         {"candidate", opt(a.candidate)},
-         {"candidate_short_name", opt(a.candidate_short_name)},
-         {"task", opt(a.task)},
-         {"winner_kind", opt(a.winner_kind)},
-         {"round", opt(a.round)},
-         {"measured", a.measured},
-         {"gate", opt(a.gate)},
-         {"verdict_raw", opt(a.verdict_raw)},
-         {"output_parity", opt(a.output_parity)},
-         {"parity_kind", opt(a.parity_kind)},
-         {"reason", opt(a.reason)},
-         {"reject_reason", opt(a.reject_reason)},
-         {"deployed", a.deployed},
-         {"post_measured", a.post_measured},
-         {"post_efficiency", opt(a.post_efficiency)},
-         {"validation", {{"class", a.validation_class}, {"throughput_speedup", opt(a.validation_speedup)}}}});
+    ordered_json row{{"short_name", a.short_name},
+                     {"lever", a.lever},
+                     {"backend", json_or_null(a.backend)},
+                     {"isolated_speedup", json_or_null(a.isolated_speedup)},
+                     {"e2e_delta_pct", json_or_null(a.e2e_delta_pct)},
+                     {"verdict", a.verdict},
+                     {"sources", a.sources},
+                     {"prediction",
+                      {{"roofline_pct", json_or_null(p.roofline_pct)},
+                       {"target_eff", json_or_null(p.target_eff)},
+                       {"attainable_speedup", json_or_null(p.attainable_speedup)},
+                       {"expected_e2e_gain_pct", json_or_null(p.expected_e2e_gain_pct)},
+                       {"headroom_class", json_or_null(p.headroom_class)},
+                       {"confidence", json_or_null(p.confidence)},
+                       {"pct_gpu_time", json_or_null(p.pct_gpu_time)},
+                       {"source", json_or_null(p.source_kind)},
+                       {"stage", json_or_null(p.stage)},
+                       {"bound_type", json_or_null(p.bound_type)}}},
+                     {"attempt", a.key},
+                     {"kind", a.kind},
+                     {"candidate", json_or_null(a.candidate)},
+                     {"candidate_short_name", json_or_null(a.candidate_short_name)},
+                     {"task", json_or_null(a.task)},
+                     {"winner_kind", json_or_null(a.winner_kind)},
+                     {"round", json_or_null(a.round)},
+                     {"measured", a.measured},
+                     {"gate", json_or_null(a.gate)}};
+    append_attempt_outcome(row, a);
+    attempts.push_back(std::move(row));
   }
-  return ordered_json{
-      {"run_id", r.run_id},
-      {"run_date", opt(r.run_date)},
-      {"model", opt(r.model)},
-      {"model_arch_class", opt(r.model_arch_class)},
-      {"gfx", opt(r.gfx)},
-      {"backend", opt(r.backend)},
-      {"backend_version", opt(r.backend_version)},
-      {"workload", {{"isl", opt(r.isl)}, {"osl", opt(r.osl)}, {"conc", opt(r.conc)}}},
-      {"baseline_throughput_tok_s", opt(r.baseline_throughput_tok_s)},
-      {"final_throughput_tok_s", opt(r.final_throughput_tok_s)},
-      {"throughput_speedup", opt(r.throughput_speedup)},
-      {"validation_status", opt(r.validation_status)},
-      {"retracted", r.retracted_reason.has_value()},
-      {"retraction_history", retractions_json(r.retraction_history)},
-      {"kernels", kernels},
-      {"verdicts", verdicts},
-      {"attempts", attempts},
-  };
+  ordered_json j{{"run_id", r.run_id},
+                 {"run_date", json_or_null(r.run_date)},
+                 {"model", json_or_null(r.model)},
+                 {"model_arch_class", json_or_null(r.model_arch_class)}};
+  append_run_setup(j, r);
+  j["validation_status"] = json_or_null(r.validation_status);
+  j["retracted"] = r.retracted_reason.has_value();
+  j["retraction_history"] = retractions_json(r.retraction_history);
+  j["kernels"] = std::move(kernels);
+  j["verdicts"] = std::move(verdicts);
+  j["attempts"] = std::move(attempts);
+  return j;
 }
 
 void print_show_text(const store::RunDetail& r, std::ostream& out)
@@ -221,15 +208,15 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
 
 } // namespace
 
-int run_runs(const RunsOptions& opts, Context& ctx)
+Result<int> run_runs(const RunsOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "runs", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "runs", db.error());
+    return fail(db.error());
   }
   store::RunFilter filter;
   filter.include = opts.retracted ? store::IncludeRetracted::only
@@ -247,7 +234,7 @@ int run_runs(const RunsOptions& opts, Context& ctx)
   set(filter.until, opts.until);
   auto runs = store::list_runs(*db, filter);
   if (!runs) {
-    return report_error(ctx, "runs", runs.error());
+    return fail(runs.error());
   }
   if (*format == "json") {
     ordered_json arr = ordered_json::array();
@@ -303,23 +290,23 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_runs(*opts, ctx); }; });
 }
 
-int run_show(const ShowOptions& opts, Context& ctx)
+Result<int> run_show(const ShowOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
-    return report_error(ctx, "show", format.error());
+    return fail(format.error());
   }
   auto db = open_for_read(ctx);
   if (!db) {
-    return report_error(ctx, "show", db.error());
+    return fail(db.error());
   }
   auto run_id = resolve_run(*db, opts.run_id);
   if (!run_id) {
-    return report_error(ctx, "show", run_id.error());
+    return fail(run_id.error());
   }
   auto run = store::get_run(*db, *run_id);
   if (!run) {
-    return report_error(ctx, "show", run.error());
+    return fail(run.error());
   }
   if (!opts.attempt.empty()) {
     return show_attempt(*db, *run, opts.attempt, *format, ctx);

@@ -17,7 +17,7 @@ struct RunsOptions {
   std::string gfx, model, backend, since, until; // filters ("" = any)
 };
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_runs(const RunsOptions& opts, Context& ctx);
+Result<int> run_runs(const RunsOptions& opts, Context& ctx);
 
 struct ShowOptions {
   std::string run_id;  // or any unique prefix
@@ -25,6 +25,6 @@ struct ShowOptions {
   std::string attempt; // --attempt KEY: only that attempt, in full (cli/show_attempt.hpp)
 };
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
-int run_show(const ShowOptions& opts, Context& ctx);
+Result<int> run_show(const ShowOptions& opts, Context& ctx);
 
 } // namespace rfdb::cli

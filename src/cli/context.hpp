@@ -4,6 +4,8 @@
 // asked to stop.
 #pragma once
 
+#include "util/result.hpp"
+
 #include <chrono>
 #include <functional>
 #include <iosfwd>
@@ -35,7 +37,11 @@ struct Context {
   bool verbose = false; // -v: say which database is opened and how
 };
 
-// A parsed command ready to run; returns the process exit code.
-using Runner = std::function<int()>;
+// A parsed command ready to run. Every `run_*` command function has this
+// shape: the exit code of a command that ran to its end (0, or e.g. 1 from
+// `check` finding problems, 130 when interrupted), or the Error that stopped
+// it, which cli::run_with reports once ("rfdb: error: <command>: …") and
+// maps to its exit code.
+using Runner = std::function<Result<int>()>;
 
 } // namespace rfdb::cli

@@ -1,3 +1,4 @@
+// `rfdb show RUN --attempt KEY`: one attempt in full (see cli/show_attempt.hpp).
 #include "cli/show_attempt.hpp"
 
 #include "cli/app.hpp"
@@ -15,11 +16,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-template <typename T> ordered_json opt(const std::optional<T>& v)
-{
-  return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
 ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& a,
                           const std::vector<store::CitedSource>& sources)
 {
@@ -32,50 +28,42 @@ ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& 
                      {"sha256", s.sha256},
                      {"superseded", s.superseded}});
   }
-  return ordered_json{
+  ordered_json j{
       {"ref", run.run_id + "#" + a.key},
       {"run_id", run.run_id},
-      {"run_date", opt(run.run_date)},
-      {"model", opt(run.model)},
-      {"gfx", opt(run.gfx)},
+      {"run_date", json_or_null(run.run_date)},
+      {"model", json_or_null(run.model)},
+      {"gfx", json_or_null(run.gfx)},
       {"attempt", a.key},
       {"kind", a.kind},
       {"short_name", a.short_name},
-      {"candidate", opt(a.candidate)},
-      {"candidate_short_name", opt(a.candidate_short_name)},
-      {"task", opt(a.task)},
+      {"candidate", json_or_null(a.candidate)},
+      {"candidate_short_name", json_or_null(a.candidate_short_name)},
+      {"task", json_or_null(a.task)},
       {"lever", a.lever},
       {"lever_kind", a.lever_kind},
-      {"backend", opt(a.backend)},
-      {"winner_kind", opt(a.winner_kind)},
-      {"round", opt(a.round)},
+      {"backend", json_or_null(a.backend)},
+      {"winner_kind", json_or_null(a.winner_kind)},
+      {"round", json_or_null(a.round)},
       {"measured", a.measured},
-      {"isolated_speedup", opt(a.isolated_speedup)},
-      {"e2e_delta_pct", opt(a.e2e_delta_pct)},
-      {"gate", opt(a.gate)},
+      {"isolated_speedup", json_or_null(a.isolated_speedup)},
+      {"e2e_delta_pct", json_or_null(a.e2e_delta_pct)},
+      {"gate", json_or_null(a.gate)},
       {"verdict", a.verdict},
-      {"verdict_raw", opt(a.verdict_raw)},
-      {"output_parity", opt(a.output_parity)},
-      {"parity_kind", opt(a.parity_kind)},
-      {"reason", opt(a.reason)},
-      {"reject_reason", opt(a.reject_reason)},
-      {"deployed", a.deployed},
-      {"post_measured", a.post_measured},
-      {"post_efficiency", opt(a.post_efficiency)},
-      {"validation", {{"class", a.validation_class}, {"throughput_speedup", opt(a.validation_speedup)}}},
-      {"prediction",
-       {{"source", opt(p.source_kind)},
-        {"stage", opt(p.stage)},
-        {"roofline_pct", opt(p.roofline_pct)},
-        {"target_eff", opt(p.target_eff)},
-        {"attainable_speedup", opt(p.attainable_speedup)},
-        {"expected_e2e_gain_pct", opt(p.expected_e2e_gain_pct)},
-        {"headroom_class", opt(p.headroom_class)},
-        {"bound_type", opt(p.bound_type)},
-        {"confidence", opt(p.confidence)},
-        {"pct_gpu_time", opt(p.pct_gpu_time)}}},
-      {"sources", cited},
   };
+  append_attempt_outcome(j, a);
+  j["prediction"] = {{"source", json_or_null(p.source_kind)},
+                     {"stage", json_or_null(p.stage)},
+                     {"roofline_pct", json_or_null(p.roofline_pct)},
+                     {"target_eff", json_or_null(p.target_eff)},
+                     {"attainable_speedup", json_or_null(p.attainable_speedup)},
+                     {"expected_e2e_gain_pct", json_or_null(p.expected_e2e_gain_pct)},
+                     {"headroom_class", json_or_null(p.headroom_class)},
+                     {"bound_type", json_or_null(p.bound_type)},
+                     {"confidence", json_or_null(p.confidence)},
+                     {"pct_gpu_time", json_or_null(p.pct_gpu_time)}};
+  j["sources"] = std::move(cited);
+  return j;
 }
 
 // "key  value" lines; nested objects flattened with '.', arrays one per line.
@@ -101,8 +89,22 @@ void print_text(const ordered_json& j, const std::string& prefix, std::ostream& 
 
 } // namespace
 
-int show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
-                 const std::string& format, Context& ctx)
+void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& a)
+{
+  j["verdict_raw"] = json_or_null(a.verdict_raw);
+  j["output_parity"] = json_or_null(a.output_parity);
+  j["parity_kind"] = json_or_null(a.parity_kind);
+  j["reason"] = json_or_null(a.reason);
+  j["reject_reason"] = json_or_null(a.reject_reason);
+  j["deployed"] = a.deployed;
+  j["post_measured"] = a.post_measured;
+  j["post_efficiency"] = json_or_null(a.post_efficiency);
+  j["validation"] = {{"class", a.validation_class},
+                     {"throughput_speedup", json_or_null(a.validation_speedup)}};
+}
+
+Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
+                         const std::string& format, Context& ctx)
 {
   const auto it = std::find_if(run.attempts.begin(), run.attempts.end(),
                                [&](const store::AttemptRow& a) { return a.key == key; });
@@ -111,15 +113,13 @@ int show_attempt(store::Database& db, const store::RunDetail& run, const std::st
     for (const auto& a : run.attempts) {
       keys.push_back(a.key);
     }
-    return report_error(
-        ctx, "show",
-        make_error(ErrorCode::not_found, fmt::format("run {} has no attempt '{}'", run.run_id, key))
-            .with_hint(keys.empty() ? "the run has no attempts"
-                                    : fmt::format("attempts: {}", fmt::join(keys, ", "))));
+    return fail(make_error(ErrorCode::not_found, fmt::format("run {} has no attempt '{}'", run.run_id, key))
+                    .with_hint(keys.empty() ? "the run has no attempts"
+                                            : fmt::format("attempts: {}", fmt::join(keys, ", "))));
   }
   auto sources = store::attempt_cited_sources(db, run.run_id, key);
   if (!sources) {
-    return report_error(ctx, "show", sources.error());
+    return fail(sources.error());
   }
   const ordered_json j = attempt_json(run, *it, *sources);
   if (format == "json") {

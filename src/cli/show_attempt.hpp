@@ -8,14 +8,29 @@
 #include "store/database.hpp"
 #include "store/runs.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <optional>
 #include <string>
 
 namespace rfdb::cli {
 
-// Print attempt `key` of `run` to ctx.out ("json" or "table"); returns the
-// exit code. Errors (exit 1): no attempt with that key (the message lists
-// the run's keys), a database failure.
-int show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
-                 const std::string& format, Context& ctx);
+// The value of `v` as JSON, or null when it is empty.
+template <typename T> nlohmann::ordered_json json_or_null(const std::optional<T>& v)
+{
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// Append the outcome fields of attempt `a` to the object `j`, in this order:
+// verdict_raw, output_parity, parity_kind, reason, reject_reason, deployed,
+// post_measured, post_efficiency, validation {class, throughput_speedup}.
+// `rfdb show` (each attempt) and `rfdb show --attempt` both end with them.
+void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& a);
+
+// Print attempt `key` of `run` to ctx.out ("json" or "table"); returns exit
+// code 0. Errors (exit 1): no attempt with that key (the message lists the
+// run's keys), a database failure.
+Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const std::string& key,
+                         const std::string& format, Context& ctx);
 
 } // namespace rfdb::cli

@@ -1,6 +1,8 @@
 // Producer-label normalizers and small vocabulary rules (declared in domain/normalize.hpp).
 #include "domain/normalize.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -32,17 +34,6 @@ std::string canonical_key(std::string_view raw)
   }
   if (!out.empty() && out.back() == '_') {
     out.pop_back();
-  }
-  return out;
-}
-
-std::string lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
   }
   return out;
 }
@@ -234,7 +225,7 @@ Normalized normalize_op_class(std::string_view raw)
 
 Normalized op_class_from_top_n(std::string_view classification, std::string_view name)
 {
-  const std::string n = lower_ascii(name);
+  const std::string n = util::lower_ascii(name);
   if (contains_any(n, {"moe", "expert"})) {
     return {"moe", true};
   }
@@ -268,7 +259,7 @@ Normalized normalize_bound_type(std::string_view raw)
 
 std::string_view bound_type_from_observed_limit(std::string_view observed_limit)
 {
-  const std::string key = lower_ascii(observed_limit);
+  const std::string key = util::lower_ascii(observed_limit);
   if (key == "compute" || key == "balanced") {
     return "compute";
   }
@@ -341,7 +332,7 @@ Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double
 
 std::string_view attempt_verdict_from_opbench_gate(std::string_view gate)
 {
-  const std::string g = lower_ascii(gate);
+  const std::string g = util::lower_ascii(gate);
   if (g == "have_winner") {
     return to_string(Verdict::incomplete);
   }
@@ -362,7 +353,7 @@ bool parity_failed(std::string_view output_parity, std::string_view reject_reaso
 int round_order(std::string_view round)
 {
   // Not canonical_key: that would fold "-1" into "1".
-  std::string key = lower_ascii(round);
+  std::string key = util::lower_ascii(round);
   while (!key.empty() && key.front() == ' ') {
     key.erase(0, 1);
   }
@@ -394,7 +385,7 @@ int round_order(std::string_view round)
 std::string_view lever_kind_for(const LeverFacts& facts)
 {
   const std::string kind = canonical_key(facts.winner_kind);
-  const std::string text = lower_ascii(facts.text);
+  const std::string text = util::lower_ascii(facts.text);
   if (canonical_key(facts.origin) == "sweep_results" || kind == "flag" || kind == "flags" ||
       kind == "config") {
     return "config";
@@ -421,7 +412,7 @@ std::string_view lever_kind_for(const LeverFacts& facts)
 std::optional<std::string> normalize_gfx(std::string_view text)
 {
   // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
-  const std::string g = lower_ascii(text.substr(0, text.find(':')));
+  const std::string g = util::lower_ascii(text.substr(0, text.find(':')));
   for (const auto& [device, gfx] : k_device_gfx) {
     if (g == device || (g.size() > device.size() && g.starts_with(device))) {
       return std::string(gfx);
@@ -432,13 +423,13 @@ std::optional<std::string> normalize_gfx(std::string_view text)
 
 std::string op_class_key(std::string_view text)
 {
-  const std::string op = lower_ascii(collapse_spaces(text));
+  const std::string op = util::lower_ascii(collapse_spaces(text));
   return op.empty() ? std::string(to_string(OpClass::unknown)) : op;
 }
 
 std::string gfx_key(std::string_view text)
 {
-  const std::string g = lower_ascii(collapse_spaces(text));
+  const std::string g = util::lower_ascii(collapse_spaces(text));
   if (g.empty()) {
     return "unknown";
   }

@@ -5,6 +5,8 @@
 // checks each row against the duplicate pairs of the legacy knowledge.
 #include "domain/normalize.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -19,11 +21,6 @@ namespace {
 bool is_alnum(char c)
 {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-char lower(char c)
-{
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 // Words that only say what kind of lever follows ("config: --x", "env X=1").
@@ -147,7 +144,8 @@ std::string apply_synonyms(std::string padded)
 bool placeholder_at(std::string_view text, std::size_t i, std::size_t& close)
 {
   close = text.find('>', i);
-  if (close == std::string_view::npos || close - i > 40 || (i > 0 && is_alnum(lower(text[i - 1])))) {
+  if (close == std::string_view::npos || close - i > 40 ||
+      (i > 0 && is_alnum(util::lower_ascii(text[i - 1])))) {
     return false;
   }
   const std::string_view inside = text.substr(i + 1, close - i - 1);
@@ -166,7 +164,7 @@ std::string padded_words(std::string_view text)
       i = close;
       continue;
     }
-    const char c = lower(kept[i]);
+    const char c = util::lower_ascii(kept[i]);
     if (is_alnum(c)) {
       out += c;
     } else if (out.back() != ' ') {
@@ -288,7 +286,7 @@ namespace {
 
 bool flag_char(char c)
 {
-  return is_alnum(lower(c)) || c == '-' || c == '_';
+  return is_alnum(util::lower_ascii(c)) || c == '-' || c == '_';
 }
 
 // "--max-num-batched-tokens" → "max_num_batched_tokens".
@@ -296,7 +294,7 @@ std::string flag_name(std::string_view raw)
 {
   std::string out;
   for (const char c : raw) {
-    out += c == '-' ? '_' : lower(c);
+    out += c == '-' ? '_' : util::lower_ascii(c);
   }
   return out;
 }
@@ -308,7 +306,7 @@ std::string flag_lever(std::string_view text)
   // Every `--name` token (a word boundary before the dashes).
   std::vector<std::pair<std::size_t, std::size_t>> flags; // [begin, end) of the name after "--"
   for (std::size_t i = 0; i + 2 < text.size(); ++i) {
-    if (text[i] == '-' && text[i + 1] == '-' && is_alnum(lower(text[i + 2])) &&
+    if (text[i] == '-' && text[i + 1] == '-' && is_alnum(util::lower_ascii(text[i + 2])) &&
         (i == 0 || !flag_char(text[i - 1]))) {
       std::size_t end = i + 2;
       while (end < text.size() && flag_char(text[end])) {

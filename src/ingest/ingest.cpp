@@ -460,8 +460,8 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   return rep;
 }
 
-// A directory that is neither an eval dir nor knowledge but holds eval dirs
-// (`rfdb ingest exp/`) stands for those eval dirs, in name order.
+} // namespace
+
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths)
 {
   std::vector<std::string> out;
@@ -484,8 +484,6 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths)
   }
   return out;
 }
-
-} // namespace
 
 IngestReport ingest(store::Database& db, const IngestRequest& req,
                     const std::function<void(const std::string&)>& progress)

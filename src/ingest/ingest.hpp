@@ -63,6 +63,11 @@ struct IngestReport {
   [[nodiscard]] bool ok() const;
 };
 
+// The paths as ingest walks them: a directory that is neither an eval dir
+// nor knowledge but holds eval dirs (`rfdb ingest exp/`) stands for those
+// eval dirs, in name order; every other path stays as given.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
+
 // Ingest every path of `req` (each atomically). `progress` receives one line
 // per path as work starts (may be empty). Never throws; per-path failures
 // are in the report (status failed, error set) and later paths still run.

@@ -1,6 +1,9 @@
+// Lenient JSON reading with a pre-lexer for NUL/UTF-8, depth and NaN (see json_util.hpp).
 #include "ingest/json_util.hpp"
 
 #include "ingest/json_keys.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/core.h>
 
@@ -34,72 +37,15 @@ bool is_digit(char c)
   return c >= '0' && c <= '9';
 }
 
-char to_lower_ascii(char c)
-{
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string_view trim(std::string_view s)
-{
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::string lower(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    c = to_lower_ascii(c);
-  }
-  return out;
-}
-
 // "line L:C" for a byte offset; the column counts code points, not bytes.
 std::string position_of(std::string_view text, std::size_t offset)
 {
-  offset = std::min(offset, text.size());
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < offset; ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b == '\n') {
-      ++line;
-      column = 1;
-    } else if ((b & 0xC0U) != 0x80U) {
-      ++column;
-    }
-  }
-  return fmt::format("line {}:{}", line, column);
-}
-
-// Length of the well-formed UTF-8 sequence starting at text[i] (a byte
-// ≥ 0x80), or 0 when it is malformed, overlong, a surrogate or truncated.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i)
-{
-  const auto at = [&](std::size_t k) -> unsigned {
-    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0U;
-  };
-  const auto cont = [](unsigned b) { return (b & 0xC0U) == 0x80U; };
-  const unsigned b0 = at(0);
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    return cont(at(1)) ? 2 : 0;
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    const unsigned hi = b0 == 0xED ? 0x9F : 0xBF;
-    return (at(1) >= lo && at(1) <= hi && cont(at(2))) ? 3 : 0;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80;
-    const unsigned hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    return (at(1) >= lo && at(1) <= hi && cont(at(2)) && cont(at(3))) ? 4 : 0;
-  }
-  return 0;
+  const std::string_view head = text.substr(0, std::min(offset, text.size()));
+  const auto line = 1 + std::count(head.begin(), head.end(), '\n');
+  const auto line_start = head.rfind('\n');
+  const std::string_view line_head =
+      line_start == std::string_view::npos ? head : head.substr(line_start + 1);
+  return fmt::format("line {}:{}", line, 1 + util::utf8_length(line_head));
 }
 
 struct ScanIssue {
@@ -147,7 +93,7 @@ std::optional<ScanIssue> scan_token(std::string_view text, std::size_t& i, int& 
     while (end < text.size() && (is_alpha(text[end]) || is_digit(text[end]) || text[end] == '_')) {
       ++end;
     }
-    const std::string word = lower(text.substr(i, end - i));
+    const std::string word = util::lower_ascii(text.substr(i, end - i));
     if (word == "nan" || word == "inf" || word == "infinity") {
       return ScanIssue{
           i, fmt::format("non-finite number '{}' (JSON has no NaN/Infinity)", text.substr(i, end - i))};
@@ -166,19 +112,18 @@ std::optional<ScanIssue> prescan(std::string_view text, bool& saw_value, KeyScan
 {
   ScanState state = ScanState::code;
   int depth = 0;
+  const std::size_t bad_utf8 = util::find_invalid_utf8(text).value_or(std::string_view::npos);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto b = static_cast<unsigned char>(c);
     if (b == 0) {
       return ScanIssue{i, "binary or non-UTF-8 content (NUL byte)"};
     }
-    if (b >= 0x80) {
-      const std::size_t n = utf8_sequence_length(text, i);
-      if (n == 0) {
+    if (b >= 0x80) { // a byte of a multi-byte sequence, well-formed before bad_utf8
+      if (i == bad_utf8) {
         return ScanIssue{i, "binary or non-UTF-8 content (invalid UTF-8)"};
       }
       saw_value = saw_value || state == ScanState::code;
-      i += n - 1;
       continue;
     }
     const char next = i + 1 < text.size() ? text[i + 1] : '\0';
@@ -283,7 +228,7 @@ const json* find_member(const json& obj, std::string_view key)
 
 bool is_blank_string(const json& v)
 {
-  return v.is_string() && trim(v.get_ref<const std::string&>()).empty();
+  return v.is_string() && util::trim(v.get_ref<const std::string&>()).empty();
 }
 
 tl::unexpected<Error> type_error(const std::string& pointer, std::string_view key, std::string_view expected,
@@ -309,7 +254,7 @@ Result<std::optional<std::int64_t>> int_from_double(double d, const std::string&
 // Parse a decimal number written as text; nullopt when it is not one.
 std::optional<double> detail::number_from_text(std::string_view s)
 {
-  s = trim(s);
+  s = util::trim(s);
   if (s.size() > 1 && s.front() == '+' && (is_digit(s[1]) || s[1] == '.')) {
     s.remove_prefix(1);
   }
@@ -447,7 +392,7 @@ Result<std::optional<std::int64_t>> get_int(const json& obj, std::string_view ke
     return int_from_double(v->get<double>(), pointer, key, *v);
   }
   if (v->is_string()) {
-    const std::string_view s = trim(v->get_ref<const std::string&>());
+    const std::string_view s = util::trim(v->get_ref<const std::string&>());
     std::int64_t i = 0;
     const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
     if (ec == std::errc() && ptr == s.data() + s.size()) {
@@ -493,7 +438,7 @@ Result<std::optional<bool>> get_bool(const json& obj, std::string_view key, cons
     }
   }
   if (v->is_string()) {
-    const std::string s = lower(trim(v->get_ref<const std::string&>()));
+    const std::string s = util::lower_ascii(util::trim(v->get_ref<const std::string&>()));
     if (s == "true" || s == "yes") {
       return std::optional<bool>(true);
     }
@@ -520,11 +465,7 @@ std::string describe_value(const json& value)
   if (text.size() <= k_max) {
     return text;
   }
-  std::size_t cut = k_max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
-    --cut;
-  }
-  text.resize(cut);
+  text.resize(util::utf8_floor(text, k_max));
   text += "…";
   return text;
 }

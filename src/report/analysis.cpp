@@ -340,27 +340,6 @@ std::string one_line(std::string_view text)
   return out;
 }
 
-std::string truncate_utf8(std::string_view text, std::size_t max_chars)
-{
-  if (max_chars == 0) {
-    return "";
-  }
-  std::size_t chars = 0;
-  std::size_t cut = std::string_view::npos;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
-      continue; // continuation byte
-    }
-    if (chars == max_chars - 1 && cut == std::string_view::npos) {
-      cut = i;
-    }
-    if (++chars > max_chars) {
-      return std::string(text.substr(0, cut)) + "\u2026";
-    }
-  }
-  return std::string(text);
-}
-
 std::string short_identity(std::string_view identity)
 {
   const std::size_t hash = identity.find('#');

@@ -13,6 +13,7 @@
 #include "domain/roofline.hpp"
 
 #include "report/playbook_detail.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -167,7 +168,7 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
       if (total > v.size()) {
         lines.push_back(fmt::format("- {} more: `rfdb query playbook_misses`", total - v.size()));
       }
-      out.push_back(join(lines, "\n"));
+      out.push_back(util::join(lines, "\n"));
     }
   };
   block(under, under_total,

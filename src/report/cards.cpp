@@ -3,6 +3,9 @@
 
 #include "domain/vocab.hpp"
 
+#include "util/text.hpp"
+#include "util/utf8.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,15 +18,6 @@ namespace {
 
 constexpr std::size_t k_description_max = 160; // code points (FORMATS.md §4.2)
 constexpr std::size_t k_slug_lever_max = 60;
-
-std::string join(const std::vector<std::string>& items, std::string_view sep)
-{
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    out += (i == 0 ? "" : std::string(sep)) + items[i];
-  }
-  return out;
-}
 
 // A front-matter list `[a, b]`; items lose the characters the flat list
 // syntax cannot carry.
@@ -41,7 +35,7 @@ std::string list_value(const std::vector<std::string>& items)
       clean.push_back(std::move(t));
     }
   }
-  return "[" + join(clean, ", ") + "]";
+  return "[" + util::join(clean, ", ") + "]";
 }
 
 std::vector<std::string> short_identities(const Finding& f)
@@ -72,13 +66,9 @@ std::string description(const Finding& f)
   const std::string tail =
       fmt::format(" ({}, isolated {}, e2e {})", stars_text(f.stars), iso_range_text(f.iso_min, f.iso_max),
                   e2e_range_text(f.e2e_min_pct, f.e2e_max_pct));
-  const auto count = [](std::string_view s) {
-    return static_cast<std::size_t>(std::count_if(
-        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-  };
-  const std::size_t fixed_len = count(head) + count(tail);
+  const std::size_t fixed_len = util::utf8_length(head) + util::utf8_length(tail);
   const std::size_t room = fixed_len < k_description_max ? k_description_max - fixed_len : 1;
-  return truncate_utf8(head + truncate_utf8(f.lever, room) + tail, k_description_max);
+  return util::truncate_utf8(head + util::truncate_utf8(f.lever, room) + tail, k_description_max);
 }
 
 std::string card_type(const Finding& f)
@@ -105,16 +95,16 @@ std::string apply_text(const Finding& f)
     parts.push_back(fmt::format("{} {} lever", vowel ? "an" : "a", f.lever_kind));
   }
   if (!f.backends.empty()) {
-    parts.push_back("backend " + join(f.backends, ", "));
+    parts.push_back("backend " + util::join(f.backends, ", "));
   }
   if (!f.kernels.empty()) {
-    parts.push_back("measured on " + join(f.kernels, ", "));
+    parts.push_back("measured on " + util::join(f.kernels, ", "));
   }
   if (!f.imported_identities.empty()) {
-    parts.push_back("see imported " + join(short_identities(f), ", ") + " for how it was applied");
+    parts.push_back("see imported " + util::join(short_identities(f), ", ") + " for how it was applied");
   }
   return fmt::format("Try it where the run matches {}{}{}.", f.key.text(), parts.empty() ? "" : "; ",
-                     join(parts, "; "));
+                     util::join(parts, "; "));
 }
 
 std::vector<std::string> card_cautions(const Finding& f, const std::vector<Caution>& cautions)
@@ -164,7 +154,7 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
     out += fmt::format("imported: {}\n", list_value(short_identities(f)));
   }
   out += "generator: rfdb\n---\n\n";
-  out += fmt::format("# {} ({})\n\n", md_text(truncate_utf8(f.lever, 120)), f.key.text());
+  out += fmt::format("# {} ({})\n\n", md_text(util::truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
   out +=
       domain::is(f.key.op_class, domain::ReuseClass::config)
@@ -228,23 +218,11 @@ std::pair<std::size_t, std::size_t> front_matter(const std::vector<std::string>&
   return {0, 0};
 }
 
-std::vector<std::string> split_lines(std::string_view text)
+// The lines of `text` (util::split_lines) as strings, editable in place.
+std::vector<std::string> owned_lines(std::string_view text)
 {
-  std::vector<std::string> lines;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string line(text.substr(pos, end - pos));
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    lines.push_back(std::move(line));
-    pos = end + 1;
-  }
-  return lines;
+  const auto views = util::split_lines(text);
+  return {views.begin(), views.end()};
 }
 
 } // namespace
@@ -253,7 +231,7 @@ std::string slugify(std::string_view text, std::size_t max_len)
 {
   std::string out;
   for (const char c : text) {
-    const char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    const char l = util::lower_ascii(c);
     if ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) {
       out += l;
     } else if (!out.empty() && out.back() != '-') {
@@ -298,7 +276,7 @@ std::vector<CardFile> render_cards(const Analysis& a)
 
 bool is_rfdb_card(std::string_view content)
 {
-  const auto lines = split_lines(content);
+  const auto lines = owned_lines(content);
   const auto [begin, end] = front_matter(lines);
   return std::any_of(lines.begin() + static_cast<std::ptrdiff_t>(begin),
                      lines.begin() + static_cast<std::ptrdiff_t>(end),
@@ -307,7 +285,7 @@ bool is_rfdb_card(std::string_view content)
 
 std::string archive_card(std::string_view content)
 {
-  auto lines = split_lines(content);
+  auto lines = owned_lines(content);
   const auto [begin, end] = front_matter(lines);
   if (end == 0) {
     return std::string(content);
@@ -323,7 +301,7 @@ std::string archive_card(std::string_view content)
     lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(end), "lifecycle: archived");
   }
   const bool final_newline = !content.empty() && content.back() == '\n';
-  return join(lines, "\n") + (final_newline ? "\n" : "");
+  return util::join(lines, "\n") + (final_newline ? "\n" : "");
 }
 
 std::string merge_index(std::string_view existing, std::string_view generated)

@@ -8,6 +8,7 @@
 
 #include "report/findings.hpp"
 #include "report/lines.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -118,7 +119,8 @@ std::string sentence(std::string_view text)
 
 std::string imported_where(const ImportedFinding& f)
 {
-  return fmt::format("imported {} {}, {}", f.origin, md_code(truncate_utf8(short_identity(f.identity), 60)),
+  return fmt::format("imported {} {}, {}", f.origin,
+                     md_code(util::truncate_utf8(short_identity(f.identity), 60)),
                      f.last_seen.empty() ? "undated" : f.last_seen);
 }
 

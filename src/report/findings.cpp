@@ -7,7 +7,9 @@
 #include "domain/roofline.hpp"
 
 #include "report/lines.hpp"
+#include "util/text.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -288,7 +290,7 @@ std::optional<double> amdahl_ceiling_pct(const AttemptInfo& a)
 
 bool speed_is_evidence(const AttemptInfo& a)
 {
-  return !domain::parity_failed(lower_ascii(a.output_parity), a.reject_reason) &&
+  return !domain::parity_failed(util::lower_ascii(a.output_parity), a.reject_reason) &&
          !domain::is(a.reject_reason, domain::RejectReason::no_engagement);
 }
 
@@ -297,7 +299,7 @@ std::string what_works_exclusion(const AttemptInfo& a)
   if (!a.measured) {
     return "not measured";
   }
-  if (domain::is(lower_ascii(a.output_parity), domain::OutputParity::fail)) {
+  if (domain::is(util::lower_ascii(a.output_parity), domain::OutputParity::fail)) {
     return "output parity failed";
   }
   if (domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
@@ -345,15 +347,6 @@ bool key_compatible(const ReuseKey& a, const ReuseKey& b)
          same(a.regime, b.regime, {"unknown", "both"});
 }
 
-std::string lower_ascii(std::string_view text)
-{
-  std::string out(text);
-  for (char& c : out) {
-    c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
-}
-
 std::string source_key(std::string_view text)
 {
   std::string kept;
@@ -375,7 +368,7 @@ std::string first_sentence(std::string_view text, std::size_t max_chars)
   if (cut != std::string::npos) {
     t.resize(cut + (t[cut] == '.' ? 1 : 0));
   }
-  return truncate_utf8(t, max_chars);
+  return util::truncate_utf8(t, max_chars);
 }
 
 Tier assign_tier(const TierEvidence& e)

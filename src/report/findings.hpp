@@ -146,8 +146,6 @@ bool validation_lost(const AttemptInfo& attempt);
 // without both numbers or for s ≤ 1.
 std::optional<double> amdahl_ceiling_pct(const AttemptInfo& attempt);
 
-// Lower-case ASCII.
-std::string lower_ascii(std::string_view text);
 // Whitespace collapsed and trimmed, '\\', '<' and '>' dropped, so a text and
 // its md_text rendering (in a card we wrote) give the same key.
 std::string source_key(std::string_view text);
@@ -317,8 +315,6 @@ std::string workload_text(const std::optional<int>& isl, const std::optional<int
                           const std::optional<int>& conc);
 // Collapse whitespace (tabs, newlines) to single spaces and trim.
 std::string one_line(std::string_view text);
-// At most `max_chars` code points of valid UTF-8; "…" marks a cut.
-std::string truncate_utf8(std::string_view text, std::size_t max_chars);
 // An imported finding's identity as shown: a legacy playbook line
 // ("file#date|model|…|opening text") is cut to "file#date"; others as is.
 std::string short_identity(std::string_view identity);

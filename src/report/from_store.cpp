@@ -6,6 +6,7 @@
 #include "domain/roofline.hpp"
 
 #include "report/findings.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <map>
@@ -63,7 +64,7 @@ std::string imported_op_class(const store::ReportFinding& f)
 {
   std::string raw;
   for (const char c : one_line(f.kernel_class_raw)) {
-    raw += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : (c == '_' || c == '-' ? ' ' : c);
+    raw += (c == '_' || c == '-') ? ' ' : util::lower_ascii(c);
   }
   if (domain::is(f.op_class, domain::OpClass::unknown) &&
       (domain::is(raw, domain::ReuseClass::config) || raw == "serving config")) {

@@ -6,6 +6,8 @@
 #include "domain/normalize.hpp"
 
 #include "report/lines.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -25,7 +27,7 @@ bool covers(const Line& l, std::string_view source)
     return true;
   }
   std::string_view v = s;
-  if (v.size() > 4 && lower_ascii(v.substr(0, 4)) == "run ") {
+  if (v.size() > 4 && util::lower_ascii(v.substr(0, 4)) == "run ") {
     v.remove_prefix(4);
   }
   const std::string token(v.substr(0, v.find_first_of(" ,;()")));
@@ -169,10 +171,10 @@ std::string imported_display(const ImportedFinding& f)
       name.pop_back();
     }
     if (!heading) {
-      return truncate_utf8(name, k_max);
+      return util::truncate_utf8(name, k_max);
     }
     const std::string rest = first_sentence(after_lead(f.text), k_max);
-    return truncate_utf8(rest.empty() ? name : name + ": " + rest, k_max);
+    return util::truncate_utf8(rest.empty() ? name : name + ": " + rest, k_max);
   }
   for (const std::string& t : {first_sentence(f.description, k_max),
                                first_sentence(body_title(f.text), k_max), first_sentence(f.effect, k_max)}) {

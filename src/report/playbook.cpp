@@ -5,6 +5,7 @@
 #include "domain/roofline.hpp"
 
 #include "report/playbook_detail.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -17,15 +18,6 @@ namespace rfdb::report {
 
 namespace detail {
 
-std::string join(const std::vector<std::string>& items, std::string_view sep)
-{
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    out += (i == 0 ? "" : std::string(sep)) + items[i];
-  }
-  return out;
-}
-
 std::string plural(std::size_t n, std::string_view one, std::string_view many)
 {
   return fmt::format("{} {}", n, n == 1 ? one : many);
@@ -34,9 +26,9 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many)
 std::string table(const std::vector<std::string>& header, const std::vector<std::string>& align,
                   const std::vector<std::vector<std::string>>& rows)
 {
-  std::string out = "| " + join(header, " | ") + " |\n|" + join(align, "|") + "|";
+  std::string out = "| " + util::join(header, " | ") + " |\n|" + util::join(align, "|") + "|";
   for (const auto& r : rows) {
-    out += "\n| " + join(r, " | ") + " |";
+    out += "\n| " + util::join(r, " | ") + " |";
   }
   return out;
 }
@@ -93,7 +85,7 @@ std::string capped_list(const std::set<std::string>& names)
     }
     shown.push_back(n);
   }
-  std::string out = md_text(join(shown, ", "));
+  std::string out = md_text(util::join(shown, ", "));
   if (names.size() > shown.size()) {
     out += fmt::format(" and {} more (`rfdb runs`)", names.size() - shown.size());
   }
@@ -144,7 +136,7 @@ std::string provenance(const Analysis& a)
     if (s.since) {
       scope.push_back(fmt::format("evidence since {}", md_text(*s.since)));
     }
-    line += fmt::format(" Scope: {}.", join(scope, ", "));
+    line += fmt::format(" Scope: {}.", util::join(scope, ", "));
   }
   return line;
 }
@@ -175,7 +167,7 @@ Blocks priors_section(const Analysis& a)
     for (const auto op : domain::k_seeded_op_classes) {
       seeds.push_back(fmt::format("{} {}", op, fixed(domain::seed_target_eff(op).value_or(0.0), 3)));
     }
-    return {fmt::format("No calibrated priors yet; the seeds apply: {}.", join(seeds, ", "))};
+    return {fmt::format("No calibrated priors yet; the seeds apply: {}.", util::join(seeds, ", "))};
   }
   const std::string as_of = p.as_of ? fmt::format("as of {}; ", *p.as_of) : std::string();
   return {fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx{}, "
@@ -215,7 +207,7 @@ std::string pick_cell(const std::string& kernel, const std::optional<double>& pc
   if (gain) {
     parts.push_back("expected " + e2e_range_text(gain, gain));
   }
-  return parts.empty() ? md_code(kernel) : fmt::format("{} ({})", md_code(kernel), join(parts, ", "));
+  return parts.empty() ? md_code(kernel) : fmt::format("{} ({})", md_code(kernel), util::join(parts, ", "));
 }
 
 Blocks routing_section(const Analysis& a)
@@ -293,7 +285,7 @@ Blocks saturated_section(const Analysis& a)
     }
     rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(domain::gfx_key(h.gfx)),
                     md_code(h.run_id), md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %", ratio_text(h),
-                    md_text(h.source_kind), levers.empty() ? "none listed" : join(levers, "; "),
+                    md_text(h.source_kind), levers.empty() ? "none listed" : util::join(levers, "; "),
                     h.followed_by_byte_reduction ? "yes" : "no", std::to_string(g.runs)});
   }
   out.push_back(
@@ -360,7 +352,7 @@ std::string render_playbook(const Analysis& a)
     doc.push_back(std::string(k_playbook_headings[i + 1]));
     doc.insert(doc.end(), sections[i].begin(), sections[i].end());
   }
-  return join(doc, "\n\n") + "\n";
+  return util::join(doc, "\n\n") + "\n";
 }
 
 } // namespace rfdb::report

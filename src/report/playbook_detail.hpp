@@ -14,7 +14,6 @@ namespace rfdb::report::detail {
 // by one blank line, which is all markdownlint's spacing rules ask for.
 using Blocks = std::vector<std::string>;
 
-std::string join(const std::vector<std::string>& items, std::string_view sep);
 // "1 run", "2 runs".
 std::string plural(std::size_t n, std::string_view one, std::string_view many);
 // A markdown table without a trailing newline; `align` holds "---" / "---:".

@@ -3,6 +3,7 @@
 #include "domain/vocab.hpp"
 
 #include "report/playbook.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +24,7 @@ std::string mermaid_text(std::string_view raw)
                     c == '.' || c == '-' || c == ' ';
     out += ok ? c : '_';
   }
-  const std::string lower = lower_ascii(out);
+  const std::string lower = util::lower_ascii(out);
   bool keyword = out.empty() || !((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z') ||
                                   (out[0] >= '0' && out[0] <= '9'));
   for (std::string_view k : {"title", "acc", "x-axis", "y-axis", "quadrant", "classdef", "section"}) {

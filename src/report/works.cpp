@@ -2,6 +2,8 @@
 // report/findings.hpp): one line per finding with its tier, numbers, gate,
 // reason, attempt references and imported label; the cautions, capped.
 #include "report/playbook_detail.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -21,7 +23,7 @@ std::string capped(const std::vector<std::string>& items, std::size_t shown, std
 {
   std::vector<std::string> head(items.begin(),
                                 items.begin() + static_cast<std::ptrdiff_t>(std::min(shown, items.size())));
-  std::string out = join(head, ", ");
+  std::string out = util::join(head, ", ");
   if (items.size() > head.size()) {
     out += fmt::format(" and {} more{}", items.size() - head.size(), more);
   }
@@ -36,7 +38,7 @@ std::string gate_text(const Finding& f)
   if (f.gates == std::vector<std::string>{"kept"}) {
     return "config trial kept";
   }
-  return fmt::format("{} {}", f.gates.size() == 1 ? "gate" : "gates", join(f.gates, ", "));
+  return fmt::format("{} {}", f.gates.size() == 1 ? "gate" : "gates", util::join(f.gates, ", "));
 }
 
 std::string beyond_ceiling_text(const BeyondCeiling& b)
@@ -52,7 +54,7 @@ std::string imported_text(const Finding& f)
 {
   std::vector<std::string> ids;
   for (const auto& i : f.imported_identities) {
-    ids.push_back(md_code(truncate_utf8(short_identity(i), 60)));
+    ids.push_back(md_code(util::truncate_utf8(short_identity(i), 60)));
   }
   return fmt::format("imported {} (self-rated {}{})", capped(ids, k_imported_shown, ""),
                      stars_text(f.imported_stars),
@@ -118,8 +120,8 @@ std::string finding_line(const Finding& f)
   if (!f.imported_identities.empty()) {
     parts.push_back(imported_text(f));
   }
-  return fmt::format("- {} {} \u2014 {}", stars_text(f.stars), md_text(truncate_utf8(f.lever, k_lever_chars)),
-                     join(parts, "; "));
+  return fmt::format("- {} {} \u2014 {}", stars_text(f.stars),
+                     md_text(util::truncate_utf8(f.lever, k_lever_chars)), util::join(parts, "; "));
 }
 
 } // namespace
@@ -152,7 +154,7 @@ Blocks what_works_section(const Analysis& a)
       lines.push_back(finding_line(*shown[i]));
     }
     out.push_back("### " + md_text(key.text()));
-    out.push_back(join(lines, "\n"));
+    out.push_back(util::join(lines, "\n"));
   }
   std::string evicted =
       fmt::format("{} evicted (cap {}).", plural(a.evicted.size(), "finding", "findings"), k_line_cap);
@@ -193,7 +195,7 @@ Blocks cautions_section(const Analysis& a)
       imported_shown += imported ? 1 : 0;
     }
   }
-  out.push_back(join(lines, "\n"));
+  out.push_back(util::join(lines, "\n"));
   if (run_total > k_run_cautions || imported_total > imported_shown) {
     out.push_back(
         fmt::format("The {} newest run cautions and {} newest imported ones are shown; {} more: "

@@ -2,6 +2,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "util/text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -108,23 +110,13 @@ Result<CheckReport> check(Database& db)
 
 namespace {
 
-std::string trim(std::string_view s)
-{
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) {
-    return {};
-  }
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 // The header comment of a query file: description lines and `-- json:` columns.
 void read_header(std::string_view sql, QueryInfo& info)
 {
   std::size_t pos = 0;
   while (pos < sql.size()) {
     const auto end = std::min(sql.find('\n', pos), sql.size());
-    const std::string line = trim(sql.substr(pos, end - pos));
+    const std::string line(util::trim(sql.substr(pos, end - pos)));
     pos = end + 1;
     if (line.empty()) {
       continue;
@@ -132,13 +124,13 @@ void read_header(std::string_view sql, QueryInfo& info)
     if (line.rfind("--", 0) != 0) {
       break;
     }
-    const std::string text = trim(std::string_view(line).substr(2));
+    const std::string text(util::trim(std::string_view(line).substr(2)));
     if (text.rfind("json:", 0) == 0) {
       std::string_view cols = std::string_view(text).substr(5);
       while (!cols.empty()) {
         const auto comma = std::min(cols.find(','), cols.size());
-        if (auto col = trim(cols.substr(0, comma)); !col.empty()) {
-          info.json_columns.push_back(col);
+        if (const auto col = util::trim(cols.substr(0, comma)); !col.empty()) {
+          info.json_columns.emplace_back(col);
         }
         cols = comma < cols.size() ? cols.substr(comma + 1) : std::string_view();
       }

@@ -1,29 +1,21 @@
+// Plain aligned text tables; widths count UTF-8 code points (util/utf8).
 #include "util/table.hpp"
+
+#include "util/utf8.hpp"
 
 #include <algorithm>
 
 namespace rfdb::util {
-
-namespace {
-
-// Display width in code points (UTF-8 continuation bytes do not count).
-std::size_t display_width(const std::string& s)
-{
-  return static_cast<std::size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-} // namespace
 
 std::string render_table(const std::vector<Column>& columns,
                          const std::vector<std::vector<std::string>>& rows)
 {
   std::vector<std::size_t> width(columns.size(), 0);
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    width[c] = display_width(columns[c].header);
+    width[c] = utf8_length(columns[c].header);
     for (const auto& row : rows) {
       if (c < row.size()) {
-        width[c] = std::max(width[c], display_width(row[c]));
+        width[c] = std::max(width[c], utf8_length(row[c]));
       }
     }
   }
@@ -31,7 +23,7 @@ std::string render_table(const std::vector<Column>& columns,
     std::string out;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::string cell = cell_at(c);
-      const std::string pad(width[c] - display_width(cell), ' ');
+      const std::string pad(width[c] - utf8_length(cell), ' ');
       if (c > 0) {
         out += "  ";
       }

@@ -1,8 +1,7 @@
+// UTC dates and times through Howard Hinnant's date library (see util/time.hpp).
 #include "util/time.hpp"
 
 #include <date/date.h>
-
-#include <sstream>
 
 namespace rfdb::util {
 
@@ -11,17 +10,29 @@ std::optional<std::chrono::sys_days> parse_iso_date(std::string_view text)
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
     return std::nullopt;
   }
-  std::istringstream in{std::string(text)};
-  date::sys_days day;
-  in >> date::parse("%F", day);
-  if (in.fail()) {
+  // Digits only (from_chars alone would take a sign); no streams, as the
+  // estimator parses one date per attempt.
+  const auto number = [&](std::size_t pos, std::size_t len) -> std::optional<unsigned> {
+    unsigned v = 0;
+    for (const char c : text.substr(pos, len)) {
+      if (c < '0' || c > '9') {
+        return std::nullopt;
+      }
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    return v;
+  };
+  const auto y = number(0, 4);
+  const auto m = number(5, 2);
+  const auto d = number(8, 2);
+  if (!y || !m || !d) {
     return std::nullopt;
   }
-  // date::parse accepts e.g. 2026-02-30 only if valid; double-check round trip.
-  if (date::format("%F", day) != text) {
+  const date::year_month_day ymd{date::year{static_cast<int>(*y)}, date::month{*m}, date::day{*d}};
+  if (!ymd.ok()) { // month 1–12 and a day that month has (2026-02-29 is not)
     return std::nullopt;
   }
-  return std::chrono::sys_days{day.time_since_epoch()};
+  return std::chrono::sys_days{date::sys_days{ymd}.time_since_epoch()};
 }
 
 std::string format_iso_date(std::chrono::sys_days day)

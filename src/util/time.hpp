@@ -9,7 +9,9 @@
 
 namespace rfdb::util {
 
-// Parse "YYYY-MM-DD"; nullopt on anything else (including invalid dates).
+// Parse "YYYY-MM-DD" strictly: four-digit year, two-digit month and day,
+// a day the month has (2026-02-31 and 2025-02-29 give nullopt, 2024-02-29
+// parses); nullopt on anything else.
 std::optional<std::chrono::sys_days> parse_iso_date(std::string_view text);
 // "YYYY-MM-DD" of a day, or of the UTC day containing a time point.
 std::string format_iso_date(std::chrono::sys_days day);

@@ -5,6 +5,7 @@
 #include "domain/normalize.hpp"
 
 #include "ingest/evaldir/common.hpp"
+#include "util/time.hpp"
 
 #include <fmt/core.h>
 
@@ -117,17 +118,6 @@ std::vector<std::string_view> path_components(std::string_view rel_path)
   return out;
 }
 
-std::string lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 std::string_view strip_suffix(std::string_view s, std::string_view suffix)
 {
   if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
@@ -188,7 +178,7 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
     // a reader knows why the run has no validation.
     if (!c.recognized ||
         (domain::is(c.value, domain::ValidationClass::unknown) &&
-         !domain::is(lower_ascii(*o.validation_status), domain::ValidationStatus::unknown))) {
+         !domain::is(util::lower_ascii(*o.validation_status), domain::ValidationStatus::unknown))) {
       warn(warnings, rel_path, "/validation_status",
            fmt::format(
                "validation_status '{}' is not a win, no-win or flagged; classed unknown (raw value kept)",
@@ -203,7 +193,7 @@ std::string describe_lever(const std::optional<std::string>& winner_kind,
                            const std::optional<std::string>& backend, const std::optional<std::string>& env,
                            const std::optional<std::string>& flags)
 {
-  const std::string kind = lower_ascii(winner_kind.value_or(""));
+  const std::string kind = util::lower_ascii(winner_kind.value_or(""));
   const std::string env_part = env ? fmt::format(" (env {})", portable_env(*env)) : std::string();
   if (kind == "flag" || kind == "flags") {
     return fmt::format("config: {}", flags.value_or("server flags"));
@@ -246,7 +236,7 @@ std::string AttemptRecord::attempt_key() const
   if (config_change) {
     return "config|" + *config_change;
   }
-  return short_name + "|" + detail::lower_ascii(backend.value_or(""));
+  return short_name + "|" + util::lower_ascii(backend.value_or(""));
 }
 
 RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper)
@@ -289,17 +279,6 @@ int to_int(std::string_view digits)
   return v;
 }
 
-bool valid_date_time(int y, int mo, int d, int h, int mi, int s)
-{
-  constexpr int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) {
-    return false;
-  }
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  const int days = k_days[mo - 1] + (mo == 2 && leap ? 1 : 0);
-  return d <= days;
-}
-
 } // namespace
 
 std::optional<std::string> run_date_from_dir_name(std::string_view basename)
@@ -313,12 +292,11 @@ std::optional<std::string> run_date_from_dir_name(std::string_view basename)
         !all_digits(cand.substr(10, 6))) {
       continue;
     }
-    const int y = to_int(cand.substr(1, 4));
-    const int mo = to_int(cand.substr(5, 2));
-    const int d = to_int(cand.substr(7, 2));
-    if (valid_date_time(y, mo, d, to_int(cand.substr(10, 2)), to_int(cand.substr(12, 2)),
-                        to_int(cand.substr(14, 2)))) {
-      return fmt::format("{:04d}-{:02d}-{:02d}", y, mo, d);
+    std::string date = fmt::format("{}-{}-{}", cand.substr(1, 4), cand.substr(5, 2), cand.substr(7, 2));
+    const bool time_ok = to_int(cand.substr(10, 2)) <= 23 && to_int(cand.substr(12, 2)) <= 59 &&
+                         to_int(cand.substr(14, 2)) <= 60;
+    if (to_int(cand.substr(1, 4)) >= 1970 && time_ok && util::parse_iso_date(date)) {
+      return date;
     }
   }
   return std::nullopt;

@@ -55,7 +55,7 @@ int verdict_rank(const std::optional<std::string>& raw)
   if (!raw) {
     return 100;
   }
-  const std::string key = detail::lower_ascii(*raw);
+  const std::string key = util::lower_ascii(*raw);
   for (std::size_t i = 0; i < k_order.size(); ++i) {
     if (k_order[i] == key) {
       return static_cast<int>(i);
@@ -237,11 +237,11 @@ private:
     if (!r.backend) {
       return false;
     }
-    const std::string b = detail::lower_ascii(*r.backend);
-    if (d.record.backend && detail::lower_ascii(*d.record.backend) == b) {
+    const std::string b = util::lower_ascii(*r.backend);
+    if (d.record.backend && util::lower_ascii(*d.record.backend) == b) {
       return true;
     }
-    const std::string cand = detail::lower_ascii(d.record.candidate.value_or(""));
+    const std::string cand = util::lower_ascii(d.record.candidate.value_or(""));
     return cand.size() > b.size() && cand.ends_with("_" + b);
   }
 

@@ -81,7 +81,7 @@ std::optional<std::string> reject_word(const std::optional<std::string>& reason)
   if (!reason) {
     return std::nullopt;
   }
-  const std::string text = detail::lower_ascii(*reason);
+  const std::string text = util::lower_ascii(*reason);
   const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   std::size_t best = std::string::npos;
   std::optional<std::string> word;
@@ -131,7 +131,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   std::optional<bool> ab_complete;
   RFDB_TRY_ASSIGN(ab_complete, get_bool(doc, "ab_complete", k_root));
   if (gate) {
-    a.gate = detail::lower_ascii(*gate);
+    a.gate = util::lower_ascii(*gate);
     const domain::Normalized v = domain::attempt_verdict_from_gate(*gate, a.e2e_delta_pct);
     a.verdict = std::string(v.value);
     if (!v.recognized) {
@@ -209,7 +209,7 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
   RFDB_TRY_ASSIGN(a.winner_kind, get_string(doc, "winner_kind", k_root));
   RFDB_TRY_ASSIGN(a.backend, detail::first_string(doc, {"winner_backend", "backend"}, k_root));
   const bool no_winner =
-      detail::lower_ascii(a.winner_kind.value_or("")) == "none" || (!a.winner_kind && !a.backend);
+      util::lower_ascii(a.winner_kind.value_or("")) == "none" || (!a.winner_kind && !a.backend);
   if (measured == false || no_winner) {
     return std::vector<AttemptRecord>{};
   }

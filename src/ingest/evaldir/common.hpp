@@ -4,6 +4,7 @@
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/json_util.hpp"
 #include "util/result.hpp"
+#include "util/text.hpp"
 
 #include <optional>
 #include <string>
@@ -59,8 +60,6 @@ bool infeasible_roofline_pct(double raw);
 
 // '/'-separated components of a relative path (empty components dropped).
 std::vector<std::string_view> path_components(std::string_view rel_path);
-
-std::string lower_ascii(std::string_view s);
 
 // `s` without `suffix` when it ends with it.
 std::string_view strip_suffix(std::string_view s, std::string_view suffix);

@@ -164,7 +164,7 @@ Result<void> read_case_confidence(const json& doc, const json& c, const std::str
   }
   v.confidence = "high";
   if (stated) {
-    const std::string c_lower = detail::lower_ascii(*stated);
+    const std::string c_lower = util::lower_ascii(*stated);
     if (domain::parse<domain::Confidence>(c_lower)) {
       v.confidence = c_lower;
     } else {

@@ -112,7 +112,7 @@ Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& 
               (ratio && v.modeled.value_or(true) && detail::infeasible_roofline_pct(*ratio));
   std::optional<std::string> note;
   RFDB_TRY_ASSIGN(note, get_string(e, "note", ptr));
-  const bool note_says = note && detail::lower_ascii(*note).find("dispatch") != std::string::npos;
+  const bool note_says = note && util::lower_ascii(*note).find("dispatch") != std::string::npos;
   v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms &&
                                    domain::is(v.bound_type, domain::BoundType::latency));
   RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, domain::normalize_headroom_class,
@@ -153,7 +153,7 @@ Result<void> read_entry_source(const json& e, const std::string& ptr, Verdict& v
   std::optional<std::string> source;
   RFDB_TRY_ASSIGN(source, get_string(e, "roofline_source", ptr));
   v.source_kind =
-      domain::to_string(source && domain::is(detail::lower_ascii(*source), domain::SourceKind::measured)
+      domain::to_string(source && domain::is(util::lower_ascii(*source), domain::SourceKind::measured)
                             ? domain::SourceKind::measured
                             : domain::SourceKind::analytic);
   return {};

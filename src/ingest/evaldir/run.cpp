@@ -79,7 +79,7 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
     // One spelling per GPU, or priors would split its evidence across keys:
     // "GFX950", "gfx950:sramecc+:xnack-" (rocminfo) and "MI355X" are gfx950.
     const std::string raw = *r.gfx;
-    const std::string lowered = detail::lower_ascii(raw);
+    const std::string lowered = util::lower_ascii(raw);
     r.gfx = lowered == domain::k_unknown || lowered.empty() ? std::nullopt : domain::normalize_gfx(raw);
     if (!r.gfx) {
       detail::warn(warnings, rel_path, "/gfx",

@@ -37,7 +37,7 @@ bool row_has_any(const json& rows, std::initializer_list<std::string_view> keys)
 // TraceLens-parser fields; A (the default lineage) otherwise.
 std::string detect_variant(const json& doc, const std::optional<std::string>& source)
 {
-  const std::string src = detail::lower_ascii(source.value_or(""));
+  const std::string src = util::lower_ascii(source.value_or(""));
   if (src.rfind("tracelens", 0) == 0) {
     return "tracelens";
   }

@@ -32,7 +32,7 @@ std::optional<std::string> winner_kind_from_lesson(const std::optional<std::stri
     return std::nullopt;
   }
   const auto space = lesson->find(' ');
-  const std::string first = detail::lower_ascii(lesson->substr(0, space));
+  const std::string first = util::lower_ascii(lesson->substr(0, space));
   for (const char* kind : {"env", "flag", "patch", "authored", "direct_light"}) {
     if (first == kind && space != std::string::npos) {
       return first;
@@ -148,7 +148,7 @@ Result<AttemptRecord> pending_row(const json& row, const std::string& ptr)
     const std::string pp = child_pointer(ptr, "partial");
     std::optional<std::string> gate;
     RFDB_TRY_ASSIGN(gate, get_string(*it, "gate", pp));
-    a.gate = gate ? std::optional(detail::lower_ascii(*gate)) : std::nullopt;
+    a.gate = gate ? std::optional(util::lower_ascii(*gate)) : std::nullopt;
     RFDB_TRY_ASSIGN(a.reason, get_string(*it, "reason", pp));
     std::optional<double> ref;
     std::optional<double> cand;
@@ -180,7 +180,7 @@ Result<AttemptRecord> flagged_row(const json& row, const std::string& ptr)
   RFDB_TRY_ASSIGN(a.pct_gpu_time, detail::get_pct(row, "pct_gpu_time", ptr));
   std::optional<std::string> gate;
   RFDB_TRY_ASSIGN(gate, get_string(row, "gate", ptr));
-  a.gate = gate ? std::optional(detail::lower_ascii(*gate)) : std::nullopt;
+  a.gate = gate ? std::optional(util::lower_ascii(*gate)) : std::nullopt;
   RFDB_TRY_ASSIGN(a.reason, get_string(row, "reason", ptr));
   std::optional<std::string> stage;
   RFDB_TRY_ASSIGN(stage, get_string(row, "stage", ptr));

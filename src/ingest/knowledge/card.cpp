@@ -7,6 +7,8 @@
 
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,7 +22,7 @@ namespace rfdb::ingest {
 namespace {
 
 using kdetail::Line;
-using kdetail::trim;
+using util::trim;
 
 struct FrontMatterEntry {
   std::string key;
@@ -85,9 +87,8 @@ Result<FrontMatter> read_front_matter(std::string_view file, const std::vector<L
     }
     const auto colon = raw.find(':');
     if (colon == std::string_view::npos || trim(raw.substr(0, colon)).empty()) {
-      return fail(
-          card_error(file, lines[i].number,
-                     fmt::format("front-matter line has no 'key:' ({})", kdetail::utf8_prefix(t, 60))));
+      return fail(card_error(file, lines[i].number,
+                             fmt::format("front-matter line has no 'key:' ({})", util::utf8_prefix(t, 60))));
     }
     fm.entries.push_back(
         {std::string(trim(raw.substr(0, colon))), std::string(trim(raw.substr(colon + 1))), lines[i].number});
@@ -108,7 +109,7 @@ struct Bullets {
 
 std::vector<std::string>* bullet_slot(Bullets& b, std::string_view label)
 {
-  const std::string lower = kdetail::to_lower_ascii(label);
+  const std::string lower = util::lower_ascii(label);
   const std::pair<std::string_view, std::vector<std::string>*> slots[] = {
       {"lever", &b.lever},   {"apply", &b.apply},       {"verify", &b.verify},     {"caution", &b.caution},
       {"source", &b.source}, {"dead-end", &b.dead_end}, {"dead end", &b.dead_end}, {"deadend", &b.dead_end}};
@@ -146,8 +147,8 @@ std::vector<std::string>* match_bullet(Bullets& b, std::string_view t, std::stri
     ++word_end;
   }
   // "dead-end" / "dead end" is one label of two words.
-  if (kdetail::starts_with_ci(rest, "dead") && (kdetail::starts_with_ci(rest.substr(word_end), "-end") ||
-                                                kdetail::starts_with_ci(rest.substr(word_end), " end"))) {
+  if (util::starts_with_ci(rest, "dead") && (util::starts_with_ci(rest.substr(word_end), "-end") ||
+                                             util::starts_with_ci(rest.substr(word_end), " end"))) {
     word_end += 4;
   }
   auto* slot = bullet_slot(b, rest.substr(0, word_end));
@@ -216,11 +217,6 @@ Bullets read_bullets(const std::vector<Line>& lines, std::size_t from)
   return b;
 }
 
-std::string join_lines(const std::vector<std::string>& items)
-{
-  return fmt::format("{}", fmt::join(items, "\n"));
-}
-
 // The card body: the lines after the closing `---`, outer blank lines removed.
 std::string body_text(const std::vector<Line>& lines, std::size_t from)
 {
@@ -259,7 +255,7 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
         if (!ok) {
           kdetail::add_warning(
               warnings, Severity::warning, file, e.line,
-              fmt::format("{} '{}' is not an integer; read as 0", name, kdetail::utf8_prefix(e.value, 40)));
+              fmt::format("{} '{}' is not an integer; read as 0", name, util::utf8_prefix(e.value, 40)));
         }
       }
     }
@@ -270,16 +266,16 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
       if (f.last_seen.empty() && !e.value.empty()) {
         kdetail::add_warning(
             warnings, Severity::warning, file, e.line,
-            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", kdetail::utf8_prefix(e.value, 40)));
+            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", util::utf8_prefix(e.value, 40)));
       }
     } else if (e.key == "status") {
       // Seen as `status: DEPRECATED-FOR-THIS-EVAL`: scoped to one eval, so
       // it does not archive the card; say so rather than drop it silently.
       kdetail::add_warning(warnings, Severity::note, file, e.line,
                            fmt::format("status '{}' is not a lifecycle; it does not archive the card",
-                                       kdetail::utf8_prefix(e.value, 40)));
+                                       util::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
-      const std::string v = kdetail::to_lower_ascii(e.value);
+      const std::string v = util::lower_ascii(e.value);
       const auto lifecycle = domain::parse<domain::Lifecycle>(v);
       f.lifecycle = domain::to_string(lifecycle.value_or(domain::Lifecycle::active));
       if (!lifecycle) {
@@ -316,9 +312,9 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   if (!field_of(fields, "source").empty()) {
     b.source.insert(b.source.begin(), std::string(field_of(fields, "source")));
   }
-  f.lever = join_lines(b.lever);
-  f.apply = join_lines(b.apply);
-  f.verify = join_lines(b.verify);
+  f.lever = util::join(b.lever, "\n");
+  f.apply = util::join(b.apply, "\n");
+  f.verify = util::join(b.verify, "\n");
   f.cautions = std::move(b.caution);
   for (auto& d : b.dead_end) {
     f.cautions.push_back(std::string(domain::k_dead_end_prefix) + d);

@@ -19,10 +19,9 @@ struct Line {
   std::string_view text;
 };
 
+// The numbered lines of `content` (util::split_lines); an empty file is one
+// empty line.
 std::vector<Line> split_lines(std::string_view content);
-std::string_view trim(std::string_view s);
-std::string to_lower_ascii(std::string_view s);
-bool starts_with_ci(std::string_view s, std::string_view prefix);
 
 // Base name of a relative or absolute path ("learned/x.md" → "x.md").
 std::string base_name(std::string_view path);
@@ -30,14 +29,11 @@ std::string base_name(std::string_view path);
 // Fail with invalid_input "file:line: invalid UTF-8" at the first bad byte.
 Result<void> check_utf8(std::string_view file_name, std::string_view content);
 
-// The first `n` code points of valid UTF-8 `s`.
-std::string utf8_prefix(std::string_view s, std::size_t n);
-
 // kb.py counter coercion: an optionally signed integer, else 0 (`ok` false).
 int coerce_counter(std::string_view raw, bool& ok);
 
-// A YYYY-MM-DD date at the start of `raw` (rest must be blank or start with
-// a space); empty when there is none.
+// A valid YYYY-MM-DD date (util::parse_iso_date) at the start of `raw`
+// (rest must be blank or start with a space); empty when there is none.
 std::string leading_date(std::string_view raw);
 
 void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,

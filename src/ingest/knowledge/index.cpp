@@ -1,8 +1,9 @@
 // INDEX.md cross-check (FORMATS.md §4.4). The index is hand-maintained and
 // drifts from the card set, so it never decides membership: it only yields
 // warnings about cards it misses and entries that point nowhere.
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace rfdb::ingest {
 
 namespace {
 
-using kdetail::trim;
+using util::trim;
 
 bool is_name_char(char c)
 {

@@ -5,6 +5,9 @@
 #include "domain/vocab.hpp"
 
 #include "ingest/knowledge/detail.hpp"
+#include "util/text.hpp"
+#include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -19,56 +22,13 @@ std::vector<Line> split_lines(std::string_view content)
 {
   std::vector<Line> lines;
   int number = 0;
-  std::size_t pos = 0;
-  while (pos <= content.size()) {
-    std::size_t end = content.find('\n', pos);
-    const bool last = end == std::string_view::npos;
-    if (last) {
-      end = content.size();
-    }
-    std::string_view text = content.substr(pos, end - pos);
-    if (!text.empty() && text.back() == '\r') {
-      text.remove_suffix(1);
-    }
-    ++number;
-    // A final "\n" does not start another line.
-    if (!(last && text.empty() && pos == content.size() && number > 1)) {
-      lines.push_back({number, text});
-    }
-    if (last) {
-      break;
-    }
-    pos = end + 1;
+  for (const std::string_view text : util::split_lines(content)) {
+    lines.push_back({++number, text});
+  }
+  if (lines.empty()) {
+    lines.push_back({1, content}); // an empty file is one empty line
   }
   return lines;
-}
-
-std::string_view trim(std::string_view s)
-{
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::string to_lower_ascii(std::string_view s)
-{
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix)
-{
-  return s.size() >= prefix.size() && to_lower_ascii(s.substr(0, prefix.size())) == prefix;
 }
 
 std::string base_name(std::string_view path)
@@ -77,84 +37,23 @@ std::string base_name(std::string_view path)
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is malformed
-// (overlong forms, surrogates and values above U+10FFFF included).
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i)
-{
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    return 1;
-  }
-  std::size_t len = 0;
-  std::uint32_t cp = 0;
-  if ((b0 & 0xE0) == 0xC0) {
-    len = 2;
-    cp = b0 & 0x1Fu;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    len = 3;
-    cp = b0 & 0x0Fu;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    len = 4;
-    cp = b0 & 0x07u;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) {
-    return 0;
-  }
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) {
-      return 0;
-    }
-    cp = (cp << 6) | (b & 0x3Fu);
-  }
-  const std::uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    return 0;
-  }
-  return len;
-}
-
-} // namespace
-
 Result<void> check_utf8(std::string_view file_name, std::string_view content)
 {
-  std::size_t i = 0;
-  int line = 1;
-  while (i < content.size()) {
-    const std::size_t len = utf8_sequence_length(content, i);
-    if (len == 0) {
-      return fail(
-          make_error(ErrorCode::invalid_input, fmt::format("invalid UTF-8 (byte 0x{:02x} at offset {})",
-                                                           static_cast<unsigned char>(content[i]), i))
-              .with_context(fmt::format("{}:{}", file_name, line)));
-    }
-    if (content[i] == '\n') {
-      ++line;
-    }
-    i += len;
+  const auto bad = util::find_invalid_utf8(content);
+  if (!bad) {
+    return {};
   }
-  return {};
-}
-
-std::string utf8_prefix(std::string_view s, std::size_t n)
-{
-  std::size_t i = 0;
-  std::size_t count = 0;
-  while (i < s.size() && count < n) {
-    const std::size_t len = utf8_sequence_length(s, i);
-    i += len == 0 ? 1 : len;
-    ++count;
-  }
-  return std::string(s.substr(0, i));
+  const auto line =
+      1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+  return fail(
+      make_error(ErrorCode::invalid_input, fmt::format("invalid UTF-8 (byte 0x{:02x} at offset {})",
+                                                       static_cast<unsigned char>(content[*bad]), *bad))
+          .with_context(fmt::format("{}:{}", file_name, line)));
 }
 
 int coerce_counter(std::string_view raw, bool& ok)
 {
-  std::string_view s = trim(raw);
+  std::string_view s = util::trim(raw);
   bool negative = false;
   if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
     negative = s.front() == '-';
@@ -171,22 +70,8 @@ int coerce_counter(std::string_view raw, bool& ok)
 
 std::string leading_date(std::string_view raw)
 {
-  const std::string_view s = trim(raw);
-  if (s.size() < 10) {
-    return {};
-  }
-  for (std::size_t i = 0; i < 10; ++i) {
-    const bool dash = i == 4 || i == 7;
-    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) {
-      return {};
-    }
-  }
-  if (s.size() > 10 && s[10] != ' ') {
-    return {};
-  }
-  const int month = (s[5] - '0') * 10 + (s[6] - '0');
-  const int day = (s[8] - '0') * 10 + (s[9] - '0');
-  if (month < 1 || month > 12 || day < 1 || day > 31) {
+  const std::string_view s = util::trim(raw);
+  if ((s.size() > 10 && s[10] != ' ') || !util::parse_iso_date(s.substr(0, 10))) {
     return {};
   }
   return std::string(s.substr(0, 10));
@@ -208,7 +93,7 @@ std::vector<std::string_view> split_key(std::string_view key)
   std::size_t pos = 0;
   while (true) {
     const std::size_t dot = key.find(k_middle_dot, pos);
-    parts.push_back(trim(key.substr(pos, dot == std::string_view::npos ? dot : dot - pos)));
+    parts.push_back(util::trim(key.substr(pos, dot == std::string_view::npos ? dot : dot - pos)));
     if (dot == std::string_view::npos) {
       return parts;
     }
@@ -241,17 +126,17 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
   const std::string_view key_gfx = triple ? parts[1] : src.key;
   const std::string_view key_regime = triple ? parts[2] : src.key;
 
-  f.kernel_class_raw = std::string(!trim(src.kernel_class).empty() ? trim(src.kernel_class)
-                                   : triple                        ? parts[0]
-                                                                   : std::string_view());
+  f.kernel_class_raw = std::string(!util::trim(src.kernel_class).empty() ? util::trim(src.kernel_class)
+                                   : triple                              ? parts[0]
+                                                                         : std::string_view());
   f.op_class = normalize_kernel_class(src.kernel_class);
   if (domain::is(f.op_class, domain::OpClass::unknown)) {
     f.op_class = normalize_kernel_class(key_class);
   }
 
-  f.regime_raw = std::string(!trim(src.regime).empty() ? trim(src.regime)
-                             : triple                  ? parts[2]
-                                                       : std::string_view());
+  f.regime_raw = std::string(!util::trim(src.regime).empty() ? util::trim(src.regime)
+                             : triple                        ? parts[2]
+                                                             : std::string_view());
   f.regime = domain::normalize_regime(src.regime);
   for (std::string_view candidate : {key_regime, src.key}) {
     if (domain::is(f.regime, domain::Regime::unknown)) {
@@ -282,13 +167,13 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
 void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
                       std::string_view file, int line)
 {
-  if (trim(confidence).empty()) {
+  if (util::trim(confidence).empty()) {
     return;
   }
   f.stars = parse_stars(confidence);
   if (!f.stars) {
     add_warning(warnings, Severity::warning, file, line,
-                fmt::format("confidence '{}' holds no \u2605; stars left empty", trim(confidence)));
+                fmt::format("confidence '{}' holds no \u2605; stars left empty", util::trim(confidence)));
   }
 }
 
@@ -304,7 +189,7 @@ std::string KnowledgeWarning::describe() const
 
 std::vector<std::string> parse_list_value(std::string_view value)
 {
-  std::string_view s = kdetail::trim(value);
+  std::string_view s = util::trim(value);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') {
     return s.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(s)};
   }
@@ -314,7 +199,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
   char quote = 0;
   bool quoted_item = false;
   const auto flush = [&] {
-    const std::string_view t = kdetail::trim(current);
+    const std::string_view t = util::trim(current);
     if (!t.empty() || quoted_item) {
       items.emplace_back(quoted_item ? std::string_view(current) : t);
     }
@@ -331,7 +216,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
       } else {
         current += c;
       }
-    } else if ((c == '\'' || c == '"') && kdetail::trim(current).empty()) {
+    } else if ((c == '\'' || c == '"') && util::trim(current).empty()) {
       quote = c;
       quoted_item = true;
       current.clear();
@@ -362,8 +247,8 @@ std::optional<int> parse_stars(std::string_view confidence)
 std::string classify_knowledge_file(std::string_view relative_name)
 {
   const std::string base = kdetail::base_name(relative_name);
-  const std::string lower = kdetail::to_lower_ascii(base);
-  const std::string rel = kdetail::to_lower_ascii(relative_name);
+  const std::string lower = util::lower_ascii(base);
+  const std::string rel = util::lower_ascii(relative_name);
   const bool in_inbox = rel.rfind("_inbox/", 0) == 0 || rel.find("/_inbox/") != std::string::npos;
   const auto ends_with = [&](std::string_view suffix) {
     return lower.size() >= suffix.size() &&

@@ -1,7 +1,8 @@
 // Vocabulary normalizers for legacy knowledge: kernel class → op_class,
 // gfx, and the numbers stated in an `effect` (the regime lives in normalize_lever.cpp).
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -18,7 +19,7 @@ namespace {
 std::string word_text(std::string_view raw)
 {
   std::string out = " ";
-  for (const char c : kdetail::to_lower_ascii(raw)) {
+  for (const char c : util::lower_ascii(raw)) {
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
     if (alnum) {
       out += c;
@@ -85,7 +86,7 @@ std::string normalize_kernel_class(std::string_view raw)
 std::vector<std::string> extract_all_gfx(std::string_view text)
 {
   std::vector<std::string> out;
-  const std::string lower = kdetail::to_lower_ascii(text);
+  const std::string lower = util::lower_ascii(text);
   const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   for (std::size_t pos = lower.find("gfx"); pos != std::string::npos; pos = lower.find("gfx", pos + 3)) {
     std::size_t end = pos + 3;
@@ -207,14 +208,14 @@ bool tagged_e2e(std::string_view s, std::size_t begin, std::size_t end)
   while (j < s.size() && (s[j] == ' ' || s[j] == '*')) {
     ++j;
   }
-  if (kdetail::starts_with_ci(s.substr(j), "e2e") || kdetail::starts_with_ci(s.substr(j), "end-to-end")) {
+  if (util::starts_with_ci(s.substr(j), "e2e") || util::starts_with_ci(s.substr(j), "end-to-end")) {
     return true;
   }
   std::string_view before = s.substr(0, begin);
   while (!before.empty() && std::string_view(" :=*~(").find(before.back()) != std::string_view::npos) {
     before.remove_suffix(1);
   }
-  return before.size() >= 3 && kdetail::to_lower_ascii(before.substr(before.size() - 3)) == "e2e";
+  return before.size() >= 3 && util::lower_ascii(before.substr(before.size() - 3)) == "e2e";
 }
 
 // True when the figure at [begin, end) sits in parentheses that describe a
@@ -226,7 +227,7 @@ bool in_throughput_parens(std::string_view s, std::size_t begin, std::size_t end
     return false;
   }
   const std::size_t close = s.find(')', end);
-  const std::string inside = kdetail::to_lower_ascii(
+  const std::string inside = util::lower_ascii(
       s.substr(open, close == std::string_view::npos ? std::string_view::npos : close - open));
   return inside.find("tok/s") != std::string::npos || inside.find("e2e") != std::string::npos;
 }
@@ -240,13 +241,13 @@ std::string clause_before(std::string_view s, std::size_t begin)
   if (stop != std::string_view::npos && stop + 1 > from) {
     from = stop + 1;
   }
-  return kdetail::to_lower_ascii(s.substr(from, begin - from));
+  return util::lower_ascii(s.substr(from, begin - from));
 }
 
 std::string clause_after(std::string_view s, std::size_t end)
 {
   const std::string_view rest = s.substr(std::min(end, s.size()), 32);
-  return kdetail::to_lower_ascii(rest.substr(0, rest.find_first_of(",;()")));
+  return util::lower_ascii(rest.substr(0, rest.find_first_of(",;()")));
 }
 
 bool mentions_any(const std::string& text, std::initializer_list<std::string_view> words)
@@ -403,7 +404,7 @@ EffectNumbers extract_effect_numbers(std::string_view effect)
       add_distinct(p.tagged ? tagged : signed_only, p.fig);
     }
   }
-  const bool mentions_iso = kdetail::to_lower_ascii(effect).find("iso") != std::string::npos;
+  const bool mentions_iso = util::lower_ascii(effect).find("iso") != std::string::npos;
   std::optional<Figure> e2e;
   if (tagged.size() == 1 && headline->tagged) {
     e2e = tagged.front();

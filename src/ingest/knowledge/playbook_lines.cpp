@@ -5,6 +5,8 @@
 // entry grammar, so comments are removed before lines are matched.
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,7 +18,7 @@ namespace rfdb::ingest {
 
 namespace {
 
-using kdetail::trim;
+using util::trim;
 
 // `content` with every `<!-- … -->` removed; newlines inside a comment are
 // kept so line numbers stay those of the file.
@@ -118,7 +120,7 @@ std::string first_sentence(std::string_view text)
 {
   const std::size_t end = text.find(". ");
   const std::string_view s = end == std::string_view::npos ? text : text.substr(0, end + 1);
-  return std::string(trim(kdetail::utf8_prefix(s, 120)));
+  return std::string(trim(util::utf8_prefix(s, 120)));
 }
 
 // type from the lead's prefix: METHOD / MEASUREMENT METHOD → method,
@@ -227,8 +229,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     if (!fill_from_fields(f, e, file_name, warnings)) {
       continue;
     }
-    f.identity =
-        fmt::format("{}#{}|{}", base, fmt::join(e.fields, "|"), trim(kdetail::utf8_prefix(e.text, 60)));
+    f.identity = fmt::format("{}#{}|{}", base, fmt::join(e.fields, "|"), trim(util::utf8_prefix(e.text, 60)));
     if (!seen.insert(f.identity).second) {
       kdetail::add_warning(warnings, Severity::warning, file_name, e.line,
                            "entry repeats an earlier one (same fields and opening text); skipped");

@@ -5,6 +5,8 @@
 
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -80,7 +82,7 @@ std::optional<int> counter(const Json& card, std::string_view key, std::string_v
   if (!ok) {
     kdetail::add_warning(warnings, Severity::warning, file, 0,
                          fmt::format("{}/{} '{}' is not an integer; read as 0", pointer, key,
-                                     kdetail::utf8_prefix(it->dump(), 40)));
+                                     util::utf8_prefix(it->dump(), 40)));
   }
   return value;
 }
@@ -159,7 +161,7 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
   f.losses = counter(card, "losses", file, pointer, warnings);
   f.attempts = counter(card, "attempts", file, pointer, warnings);
   f.lifecycle =
-      domain::to_string(domain::parse<domain::Lifecycle>(kdetail::to_lower_ascii(as_text(card, "lifecycle")))
+      domain::to_string(domain::parse<domain::Lifecycle>(util::lower_ascii(as_text(card, "lifecycle")))
                             .value_or(domain::Lifecycle::active));
   const std::string seen = as_text(card, "last_seen");
   f.last_seen = kdetail::leading_date(seen.empty() ? as_text(doc, "date") : seen);

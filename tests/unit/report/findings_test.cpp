@@ -727,8 +727,6 @@ TEST(Text, FixedPrecisionAndRanges)
   EXPECT_EQ(e2e_range_text(-0.064, 2.1), "-0.06 % to +2.10 %");
   EXPECT_EQ(e2e_range_text(std::nullopt, std::nullopt), "not measured");
   EXPECT_EQ(workload_text(1024, std::nullopt, 64), "isl/osl/conc 1024/?/64");
-  EXPECT_EQ(truncate_utf8("\u2605\u2605\u2605abc", 4), "\u2605\u2605\u2605\u2026");
-  EXPECT_EQ(truncate_utf8("abc", 3), "abc");
   EXPECT_EQ(md_text("a_b _c_ *d* <e> [f] x|y #1"), "a_b \\_c\\_ \\*d\\* \\<e\\> \\[f\\] x\\|y #1");
   EXPECT_EQ(md_text("#1 see https://example.com/x and a@b.c"),
             "\\#1 see <https://example.com/x> and a\\@b.c");

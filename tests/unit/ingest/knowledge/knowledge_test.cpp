@@ -521,3 +521,27 @@ TEST(KnowledgeEffect, UnambiguousNumbersOnly)
 
 } // namespace
 } // namespace rfdb::ingest
+
+namespace rfdb::ingest {
+namespace {
+
+// last_seen goes through util::parse_iso_date: a day the month lacks is no date.
+TEST(KnowledgeCard, LastSeenRejectsADayTheMonthLacks)
+{
+  const std::string head =
+      "---\nkey: dense bf16 GEMM \xC2\xB7 gfx942 \xC2\xB7 sglang\ntype: lever\nlast_seen: ";
+  const std::string tail = "\n---\n# Title\n- lever: retune the table\n";
+  std::vector<KnowledgeWarning> w;
+  auto ok = parse_card("learned/dated.md", head + "2024-02-29 (leap day)" + tail, w);
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->last_seen, "2024-02-29");
+  auto bad = parse_card("learned/dated.md", head + "2026-02-31" + tail, w);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->last_seen, "");
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const KnowledgeWarning& x) {
+    return x.describe().find("2026-02-31") != std::string::npos;
+  }));
+}
+
+} // namespace
+} // namespace rfdb::ingest

@@ -1,0 +1,70 @@
+// UTF-8 helpers (see util/utf8.hpp); validation is utfcpp's.
+#include "util/utf8.hpp"
+
+#include <algorithm>
+#include <utf8.h>
+
+namespace rfdb::util {
+
+namespace {
+
+constexpr bool is_continuation(char c)
+{
+  return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U;
+}
+
+// Byte offset where code point number `n` (0-based) starts, or text.size().
+std::size_t offset_of_code_point(std::string_view text, std::size_t n)
+{
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!is_continuation(text[i]) && seen++ == n) {
+      return i;
+    }
+  }
+  return text.size();
+}
+
+} // namespace
+
+std::optional<std::size_t> find_invalid_utf8(std::string_view text)
+{
+  const auto bad = utf8::find_invalid(text.begin(), text.end());
+  if (bad == text.end()) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(bad - text.begin());
+}
+
+std::size_t utf8_length(std::string_view text)
+{
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
+}
+
+std::string utf8_prefix(std::string_view text, std::size_t n)
+{
+  return std::string(text.substr(0, offset_of_code_point(text, n)));
+}
+
+std::size_t utf8_floor(std::string_view text, std::size_t offset)
+{
+  std::size_t cut = std::min(offset, text.size());
+  while (cut > 0 && cut < text.size() && is_continuation(text[cut])) {
+    --cut;
+  }
+  return cut;
+}
+
+std::string truncate_utf8(std::string_view text, std::size_t max_chars)
+{
+  if (max_chars == 0) {
+    return "";
+  }
+  if (offset_of_code_point(text, max_chars) == text.size()) {
+    return std::string(text);
+  }
+  return utf8_prefix(text, max_chars - 1) + "\u2026";
+}
+
+} // namespace rfdb::util
