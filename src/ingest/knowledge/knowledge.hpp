@@ -14,6 +14,8 @@
 #pragma once
 
 #include "domain/normalize.hpp"
+
+#include "store/findings_writer.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -43,41 +45,9 @@ struct KnowledgeWarning {
 // imported negatives the playbook turns into Cautions.
 inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
 
-// One imported finding; field names are the learned_findings column names.
-struct Finding {
-  std::string origin;               // "card" | "playbook" | "proposal"
-  std::string identity;             // see parse_card / parse_legacy_playbook / parse_proposal
-  std::string name;                 // card `name`, else file stem; playbook: bold lead, else first sentence
-  std::string key_raw;              // card `key` as written
-  std::string kernel_class_raw;     // `kernel_class`, else the key's <class> part
-  std::string op_class = "unknown"; // gemm|moe|attn|elementwise|method|unknown
-  std::string gfx;                  // e.g. "gfx942"; empty when none found
-  std::string regime = "unknown";   // decode|prefill|both|unknown
-  std::string regime_raw;           // `regime`, else the key's <regime> part
-  std::string model;                // playbook lines only (HF-style id)
-  std::string model_class;          // playbook lines only
-  std::string type;                 // routing|lever|method|… as written
-  std::optional<int> stars;         // 1..3 from ★ (U+2605) count
-  std::string lever;                // body bullets; repeated bullets joined by "\n"
-  std::string apply;
-  std::string verify;
-  std::vector<std::string> cautions;      // every `- caution:`, then `- dead-end:` behind k_dead_end_prefix
-  std::vector<std::string> sources_cited; // every `- source:` bullet
-  std::string effect;                     // raw, always kept
-  std::optional<double> iso_min;          // × over baseline (isolated speedup)
-  std::optional<double> iso_max;
-  std::optional<double> e2e_min_pct; // percent, signed (+2.23 means +2.23 %)
-  std::optional<double> e2e_max_pct;
-  std::optional<int> confirms;       // counters: nullopt when absent,
-  std::optional<int> confirms_cited; // 0 when present but not an integer
-  std::optional<int> confirms_blind; // (kb.py's coercion)
-  std::optional<int> losses;
-  std::optional<int> attempts;
-  std::string lifecycle = "active"; // "active" | "archived"
-  std::string last_seen;            // YYYY-MM-DD or empty
-  std::string text;                 // card body / playbook line text
-  std::string fields;               // JSON object text: every front-matter key as read
-};
+// One imported finding (store/findings_writer.hpp); field names are the
+// learned_findings column names.
+using store::Finding;
 
 // Numbers stated in an `effect` string; each pair is set only when exactly
 // one distinct figure of its kind is stated (FORMATS.md §7 rule 5: keep raw
