@@ -35,7 +35,6 @@ Statement::Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name)
     : m_stmt(std::move(stmt)), m_name(std::move(name))
 {
 }
-Statement::Statement() = default;
 Statement::Statement(Statement&&) noexcept = default;
 Statement& Statement::operator=(Statement&&) noexcept = default;
 Statement::~Statement() = default;

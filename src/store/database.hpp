@@ -61,10 +61,10 @@ struct MigrateReport {
 
 // A prepared statement, reusable across rows: bind, exec (or step/read), and
 // it resets itself for the next row. A failed bind is remembered and returned
-// by the next exec/step, so call sites stay linear.
+// by the next exec/step, so call sites stay linear. Only Database::prepare
+// makes one (there is no empty Statement: every handle is a prepared one).
 class Statement {
 public:
-  Statement(); // empty; assign a prepared one before use
   Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name);
   Statement(Statement&&) noexcept;
   Statement& operator=(Statement&&) noexcept;
