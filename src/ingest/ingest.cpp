@@ -496,10 +496,10 @@ IngestReport ingest(store::Database& db, const IngestRequest& req,
     PathReport rep;
     if (fs::is_directory(path, ec)) {
       rep = looks_like_eval_dir(path) ? ingest_eval_dir(**prepared, path, req)
-                                      : ingest_knowledge(db, path, req);
+                                      : knowledge::ingest_knowledge(db, path, req);
     } else if (fs::is_regular_file(path, ec)) {
-      rep =
-          is_knowledge_file(path) ? ingest_knowledge(db, path, req) : ingest_artifact(**prepared, path, req);
+      rep = knowledge::is_knowledge_file(path) ? knowledge::ingest_knowledge(db, path, req)
+                                               : ingest_artifact(**prepared, path, req);
     } else {
       rep.path = p;
       rep.error = make_error(ErrorCode::io, "no such file or directory");

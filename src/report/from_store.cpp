@@ -1,7 +1,7 @@
 #include "report/from_store.hpp"
 
-#include "ingest/knowledge/knowledge.hpp"
 #include "report/findings.hpp"
+#include "store/findings_writer.hpp"
 
 #include <algorithm>
 #include <map>
@@ -110,8 +110,8 @@ ImportedFinding imported(const store::ReportFinding& f)
   x.lifecycle = f.lifecycle;
   x.sources_cited = f.sources_cited;
   for (const auto& c : f.cautions) {
-    if (c.rfind(ingest::k_dead_end_prefix, 0) == 0) {
-      x.dead_ends.push_back(c.substr(ingest::k_dead_end_prefix.size()));
+    if (c.rfind(store::k_dead_end_prefix, 0) == 0) {
+      x.dead_ends.push_back(c.substr(store::k_dead_end_prefix.size()));
     } else {
       x.cautions.push_back(c);
     }

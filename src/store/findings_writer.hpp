@@ -10,9 +10,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfdb::store {
+
+// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix:
+// imported negatives the playbook turns into Cautions.
+inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
 
 // Conventions: an empty string means "absent" (stored NULL); std::nullopt
 // means an absent number.

@@ -3,8 +3,8 @@
 // Front matter is read the way kb.py reads it — flat `key: value` lines split
 // on the first ':' — because 10 of the 24 real cards are not valid YAML
 // (plain scalars containing ": ", " #1" read as a comment).
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,12 +13,12 @@
 #include <map>
 #include <utility>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
-using kdetail::Line;
-using kdetail::trim;
+using detail::Line;
+using detail::trim;
 
 struct FrontMatterEntry {
   std::string key;
@@ -85,7 +85,7 @@ Result<FrontMatter> read_front_matter(std::string_view file, const std::vector<L
     if (colon == std::string_view::npos || trim(raw.substr(0, colon)).empty()) {
       return fail(
           card_error(file, lines[i].number,
-                     fmt::format("front-matter line has no 'key:' ({})", kdetail::utf8_prefix(t, 60))));
+                     fmt::format("front-matter line has no 'key:' ({})", detail::utf8_prefix(t, 60))));
     }
     fm.entries.push_back(
         {std::string(trim(raw.substr(0, colon))), std::string(trim(raw.substr(colon + 1))), lines[i].number});
@@ -106,7 +106,7 @@ struct Bullets {
 
 std::vector<std::string>* bullet_slot(Bullets& b, std::string_view label)
 {
-  const std::string lower = kdetail::to_lower_ascii(label);
+  const std::string lower = detail::to_lower_ascii(label);
   const std::pair<std::string_view, std::vector<std::string>*> slots[] = {
       {"lever", &b.lever},   {"apply", &b.apply},       {"verify", &b.verify},     {"caution", &b.caution},
       {"source", &b.source}, {"dead-end", &b.dead_end}, {"dead end", &b.dead_end}, {"deadend", &b.dead_end}};
@@ -144,8 +144,8 @@ std::vector<std::string>* match_bullet(Bullets& b, std::string_view t, std::stri
     ++word_end;
   }
   // "dead-end" / "dead end" is one label of two words.
-  if (kdetail::starts_with_ci(rest, "dead") && (kdetail::starts_with_ci(rest.substr(word_end), "-end") ||
-                                                kdetail::starts_with_ci(rest.substr(word_end), " end"))) {
+  if (detail::starts_with_ci(rest, "dead") && (detail::starts_with_ci(rest.substr(word_end), "-end") ||
+                                               detail::starts_with_ci(rest.substr(word_end), " end"))) {
     word_end += 4;
   }
   auto* slot = bullet_slot(b, rest.substr(0, word_end));
@@ -242,7 +242,7 @@ std::string body_text(const std::vector<Line>& lines, std::size_t from)
 
 // Counters and scalar fields that need coercion or validation.
 void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view file,
-                         std::vector<KnowledgeWarning>& warnings)
+                         std::vector<Warning>& warnings)
 {
   const std::pair<std::string_view, std::optional<int>*> counters[] = {{"confirms", &f.confirms},
                                                                        {"confirms_cited", &f.confirms_cited},
@@ -253,37 +253,37 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
     for (const auto& [name, slot] : counters) {
       if (e.key == name) {
         bool ok = true;
-        *slot = kdetail::coerce_counter(e.value, ok);
+        *slot = detail::coerce_counter(e.value, ok);
         if (!ok) {
-          kdetail::add_warning(
+          detail::add_warning(
               warnings, Severity::warning, file, e.line,
-              fmt::format("{} '{}' is not an integer; read as 0", name, kdetail::utf8_prefix(e.value, 40)));
+              fmt::format("{} '{}' is not an integer; read as 0", name, detail::utf8_prefix(e.value, 40)));
         }
       }
     }
     if (e.key == "confidence") {
-      kdetail::apply_confidence(f, e.value, warnings, file, e.line);
+      detail::apply_confidence(f, e.value, warnings, file, e.line);
     } else if (e.key == "last_seen") {
-      f.last_seen = kdetail::leading_date(e.value);
+      f.last_seen = detail::leading_date(e.value);
       if (f.last_seen.empty() && !e.value.empty()) {
-        kdetail::add_warning(
+        detail::add_warning(
             warnings, Severity::warning, file, e.line,
-            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", kdetail::utf8_prefix(e.value, 40)));
+            fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", detail::utf8_prefix(e.value, 40)));
       }
     } else if (e.key == "status") {
       // Seen as `status: DEPRECATED-FOR-THIS-EVAL`: scoped to one eval, so
       // it does not archive the card; say so rather than drop it silently.
-      kdetail::add_warning(warnings, Severity::note, file, e.line,
-                           fmt::format("status '{}' is not a lifecycle; it does not archive the card",
-                                       kdetail::utf8_prefix(e.value, 40)));
+      detail::add_warning(warnings, Severity::note, file, e.line,
+                          fmt::format("status '{}' is not a lifecycle; it does not archive the card",
+                                      detail::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
-      const std::string v = kdetail::to_lower_ascii(e.value);
+      const std::string v = detail::to_lower_ascii(e.value);
       f.lifecycle = v == "archived" ? "archived" : "active";
       if (v != "archived" && v != "active") {
-        kdetail::add_warning(warnings, Severity::warning, file, e.line,
-                             fmt::format("lifecycle '{}' is neither active nor archived; "
-                                         "read as active",
-                                         e.value));
+        detail::add_warning(warnings, Severity::warning, file, e.line,
+                            fmt::format("lifecycle '{}' is neither active nor archived; "
+                                        "read as active",
+                                        e.value));
       }
     }
   }
@@ -300,7 +300,7 @@ std::string_view field_of(const FieldMap& fields, std::string_view key)
 // lever/apply/verify/cautions/sources_cited/text from the body; a front-matter
 // field of the same name fills a slot the body leaves empty.
 void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& fm, const FieldMap& fields,
-                std::string_view file, std::vector<KnowledgeWarning>& warnings)
+                std::string_view file, std::vector<Warning>& warnings)
 {
   Bullets b = read_bullets(lines, fm.body_start);
   const std::pair<std::string_view, std::vector<std::string>*> fallbacks[] = {
@@ -323,8 +323,8 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   f.sources_cited = std::move(b.source);
   f.text = body_text(lines, fm.body_start);
   if (f.sources_cited.empty()) {
-    kdetail::add_warning(warnings, Severity::note, file, fm.close_line,
-                         "card cites no '- source:' (README requires one)");
+    detail::add_warning(warnings, Severity::note, file, fm.close_line,
+                        "card cites no '- source:' (README requires one)");
   }
 }
 
@@ -334,23 +334,23 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
 // `kernel_class` / `regime` / `platforms` fields win over the legacy `key`.
 // sources_cited: a front-matter `source` first, then every `- source:`.
 Result<Finding> parse_card(std::string_view file_name, std::string_view content,
-                           std::vector<KnowledgeWarning>& warnings)
+                           std::vector<Warning>& warnings)
 {
-  RFDB_TRY(kdetail::check_utf8(file_name, content));
-  const auto lines = kdetail::split_lines(content);
+  RFDB_TRY(detail::check_utf8(file_name, content));
+  const auto lines = detail::split_lines(content);
   FrontMatter fm;
   RFDB_TRY_ASSIGN(fm, read_front_matter(file_name, lines));
 
   Finding f;
   f.origin = "card";
-  f.identity = kdetail::base_name(file_name);
+  f.identity = detail::base_name(file_name);
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
   FieldMap fields;
   int key_line = fm.close_line;
   for (const auto& e : fm.entries) {
     if (fields.count(e.key) > 0) {
-      kdetail::add_warning(warnings, Severity::warning, file_name, e.line,
-                           fmt::format("duplicate front-matter key '{}'; the last one wins", e.key));
+      detail::add_warning(warnings, Severity::warning, file_name, e.line,
+                          fmt::format("duplicate front-matter key '{}'; the last one wins", e.key));
     }
     json[e.key] = e.value;
     fields[e.key] = e.value;
@@ -366,12 +366,12 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
   f.model = field("model");
   f.model_class = field("model_class");
   apply_scalar_fields(f, fm, file_name, warnings);
-  kdetail::derive_reuse_key(
+  detail::derive_reuse_key(
       f, {field("kernel_class"), field("regime"), field("key"), field("platforms"), field("gfx"), file_name},
       warnings, key_line);
-  kdetail::apply_effect_numbers(f);
+  detail::apply_effect_numbers(f);
   apply_body(f, lines, fm, fields, file_name, warnings);
   return f;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -11,7 +11,7 @@
 #include <charconv>
 #include <optional>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace fs = std::filesystem;
 
@@ -27,16 +27,16 @@ struct KnowledgeFile {
 
 // ingest::Warning has no severity, so a note says so in its message (it
 // never fails --strict; see ingest_knowledge).
-Warning to_warning(const KnowledgeWarning& w)
+ingest::Warning to_warning(const Warning& w)
 {
-  return Warning{w.file, w.line > 0 ? fmt::format("line {}", w.line) : "", w.message,
-                 w.severity == Severity::note};
+  return ingest::Warning{w.file, w.line > 0 ? fmt::format("line {}", w.line) : "", w.message,
+                         w.severity == Severity::note};
 }
 
 // The warning for a file that could not be parsed: the parser's error
 // context is "file:line" (or just "file"), so the line is lifted out of it
 // instead of naming the file twice.
-KnowledgeWarning skipped_warning(const std::string& rel_path, const Error& e)
+Warning skipped_warning(const std::string& rel_path, const Error& e)
 {
   int line = 0;
   Error rest = e;
@@ -51,7 +51,7 @@ KnowledgeWarning skipped_warning(const std::string& rel_path, const Error& e)
       line = 0;
     }
   }
-  return KnowledgeWarning{Severity::warning, rel_path, line, "skipped: " + rest.describe()};
+  return Warning{Severity::warning, rel_path, line, "skipped: " + rest.describe()};
 }
 
 // Why a file of this role is not imported (README, _archive.md, others).
@@ -111,7 +111,7 @@ const char* source_kind_for(const std::string& role)
   return role == "card" ? "learned_card" : role == "playbook" ? "legacy_playbook" : "kb_proposal";
 }
 
-Result<std::vector<Finding>> parse_file(const KnowledgeFile& f, std::vector<KnowledgeWarning>& warnings)
+Result<std::vector<Finding>> parse_file(const KnowledgeFile& f, std::vector<Warning>& warnings)
 {
   if (f.role == "card") {
     auto card = parse_card(f.rel_path, f.content, warnings);
@@ -192,7 +192,7 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     rep.error = sources.error();
     return rep;
   }
-  std::vector<KnowledgeWarning> kw;
+  std::vector<Warning> kw;
   std::vector<Parsed> parsed;
   std::vector<std::string> card_names;
   const KnowledgeFile* index = nullptr;
@@ -206,7 +206,7 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     if (f.role != "card" && f.role != "playbook" && f.role != "proposal") {
       ++rep.skipped_files;
       if (f.role != "index") {
-        kw.push_back(KnowledgeWarning{Severity::note, f.rel_path, 0, skip_note(f.role)});
+        kw.push_back(Warning{Severity::note, f.rel_path, 0, skip_note(f.role)});
       }
       continue;
     }
@@ -254,4 +254,4 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   return rep;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
-namespace kdetail {
+namespace detail {
 
 std::vector<Line> split_lines(std::string_view content)
 {
@@ -190,7 +190,7 @@ std::string leading_date(std::string_view raw)
   return std::string(s.substr(0, 10));
 }
 
-void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,
+void add_warning(std::vector<Warning>& out, Severity severity, std::string_view file, int line,
                  std::string message)
 {
   out.push_back({severity, std::string(file), line, std::move(message)});
@@ -231,7 +231,7 @@ std::string gfx_from_platforms(std::string_view platforms)
 // `key` of exactly three `·` parts is <class> · <gfx> · <regime>; any other
 // key is searched by pattern as a whole. The regime falls back to the whole
 // key when the named part says nothing (e.g. "sglang").
-void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWarning>& warnings, int line)
+void derive_reuse_key(Finding& f, const KeySources& src, std::vector<Warning>& warnings, int line)
 {
   const auto parts = split_key(src.key);
   const bool triple = parts.size() == 3;
@@ -277,7 +277,7 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
   }
 }
 
-void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
+void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warning>& warnings,
                       std::string_view file, int line)
 {
   if (trim(confidence).empty()) {
@@ -290,9 +290,9 @@ void apply_confidence(Finding& f, std::string_view confidence, std::vector<Knowl
   }
 }
 
-} // namespace kdetail
+} // namespace detail
 
-std::string KnowledgeWarning::describe() const
+std::string Warning::describe() const
 {
   if (line > 0) {
     return fmt::format("{}:{}: {}", file, line, message);
@@ -302,7 +302,7 @@ std::string KnowledgeWarning::describe() const
 
 std::vector<std::string> parse_list_value(std::string_view value)
 {
-  std::string_view s = kdetail::trim(value);
+  std::string_view s = detail::trim(value);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') {
     return s.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(s)};
   }
@@ -312,7 +312,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
   char quote = 0;
   bool quoted_item = false;
   const auto flush = [&] {
-    const std::string_view t = kdetail::trim(current);
+    const std::string_view t = detail::trim(current);
     if (!t.empty() || quoted_item) {
       items.emplace_back(quoted_item ? std::string_view(current) : t);
     }
@@ -329,7 +329,7 @@ std::vector<std::string> parse_list_value(std::string_view value)
       } else {
         current += c;
       }
-    } else if ((c == '\'' || c == '"') && kdetail::trim(current).empty()) {
+    } else if ((c == '\'' || c == '"') && detail::trim(current).empty()) {
       quote = c;
       quoted_item = true;
       current.clear();
@@ -359,9 +359,9 @@ std::optional<int> parse_stars(std::string_view confidence)
 
 std::string classify_knowledge_file(std::string_view relative_name)
 {
-  const std::string base = kdetail::base_name(relative_name);
-  const std::string lower = kdetail::to_lower_ascii(base);
-  const std::string rel = kdetail::to_lower_ascii(relative_name);
+  const std::string base = detail::base_name(relative_name);
+  const std::string lower = detail::to_lower_ascii(base);
+  const std::string rel = detail::to_lower_ascii(relative_name);
   const bool in_inbox = rel.rfind("_inbox/", 0) == 0 || rel.find("/_inbox/") != std::string::npos;
   const auto ends_with = [&](std::string_view suffix) {
     return lower.size() >= suffix.size() &&
@@ -394,4 +394,4 @@ std::string classify_knowledge_file(std::string_view relative_name)
   return "card";
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

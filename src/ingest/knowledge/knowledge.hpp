@@ -4,7 +4,7 @@
 // Pure: callers pass a file name and its contents and get Findings back; no
 // file or database I/O. Formats: FORMATS.md §4.1–§4.5; Finding mirrors the
 // learned_findings columns (migrations/0001_init.sql). Per-file problems that
-// do not stop a parse come back as KnowledgeWarnings ("file:line: message");
+// do not stop a parse come back as Warnings ("file:line: message");
 // a file that cannot be read at all is an invalid_input error naming file
 // and line.
 //
@@ -23,15 +23,16 @@
 #include <string_view>
 #include <vector>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 // `note` is informational (a skipped file, a chosen interpretation) and never
 // fails `--strict`; `warning` is something the author should fix.
 enum class Severity { note, warning };
 
-// Named KnowledgeWarning (not Warning) so it cannot collide with the run
-// ingester's warning type; the lead may alias the two later.
-struct KnowledgeWarning {
+// A knowledge parser's warning: a file and 1-based line (markdown has no
+// JSON pointer) and a severity; ingest_knowledge turns it into an
+// ingest::Warning with pointer "line N".
+struct Warning {
   Severity severity = Severity::warning;
   std::string file; // as passed by the caller
   int line = 0;     // 1-based; 0 = the whole file
@@ -41,9 +42,9 @@ struct KnowledgeWarning {
   [[nodiscard]] std::string describe() const;
 };
 
-// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix:
-// imported negatives the playbook turns into Cautions.
-inline constexpr std::string_view k_dead_end_prefix = "dead-end: ";
+// A card's `- dead-end:` bullets are kept in `cautions` behind this prefix
+// (store/findings_writer.hpp).
+using store::k_dead_end_prefix;
 
 // One imported finding (store/findings_writer.hpp); field names are the
 // learned_findings column names.
@@ -66,7 +67,7 @@ struct EffectNumbers {
 // context "file:line"): no/unclosed front matter, invalid UTF-8, a
 // front-matter line without ':'.
 Result<Finding> parse_card(std::string_view file_name, std::string_view content,
-                           std::vector<KnowledgeWarning>& warnings);
+                           std::vector<Warning>& warnings);
 
 // Parse the "Learned" lines of a legacy backend_playbook.md (FORMATS.md §4.1):
 // `- [date | model | model_class | gfx | kernel_class | shape_regime] text`
@@ -77,7 +78,7 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
 // Identity: "<base name>#<bracket fields joined by |>|<first 60 chars of text>".
 // Error (invalid_input): invalid UTF-8.
 Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, std::string_view content,
-                                                   std::vector<KnowledgeWarning>& warnings);
+                                                   std::vector<Warning>& warnings);
 
 // Parse an _inbox/<run_id>.json[.drained] proposal (FORMATS.md §4.5): one
 // Finding per cards[i], identity "<base name without .drained>#/cards/<i>".
@@ -85,7 +86,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
 // box_quiet false, held_out true, no run_id) is kept with lifecycle
 // "archived" and a note. Errors: invalid UTF-8 or JSON, no cards array.
 Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,
-                                            std::vector<KnowledgeWarning>& warnings);
+                                            std::vector<Warning>& warnings);
 
 // One INDEX.md line that names a card file which is not in the card set.
 struct IndexDangling {
@@ -98,8 +99,8 @@ struct IndexCheck {
   std::vector<std::string> listed;   // present cards the index names
   std::vector<std::string> unlisted; // present cards the index does not name
   std::vector<IndexDangling> dangling;
-  std::vector<int> bullets_without_card;  // lines of `- ` entries naming no .md
-  std::vector<KnowledgeWarning> warnings; // one per unlisted/dangling/bullet
+  std::vector<int> bullets_without_card; // lines of `- ` entries naming no .md
+  std::vector<Warning> warnings;         // one per unlisted/dangling/bullet
 };
 
 // Cross-check INDEX.md (FORMATS.md §4.4; a cross-check only, never
@@ -139,4 +140,4 @@ std::vector<std::string> parse_list_value(std::string_view value);
 // ★ count of a confidence value (1..3); nullopt when it holds no ★.
 std::optional<int> parse_stars(std::string_view confidence);
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -1,14 +1,14 @@
 // Vocabulary normalizers for legacy knowledge: kernel class → op_class,
 // gfx, and the numbers stated in an `effect` (the regime lives in normalize_lever.cpp).
-#include "ingest/knowledge/knowledge.hpp"
 #include "ingest/knowledge/detail.hpp"
+#include "ingest/knowledge/knowledge.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
@@ -18,7 +18,7 @@ namespace {
 std::string word_text(std::string_view raw)
 {
   std::string out = " ";
-  for (const char c : kdetail::to_lower_ascii(raw)) {
+  for (const char c : detail::to_lower_ascii(raw)) {
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
     if (alnum) {
       out += c;
@@ -85,7 +85,7 @@ std::string normalize_kernel_class(std::string_view raw)
 std::vector<std::string> extract_all_gfx(std::string_view text)
 {
   std::vector<std::string> out;
-  const std::string lower = kdetail::to_lower_ascii(text);
+  const std::string lower = detail::to_lower_ascii(text);
   const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   for (std::size_t pos = lower.find("gfx"); pos != std::string::npos; pos = lower.find("gfx", pos + 3)) {
     std::size_t end = pos + 3;
@@ -207,14 +207,14 @@ bool tagged_e2e(std::string_view s, std::size_t begin, std::size_t end)
   while (j < s.size() && (s[j] == ' ' || s[j] == '*')) {
     ++j;
   }
-  if (kdetail::starts_with_ci(s.substr(j), "e2e") || kdetail::starts_with_ci(s.substr(j), "end-to-end")) {
+  if (detail::starts_with_ci(s.substr(j), "e2e") || detail::starts_with_ci(s.substr(j), "end-to-end")) {
     return true;
   }
   std::string_view before = s.substr(0, begin);
   while (!before.empty() && std::string_view(" :=*~(").find(before.back()) != std::string_view::npos) {
     before.remove_suffix(1);
   }
-  return before.size() >= 3 && kdetail::to_lower_ascii(before.substr(before.size() - 3)) == "e2e";
+  return before.size() >= 3 && detail::to_lower_ascii(before.substr(before.size() - 3)) == "e2e";
 }
 
 // True when the figure at [begin, end) sits in parentheses that describe a
@@ -226,7 +226,7 @@ bool in_throughput_parens(std::string_view s, std::size_t begin, std::size_t end
     return false;
   }
   const std::size_t close = s.find(')', end);
-  const std::string inside = kdetail::to_lower_ascii(
+  const std::string inside = detail::to_lower_ascii(
       s.substr(open, close == std::string_view::npos ? std::string_view::npos : close - open));
   return inside.find("tok/s") != std::string::npos || inside.find("e2e") != std::string::npos;
 }
@@ -240,13 +240,13 @@ std::string clause_before(std::string_view s, std::size_t begin)
   if (stop != std::string_view::npos && stop + 1 > from) {
     from = stop + 1;
   }
-  return kdetail::to_lower_ascii(s.substr(from, begin - from));
+  return detail::to_lower_ascii(s.substr(from, begin - from));
 }
 
 std::string clause_after(std::string_view s, std::size_t end)
 {
   const std::string_view rest = s.substr(std::min(end, s.size()), 32);
-  return kdetail::to_lower_ascii(rest.substr(0, rest.find_first_of(",;()")));
+  return detail::to_lower_ascii(rest.substr(0, rest.find_first_of(",;()")));
 }
 
 bool mentions_any(const std::string& text, std::initializer_list<std::string_view> words)
@@ -403,7 +403,7 @@ EffectNumbers extract_effect_numbers(std::string_view effect)
       add_distinct(p.tagged ? tagged : signed_only, p.fig);
     }
   }
-  const bool mentions_iso = kdetail::to_lower_ascii(effect).find("iso") != std::string::npos;
+  const bool mentions_iso = detail::to_lower_ascii(effect).find("iso") != std::string::npos;
   std::optional<Figure> e2e;
   if (tagged.size() == 1 && headline->tagged) {
     e2e = tagged.front();
@@ -417,7 +417,7 @@ EffectNumbers extract_effect_numbers(std::string_view effect)
   return out;
 }
 
-namespace kdetail {
+namespace detail {
 
 void apply_effect_numbers(Finding& f)
 {
@@ -428,6 +428,6 @@ void apply_effect_numbers(Finding& f)
   f.e2e_max_pct = n.e2e_max_pct;
 }
 
-} // namespace kdetail
+} // namespace detail
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge
