@@ -1,11 +1,10 @@
 #include "ingest/ingest.hpp"
 
-#include "rfdb_sql.hpp"
-
 #include "ingest/evaldir/derive.hpp"
 #include "ingest/evaldir/files.hpp"
 #include "ingest/knowledge/ingest.hpp"
-#include "ingest/writer.hpp"
+#include "store/run_writer.hpp"
+#include "store/sources.hpp"
 
 #include <fmt/format.h>
 
@@ -31,30 +30,20 @@ namespace {
 // (preparing them per run cost 7–10 % of ingest CPU in tools/bench).
 struct Prepared {
   store::Database& db;
-  RunWriter writer;
-  store::Statement find, latest, insert, supersede, load, copy_candidates, measured, unshared_file,
-      file_copies, derived_by, set_derived_by;
+  store::RunWriter writer;
+  store::Sources sources;
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
-    auto writer = RunWriter::create(db);
+    auto writer = store::RunWriter::create(db);
     if (!writer) {
       return fail(std::move(writer).error());
     }
-    auto p = std::make_unique<Prepared>(
-        Prepared{db, std::move(*writer), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
-    RFDB_TRY_ASSIGN(p->derived_by, db.prepare(sql::k_run_derived_by, "run_derived_by"));
-    RFDB_TRY_ASSIGN(p->set_derived_by, db.prepare(sql::k_run_set_derived_by, "run_set_derived_by"));
-    RFDB_TRY_ASSIGN(p->find, db.prepare(sql::k_source_find, "source_find"));
-    RFDB_TRY_ASSIGN(p->latest, db.prepare(sql::k_source_latest, "source_latest"));
-    RFDB_TRY_ASSIGN(p->insert, db.prepare(sql::k_source_insert, "source_insert"));
-    RFDB_TRY_ASSIGN(p->supersede, db.prepare(sql::k_source_supersede, "source_supersede"));
-    RFDB_TRY_ASSIGN(p->load, db.prepare(sql::k_run_sources, "run_sources"));
-    RFDB_TRY_ASSIGN(p->copy_candidates, db.prepare(sql::k_run_copy_candidates, "run_copy_candidates"));
-    RFDB_TRY_ASSIGN(p->measured, db.prepare(sql::k_run_measured_attempts, "run_measured_attempts"));
-    RFDB_TRY_ASSIGN(p->unshared_file, db.prepare(sql::k_run_has_unshared_file, "run_has_unshared_file"));
-    RFDB_TRY_ASSIGN(p->file_copies, db.prepare(sql::k_run_file_copies, "run_file_copies"));
-    return p;
+    auto sources = store::Sources::prepare(db);
+    if (!sources) {
+      return fail(std::move(sources).error());
+    }
+    return std::make_unique<Prepared>(Prepared{db, std::move(*writer), std::move(*sources)});
   }
 };
 
@@ -62,35 +51,17 @@ struct Prepared {
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
                            const std::string& now, PathReport& rep)
 {
-  auto& db = p.db;
-  auto& find = p.find;
-  auto& latest = p.latest;
-  auto& insert = p.insert;
-  auto& supersede = p.supersede;
   for (const auto& f : files) {
-    find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
-    bool exists = false;
-    RFDB_TRY_ASSIGN(exists, find.step());
-    find.reset();
-    if (exists) {
+    store::PutSource put;
+    RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
+                                                                f.sha256, f.content, now},
+                                              store::Reverted::unchanged));
+    if (put.action == store::PutSource::Action::unchanged) {
       ++rep.unchanged_files;
       continue;
     }
-    latest.bind(":run_id", run_id).bind(":rel_path", f.rel_path);
-    bool has_old = false;
-    RFDB_TRY_ASSIGN(has_old, latest.step());
-    const std::optional<std::int64_t> old_id = has_old ? std::optional(latest.get_int(0)) : std::nullopt;
-    latest.reset();
-    insert.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":kind", f.kind.kind);
-    insert.bind(":variant", std::nullopt).bind(":sha256", f.sha256);
-    insert.bind(":bytes", static_cast<std::int64_t>(f.content.size())).bind(":raw", f.content);
-    insert.bind(":ingested_at", now);
-    RFDB_TRY(insert.exec());
-    const std::int64_t new_id = db.last_insert_rowid();
     rep.new_files.push_back(f.rel_path);
-    if (old_id) {
-      supersede.bind(":new_id", new_id).bind(":old_id", *old_id);
-      RFDB_TRY(supersede.exec());
+    if (put.superseded_id) {
       rep.superseded_files.push_back(f.rel_path);
     }
   }
@@ -99,22 +70,18 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
 
 Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& run_id)
 {
-  store::Statement& s = p.load;
-  s.bind(":run_id", run_id);
+  std::vector<store::SourceRow> rows;
+  RFDB_TRY_ASSIGN(rows, p.sources.run_sources(run_id));
   std::vector<StoredSource> out;
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
+  out.reserve(rows.size());
+  for (auto& row : rows) {
     StoredSource src;
-    src.source_id = s.get_int(0);
-    src.rel_path = s.get_text(1);
+    src.source_id = row.source_id;
+    src.rel_path = std::move(row.rel_path);
     auto kind = classify_artifact(src.rel_path);
-    src.kind = kind.value_or(ArtifactKind{s.get_text(2), "", "", ""});
-    src.raw = s.get_text(3);
-    src.superseded = s.get_int(4) != 0;
+    src.kind = kind.value_or(ArtifactKind{std::move(row.kind), "", "", ""});
+    src.raw = std::move(row.raw);
+    src.superseded = row.superseded;
     out.push_back(std::move(src));
   }
   return out;
@@ -147,41 +114,15 @@ std::vector<MeasuredAttempt> measured_attempts(const DerivedRun& run)
   return out;
 }
 
-// Bind the identity columns the copy queries filter on.
-void bind_identity(store::Statement& s, const RunRow& run)
-{
-  const EnvReport& env = run.env;
-  s.bind(":run_id", run.run_id).bind(":model", env.model).bind(":gfx", env.gfx).bind(":backend", env.backend);
-  s.bind(":isl", env.isl).bind(":osl", env.osl).bind(":conc", env.conc);
-}
-
-// Every row's first column as text.
-Result<std::vector<std::string>> first_column(store::Statement& s)
-{
-  std::vector<std::string> out;
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      return out;
-    }
-    out.push_back(s.get_text(0));
-  }
-}
-
 // A stored run's measured attempts, sorted.
 Result<std::vector<MeasuredAttempt>> stored_measured_attempts(Prepared& p, const std::string& run_id)
 {
-  store::Statement& s = p.measured;
-  s.bind(":run_id", run_id);
+  std::vector<store::MeasuredAttemptRow> rows;
+  RFDB_TRY_ASSIGN(rows, p.writer.measured_attempts(run_id));
   std::vector<MeasuredAttempt> out;
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
-    out.push_back(measured_attempt(s.get_text(0), s.get_opt_double(1), s.get_opt_double(2)));
+  out.reserve(rows.size());
+  for (auto& r : rows) {
+    out.push_back(measured_attempt(std::move(r.short_name), r.isolated_speedup, r.e2e_delta_pct));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -207,12 +148,9 @@ Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
     const auto unscale = [](std::optional<std::int64_t> steps, double scale) {
       return steps ? std::optional(static_cast<double>(*steps) / scale) : std::nullopt;
     };
-    store::Statement& s = p.copy_candidates;
-    bind_identity(s, derived.run);
-    s.bind(":short_name", short_name);
-    s.bind(":isolated_speedup", unscale(iso, 1e4)).bind(":e2e_delta_pct", unscale(e2e, 1e3));
     std::vector<std::string> candidates;
-    RFDB_TRY_ASSIGN(candidates, first_column(s));
+    RFDB_TRY_ASSIGN(candidates,
+                    p.writer.copy_candidates(derived.run, short_name, unscale(iso, 1e4), unscale(e2e, 1e3)));
     for (auto& other : candidates) {
       std::vector<MeasuredAttempt> theirs;
       RFDB_TRY_ASSIGN(theirs, stored_measured_attempts(p, other));
@@ -224,17 +162,15 @@ Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
   }
   // Usually some file is stored nowhere else; only then is the join over
   // every shared file (linear in the runs sharing it) worth running.
-  p.unshared_file.bind(":run_id", derived.run.run_id);
-  std::vector<std::string> unshared;
-  RFDB_TRY_ASSIGN(unshared, first_column(p.unshared_file));
-  if (!unshared.empty()) {
+  bool unshared = false;
+  RFDB_TRY_ASSIGN(unshared, p.writer.has_unshared_file(derived.run.run_id));
+  if (unshared) {
     return std::optional<CopyOf>();
   }
-  bind_identity(p.file_copies, derived.run);
-  std::vector<std::string> file_copies;
-  RFDB_TRY_ASSIGN(file_copies, first_column(p.file_copies));
-  if (!file_copies.empty()) {
-    return CopyOf{std::move(file_copies.front()), "every file already stored there"};
+  std::optional<std::string> file_copy;
+  RFDB_TRY_ASSIGN(file_copy, p.writer.file_copy(derived.run));
+  if (file_copy) {
+    return CopyOf{std::move(*file_copy), "every file already stored there"};
   }
   return std::optional<CopyOf>();
 }
@@ -258,6 +194,51 @@ Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequ
                   .with_hint(fmt::format("if it is the same run, ingest it as --run {}; to store '{}' as a "
                                          "separate run anyway, pass --allow-copy",
                                          copy->run_id, derived.run.run_id)));
+}
+
+// The attempts rows of a derived run: the measured candidate with what
+// references added, its prediction snapshot and its citations.
+std::vector<store::NewAttempt> attempt_rows(const std::vector<DerivedAttempt>& attempts)
+{
+  std::vector<store::NewAttempt> out;
+  out.reserve(attempts.size());
+  for (const auto& d : attempts) {
+    const AttemptRecord& a = d.record;
+    store::NewAttempt n;
+    n.attempt_key = d.key;
+    n.short_name = a.short_name;
+    n.candidate = a.candidate;
+    n.kind = d.kind;
+    n.candidate_short_name = d.candidate_short_name;
+    n.task = d.task;
+    n.measured = d.measured;
+    n.deployed = d.deployed;
+    n.post_measured = d.post_measured;
+    n.reject_reason = a.reject_reason;
+    n.validation_class = d.validation_class;
+    n.validation_speedup = d.validation_speedup;
+    n.lever = a.lever;
+    n.lever_kind = a.lever_kind;
+    n.backend = a.backend;
+    n.winner_kind = a.winner_kind;
+    n.op_class = a.op_class;
+    n.regime = a.regime;
+    n.isolated_speedup = a.isolated_speedup;
+    n.e2e_delta_pct = a.e2e_delta_pct;
+    n.gate = a.gate;
+    n.verdict = a.verdict;
+    n.verdict_raw = a.verdict_raw;
+    n.output_parity = a.output_parity;
+    n.parity_kind = a.parity_kind;
+    n.reason = a.reason;
+    n.round = a.round;
+    n.prediction = d.prediction;
+    n.prediction_verdict = d.prediction_verdict;
+    n.post_efficiency = d.post_efficiency;
+    n.sources = d.sources;
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 // Parse every file up front: bad input fails before the database is touched.
@@ -290,21 +271,17 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   // without taking the write lock (re-ingest costs reading and hashing).
   std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
   for (const auto& f : files) {
-    p.find.bind(":run_id", run_id).bind(":rel_path", f.rel_path).bind(":sha256", f.sha256);
-    bool stored = false;
-    RFDB_TRY_ASSIGN(stored, p.find.step());
-    p.find.reset();
+    std::optional<store::StoredVersion> stored;
+    RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
     if (!stored) {
       fresh.push_back(&f);
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
   // changed (an upgraded database keeps no attempts counted the old way).
-  p.derived_by.bind(":run_id", run_id);
-  bool known = false;
-  RFDB_TRY_ASSIGN(known, p.derived_by.step());
-  const bool stale = known && p.derived_by.get_int(0) < k_derivation_version;
-  p.derived_by.reset();
+  std::optional<std::int64_t> derived_by;
+  RFDB_TRY_ASSIGN(derived_by, p.writer.derived_by(run_id));
+  const bool stale = derived_by && *derived_by < k_derivation_version;
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
@@ -328,7 +305,7 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
     return fail(std::move(tx_result).error());
   }
   store::Transaction& tx = *tx_result;
-  RunWriter& writer = p.writer;
+  store::RunWriter& writer = p.writer;
   // The run row must exist before its sources reference it.
   RunRow placeholder;
   placeholder.run_id = run_id;
@@ -358,10 +335,10 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   RFDB_TRY(check_copy(p, derived, req, dir_basename, rep));
   RFDB_TRY(writer.upsert_run(derived.run, eval_dir, req.now));
   RFDB_TRY(writer.clear_derived(run_id));
-  WriteCounts counts;
-  RFDB_TRY_ASSIGN(counts, writer.write_derived(derived));
-  p.set_derived_by.bind(":run_id", run_id).bind(":derived_by", k_derivation_version);
-  RFDB_TRY(p.set_derived_by.exec());
+  store::WriteCounts counts;
+  RFDB_TRY_ASSIGN(counts, writer.write_rows(run_id, derived.bench, derived.rounds, derived.docs,
+                                            attempt_rows(derived.attempts)));
+  RFDB_TRY(writer.set_derived_by(run_id, k_derivation_version));
   rep.kernels = counts.kernels;
   rep.verdicts = counts.verdicts;
   rep.verdicts_superseded = counts.verdicts_superseded;
@@ -506,10 +483,10 @@ IngestReport ingest(store::Database& db, const IngestRequest& req,
     PathReport rep;
     if (fs::is_directory(path, ec)) {
       rep = looks_like_eval_dir(path) ? ingest_eval_dir(**prepared, path, req)
-                                      : ingest_knowledge(db, path, req);
+                                      : knowledge::ingest_knowledge(db, path, req);
     } else if (fs::is_regular_file(path, ec)) {
-      rep =
-          is_knowledge_file(path) ? ingest_knowledge(db, path, req) : ingest_artifact(**prepared, path, req);
+      rep = knowledge::is_knowledge_file(path) ? knowledge::ingest_knowledge(db, path, req)
+                                               : ingest_artifact(**prepared, path, req);
     } else {
       rep.path = p;
       rep.error = make_error(ErrorCode::io, "no such file or directory");

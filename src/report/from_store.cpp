@@ -6,6 +6,7 @@
 #include "domain/roofline.hpp"
 
 #include "report/findings.hpp"
+#include "store/findings_writer.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>

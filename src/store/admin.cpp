@@ -48,8 +48,11 @@ Result<Table> collect(Statement& s)
 
 Result<std::vector<std::string>> first_column(Database& db, std::string_view sql, std::string_view name)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql, name));
+  auto prepared = db.prepare(sql, name);
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   Table t;
   RFDB_TRY_ASSIGN(t, collect(s));
   std::vector<std::string> out;
@@ -96,8 +99,11 @@ Result<CheckReport> check(Database& db)
   RFDB_TRY_ASSIGN(r.integrity, first_column(db, "PRAGMA integrity_check", "integrity_check"));
   RFDB_TRY_ASSIGN(r.foreign_key_violations,
                   first_column(db, "PRAGMA foreign_key_check", "foreign_key_check"));
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_check_orphans, "check_orphans"));
+  auto prepared = db.prepare(sql::k_check_orphans, "check_orphans");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   Table t;
   RFDB_TRY_ASSIGN(t, collect(s));
   for (const auto& row : t.rows) {
@@ -237,8 +243,11 @@ Result<Table> run_named_query(Database& db, const std::string& name,
                       .with_hint(parameter_list(info)));
     }
   }
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(it->sql, it->name));
+  auto prepared = db.prepare(it->sql, it->name);
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   for (const auto& [key, value] : params) {
     bind_literal(s, ":" + key, value);
   }
@@ -253,8 +262,11 @@ Result<Table> run_named_query(Database& db, const std::string& name,
 
 Result<std::vector<std::string>> runs_with_prefix(Database& db, const std::string& prefix)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_runs_with_prefix, "runs_with_prefix"));
+  auto prepared = db.prepare(sql::k_runs_with_prefix, "runs_with_prefix");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":prefix", prefix);
   Table t;
   RFDB_TRY_ASSIGN(t, collect(s));

@@ -35,7 +35,6 @@ Statement::Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name)
     : m_stmt(std::move(stmt)), m_name(std::move(name))
 {
 }
-Statement::Statement() = default;
 Statement::Statement(Statement&&) noexcept = default;
 Statement& Statement::operator=(Statement&&) noexcept = default;
 Statement::~Statement() = default;
@@ -200,6 +199,42 @@ std::optional<std::string> Statement::get_opt_text(int col) const
 {
   return is_null(col) ? std::nullopt : std::optional<std::string>(get_text(col));
 }
+int Statement::index_of(const char* col) const
+{
+  return m_stmt->getColumnIndex(col);
+}
+bool Statement::is_null(const char* col) const
+{
+  return is_null(index_of(col));
+}
+bool Statement::is_number(const char* col) const
+{
+  return is_number(index_of(col));
+}
+std::int64_t Statement::get_int(const char* col) const
+{
+  return get_int(index_of(col));
+}
+double Statement::get_double(const char* col) const
+{
+  return get_double(index_of(col));
+}
+std::string Statement::get_text(const char* col) const
+{
+  return get_text(index_of(col));
+}
+std::optional<std::int64_t> Statement::get_opt_int(const char* col) const
+{
+  return get_opt_int(index_of(col));
+}
+std::optional<double> Statement::get_opt_double(const char* col) const
+{
+  return get_opt_double(index_of(col));
+}
+std::optional<std::string> Statement::get_opt_text(const char* col) const
+{
+  return get_opt_text(index_of(col));
+}
 int Statement::column_count() const
 {
   return m_stmt->getColumnCount();
@@ -225,6 +260,20 @@ Result<Statement> Database::prepare(std::string_view sql, std::string_view name)
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, fmt::format("prepare {}", name)));
   }
+}
+
+Result<std::vector<Statement>> prepare_all(Database& db, std::initializer_list<NamedQuery> queries)
+{
+  std::vector<Statement> out;
+  out.reserve(queries.size());
+  for (const auto& q : queries) {
+    auto s = db.prepare(q.sql, q.name);
+    if (!s) {
+      return fail(std::move(s).error());
+    }
+    out.push_back(std::move(*s));
+  }
+  return out;
 }
 
 Result<void> Database::exec(std::string_view sql, std::string_view name)

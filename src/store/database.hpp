@@ -23,10 +23,13 @@
 #include "util/result.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace SQLite {
@@ -58,10 +61,10 @@ struct MigrateReport {
 
 // A prepared statement, reusable across rows: bind, exec (or step/read), and
 // it resets itself for the next row. A failed bind is remembered and returned
-// by the next exec/step, so call sites stay linear.
+// by the next exec/step, so call sites stay linear. Only Database::prepare
+// makes one (there is no empty Statement: every handle is a prepared one).
 class Statement {
 public:
-  Statement(); // empty; assign a prepared one before use
   Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name);
   Statement(Statement&&) noexcept;
   Statement& operator=(Statement&&) noexcept;
@@ -88,7 +91,9 @@ public:
   Result<bool> step();
   void reset();
 
-  // Column readers for the current row (0-based index or column name).
+  // Column readers for the current row, by 0-based index or by result
+  // column name (the name as the query's SELECT spells it or aliases it; an
+  // unknown name is a programming error and throws).
   [[nodiscard]] bool is_null(int col) const;
   // True when the value is stored as INTEGER or REAL.
   [[nodiscard]] bool is_number(int col) const;
@@ -98,12 +103,21 @@ public:
   [[nodiscard]] std::optional<std::int64_t> get_opt_int(int col) const;
   [[nodiscard]] std::optional<double> get_opt_double(int col) const;
   [[nodiscard]] std::optional<std::string> get_opt_text(int col) const;
+  [[nodiscard]] bool is_null(const char* col) const;
+  [[nodiscard]] bool is_number(const char* col) const;
+  [[nodiscard]] std::int64_t get_int(const char* col) const;
+  [[nodiscard]] double get_double(const char* col) const;
+  [[nodiscard]] std::string get_text(const char* col) const;
+  [[nodiscard]] std::optional<std::int64_t> get_opt_int(const char* col) const;
+  [[nodiscard]] std::optional<double> get_opt_double(const char* col) const;
+  [[nodiscard]] std::optional<std::string> get_opt_text(const char* col) const;
   [[nodiscard]] int column_count() const;
   [[nodiscard]] std::string column_name(int col) const;
   // Index of a named result column; -1 when absent.
   [[nodiscard]] int column_index(std::string_view name) const;
 
 private:
+  [[nodiscard]] int index_of(const char* col) const;
   template <typename T> Statement& bind_value(const char* name, const T& value);
   Error sqlite_error(const std::exception& e) const;
 
@@ -111,6 +125,32 @@ private:
   std::string m_name;
   std::optional<Error> m_bind_error;
 };
+
+// Step `s` through every remaining row, calling `fn(const Statement&)` on
+// each; `fn` may return void or Result<void> (an error stops the walk and
+// resets the statement). The statement is reset afterwards, ready for the
+// next binding. Errors: db, or the first error `fn` returns.
+template <typename Fn> Result<void> for_each_row(Statement& s, Fn&& fn)
+{
+  for (;;) {
+    auto row = s.step();
+    if (!row) {
+      return fail(std::move(row).error());
+    }
+    if (!*row) {
+      return {};
+    }
+    const Statement& current = s;
+    if constexpr (std::is_void_v<std::invoke_result_t<Fn&, const Statement&>>) {
+      fn(current);
+    } else {
+      if (auto r = fn(current); !r) {
+        s.reset();
+        return r;
+      }
+    }
+  }
+}
 
 class Transaction;
 
@@ -180,6 +220,16 @@ private:
   Database* m_db;
   bool m_open = true;
 };
+
+// One embedded query: its SQL text and the queries/ file stem (for errors).
+struct NamedQuery {
+  std::string_view sql;
+  std::string_view name;
+};
+
+// Prepare every query in order (statements a writer reuses across rows).
+// Errors: the first that fails to prepare (db).
+Result<std::vector<Statement>> prepare_all(Database& db, std::initializer_list<NamedQuery> queries);
 
 // Newest schema version this binary knows (the number of embedded migrations).
 int newest_schema_version();

@@ -9,12 +9,12 @@ namespace rfdb::store {
 
 namespace {
 
-std::string text_or_empty(const Statement& s, int col)
+std::string text_or_empty(const Statement& s, const char* col)
 {
   return s.get_opt_text(col).value_or("");
 }
 
-std::optional<int> opt_int32(const Statement& s, int col)
+std::optional<int> opt_int32(const Statement& s, const char* col)
 {
   auto v = s.get_opt_int(col);
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
@@ -47,118 +47,115 @@ void bind_filter(Statement& s, const EvidenceFilter& f, bool with_since)
 
 Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_evidence_attempts, "evidence_attempts"));
+  auto prepared = db.prepare(sql::k_evidence_attempts, "evidence_attempts");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   bind_filter(s, f, true);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      return {};
-    }
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     EvidenceAttempt a;
-    a.run_id = s.get_text(0);
-    a.run_date = text_or_empty(s, 1);
-    a.gfx = text_or_empty(s, 2);
-    a.model = text_or_empty(s, 3);
-    a.isl = s.get_opt_int(4);
-    a.osl = s.get_opt_int(5);
-    a.conc = s.get_opt_int(6);
-    a.validation_class = s.get_text(7);
-    a.round = text_or_empty(s, 8);
-    a.short_name = s.get_text(9);
-    a.op_class = s.get_text(10);
-    a.regime = text_or_empty(s, 11);
-    a.lever = s.get_text(12);
-    a.lever_kind = s.get_text(13);
-    a.backend = text_or_empty(s, 14);
-    a.isolated_speedup = s.get_opt_double(15);
-    a.e2e_delta_pct = s.get_opt_double(16);
-    a.gate = text_or_empty(s, 17);
-    a.verdict = s.get_text(18);
-    a.prediction.roofline_pct = s.get_opt_double(19);
-    a.prediction.target_eff = s.get_opt_double(20);
-    a.prediction.attainable_speedup = s.get_opt_double(21);
-    a.prediction.expected_e2e_gain_pct = s.get_opt_double(22);
-    a.prediction.headroom_class = s.get_opt_text(23);
-    a.prediction.confidence = s.get_opt_text(24);
-    if (auto v = s.get_opt_int(25)) {
+    a.run_id = row.get_text("run_id");
+    a.run_date = text_or_empty(row, "run_date");
+    a.gfx = text_or_empty(row, "gfx");
+    a.model = text_or_empty(row, "model");
+    a.isl = row.get_opt_int("isl");
+    a.osl = row.get_opt_int("osl");
+    a.conc = row.get_opt_int("conc");
+    a.validation_class = row.get_text("validation_class");
+    a.round = text_or_empty(row, "round");
+    a.short_name = row.get_text("short_name");
+    a.op_class = row.get_text("op_class");
+    a.regime = text_or_empty(row, "regime");
+    a.lever = row.get_text("lever");
+    a.lever_kind = row.get_text("lever_kind");
+    a.backend = text_or_empty(row, "backend");
+    a.isolated_speedup = row.get_opt_double("isolated_speedup");
+    a.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
+    a.gate = text_or_empty(row, "gate");
+    a.verdict = row.get_text("verdict");
+    a.prediction.roofline_pct = row.get_opt_double("pred_roofline_pct");
+    a.prediction.target_eff = row.get_opt_double("pred_target_eff");
+    a.prediction.attainable_speedup = row.get_opt_double("pred_attainable_speedup");
+    a.prediction.expected_e2e_gain_pct = row.get_opt_double("pred_expected_e2e_gain_pct");
+    a.prediction.headroom_class = row.get_opt_text("pred_headroom_class");
+    a.prediction.confidence = row.get_opt_text("pred_confidence");
+    if (auto v = row.get_opt_int("pred_suspect")) {
       a.prediction.suspect = *v != 0;
     }
-    a.prediction.pct_gpu_time = s.get_opt_double(26);
-    a.post_efficiency = s.get_opt_double(27);
-    a.prediction.dispatch_bound = s.get_opt_int(28).value_or(0) != 0;
-    a.output_parity = text_or_empty(s, 29);
-    a.reject_reason = text_or_empty(s, 30);
+    a.prediction.pct_gpu_time = row.get_opt_double("pred_pct_gpu_time");
+    a.post_efficiency = row.get_opt_double("post_efficiency");
+    a.prediction.dispatch_bound = row.get_opt_int("dispatch_bound").value_or(0) != 0;
+    a.output_parity = text_or_empty(row, "output_parity");
+    a.reject_reason = text_or_empty(row, "reject_reason");
     ev.attempts.push_back(std::move(a));
-  }
+  }));
+  return {};
 }
 
 Result<void> load_verdicts(Database& db, const EvidenceFilter& f, Evidence& ev)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_evidence_verdicts, "evidence_verdicts"));
-  bind_filter(s, f, true);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      return {};
-    }
-    EvidenceVerdict v;
-    v.run_id = s.get_text(0);
-    v.run_date = text_or_empty(s, 1);
-    v.gfx = text_or_empty(s, 2);
-    v.round = text_or_empty(s, 3);
-    v.round_order = static_cast<int>(s.get_opt_int(4).value_or(0));
-    v.short_name = s.get_text(5);
-    v.op_class = s.get_text(6);
-    v.pct_gpu_time = s.get_opt_double(7);
-    v.roofline_pct = s.get_opt_double(8);
-    v.target_eff = s.get_opt_double(9);
-    v.attainable_speedup = s.get_opt_double(10);
-    v.expected_e2e_gain_pct = s.get_opt_double(11);
-    v.headroom_class = s.get_text(12);
-    v.byte_reduction_levers = string_array(s.get_opt_text(13));
-    ev.verdicts.push_back(std::move(v));
+  auto prepared = db.prepare(sql::k_evidence_verdicts, "evidence_verdicts");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
   }
+  Statement& s = *prepared;
+  bind_filter(s, f, true);
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    EvidenceVerdict v;
+    v.run_id = row.get_text("run_id");
+    v.run_date = text_or_empty(row, "run_date");
+    v.gfx = text_or_empty(row, "gfx");
+    v.round = text_or_empty(row, "round");
+    v.round_order = static_cast<int>(row.get_opt_int("round_order").value_or(0));
+    v.short_name = row.get_text("short_name");
+    v.op_class = row.get_text("op_class");
+    v.pct_gpu_time = row.get_opt_double("pct_gpu_time");
+    v.roofline_pct = row.get_opt_double("roofline_pct");
+    v.target_eff = row.get_opt_double("target_eff");
+    v.attainable_speedup = row.get_opt_double("attainable_speedup");
+    v.expected_e2e_gain_pct = row.get_opt_double("expected_e2e_gain_pct");
+    v.headroom_class = row.get_text("headroom_class");
+    v.byte_reduction_levers = string_array(row.get_opt_text("byte_reduction_levers"));
+    ev.verdicts.push_back(std::move(v));
+  }));
+  return {};
 }
 
 Result<void> load_findings(Database& db, const EvidenceFilter& f, Evidence& ev)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_evidence_findings, "evidence_findings"));
-  bind_filter(s, f, false);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      return {};
-    }
-    EvidenceFinding x;
-    x.origin = s.get_text(0);
-    x.identity = s.get_text(1);
-    x.name = text_or_empty(s, 2);
-    x.op_class = s.get_text(3);
-    x.gfx = text_or_empty(s, 4);
-    x.regime = s.get_text(5);
-    x.lever = text_or_empty(s, 6);
-    x.effect = text_or_empty(s, 7);
-    x.stars = opt_int32(s, 8);
-    x.iso_min = s.get_opt_double(9);
-    x.iso_max = s.get_opt_double(10);
-    x.e2e_min_pct = s.get_opt_double(11);
-    x.e2e_max_pct = s.get_opt_double(12);
-    x.confirms = opt_int32(s, 13);
-    x.last_seen = text_or_empty(s, 14);
-    x.lifecycle = s.get_text(15);
-    x.sources_cited = string_array(s.get_opt_text(16));
-    x.cautions = string_array(s.get_opt_text(17));
-    x.generator = text_or_empty(s, 18);
-    x.kernel_class_raw = text_or_empty(s, 19);
-    x.type = text_or_empty(s, 20);
-    ev.findings.push_back(std::move(x));
+  auto prepared = db.prepare(sql::k_evidence_findings, "evidence_findings");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
   }
+  Statement& s = *prepared;
+  bind_filter(s, f, false);
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    EvidenceFinding x;
+    x.origin = row.get_text("origin");
+    x.identity = row.get_text("identity");
+    x.name = text_or_empty(row, "name");
+    x.op_class = row.get_text("op_class");
+    x.gfx = text_or_empty(row, "gfx");
+    x.regime = row.get_text("regime");
+    x.lever = text_or_empty(row, "lever");
+    x.effect = text_or_empty(row, "effect");
+    x.stars = opt_int32(row, "stars");
+    x.iso_min = row.get_opt_double("iso_min");
+    x.iso_max = row.get_opt_double("iso_max");
+    x.e2e_min_pct = row.get_opt_double("e2e_min_pct");
+    x.e2e_max_pct = row.get_opt_double("e2e_max_pct");
+    x.confirms = opt_int32(row, "confirms");
+    x.last_seen = text_or_empty(row, "last_seen");
+    x.lifecycle = row.get_text("lifecycle");
+    x.sources_cited = string_array(row.get_opt_text("sources_cited"));
+    x.cautions = string_array(row.get_opt_text("cautions"));
+    x.generator = text_or_empty(row, "generator");
+    x.kernel_class_raw = text_or_empty(row, "kernel_class_raw");
+    x.type = text_or_empty(row, "type");
+    ev.findings.push_back(std::move(x));
+  }));
+  return {};
 }
 
 } // namespace

@@ -9,21 +9,22 @@ namespace rfdb::store {
 
 namespace {
 
-// One row of a statement with the conversions every reader below needs.
+// One row of a statement with the conversions every reader below needs;
+// columns by result name.
 class Row {
 public:
   explicit Row(const Statement& s) : m_s(s) {}
-  [[nodiscard]] std::string text(int col) const { return m_s.get_opt_text(col).value_or(""); }
-  [[nodiscard]] std::optional<double> num(int col) const { return m_s.get_opt_double(col); }
-  [[nodiscard]] std::optional<std::string> opt_text(int col) const { return m_s.get_opt_text(col); }
-  [[nodiscard]] std::optional<std::int64_t> integer(int col) const { return m_s.get_opt_int(col); }
-  [[nodiscard]] bool flag(int col) const { return m_s.get_opt_int(col).value_or(0) != 0; }
-  [[nodiscard]] std::optional<int> int32(int col) const
+  [[nodiscard]] std::string text(const char* col) const { return m_s.get_opt_text(col).value_or(""); }
+  [[nodiscard]] std::optional<double> num(const char* col) const { return m_s.get_opt_double(col); }
+  [[nodiscard]] std::optional<std::string> opt_text(const char* col) const { return m_s.get_opt_text(col); }
+  [[nodiscard]] std::optional<std::int64_t> integer(const char* col) const { return m_s.get_opt_int(col); }
+  [[nodiscard]] bool flag(const char* col) const { return m_s.get_opt_int(col).value_or(0) != 0; }
+  [[nodiscard]] std::optional<int> int32(const char* col) const
   {
     const auto v = m_s.get_opt_int(col);
     return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
   }
-  [[nodiscard]] std::vector<std::string> strings(int col) const
+  [[nodiscard]] std::vector<std::string> strings(const char* col) const
   {
     std::vector<std::string> out;
     const auto j = nlohmann::json::parse(text(col), nullptr, false);
@@ -41,117 +42,121 @@ private:
   const Statement& m_s;
 };
 
-template <typename F> Result<void> each_row(Statement& s, F&& f)
-{
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      return {};
-    }
-    f(Row(s));
-  }
-}
-
 ReportAttempt read_attempt(const Row& r)
 {
   ReportAttempt a;
-  a.run_id = r.text(0);
-  a.run_date = r.text(1);
-  a.gfx = r.text(2);
-  a.model = r.text(3);
-  a.isl = r.integer(4);
-  a.osl = r.integer(5);
-  a.conc = r.integer(6);
-  a.attempt_key = r.text(7);
-  a.kind = r.text(8);
-  a.candidate = r.text(9);
-  a.short_name = r.text(10);
-  a.op_class = r.text(11);
-  a.regime = r.text(12);
-  a.lever = r.text(13);
-  a.lever_kind = r.text(14);
-  a.backend = r.text(15);
-  a.isolated_speedup = r.num(16);
-  a.e2e_delta_pct = r.num(17);
-  a.gate = r.text(18);
-  a.verdict = r.text(19);
-  a.measured = r.flag(20);
-  a.deployed = r.flag(21);
-  a.output_parity = r.text(22);
-  a.parity_kind = r.text(23);
-  a.reason = r.text(24);
-  a.reject_reason = r.text(25);
-  a.validation_class = r.text(26);
-  a.validation_speedup = r.num(27);
-  a.prediction.source_kind = r.opt_text(28);
-  a.prediction.roofline_pct = r.num(29);
-  a.prediction.target_eff = r.num(30);
-  a.prediction.attainable_speedup = r.num(31);
-  a.prediction.expected_e2e_gain_pct = r.num(32);
-  a.prediction.headroom_class = r.opt_text(33);
-  a.prediction.confidence = r.opt_text(34);
-  if (const auto v = r.integer(35)) {
+  a.run_id = r.text("run_id");
+  a.run_date = r.text("run_date");
+  a.gfx = r.text("gfx");
+  a.model = r.text("model");
+  a.isl = r.integer("isl");
+  a.osl = r.integer("osl");
+  a.conc = r.integer("conc");
+  a.attempt_key = r.text("attempt_key");
+  a.kind = r.text("kind");
+  a.candidate = r.text("candidate");
+  a.short_name = r.text("short_name");
+  a.op_class = r.text("op_class");
+  a.regime = r.text("regime");
+  a.lever = r.text("lever");
+  a.lever_kind = r.text("lever_kind");
+  a.backend = r.text("backend");
+  a.isolated_speedup = r.num("isolated_speedup");
+  a.e2e_delta_pct = r.num("e2e_delta_pct");
+  a.gate = r.text("gate");
+  a.verdict = r.text("verdict");
+  a.measured = r.flag("measured");
+  a.deployed = r.flag("deployed");
+  a.output_parity = r.text("output_parity");
+  a.parity_kind = r.text("parity_kind");
+  a.reason = r.text("reason");
+  a.reject_reason = r.text("reject_reason");
+  a.validation_class = r.text("validation_class");
+  a.validation_speedup = r.num("validation_speedup");
+  a.prediction.source_kind = r.opt_text("pred_source_kind");
+  a.prediction.roofline_pct = r.num("pred_roofline_pct");
+  a.prediction.target_eff = r.num("pred_target_eff");
+  a.prediction.attainable_speedup = r.num("pred_attainable_speedup");
+  a.prediction.expected_e2e_gain_pct = r.num("pred_expected_e2e_gain_pct");
+  a.prediction.headroom_class = r.opt_text("pred_headroom_class");
+  a.prediction.confidence = r.opt_text("pred_confidence");
+  if (const auto v = r.integer("pred_suspect")) {
     a.prediction.suspect = *v != 0;
   }
-  a.prediction.pct_gpu_time = r.num(36);
+  a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
   return a;
 }
 
 ReportVerdict read_verdict(const Row& r)
 {
   ReportVerdict v;
-  v.run_id = r.text(0);
-  v.run_date = r.text(1);
-  v.gfx = r.text(2);
-  v.round = r.text(3);
-  v.round_order = static_cast<int>(r.integer(4).value_or(0));
-  v.short_name = r.text(5);
-  v.name = r.text(6);
-  v.op_class = r.text(7);
-  v.source_kind = r.text(8);
-  v.pct_gpu_time = r.num(9);
-  v.roofline_pct = r.num(10);
-  v.target_eff = r.num(11);
-  v.attainable_speedup = r.num(12);
-  v.expected_e2e_gain_pct = r.num(13);
-  v.headroom_class = r.text(14);
-  v.suspect = r.flag(15);
-  v.dispatch_bound = r.flag(16);
-  v.byte_reduction_levers = r.strings(17);
+  v.run_id = r.text("run_id");
+  v.run_date = r.text("run_date");
+  v.gfx = r.text("gfx");
+  v.round = r.text("round");
+  v.round_order = static_cast<int>(r.integer("round_order").value_or(0));
+  v.short_name = r.text("short_name");
+  v.name = r.text("name");
+  v.op_class = r.text("op_class");
+  v.source_kind = r.text("source_kind");
+  v.pct_gpu_time = r.num("pct_gpu_time");
+  v.roofline_pct = r.num("roofline_pct");
+  v.target_eff = r.num("target_eff");
+  v.attainable_speedup = r.num("attainable_speedup");
+  v.expected_e2e_gain_pct = r.num("expected_e2e_gain_pct");
+  v.headroom_class = r.text("headroom_class");
+  v.suspect = r.flag("suspect");
+  v.dispatch_bound = r.flag("dispatch_bound");
+  v.byte_reduction_levers = r.strings("byte_reduction_levers");
   return v;
 }
 
 ReportFinding read_finding(const Row& r)
 {
   ReportFinding f;
-  f.origin = r.text(0);
-  f.identity = r.text(1);
-  f.name = r.text(2);
-  f.key_raw = r.text(3);
-  f.kernel_class_raw = r.text(4);
-  f.op_class = r.text(5);
-  f.gfx = r.text(6);
-  f.regime = r.text(7);
-  f.type = r.text(8);
-  f.stars = r.int32(9);
-  f.lever = r.text(10);
-  f.apply = r.text(11);
-  f.effect = r.text(12);
-  f.iso_min = r.num(13);
-  f.iso_max = r.num(14);
-  f.e2e_min_pct = r.num(15);
-  f.e2e_max_pct = r.num(16);
-  f.confirms = r.int32(17);
-  f.last_seen = r.text(18);
-  f.lifecycle = r.text(19);
-  f.sources_cited = r.strings(20);
-  f.cautions = r.strings(21);
-  f.generator = r.text(22);
-  f.description = r.text(23);
-  f.text = r.text(24);
-  f.lever_key = r.text(25);
+  f.origin = r.text("origin");
+  f.identity = r.text("identity");
+  f.name = r.text("name");
+  f.key_raw = r.text("key_raw");
+  f.kernel_class_raw = r.text("kernel_class_raw");
+  f.op_class = r.text("op_class");
+  f.gfx = r.text("gfx");
+  f.regime = r.text("regime");
+  f.type = r.text("type");
+  f.stars = r.int32("stars");
+  f.lever = r.text("lever");
+  f.apply = r.text("apply");
+  f.effect = r.text("effect");
+  f.iso_min = r.num("iso_min");
+  f.iso_max = r.num("iso_max");
+  f.e2e_min_pct = r.num("e2e_min_pct");
+  f.e2e_max_pct = r.num("e2e_max_pct");
+  f.confirms = r.int32("confirms");
+  f.last_seen = r.text("last_seen");
+  f.lifecycle = r.text("lifecycle");
+  f.sources_cited = r.strings("sources_cited");
+  f.cautions = r.strings("cautions");
+  f.generator = r.text("generator");
+  f.description = r.text("description");
+  f.text = r.text("text");
+  f.lever_key = r.text("lever_key");
   return f;
+}
+
+// Run query `q` with the filter's gfx (and since, when the query takes it),
+// calling `read` on every row.
+template <typename F>
+Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, bool with_since, F&& read)
+{
+  auto s = db.prepare(q.sql, q.name);
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  if (with_since) {
+    s->bind(":since", filter.since);
+  }
+  s->bind(":gfx", filter.gfx);
+  return for_each_row(*s, [&](const Statement& row) { read(Row(row)); });
 }
 
 } // namespace
@@ -168,16 +173,12 @@ Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& 
       ev.runs.push_back(std::move(r));
     }
   }
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_report_attempts, "report_attempts"));
-  s.bind(":since", filter.since).bind(":gfx", filter.gfx);
-  RFDB_TRY(each_row(s, [&](const Row& r) { ev.attempts.push_back(read_attempt(r)); }));
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_report_verdicts, "report_verdicts"));
-  s.bind(":since", filter.since).bind(":gfx", filter.gfx);
-  RFDB_TRY(each_row(s, [&](const Row& r) { ev.verdicts.push_back(read_verdict(r)); }));
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_report_findings, "report_findings"));
-  s.bind(":gfx", filter.gfx);
-  RFDB_TRY(each_row(s, [&](const Row& r) { ev.findings.push_back(read_finding(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
+                     [&](const Row& r) { ev.attempts.push_back(read_attempt(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
+                     [&](const Row& r) { ev.verdicts.push_back(read_verdict(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
+                     [&](const Row& r) { ev.findings.push_back(read_finding(r)); }));
   return ev;
 }
 

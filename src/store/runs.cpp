@@ -8,7 +8,7 @@ namespace rfdb::store {
 
 namespace {
 
-std::optional<bool> opt_bool(const Statement& s, int col)
+std::optional<bool> opt_bool(const Statement& s, const char* col)
 {
   auto v = s.get_opt_int(col);
   return v ? std::optional<bool>(*v != 0) : std::nullopt;
@@ -16,141 +16,136 @@ std::optional<bool> opt_bool(const Statement& s, int col)
 
 Result<void> fill_kernels(Database& db, RunDetail& run)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_kernels, "run_kernels"));
-  s.bind(":run_id", run.run_id);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
-    KernelRow k;
-    k.round = s.get_text(0);
-    k.rank = s.get_opt_int(1);
-    k.short_name = s.get_text(2);
-    k.name = s.get_text(3);
-    k.pct_gpu_time = s.get_double(4);
-    k.classification = s.get_opt_text(5);
-    k.editable = opt_bool(s, 6);
-    k.total_ms = s.get_opt_double(7);
-    k.calls = s.get_opt_int(8);
-    run.kernels.push_back(std::move(k));
+  auto prepared = db.prepare(sql::k_run_kernels, "run_kernels");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
   }
+  Statement& s = *prepared;
+  s.bind(":run_id", run.run_id);
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    KernelRow k;
+    k.round = row.get_text("round");
+    k.rank = row.get_opt_int("rank");
+    k.short_name = row.get_text("short_name");
+    k.name = row.get_text("name");
+    k.pct_gpu_time = row.get_double("pct_gpu_time");
+    k.classification = row.get_opt_text("classification");
+    k.editable = opt_bool(row, "editable");
+    k.total_ms = row.get_opt_double("total_ms");
+    k.calls = row.get_opt_int("calls");
+    run.kernels.push_back(std::move(k));
+  }));
   return {};
 }
 
 Result<void> fill_verdicts(Database& db, RunDetail& run)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_verdicts, "run_verdicts"));
-  s.bind(":run_id", run.run_id);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
-    VerdictRow v;
-    v.round = s.get_opt_text(0);
-    v.short_name = s.get_text(1);
-    v.op_class = s.get_text(2);
-    v.stage = s.get_text(3);
-    v.source_kind = s.get_text(4);
-    v.roofline_pct = s.get_opt_double(5);
-    v.target_eff = s.get_opt_double(6);
-    v.attainable_speedup = s.get_opt_double(7);
-    v.expected_e2e_gain_pct = s.get_opt_double(8);
-    v.headroom_class = s.get_text(9);
-    v.bound_type = s.get_text(10);
-    v.confidence = s.get_text(11);
-    v.suspect = s.get_int(12) != 0;
-    v.phase = s.get_opt_text(13);
-    v.pct_gpu_time = s.get_opt_double(14);
-    v.dispatch_bound = s.get_int(15) != 0;
-    run.verdicts.push_back(std::move(v));
+  auto prepared = db.prepare(sql::k_run_verdicts, "run_verdicts");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
   }
+  Statement& s = *prepared;
+  s.bind(":run_id", run.run_id);
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    VerdictRow v;
+    v.round = row.get_opt_text("round");
+    v.short_name = row.get_text("short_name");
+    v.op_class = row.get_text("op_class");
+    v.stage = row.get_text("stage");
+    v.source_kind = row.get_text("source_kind");
+    v.roofline_pct = row.get_opt_double("roofline_pct");
+    v.target_eff = row.get_opt_double("target_eff");
+    v.attainable_speedup = row.get_opt_double("attainable_speedup");
+    v.expected_e2e_gain_pct = row.get_opt_double("expected_e2e_gain_pct");
+    v.headroom_class = row.get_text("headroom_class");
+    v.bound_type = row.get_text("bound_type");
+    v.confidence = row.get_text("confidence");
+    v.suspect = row.get_int("suspect") != 0;
+    v.phase = row.get_opt_text("phase");
+    v.pct_gpu_time = row.get_opt_double("pct_gpu_time");
+    v.dispatch_bound = row.get_int("dispatch_bound") != 0;
+    run.verdicts.push_back(std::move(v));
+  }));
   return {};
 }
 
 Result<void> fill_attempts(Database& db, RunDetail& run)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_attempts, "run_attempts"));
+  auto prepared = db.prepare(sql::k_run_attempts, "run_attempts");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":run_id", run.run_id);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     AttemptRow a;
-    a.short_name = s.get_text(1);
-    a.lever = s.get_text(2);
-    a.backend = s.get_opt_text(3);
-    a.isolated_speedup = s.get_opt_double(4);
-    a.e2e_delta_pct = s.get_opt_double(5);
-    a.verdict = s.get_text(6);
-    a.prediction.roofline_pct = s.get_opt_double(7);
-    a.prediction.target_eff = s.get_opt_double(8);
-    a.prediction.attainable_speedup = s.get_opt_double(9);
-    a.prediction.expected_e2e_gain_pct = s.get_opt_double(10);
-    a.prediction.headroom_class = s.get_opt_text(11);
-    a.prediction.confidence = s.get_opt_text(12);
-    a.prediction.pct_gpu_time = s.get_opt_double(13);
-    a.lever_kind = s.get_text(14);
-    a.gate = s.get_opt_text(15);
-    const auto col = [&](std::string_view name) { return s.column_index(name); };
-    a.key = s.get_text(col("attempt_key"));
-    a.kind = s.get_text(col("kind"));
-    a.candidate = s.get_opt_text(col("candidate"));
-    a.candidate_short_name = s.get_opt_text(col("candidate_short_name"));
-    a.task = s.get_opt_text(col("task"));
-    a.winner_kind = s.get_opt_text(col("winner_kind"));
-    a.verdict_raw = s.get_opt_text(col("verdict_raw"));
-    a.output_parity = s.get_opt_text(col("output_parity"));
-    a.parity_kind = s.get_opt_text(col("parity_kind"));
-    a.reason = s.get_opt_text(col("reason"));
-    a.reject_reason = s.get_opt_text(col("reject_reason"));
-    a.round = s.get_opt_text(col("round"));
-    a.measured = s.get_int(col("measured")) != 0;
-    a.deployed = s.get_int(col("deployed")) != 0;
-    a.post_measured = s.get_int(col("post_measured")) != 0;
-    a.post_efficiency = s.get_opt_double(col("post_efficiency"));
-    a.prediction.source_kind = s.get_opt_text(col("pred_source_kind"));
-    a.prediction.stage = s.get_opt_text(col("pred_stage"));
-    a.prediction.bound_type = s.get_opt_text(col("pred_bound_type"));
-    a.validation_class = s.get_text(col("validation_class"));
-    a.validation_speedup = s.get_opt_double(col("validation_speedup"));
-    for (const auto& p : nlohmann::json::parse(s.get_text(col("sources")))) {
+    a.short_name = row.get_text("short_name");
+    a.lever = row.get_text("lever");
+    a.backend = row.get_opt_text("backend");
+    a.isolated_speedup = row.get_opt_double("isolated_speedup");
+    a.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
+    a.verdict = row.get_text("verdict");
+    a.prediction.roofline_pct = row.get_opt_double("pred_roofline_pct");
+    a.prediction.target_eff = row.get_opt_double("pred_target_eff");
+    a.prediction.attainable_speedup = row.get_opt_double("pred_attainable_speedup");
+    a.prediction.expected_e2e_gain_pct = row.get_opt_double("pred_expected_e2e_gain_pct");
+    a.prediction.headroom_class = row.get_opt_text("pred_headroom_class");
+    a.prediction.confidence = row.get_opt_text("pred_confidence");
+    a.prediction.pct_gpu_time = row.get_opt_double("pred_pct_gpu_time");
+    a.lever_kind = row.get_text("lever_kind");
+    a.gate = row.get_opt_text("gate");
+    a.key = row.get_text("attempt_key");
+    a.kind = row.get_text("kind");
+    a.candidate = row.get_opt_text("candidate");
+    a.candidate_short_name = row.get_opt_text("candidate_short_name");
+    a.task = row.get_opt_text("task");
+    a.winner_kind = row.get_opt_text("winner_kind");
+    a.verdict_raw = row.get_opt_text("verdict_raw");
+    a.output_parity = row.get_opt_text("output_parity");
+    a.parity_kind = row.get_opt_text("parity_kind");
+    a.reason = row.get_opt_text("reason");
+    a.reject_reason = row.get_opt_text("reject_reason");
+    a.round = row.get_opt_text("round");
+    a.measured = row.get_int("measured") != 0;
+    a.deployed = row.get_int("deployed") != 0;
+    a.post_measured = row.get_int("post_measured") != 0;
+    a.post_efficiency = row.get_opt_double("post_efficiency");
+    a.prediction.source_kind = row.get_opt_text("pred_source_kind");
+    a.prediction.stage = row.get_opt_text("pred_stage");
+    a.prediction.bound_type = row.get_opt_text("pred_bound_type");
+    a.validation_class = row.get_text("validation_class");
+    a.validation_speedup = row.get_opt_double("validation_speedup");
+    for (const auto& p : nlohmann::json::parse(row.get_text("sources"))) {
       a.sources.push_back(p.get<std::string>());
     }
     run.attempts.push_back(std::move(a));
-  }
+  }));
   return {};
 }
 
 Result<void> fill_retractions(Database& db, RunDetail& run)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_retractions, "run_retractions"));
-  s.bind(":run_id", run.run_id);
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
-    run.retraction_history.push_back({s.get_text(0), s.get_opt_text(1), s.get_text(2)});
+  auto prepared = db.prepare(sql::k_run_retractions, "run_retractions");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
   }
+  Statement& s = *prepared;
+  s.bind(":run_id", run.run_id);
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    run.retraction_history.push_back(
+        {row.get_text("action"), row.get_opt_text("reason"), row.get_text("at")});
+  }));
   return {};
 }
 
 Result<void> log_retraction(Database& db, const std::string& run_id, const char* action,
                             const std::optional<std::string>& reason, const std::string& at)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_log_insert, "retraction_log_insert"));
+  auto prepared = db.prepare(sql::k_retraction_log_insert, "retraction_log_insert");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":run_id", run_id).bind(":action", action).bind(":reason", reason).bind(":at", at);
   RFDB_TRY(s.exec());
   return {};
@@ -167,49 +162,50 @@ Result<std::vector<RunSummary>> list_runs(Database& db, IncludeRetracted include
 
 Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_runs_list, "runs_list"));
+  auto prepared = db.prepare(sql::k_runs_list, "runs_list");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":include_retracted", filter.include == IncludeRetracted::only  ? 2
                                : filter.include == IncludeRetracted::yes ? 1
                                                                          : 0);
   s.bind(":gfx", filter.gfx).bind(":backend", filter.backend).bind(":model", filter.model);
   s.bind(":since", filter.since).bind(":until", filter.until);
   std::vector<RunSummary> out;
-  for (;;) {
-    bool row = false;
-    RFDB_TRY_ASSIGN(row, s.step());
-    if (!row) {
-      break;
-    }
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     RunSummary r;
-    r.run_id = s.get_text(0);
-    r.run_date = s.get_opt_text(1);
-    r.model = s.get_opt_text(2);
-    r.gfx = s.get_opt_text(3);
-    r.backend = s.get_opt_text(4);
-    r.backend_version = s.get_opt_text(5);
-    r.isl = s.get_opt_int(6);
-    r.osl = s.get_opt_int(7);
-    r.conc = s.get_opt_int(8);
-    r.tp = s.get_opt_int(9);
-    r.baseline_throughput_tok_s = s.get_opt_double(10);
-    r.final_throughput_tok_s = s.get_opt_double(11);
-    r.throughput_speedup = s.get_opt_double(12);
-    r.validation_class = s.get_text(13);
-    r.rounds = s.get_int(14);
-    r.verdicts = s.get_int(15);
-    r.attempts = s.get_int(16);
-    r.sources = s.get_int(17);
-    r.retracted_reason = s.get_opt_text(18);
+    r.run_id = row.get_text("run_id");
+    r.run_date = row.get_opt_text("run_date");
+    r.model = row.get_opt_text("model");
+    r.gfx = row.get_opt_text("gfx");
+    r.backend = row.get_opt_text("backend");
+    r.backend_version = row.get_opt_text("backend_version");
+    r.isl = row.get_opt_int("isl");
+    r.osl = row.get_opt_int("osl");
+    r.conc = row.get_opt_int("conc");
+    r.tp = row.get_opt_int("tp");
+    r.baseline_throughput_tok_s = row.get_opt_double("baseline_throughput_tok_s");
+    r.final_throughput_tok_s = row.get_opt_double("final_throughput_tok_s");
+    r.throughput_speedup = row.get_opt_double("throughput_speedup");
+    r.validation_class = row.get_text("validation_class");
+    r.rounds = row.get_int("rounds");
+    r.verdicts = row.get_int("verdicts");
+    r.attempts = row.get_int("attempts");
+    r.sources = row.get_int("sources");
+    r.retracted_reason = row.get_opt_text("retracted_reason");
     out.push_back(std::move(r));
-  }
+  }));
   return out;
 }
 
 Result<RunDetail> get_run(Database& db, const std::string& run_id)
 {
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_run_get, "run_get"));
+  auto prepared = db.prepare(sql::k_run_get, "run_get");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":run_id", run_id);
   bool row = false;
   RFDB_TRY_ASSIGN(row, s.step());
@@ -218,27 +214,27 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
                     .with_hint("`rfdb runs` lists the stored runs"));
   }
   RunDetail r;
-  r.run_id = s.get_text(0);
-  r.run_date = s.get_opt_text(1);
-  r.model = s.get_opt_text(2);
-  r.model_arch_class = s.get_opt_text(3);
-  r.model_dtype = s.get_opt_text(4);
-  r.gfx = s.get_opt_text(5);
-  r.device_name = s.get_opt_text(6);
-  r.backend = s.get_opt_text(7);
-  r.backend_version = s.get_opt_text(8);
-  r.tp = s.get_opt_int(9);
-  r.isl = s.get_opt_int(10);
-  r.osl = s.get_opt_int(11);
-  r.conc = s.get_opt_int(12);
-  r.baseline_throughput_tok_s = s.get_opt_double(13);
-  r.final_throughput_tok_s = s.get_opt_double(14);
-  r.throughput_speedup = s.get_opt_double(15);
-  r.validation_status = s.get_opt_text(16);
-  r.validation_class = s.get_text(17);
-  r.output_parity = s.get_opt_text(18);
-  r.retracted_reason = s.get_opt_text(19);
-  r.retracted_at = s.get_opt_text(20);
+  r.run_id = s.get_text("run_id");
+  r.run_date = s.get_opt_text("run_date");
+  r.model = s.get_opt_text("model");
+  r.model_arch_class = s.get_opt_text("model_arch_class");
+  r.model_dtype = s.get_opt_text("model_dtype");
+  r.gfx = s.get_opt_text("gfx");
+  r.device_name = s.get_opt_text("device_name");
+  r.backend = s.get_opt_text("backend");
+  r.backend_version = s.get_opt_text("backend_version");
+  r.tp = s.get_opt_int("tp");
+  r.isl = s.get_opt_int("isl");
+  r.osl = s.get_opt_int("osl");
+  r.conc = s.get_opt_int("conc");
+  r.baseline_throughput_tok_s = s.get_opt_double("baseline_throughput_tok_s");
+  r.final_throughput_tok_s = s.get_opt_double("final_throughput_tok_s");
+  r.throughput_speedup = s.get_opt_double("throughput_speedup");
+  r.validation_status = s.get_opt_text("validation_status");
+  r.validation_class = s.get_text("validation_class");
+  r.output_parity = s.get_opt_text("output_parity");
+  r.retracted_reason = s.get_opt_text("retracted_reason");
+  r.retracted_at = s.get_opt_text("retracted_at");
   s.reset();
   RFDB_TRY(fill_kernels(db, r));
   RFDB_TRY(fill_verdicts(db, r));
@@ -256,8 +252,11 @@ Result<void> retract_run(Database& db, const std::string& run_id, const std::str
   if (!tx) {
     return fail(std::move(tx).error());
   }
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_insert, "retraction_insert"));
+  auto prepared = db.prepare(sql::k_retraction_insert, "retraction_insert");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":run_id", run_id).bind(":reason", reason).bind(":retracted_at", at_timestamp);
   RFDB_TRY(s.exec());
   RFDB_TRY(log_retraction(db, run_id, "retract", reason, at_timestamp));
@@ -272,8 +271,11 @@ Result<void> restore_run(Database& db, const std::string& run_id, const std::str
   if (!tx) {
     return fail(std::move(tx).error());
   }
-  Statement s;
-  RFDB_TRY_ASSIGN(s, db.prepare(sql::k_retraction_delete, "retraction_delete"));
+  auto prepared = db.prepare(sql::k_retraction_delete, "retraction_delete");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
   s.bind(":run_id", run_id);
   int changed = 0;
   RFDB_TRY_ASSIGN(changed, s.exec());

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ingest/json_util.hpp"
+#include "store/run_records.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -38,140 +39,15 @@ struct Warning {
   bool note = false; // informational (a skipped README, a chosen reading); never fails --strict
 };
 
-// env_report.json (FORMATS.md §2.1) → the identity columns of `runs`.
-struct EnvReport {
-  std::optional<std::string> model;
-  std::optional<std::string> model_arch_class;
-  std::optional<std::string> model_dtype;
-  std::optional<std::string> gfx;
-  std::optional<std::string> device_name;
-  std::optional<std::string> backend; // serving stack: vllm | sglang | …
-  std::optional<std::string> backend_version;
-  std::optional<std::int64_t> tp;
-  std::optional<std::int64_t> isl;
-  std::optional<std::int64_t> osl;
-  std::optional<std::int64_t> conc;
-  std::optional<std::string> available_backends; // JSON array text
-};
-
-// Headline outcome columns of `runs`, from director_e2e_validation.json or
-// workflow_return.json. Throughputs tok/s; throughput_speedup × final/base.
-struct RunOutcome {
-  std::optional<std::string> model; // producer's model_name
-  std::optional<double> baseline_throughput_tok_s;
-  std::optional<double> final_throughput_tok_s;
-  std::optional<double> throughput_speedup;
-  std::optional<std::string> validation_status; // raw string
-  std::string validation_class = "unknown";     // win | no_win | flagged | unknown
-  std::optional<std::string> output_parity;
-};
-
-// bench_summary.json (FORMATS.md §2.2) → `bench_summaries`.
-struct BenchSummary {
-  std::string role;                              // set by the caller (baseline | validation_base | …)
-  std::optional<std::string> label;              // set by the caller
-  std::optional<double> throughput_tok_s_median; // tok/s, aggregate
-  std::optional<double> throughput_spread_pct;   // percent
-  std::optional<double> ttft_ms_median;
-  std::optional<double> tpot_ms_median;
-  std::optional<std::int64_t> runs_count;
-  std::optional<std::string> metric_basis;
-  std::optional<std::string> measurement_mode;
-};
-
-// One Top-N row → `kernel_samples`.
-struct KernelSample {
-  std::optional<std::int64_t> rank;
-  std::string name;
-  std::string short_name;
-  double pct_gpu_time = 0.0; // percent 0–100
-  std::optional<double> raw_pct_gpu_time;
-  std::optional<double> total_ms;
-  std::optional<std::int64_t> calls;
-  std::optional<double> avg_us;
-  std::optional<std::string> classification;
-  std::optional<std::string> backend_guess;
-  std::optional<bool> editable;
-  std::optional<std::string> phase;
-  std::optional<std::string> base_latency_ms; // JSON {phase: ms per launch}
-  std::optional<std::string> shapes;          // JSON
-  std::optional<std::string> dtypes;          // JSON
-  std::string json_pointer;
-  std::string raw; // the row's JSON, extra keys included
-};
-
-// profile_topN.json (FORMATS.md §2.3) → one `profile_rounds` row + samples.
-struct TopN {
-  std::string round;                        // set by the caller (the R of round_<R>)
-  int round_order = 0;                      // set by the caller (normalize.hpp round_order)
-  std::optional<std::string> parser_source; // raw `source`
-  std::string variant;                      // "A" | "B" | "tracelens"
-  std::optional<double> total_gpu_time_ms;
-  std::optional<std::int64_t> num_kernel_launches;
-  std::optional<std::int64_t> num_distinct_kernels;
-  std::vector<KernelSample> rows;
-};
-
-// One roofline verdict → `verdicts`. Fractions: roofline_pct, target_eff,
-// hbm_util, compute_util; percents: pct_gpu_time, expected_e2e_gain_pct,
-// roofline_efficiency_pct; × : attainable_speedup, headroom_ratio.
-struct Verdict {
-  std::optional<std::string> round; // set by the caller
-  std::optional<int> round_order;   // set by the caller
-  std::string short_name;
-  std::optional<std::string> name;
-  std::string op_class = "unknown";
-  std::optional<std::string> op_class_raw;
-  std::optional<std::string> regime;
-  std::optional<double> pct_gpu_time;
-  std::optional<double> t_ms;
-  std::optional<double> launches_per_step;
-  std::optional<double> bytes_est;
-  std::optional<double> flops_est;
-  std::optional<double> hbm_util;
-  std::optional<double> compute_util;
-  std::optional<double> arithmetic_intensity;
-  std::optional<double> ridge_point;
-  std::string bound_type = "unknown";
-  std::optional<std::string> bound_type_raw;
-  std::optional<double> roofline_pct;
-  std::optional<double> roofline_pct_raw;
-  std::optional<double> target_eff;
-  std::optional<double> attainable_speedup;
-  std::optional<double> expected_e2e_gain_pct;
-  std::string headroom_class = "unknown";
-  std::optional<std::string> headroom_class_raw;
-  std::string stage = "A";
-  std::string source_kind = "analytic"; // analytic | measured
-  std::string confidence = "low";
-  bool suspect = false;
-  bool dispatch_bound = false;
-  std::optional<bool> modeled;
-  std::optional<std::string> phase;
-  std::optional<std::string> case_id;
-  std::optional<std::string> observed_limit;
-  std::optional<double> headroom_ratio;
-  std::optional<double> roofline_efficiency_pct;
-  std::optional<std::string> byte_reduction_levers; // JSON array
-  std::string json_pointer;
-  std::string raw;
-};
-
-// profile_roofline.json or a roofline-v1 file → `roofline_docs` + verdicts.
-struct RooflineDoc {
-  std::string source_kind = "analytic";
-  std::optional<std::string> round; // set by the caller for analytic docs
-  std::string stage = "A";
-  std::optional<std::string> phase; // measured: baseline | post
-  std::optional<std::string> task;  // measured: path component before roofline/
-  std::optional<std::string> gfx;
-  std::optional<std::string> peaks;                    // JSON
-  std::optional<std::string> ranking_by_pct;           // JSON array
-  std::optional<std::string> ranking_by_expected_gain; // JSON array
-  std::optional<std::string> degraded;                 // JSON
-  std::optional<std::string> skill_errors;             // JSON
-  std::vector<Verdict> verdicts;
-};
+// Row types shared with the store (store/run_records.hpp): the parsers
+// below fill them, store::RunWriter writes them.
+using store::BenchSummary;
+using store::EnvReport;
+using store::KernelSample;
+using store::RooflineDoc;
+using store::RunOutcome;
+using store::TopN;
+using store::Verdict;
 
 // One lever tried on one kernel, as one file describes it → `attempts`
 // (the caller merges records with equal attempt_key across files and adds

@@ -41,25 +41,10 @@ struct StoredSource {
   bool superseded = false;
 };
 
-// Identity + outcome columns of `runs`.
-struct RunRow {
-  std::string run_id;
-  std::optional<std::string> run_date;
-  EnvReport env;
-  RunOutcome outcome;
-};
-
-// Where an attempt's prediction came from: index into DerivedRun::docs and
-// that doc's verdicts (the writer turns it into pred_verdict_id).
-struct VerdictRef {
-  std::size_t doc = 0;
-  std::size_t verdict = 0;
-};
-
-struct Citation {
-  std::int64_t source_id = 0;
-  std::string json_pointer;
-};
+using store::Citation;
+using store::RunRow;
+using store::VerdictRef;
+using DerivedDoc = store::DocRecord;
 
 // One attempt = one physically measured candidate (docs/attempt-model.md):
 // an overlay candidate, a config trial, or a bake-off winner no candidate
@@ -83,12 +68,6 @@ struct DerivedAttempt {
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
   std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
   std::optional<double> validation_speedup; // × its throughput_speedup
-};
-
-struct DerivedDoc {
-  std::int64_t source_id = 0;
-  RooflineDoc doc;
-  bool superseded = false;
 };
 
 struct DerivedRun {

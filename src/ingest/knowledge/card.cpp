@@ -17,11 +17,11 @@
 #include <map>
 #include <utility>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
-using kdetail::Line;
+using detail::Line;
 using util::trim;
 
 struct FrontMatterEntry {
@@ -240,7 +240,7 @@ std::string body_text(const std::vector<Line>& lines, std::size_t from)
 
 // Counters and scalar fields that need coercion or validation.
 void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view file,
-                         std::vector<KnowledgeWarning>& warnings)
+                         std::vector<Warning>& warnings)
 {
   const std::pair<std::string_view, std::optional<int>*> counters[] = {{"confirms", &f.confirms},
                                                                        {"confirms_cited", &f.confirms_cited},
@@ -251,38 +251,38 @@ void apply_scalar_fields(Finding& f, const FrontMatter& fm, std::string_view fil
     for (const auto& [name, slot] : counters) {
       if (e.key == name) {
         bool ok = true;
-        *slot = kdetail::coerce_counter(e.value, ok);
+        *slot = detail::coerce_counter(e.value, ok);
         if (!ok) {
-          kdetail::add_warning(
+          detail::add_warning(
               warnings, Severity::warning, file, e.line,
               fmt::format("{} '{}' is not an integer; read as 0", name, util::utf8_prefix(e.value, 40)));
         }
       }
     }
     if (e.key == "confidence") {
-      kdetail::apply_confidence(f, e.value, warnings, file, e.line);
+      detail::apply_confidence(f, e.value, warnings, file, e.line);
     } else if (e.key == "last_seen") {
-      f.last_seen = kdetail::leading_date(e.value);
+      f.last_seen = detail::leading_date(e.value);
       if (f.last_seen.empty() && !e.value.empty()) {
-        kdetail::add_warning(
+        detail::add_warning(
             warnings, Severity::warning, file, e.line,
             fmt::format("last_seen '{}' is not YYYY-MM-DD; left empty", util::utf8_prefix(e.value, 40)));
       }
     } else if (e.key == "status") {
       // Seen as `status: DEPRECATED-FOR-THIS-EVAL`: scoped to one eval, so
       // it does not archive the card; say so rather than drop it silently.
-      kdetail::add_warning(warnings, Severity::note, file, e.line,
-                           fmt::format("status '{}' is not a lifecycle; it does not archive the card",
-                                       util::utf8_prefix(e.value, 40)));
+      detail::add_warning(warnings, Severity::note, file, e.line,
+                          fmt::format("status '{}' is not a lifecycle; it does not archive the card",
+                                      util::utf8_prefix(e.value, 40)));
     } else if (e.key == "lifecycle") {
       const std::string v = util::lower_ascii(e.value);
       const auto lifecycle = domain::parse<domain::Lifecycle>(v);
       f.lifecycle = domain::to_string(lifecycle.value_or(domain::Lifecycle::active));
       if (!lifecycle) {
-        kdetail::add_warning(warnings, Severity::warning, file, e.line,
-                             fmt::format("lifecycle '{}' is neither active nor archived; "
-                                         "read as active",
-                                         e.value));
+        detail::add_warning(warnings, Severity::warning, file, e.line,
+                            fmt::format("lifecycle '{}' is neither active nor archived; "
+                                        "read as active",
+                                        e.value));
       }
     }
   }
@@ -299,7 +299,7 @@ std::string_view field_of(const FieldMap& fields, std::string_view key)
 // lever/apply/verify/cautions/sources_cited/text from the body; a front-matter
 // field of the same name fills a slot the body leaves empty.
 void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& fm, const FieldMap& fields,
-                std::string_view file, std::vector<KnowledgeWarning>& warnings)
+                std::string_view file, std::vector<Warning>& warnings)
 {
   Bullets b = read_bullets(lines, fm.body_start);
   const std::pair<std::string_view, std::vector<std::string>*> fallbacks[] = {
@@ -322,8 +322,8 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
   f.sources_cited = std::move(b.source);
   f.text = body_text(lines, fm.body_start);
   if (f.sources_cited.empty()) {
-    kdetail::add_warning(warnings, Severity::note, file, fm.close_line,
-                         "card cites no '- source:' (README requires one)");
+    detail::add_warning(warnings, Severity::note, file, fm.close_line,
+                        "card cites no '- source:' (README requires one)");
   }
 }
 
@@ -333,23 +333,23 @@ void apply_body(Finding& f, const std::vector<Line>& lines, const FrontMatter& f
 // `kernel_class` / `regime` / `platforms` fields win over the legacy `key`.
 // sources_cited: a front-matter `source` first, then every `- source:`.
 Result<Finding> parse_card(std::string_view file_name, std::string_view content,
-                           std::vector<KnowledgeWarning>& warnings)
+                           std::vector<Warning>& warnings)
 {
-  RFDB_TRY(kdetail::check_utf8(file_name, content));
-  const auto lines = kdetail::split_lines(content);
+  RFDB_TRY(detail::check_utf8(file_name, content));
+  const auto lines = detail::split_lines(content);
   FrontMatter fm;
   RFDB_TRY_ASSIGN(fm, read_front_matter(file_name, lines));
 
   Finding f;
   f.origin = "card";
-  f.identity = kdetail::base_name(file_name);
+  f.identity = detail::base_name(file_name);
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
   FieldMap fields;
   int key_line = fm.close_line;
   for (const auto& e : fm.entries) {
     if (fields.count(e.key) > 0) {
-      kdetail::add_warning(warnings, Severity::warning, file_name, e.line,
-                           fmt::format("duplicate front-matter key '{}'; the last one wins", e.key));
+      detail::add_warning(warnings, Severity::warning, file_name, e.line,
+                          fmt::format("duplicate front-matter key '{}'; the last one wins", e.key));
     }
     json[e.key] = e.value;
     fields[e.key] = e.value;
@@ -365,12 +365,12 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
   f.model = field("model");
   f.model_class = field("model_class");
   apply_scalar_fields(f, fm, file_name, warnings);
-  kdetail::derive_reuse_key(
+  detail::derive_reuse_key(
       f, {field("kernel_class"), field("regime"), field("key"), field("platforms"), field("gfx"), file_name},
       warnings, key_line);
-  kdetail::apply_effect_numbers(f);
+  detail::apply_effect_numbers(f);
   apply_body(f, lines, fm, fields, file_name, warnings);
   return f;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -1,6 +1,5 @@
-// Helpers shared by the knowledge parsers (knowledge_*.cpp). Internal: not
-// part of the ingest API, so it lives in rfdb::ingest::kdetail (named apart
-// from the artifact parsers' detail namespace so helpers never collide).
+// Helpers shared by the knowledge parsers (ingest/knowledge/*.cpp).
+// Internal: not part of the ingest API (rfdb::ingest::knowledge::detail).
 #pragma once
 
 #include "ingest/knowledge/knowledge.hpp"
@@ -11,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rfdb::ingest::kdetail {
+namespace rfdb::ingest::knowledge::detail {
 
 // One line of a file: 1-based number, text without "\n" / "\r\n".
 struct Line {
@@ -36,7 +35,7 @@ int coerce_counter(std::string_view raw, bool& ok);
 // (rest must be blank or start with a space); empty when there is none.
 std::string leading_date(std::string_view raw);
 
-void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,
+void add_warning(std::vector<Warning>& out, Severity severity, std::string_view file, int line,
                  std::string message);
 
 // Everything the reuse key of a card or proposal is derived from.
@@ -51,13 +50,13 @@ struct KeySources {
 
 // Fill kernel_class_raw, op_class, gfx, regime_raw and regime of `f`
 // (rules in knowledge.cpp); notes go to `warnings` against `line`.
-void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWarning>& warnings, int line);
+void derive_reuse_key(Finding& f, const KeySources& src, std::vector<Warning>& warnings, int line);
 
 // Set stars from a confidence value, warning when it holds no ★ or more than 3.
-void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
+void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warning>& warnings,
                       std::string_view file, int line);
 
 // Set iso_*/e2e_* from f.effect.
 void apply_effect_numbers(Finding& f);
 
-} // namespace rfdb::ingest::kdetail
+} // namespace rfdb::ingest::knowledge::detail

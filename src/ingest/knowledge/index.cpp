@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <set>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
@@ -75,12 +75,12 @@ IndexCheck cross_check_index(std::string_view index_file_name, std::string_view 
   IndexCheck check;
   std::set<std::string> present;
   for (const auto& name : card_file_names) {
-    present.insert(kdetail::base_name(name));
+    present.insert(detail::base_name(name));
   }
   std::set<std::string> named;
   bool in_entries = false;
   bool fenced = false;
-  for (const auto& l : kdetail::split_lines(index_content)) {
+  for (const auto& l : detail::split_lines(index_content)) {
     const std::string_view t = l.text;
     if (trim(t).substr(0, 3) == "```") {
       fenced = !fenced;
@@ -100,16 +100,16 @@ IndexCheck cross_check_index(std::string_view index_file_name, std::string_view 
         refs.push_back(slug + ".md");
       } else {
         check.bullets_without_card.push_back(l.number);
-        kdetail::add_warning(check.warnings, Severity::warning, index_file_name, l.number,
-                             "index entry names no card file");
+        detail::add_warning(check.warnings, Severity::warning, index_file_name, l.number,
+                            "index entry names no card file");
       }
     }
     for (const auto& ref : refs) {
       named.insert(ref);
       if (present.count(ref) == 0) {
         check.dangling.push_back({l.number, ref});
-        kdetail::add_warning(check.warnings, Severity::warning, index_file_name, l.number,
-                             fmt::format("names {}, which is not in the card directory", ref));
+        detail::add_warning(check.warnings, Severity::warning, index_file_name, l.number,
+                            fmt::format("names {}, which is not in the card directory", ref));
       }
     }
   }
@@ -118,11 +118,11 @@ IndexCheck cross_check_index(std::string_view index_file_name, std::string_view 
       check.listed.push_back(card);
     } else {
       check.unlisted.push_back(card);
-      kdetail::add_warning(check.warnings, Severity::warning, index_file_name, 0,
-                           fmt::format("does not list card {}", card));
+      detail::add_warning(check.warnings, Severity::warning, index_file_name, 0,
+                          fmt::format("does not list card {}", card));
     }
   }
   return check;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -13,7 +13,7 @@
 
 #include <filesystem>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 // True for a file ingest should read as knowledge (a .md file, or an
 // _inbox proposal *.json / *.json.drained).
@@ -21,4 +21,4 @@ bool is_knowledge_file(const std::filesystem::path& file);
 
 PathReport ingest_knowledge(store::Database& db, const std::filesystem::path& path, const IngestRequest& req);
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -14,9 +14,9 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
-namespace kdetail {
+namespace detail {
 
 std::vector<Line> split_lines(std::string_view content)
 {
@@ -77,7 +77,7 @@ std::string leading_date(std::string_view raw)
   return std::string(s.substr(0, 10));
 }
 
-void add_warning(std::vector<KnowledgeWarning>& out, Severity severity, std::string_view file, int line,
+void add_warning(std::vector<Warning>& out, Severity severity, std::string_view file, int line,
                  std::string message)
 {
   out.push_back({severity, std::string(file), line, std::move(message)});
@@ -118,7 +118,7 @@ std::string gfx_from_platforms(std::string_view platforms)
 // `key` of exactly three `·` parts is <class> · <gfx> · <regime>; any other
 // key is searched by pattern as a whole. The regime falls back to the whole
 // key when the named part says nothing (e.g. "sglang").
-void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWarning>& warnings, int line)
+void derive_reuse_key(Finding& f, const KeySources& src, std::vector<Warning>& warnings, int line)
 {
   const auto parts = split_key(src.key);
   const bool triple = parts.size() == 3;
@@ -164,7 +164,7 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<KnowledgeWa
   }
 }
 
-void apply_confidence(Finding& f, std::string_view confidence, std::vector<KnowledgeWarning>& warnings,
+void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warning>& warnings,
                       std::string_view file, int line)
 {
   if (util::trim(confidence).empty()) {
@@ -177,9 +177,9 @@ void apply_confidence(Finding& f, std::string_view confidence, std::vector<Knowl
   }
 }
 
-} // namespace kdetail
+} // namespace detail
 
-std::string KnowledgeWarning::describe() const
+std::string Warning::describe() const
 {
   if (line > 0) {
     return fmt::format("{}:{}: {}", file, line, message);
@@ -246,7 +246,7 @@ std::optional<int> parse_stars(std::string_view confidence)
 
 std::string classify_knowledge_file(std::string_view relative_name)
 {
-  const std::string base = kdetail::base_name(relative_name);
+  const std::string base = detail::base_name(relative_name);
   const std::string lower = util::lower_ascii(base);
   const std::string rel = util::lower_ascii(relative_name);
   const bool in_inbox = rel.rfind("_inbox/", 0) == 0 || rel.find("/_inbox/") != std::string::npos;
@@ -281,4 +281,4 @@ std::string classify_knowledge_file(std::string_view relative_name)
   return "card";
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -4,7 +4,7 @@
 // Pure: callers pass a file name and its contents and get Findings back; no
 // file or database I/O. Formats: FORMATS.md §4.1–§4.5; Finding mirrors the
 // learned_findings columns (migrations/0001_init.sql). Per-file problems that
-// do not stop a parse come back as KnowledgeWarnings ("file:line: message");
+// do not stop a parse come back as Warnings ("file:line: message");
 // a file that cannot be read at all is an invalid_input error naming file
 // and line.
 //
@@ -15,6 +15,7 @@
 
 #include "domain/normalize.hpp"
 
+#include "store/findings_writer.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -22,15 +23,16 @@
 #include <string_view>
 #include <vector>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 // `note` is informational (a skipped file, a chosen interpretation) and never
 // fails `--strict`; `warning` is something the author should fix.
 enum class Severity { note, warning };
 
-// Named KnowledgeWarning (not Warning) so it cannot collide with the run
-// ingester's warning type; the lead may alias the two later.
-struct KnowledgeWarning {
+// A knowledge parser's warning: a file and 1-based line (markdown has no
+// JSON pointer) and a severity; ingest_knowledge turns it into an
+// ingest::Warning with pointer "line N".
+struct Warning {
   Severity severity = Severity::warning;
   std::string file; // as passed by the caller
   int line = 0;     // 1-based; 0 = the whole file
@@ -43,42 +45,9 @@ struct KnowledgeWarning {
 // A card's `- dead-end:` bullets are kept in `cautions` behind
 // domain::k_dead_end_prefix (domain/normalize.hpp).
 
-// One imported finding; field names are the learned_findings column names.
-struct Finding {
-  std::string origin;               // "card" | "playbook" | "proposal"
-  std::string identity;             // see parse_card / parse_legacy_playbook / parse_proposal
-  std::string name;                 // card `name`, else file stem; playbook: bold lead, else first sentence
-  std::string key_raw;              // card `key` as written
-  std::string kernel_class_raw;     // `kernel_class`, else the key's <class> part
-  std::string op_class = "unknown"; // gemm|moe|attn|elementwise|method|unknown
-  std::string gfx;                  // e.g. "gfx942"; empty when none found
-  std::string regime = "unknown";   // decode|prefill|both|unknown
-  std::string regime_raw;           // `regime`, else the key's <regime> part
-  std::string model;                // playbook lines only (HF-style id)
-  std::string model_class;          // playbook lines only
-  std::string type;                 // routing|lever|method|… as written
-  std::optional<int> stars;         // 1..3 from ★ (U+2605) count
-  std::string lever;                // body bullets; repeated bullets joined by "\n"
-  std::string apply;
-  std::string verify;
-  std::vector<std::string>
-      cautions; // every `- caution:`, then `- dead-end:` behind domain::k_dead_end_prefix
-  std::vector<std::string> sources_cited; // every `- source:` bullet
-  std::string effect;                     // raw, always kept
-  std::optional<double> iso_min;          // × over baseline (isolated speedup)
-  std::optional<double> iso_max;
-  std::optional<double> e2e_min_pct; // percent, signed (+2.23 means +2.23 %)
-  std::optional<double> e2e_max_pct;
-  std::optional<int> confirms;       // counters: nullopt when absent,
-  std::optional<int> confirms_cited; // 0 when present but not an integer
-  std::optional<int> confirms_blind; // (kb.py's coercion)
-  std::optional<int> losses;
-  std::optional<int> attempts;
-  std::string lifecycle = "active"; // "active" | "archived"
-  std::string last_seen;            // YYYY-MM-DD or empty
-  std::string text;                 // card body / playbook line text
-  std::string fields;               // JSON object text: every front-matter key as read
-};
+// One imported finding (store/findings_writer.hpp); field names are the
+// learned_findings column names.
+using store::Finding;
 
 // Numbers stated in an `effect` string; each pair is set only when exactly
 // one distinct figure of its kind is stated (FORMATS.md §7 rule 5: keep raw
@@ -97,7 +66,7 @@ struct EffectNumbers {
 // context "file:line"): no/unclosed front matter, invalid UTF-8, a
 // front-matter line without ':'.
 Result<Finding> parse_card(std::string_view file_name, std::string_view content,
-                           std::vector<KnowledgeWarning>& warnings);
+                           std::vector<Warning>& warnings);
 
 // Parse the "Learned" lines of a legacy backend_playbook.md (FORMATS.md §4.1):
 // `- [date | model | model_class | gfx | kernel_class | shape_regime] text`
@@ -108,7 +77,7 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
 // Identity: "<base name>#<bracket fields joined by |>|<first 60 chars of text>".
 // Error (invalid_input): invalid UTF-8.
 Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, std::string_view content,
-                                                   std::vector<KnowledgeWarning>& warnings);
+                                                   std::vector<Warning>& warnings);
 
 // Parse an _inbox/<run_id>.json[.drained] proposal (FORMATS.md §4.5): one
 // Finding per cards[i], identity "<base name without .drained>#/cards/<i>".
@@ -116,7 +85,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
 // box_quiet false, held_out true, no run_id) is kept with lifecycle
 // "archived" and a note. Errors: invalid UTF-8 or JSON, no cards array.
 Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,
-                                            std::vector<KnowledgeWarning>& warnings);
+                                            std::vector<Warning>& warnings);
 
 // One INDEX.md line that names a card file which is not in the card set.
 struct IndexDangling {
@@ -129,8 +98,8 @@ struct IndexCheck {
   std::vector<std::string> listed;   // present cards the index names
   std::vector<std::string> unlisted; // present cards the index does not name
   std::vector<IndexDangling> dangling;
-  std::vector<int> bullets_without_card;  // lines of `- ` entries naming no .md
-  std::vector<KnowledgeWarning> warnings; // one per unlisted/dangling/bullet
+  std::vector<int> bullets_without_card; // lines of `- ` entries naming no .md
+  std::vector<Warning> warnings;         // one per unlisted/dangling/bullet
 };
 
 // Cross-check INDEX.md (FORMATS.md §4.4; a cross-check only, never
@@ -170,4 +139,4 @@ std::vector<std::string> parse_list_value(std::string_view value);
 // ★ count of a confidence value (1..3); nullopt when it holds no ★.
 std::optional<int> parse_stars(std::string_view confidence);
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <initializer_list>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
@@ -418,7 +418,7 @@ EffectNumbers extract_effect_numbers(std::string_view effect)
   return out;
 }
 
-namespace kdetail {
+namespace detail {
 
 void apply_effect_numbers(Finding& f)
 {
@@ -429,6 +429,6 @@ void apply_effect_numbers(Finding& f)
   f.e2e_max_pct = n.e2e_max_pct;
 }
 
-} // namespace kdetail
+} // namespace detail
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

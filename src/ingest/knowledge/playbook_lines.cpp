@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <set>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
@@ -23,7 +23,7 @@ using util::trim;
 // `content` with every `<!-- … -->` removed; newlines inside a comment are
 // kept so line numbers stay those of the file.
 std::string strip_html_comments(std::string_view content, std::string_view file,
-                                std::vector<KnowledgeWarning>& warnings)
+                                std::vector<Warning>& warnings)
 {
   std::string out;
   out.reserve(content.size());
@@ -38,8 +38,8 @@ std::string strip_html_comments(std::string_view content, std::string_view file,
     std::size_t close = content.find("-->", open + 4);
     if (close == std::string_view::npos) {
       const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<long>(open), '\n');
-      kdetail::add_warning(warnings, Severity::warning, file, static_cast<int>(line),
-                           "HTML comment is never closed; ignoring the rest of the file");
+      detail::add_warning(warnings, Severity::warning, file, static_cast<int>(line),
+                          "HTML comment is never closed; ignoring the rest of the file");
       close = content.size();
     }
     const std::string_view comment = content.substr(open, close - open);
@@ -145,7 +145,7 @@ std::string type_from_lead(std::string_view lead)
 
 // Map the bracket fields to a Finding; false (with a warning) when the field
 // count fits neither the dated nor the seed form.
-bool fill_from_fields(Finding& f, Entry& e, std::string_view file, std::vector<KnowledgeWarning>& warnings)
+bool fill_from_fields(Finding& f, Entry& e, std::string_view file, std::vector<Warning>& warnings)
 {
   auto& v = e.fields;
   if (v.size() == 5 && v[0] == "*") {
@@ -154,20 +154,20 @@ bool fill_from_fields(Finding& f, Entry& e, std::string_view file, std::vector<K
     // Extra " | " can only belong to the free-text kernel_class.
     std::vector<std::string> mid(v.begin() + 4, v.end() - 1);
     v = {v[0], v[1], v[2], v[3], fmt::format("{}", fmt::join(mid, " | ")), v.back()};
-    kdetail::add_warning(warnings, Severity::note, file, e.line,
-                         "more than six ' | ' fields; the extra ones are read as kernel_class");
+    detail::add_warning(warnings, Severity::note, file, e.line,
+                        "more than six ' | ' fields; the extra ones are read as kernel_class");
   }
   if (v.size() != 6) {
-    kdetail::add_warning(warnings, Severity::warning, file, e.line,
-                         fmt::format("entry has {} ' | ' fields, expected 6; skipped", v.size()));
+    detail::add_warning(warnings, Severity::warning, file, e.line,
+                        fmt::format("entry has {} ' | ' fields, expected 6; skipped", v.size()));
     return false;
   }
   e.seed = e.seed || v[0] == "*";
   if (!e.seed) {
-    f.last_seen = kdetail::leading_date(v[0].substr(0, 10));
+    f.last_seen = detail::leading_date(v[0].substr(0, 10));
     if (f.last_seen.empty()) {
-      kdetail::add_warning(warnings, Severity::warning, file, e.line,
-                           fmt::format("date '{}' is not YYYY-MM-DD; last_seen left empty", v[0]));
+      detail::add_warning(warnings, Severity::warning, file, e.line,
+                          fmt::format("date '{}' is not YYYY-MM-DD; last_seen left empty", v[0]));
     }
   }
   f.model = v[1] == "*" ? "" : v[1];
@@ -191,11 +191,11 @@ bool fill_from_fields(Finding& f, Entry& e, std::string_view file, std::vector<K
 // playbook calls "priors, not gospel". Numbers come from the text (there is
 // no separate effect); effect stays empty.
 Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, std::string_view content,
-                                                   std::vector<KnowledgeWarning>& warnings)
+                                                   std::vector<Warning>& warnings)
 {
-  RFDB_TRY(kdetail::check_utf8(file_name, content));
+  RFDB_TRY(detail::check_utf8(file_name, content));
   const std::string stripped = strip_html_comments(content, file_name, warnings);
-  const auto lines = kdetail::split_lines(stripped);
+  const auto lines = detail::split_lines(stripped);
   std::vector<Entry> entries;
   bool fenced = false;
   bool open = false; // an entry that indented lines may continue
@@ -220,7 +220,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     }
   }
 
-  const std::string base = kdetail::base_name(file_name);
+  const std::string base = detail::base_name(file_name);
   std::vector<Finding> out;
   std::set<std::string> seen;
   for (auto& e : entries) {
@@ -231,8 +231,8 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     }
     f.identity = fmt::format("{}#{}|{}", base, fmt::join(e.fields, "|"), trim(util::utf8_prefix(e.text, 60)));
     if (!seen.insert(f.identity).second) {
-      kdetail::add_warning(warnings, Severity::warning, file_name, e.line,
-                           "entry repeats an earlier one (same fields and opening text); skipped");
+      detail::add_warning(warnings, Severity::warning, file_name, e.line,
+                          "entry repeats an earlier one (same fields and opening text); skipped");
       continue;
     }
     f.key_raw = e.bracket;
@@ -253,4 +253,4 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
   return out;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

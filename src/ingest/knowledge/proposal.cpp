@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 
 namespace {
 
@@ -62,7 +62,7 @@ std::vector<std::string> as_list(const Json& card, std::string_view key)
 
 // kb.py coercion for JSON counters: integral numbers, integer strings, else 0.
 std::optional<int> counter(const Json& card, std::string_view key, std::string_view file,
-                           std::string_view pointer, std::vector<KnowledgeWarning>& warnings)
+                           std::string_view pointer, std::vector<Warning>& warnings)
 {
   const auto it = card.find(key);
   if (it == card.end() || it->is_null()) {
@@ -77,12 +77,12 @@ std::optional<int> counter(const Json& card, std::string_view key, std::string_v
     ok = true;
     value = static_cast<int>(it->get<double>());
   } else if (it->is_string()) {
-    value = kdetail::coerce_counter(it->get<std::string>(), ok);
+    value = detail::coerce_counter(it->get<std::string>(), ok);
   }
   if (!ok) {
-    kdetail::add_warning(warnings, Severity::warning, file, 0,
-                         fmt::format("{}/{} '{}' is not an integer; read as 0", pointer, key,
-                                     util::utf8_prefix(it->dump(), 40)));
+    detail::add_warning(warnings, Severity::warning, file, 0,
+                        fmt::format("{}/{} '{}' is not an integer; read as 0", pointer, key,
+                                    util::utf8_prefix(it->dump(), 40)));
   }
   return value;
 }
@@ -126,9 +126,9 @@ std::string not_drainable_reason(const Json& doc)
 }
 
 Finding finding_from(const Json& card, const Json& doc, std::string_view file, std::size_t index,
-                     std::vector<KnowledgeWarning>& warnings)
+                     std::vector<Warning>& warnings)
 {
-  std::string base = kdetail::base_name(file);
+  std::string base = detail::base_name(file);
   if (base.size() > 8 && base.compare(base.size() - 8, 8, ".drained") == 0) {
     base.resize(base.size() - 8);
   }
@@ -152,9 +152,9 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
   const std::string kernel_class = as_text(card, "kernel_class");
   const std::string regime = as_text(card, "regime");
   const std::string gfx = as_text(card, "gfx");
-  kdetail::derive_reuse_key(f, {kernel_class, regime, f.key_raw, platforms, gfx, file}, warnings, 0);
-  kdetail::apply_effect_numbers(f);
-  kdetail::apply_confidence(f, as_text(card, "confidence"), warnings, file, 0);
+  detail::derive_reuse_key(f, {kernel_class, regime, f.key_raw, platforms, gfx, file}, warnings, 0);
+  detail::apply_effect_numbers(f);
+  detail::apply_confidence(f, as_text(card, "confidence"), warnings, file, 0);
   f.confirms = counter(card, "confirms", file, pointer, warnings);
   f.confirms_cited = counter(card, "confirms_cited", file, pointer, warnings);
   f.confirms_blind = counter(card, "confirms_blind", file, pointer, warnings);
@@ -164,7 +164,7 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
       domain::to_string(domain::parse<domain::Lifecycle>(util::lower_ascii(as_text(card, "lifecycle")))
                             .value_or(domain::Lifecycle::active));
   const std::string seen = as_text(card, "last_seen");
-  f.last_seen = kdetail::leading_date(seen.empty() ? as_text(doc, "date") : seen);
+  f.last_seen = detail::leading_date(seen.empty() ? as_text(doc, "date") : seen);
   f.text = body_from(card);
   f.fields = card.dump();
   return f;
@@ -176,9 +176,9 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
 // shown) with a note rather than a warning: pending proposals are normal
 // inbox content, not malformed input, so they must not fail --strict.
 Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::string_view content,
-                                            std::vector<KnowledgeWarning>& warnings)
+                                            std::vector<Warning>& warnings)
 {
-  RFDB_TRY(kdetail::check_utf8(file_name, content));
+  RFDB_TRY(detail::check_utf8(file_name, content));
   Json doc;
   try {
     doc = Json::parse(content.begin(), content.end(), nullptr, true, true);
@@ -194,15 +194,15 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
   }
   const std::string reason = not_drainable_reason(doc);
   if (!reason.empty()) {
-    kdetail::add_warning(warnings, Severity::note, file_name, 0,
-                         fmt::format("not drainable ({}); its findings are stored as archived", reason));
+    detail::add_warning(warnings, Severity::note, file_name, 0,
+                        fmt::format("not drainable ({}); its findings are stored as archived", reason));
   }
   std::vector<Finding> out;
   const auto& cards = doc["cards"];
   for (std::size_t i = 0; i < cards.size(); ++i) {
     if (!cards[i].is_object()) {
-      kdetail::add_warning(warnings, Severity::warning, file_name, 0,
-                           fmt::format("/cards/{} is not an object; skipped", i));
+      detail::add_warning(warnings, Severity::warning, file_name, 0,
+                          fmt::format("/cards/{} is not an object; skipped", i));
       continue;
     }
     Finding f = finding_from(cards[i], doc, file_name, i, warnings);
@@ -214,4 +214,4 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
   return out;
 }
 
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

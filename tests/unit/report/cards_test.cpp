@@ -215,7 +215,7 @@ TEST(Cards, ArchiveCardAddsLifecycleWhenMissing)
 // ---- round trip: our own cards ingested again change nothing ----------------
 
 // What the lead stores for an ingested card (issue 5), from the ingest parser.
-ImportedFinding imported_from(const ingest::Finding& f)
+ImportedFinding imported_from(const ingest::knowledge::Finding& f)
 {
   ImportedFinding out;
   out.origin = f.origin;
@@ -253,8 +253,8 @@ std::vector<ImportedFinding> ingest_cards(const std::vector<CardFile>& files)
     if (file.file_name == k_index_file) {
       continue;
     }
-    std::vector<ingest::KnowledgeWarning> warnings;
-    auto parsed = ingest::parse_card(file.file_name, file.content, warnings);
+    std::vector<ingest::knowledge::Warning> warnings;
+    auto parsed = ingest::knowledge::parse_card(file.file_name, file.content, warnings);
     EXPECT_TRUE(parsed.has_value()) << file.file_name;
     if (parsed) {
       out.push_back(imported_from(*parsed));

@@ -14,7 +14,7 @@
 #define RFDB_FIXTURES_DIR "tests/fixtures"
 #endif
 
-namespace rfdb::ingest {
+namespace rfdb::ingest::knowledge {
 namespace {
 
 const std::string k_dir = std::string(RFDB_FIXTURES_DIR) + "/knowledge/";
@@ -28,22 +28,22 @@ std::string read_fixture(const std::string& relative)
   return s.str();
 }
 
-Finding card(const std::string& name, std::vector<KnowledgeWarning>& warnings)
+Finding card(const std::string& name, std::vector<Warning>& warnings)
 {
   auto r = parse_card("learned/" + name, read_fixture("learned/" + name), warnings);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().describe());
   return r ? *r : Finding{};
 }
 
-bool any_warning_contains(const std::vector<KnowledgeWarning>& warnings, const std::string& text)
+bool any_warning_contains(const std::vector<Warning>& warnings, const std::string& text)
 {
   return std::any_of(warnings.begin(), warnings.end(),
-                     [&](const KnowledgeWarning& w) { return w.describe().find(text) != std::string::npos; });
+                     [&](const Warning& w) { return w.describe().find(text) != std::string::npos; });
 }
 
 TEST(KnowledgeCard, LegacyHeaderDerivesKeyFromMiddleDots)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("legacy-gemm-tune-gfx942.md", w);
   EXPECT_EQ(f.origin, "card");
   EXPECT_EQ(f.identity, "legacy-gemm-tune-gfx942.md");
@@ -79,7 +79,7 @@ TEST(KnowledgeCard, LegacyHeaderDerivesKeyFromMiddleDots)
 
 TEST(KnowledgeCard, FullHeaderSkipsCommentLinesAndReadsCounters)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("full-header-quant-cast-gfx950.md", w);
   EXPECT_EQ(f.name, "full-header-quant-cast-gfx950");
   EXPECT_EQ(f.kernel_class_raw, "quantize / cast");
@@ -106,7 +106,7 @@ TEST(KnowledgeCard, FullHeaderSkipsCommentLinesAndReadsCounters)
 
 TEST(KnowledgeCard, HybridOrderWithPythonListsMatchesFullHeader)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("hybrid-split-kv-decode-gfx1100.md", w);
   EXPECT_EQ(f.name, "Fixture split-KV count for decode attention (hybrid order)");
   EXPECT_EQ(f.kernel_class_raw, "attention-decode");
@@ -131,7 +131,7 @@ TEST(KnowledgeCard, BothListSyntaxesGiveTheSameItems)
 
 TEST(KnowledgeCard, CountersAreCoercedToZeroWithAWarning)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("hybrid-split-kv-decode-gfx1100.md", w);
   EXPECT_EQ(f.attempts, 0); // "two" → 0, as kb.py does
   EXPECT_EQ(f.losses, 1);
@@ -152,7 +152,7 @@ TEST(KnowledgeCard, StarTiersCountU2605)
   EXPECT_EQ(parse_stars("★★★★"), 3);
   EXPECT_EQ(parse_stars("high"), std::nullopt);
   EXPECT_EQ(parse_stars("☆☆"), std::nullopt); // white stars are not tiers
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   EXPECT_EQ(card("multiline-moe-fp8-gfx90a.md", w).stars, 1);
   const auto no_stars = parse_card("x.md", "---\nkey: a · gfx942 · decode\nconfidence: high\n---\n", w);
   ASSERT_TRUE(no_stars.has_value());
@@ -162,7 +162,7 @@ TEST(KnowledgeCard, StarTiersCountU2605)
 
 TEST(KnowledgeCard, VeryLongSingleLineValueIsKeptWhole)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("hybrid-split-kv-decode-gfx1100.md", w);
   EXPECT_GT(f.effect.size(), 3000U);
   EXPECT_EQ(f.effect.substr(0, 35), "iso 1.12× on the decode bucket and");
@@ -172,7 +172,7 @@ TEST(KnowledgeCard, VeryLongSingleLineValueIsKeptWhole)
 
 TEST(KnowledgeCard, MultiLineValueIsFoldedIntoOne)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("multiline-moe-fp8-gfx90a.md", w);
   EXPECT_EQ(f.effect, "1.047x isolated on the small-token buckets, measured over three passes; "
                       "end to end −0.064 % e2e (inside the noise band, so not banked).");
@@ -189,7 +189,7 @@ TEST(KnowledgeCard, MultiLineValueIsFoldedIntoOne)
 
 TEST(KnowledgeCard, RepeatableSourceAndColumnZeroContinuation)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("full-header-quant-cast-gfx950.md", w);
   ASSERT_EQ(f.sources_cited.size(), 2U);
   EXPECT_EQ(f.sources_cited[0], "fixture run beta, 2026-02-20");
@@ -209,7 +209,7 @@ TEST(KnowledgeCard, RepeatableSourceAndColumnZeroContinuation)
 
 TEST(KnowledgeCard, ArchivedLifecycle)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const Finding f = card("archived-topk-routing-gfx942.md", w);
   EXPECT_EQ(f.lifecycle, "archived");
   EXPECT_EQ(f.op_class, "elementwise");
@@ -222,7 +222,7 @@ TEST(KnowledgeCard, ArchivedLifecycle)
 
 TEST(KnowledgeCard, StatusFieldIsNotALifecycle)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_card("s.md", "---\nkey: a · gfx942 · decode\nstatus: DEPRECATED-HERE\n---\n", w);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->lifecycle, "active");
@@ -231,7 +231,7 @@ TEST(KnowledgeCard, StatusFieldIsNotALifecycle)
 
 TEST(KnowledgeCard, BrokenLineErrorNamesFileAndLine)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_card("learned/broken-no-colon.md", read_fixture("learned/broken-no-colon.md"), w);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code, ErrorCode::invalid_input);
@@ -241,7 +241,7 @@ TEST(KnowledgeCard, BrokenLineErrorNamesFileAndLine)
 
 TEST(KnowledgeCard, UnreadableCardsAreErrorsWithLines)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto none = parse_card("a.md", "\n# Title\n- source: x\n", w);
   ASSERT_FALSE(none.has_value());
   EXPECT_EQ(none.error().describe(), "a.md:2: no front matter: the card must start with a '---' line");
@@ -259,7 +259,7 @@ TEST(KnowledgeCard, UnreadableCardsAreErrorsWithLines)
 
 TEST(KnowledgeCard, BomBlankLinesAndBodyRulesAreTolerated)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_card("d.md",
                             "\xEF\xBB\xBF\n\n---\r\nkey: x · gfx942 · prefill\r\nconfidence: ★★\r\n"
                             "---\r\nbody\n---\nmore: text\n---\n- source: s\n",
@@ -273,7 +273,7 @@ TEST(KnowledgeCard, BomBlankLinesAndBodyRulesAreTolerated)
 
 TEST(KnowledgePlaybook, SeedAndDatedLinesWhileTheCommentTemplateIsIgnored)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r =
       parse_legacy_playbook("knowledge/backend_playbook.md", read_fixture("backend_playbook.md"), w);
   ASSERT_TRUE(r.has_value()) << r.error().describe();
@@ -319,7 +319,7 @@ TEST(KnowledgePlaybook, IdentitySurvivesReorderingAndRepeatsAreSkipped)
 {
   const std::string a = "- [2026-01-02 | m | dense | gfx942 | dense GEMM | decode] first text\n";
   const std::string b = "- [2026-01-01 | m | dense | gfx942 | dense GEMM | decode] second text\n";
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto ab = parse_legacy_playbook("p.md", a + "\n" + b, w);
   const auto ba = parse_legacy_playbook("p.md", "intro\n" + b + a, w);
   ASSERT_TRUE(ab && ba);
@@ -337,7 +337,7 @@ TEST(KnowledgeProposal, DrainedProposalWithoutTrailingNewline)
 {
   const std::string content = read_fixture("learned/_inbox/e2e-fixture-splitkv-20260301.json.drained");
   ASSERT_NE(content.back(), '\n');
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_proposal("learned/_inbox/e2e-fixture-splitkv-20260301.json.drained", content, w);
   ASSERT_TRUE(r.has_value()) << r.error().describe();
   ASSERT_EQ(r->size(), 1U); // cards[1] is not an object
@@ -362,7 +362,7 @@ TEST(KnowledgeProposal, DrainedProposalWithoutTrailingNewline)
 
 TEST(KnowledgeProposal, NotAcceptedIsStoredArchivedWithANote)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_proposal("_inbox/e2e-fixture-pending-20260305.json",
                                 read_fixture("learned/_inbox/e2e-fixture-pending-20260305.json"), w);
   ASSERT_TRUE(r.has_value()) << r.error().describe();
@@ -377,7 +377,7 @@ TEST(KnowledgeProposal, NotAcceptedIsStoredArchivedWithANote)
 
 TEST(KnowledgeProposal, InvalidJsonNamesTheLine)
 {
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto bad = parse_proposal("p.json", "{\n  \"cards\": [\n    {\"a\": 1,,}\n]}", w);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().context, std::vector<std::string>{"p.json:3"});
@@ -487,7 +487,7 @@ TEST(KnowledgeNormalize, GfxByPattern)
   EXPECT_EQ(extract_gfx("MI250 gfx90a"), "gfx90a");
   EXPECT_EQ(extract_gfx("any gfx"), "");
   EXPECT_EQ(extract_all_gfx("gfx942+gfx950, gfx942"), (std::vector<std::string>{"gfx942", "gfx950"}));
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   const auto r = parse_card("m.md", "---\nkey: MoE GEMM · gfx942+gfx950 · decode\n---\n", w);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->gfx, "gfx942");
@@ -519,29 +519,23 @@ TEST(KnowledgeEffect, UnambiguousNumbersOnly)
   EXPECT_DOUBLE_EQ(*n.e2e_min_pct, 14.15);
 }
 
-} // namespace
-} // namespace rfdb::ingest
-
-namespace rfdb::ingest {
-namespace {
-
 // last_seen goes through util::parse_iso_date: a day the month lacks is no date.
 TEST(KnowledgeCard, LastSeenRejectsADayTheMonthLacks)
 {
   const std::string head =
       "---\nkey: dense bf16 GEMM \xC2\xB7 gfx942 \xC2\xB7 sglang\ntype: lever\nlast_seen: ";
   const std::string tail = "\n---\n# Title\n- lever: retune the table\n";
-  std::vector<KnowledgeWarning> w;
+  std::vector<Warning> w;
   auto ok = parse_card("learned/dated.md", head + "2024-02-29 (leap day)" + tail, w);
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(ok->last_seen, "2024-02-29");
   auto bad = parse_card("learned/dated.md", head + "2026-02-31" + tail, w);
   ASSERT_TRUE(bad.has_value());
   EXPECT_EQ(bad->last_seen, "");
-  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const KnowledgeWarning& x) {
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const Warning& x) {
     return x.describe().find("2026-02-31") != std::string::npos;
   }));
 }
 
 } // namespace
-} // namespace rfdb::ingest
+} // namespace rfdb::ingest::knowledge

@@ -1,5 +1,5 @@
-// Run-level artifacts: env_report.json, bench_summary.json,
-// director_e2e_validation.json (FORMATS.md §2.1, §2.2, §2.13).
+// env_report.json (FORMATS.md §2.1) → the run's identity: model, gfx (one
+// spelling per GPU), backend, tp and the isl/osl/conc workload.
 #include "domain/normalize.hpp"
 
 #include "ingest/evaldir/artifacts.hpp"
@@ -11,7 +11,6 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::first_string;
-using detail::invalid;
 using detail::require_object;
 
 namespace {
@@ -118,64 +117,11 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
   return r;
 }
 
-Result<BenchSummary> bench_summary_impl(const json& doc)
-{
-  RFDB_TRY(require_object(doc, k_root));
-  BenchSummary b;
-  RFDB_TRY_ASSIGN(b.throughput_tok_s_median,
-                  detail::get_non_negative(doc, "throughput_tok_s_median", k_root));
-  if (!b.throughput_tok_s_median) {
-    RFDB_TRY_ASSIGN(b.throughput_tok_s_median,
-                    detail::get_non_negative(doc, "output_throughput_tok_s_median", k_root));
-  }
-  RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "throughput_tok_s_spread_pct", k_root));
-  if (!b.throughput_spread_pct) {
-    RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "output_throughput_tok_s_spread_pct", k_root));
-  }
-  RFDB_TRY_ASSIGN(b.ttft_ms_median, get_double(doc, "ttft_ms_median", k_root));
-  RFDB_TRY_ASSIGN(b.tpot_ms_median, get_double(doc, "tpot_ms_median", k_root));
-  RFDB_TRY_ASSIGN(b.runs_count, get_int(doc, "runs", k_root));
-  RFDB_TRY_ASSIGN(b.metric_basis, get_string(doc, "metric_basis", k_root));
-  RFDB_TRY_ASSIGN(b.measurement_mode, get_string(doc, "measurement_mode", k_root));
-  return b;
-}
-
-Result<RunOutcome> director_impl(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings)
-{
-  RFDB_TRY(require_object(doc, k_root));
-  RunOutcome o;
-  RFDB_TRY_ASSIGN(o.model, get_string(doc, "model_name", k_root));
-  RFDB_TRY_ASSIGN(o.baseline_throughput_tok_s,
-                  detail::get_non_negative(doc, "baseline_throughput_tok_s", k_root));
-  RFDB_TRY_ASSIGN(o.final_throughput_tok_s,
-                  detail::get_non_negative(doc, "director_verified_throughput_tok_s", k_root));
-  RFDB_TRY_ASSIGN(o.throughput_speedup,
-                  detail::get_speedup(doc, "throughput_speedup", k_root, detail::ZeroSpeedup::reject));
-  if (!o.throughput_speedup && o.baseline_throughput_tok_s && o.final_throughput_tok_s &&
-      *o.baseline_throughput_tok_s > 0.0 && *o.final_throughput_tok_s > 0.0) {
-    o.throughput_speedup = *o.final_throughput_tok_s / *o.baseline_throughput_tok_s;
-  }
-  RFDB_TRY(detail::read_validation(doc, rel_path, warnings, o));
-  return o;
-}
-
 } // namespace
 
 Result<EnvReport> parse_env_report(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings)
 {
   return env_report_impl(doc, rel_path, warnings).map_error(add_file(rel_path));
-}
-
-Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
-                                         std::vector<Warning>& /*warnings*/)
-{
-  return bench_summary_impl(doc).map_error(add_file(rel_path));
-}
-
-Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
-                                             std::vector<Warning>& warnings)
-{
-  return director_impl(doc, rel_path, warnings).map_error(add_file(rel_path));
 }
 
 } // namespace rfdb::ingest

@@ -1,38 +1,52 @@
-// The transactional writer of one derived run (runs, sources, verdicts, attempts).
-#include "ingest/writer.hpp"
+// Writing a derived run's rows, and the reads ingest makes inside the run's
+// transaction (see run_writer.hpp).
+#include "store/run_writer.hpp"
 
 #include "rfdb_sql.hpp"
 
-namespace rfdb::ingest {
+namespace rfdb::store {
 
-using store::Statement;
-
+// Every statement, in the order RunWriter::create prepares them.
 struct RunWriter::Statements {
   Statement run_upsert, clear_attempts, clear_verdicts, clear_rounds, clear_bench;
   Statement bench, round, sample, doc, verdict, attempt, attempt_source;
+  Statement derived_by, set_derived_by, copy_candidates, measured, unshared_file, file_copies;
 };
 
-RunWriter::RunWriter(store::Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
+RunWriter::RunWriter(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
 RunWriter::RunWriter(RunWriter&&) noexcept = default;
 RunWriter& RunWriter::operator=(RunWriter&&) noexcept = default;
 RunWriter::~RunWriter() = default;
 
-Result<RunWriter> RunWriter::create(store::Database& db)
+Result<RunWriter> RunWriter::create(Database& db)
 {
-  auto s = std::make_unique<Statements>();
-  RFDB_TRY_ASSIGN(s->run_upsert, db.prepare(sql::k_run_upsert, "run_upsert"));
-  RFDB_TRY_ASSIGN(s->clear_attempts, db.prepare(sql::k_run_clear_attempts, "run_clear_attempts"));
-  RFDB_TRY_ASSIGN(s->clear_verdicts, db.prepare(sql::k_run_clear_verdicts, "run_clear_verdicts"));
-  RFDB_TRY_ASSIGN(s->clear_rounds, db.prepare(sql::k_run_clear_rounds, "run_clear_rounds"));
-  RFDB_TRY_ASSIGN(s->clear_bench, db.prepare(sql::k_run_clear_bench, "run_clear_bench"));
-  RFDB_TRY_ASSIGN(s->bench, db.prepare(sql::k_bench_insert, "bench_insert"));
-  RFDB_TRY_ASSIGN(s->round, db.prepare(sql::k_round_insert, "round_insert"));
-  RFDB_TRY_ASSIGN(s->sample, db.prepare(sql::k_sample_insert, "sample_insert"));
-  RFDB_TRY_ASSIGN(s->doc, db.prepare(sql::k_roofline_doc_insert, "roofline_doc_insert"));
-  RFDB_TRY_ASSIGN(s->verdict, db.prepare(sql::k_verdict_insert, "verdict_insert"));
-  RFDB_TRY_ASSIGN(s->attempt, db.prepare(sql::k_attempt_insert, "attempt_insert"));
-  RFDB_TRY_ASSIGN(s->attempt_source, db.prepare(sql::k_attempt_source_insert, "attempt_source_insert"));
-  return RunWriter(db, std::move(s));
+  std::vector<Statement> all;
+  RFDB_TRY_ASSIGN(all, prepare_all(db, {
+                                           {sql::k_run_upsert, "run_upsert"},
+                                           {sql::k_run_clear_attempts, "run_clear_attempts"},
+                                           {sql::k_run_clear_verdicts, "run_clear_verdicts"},
+                                           {sql::k_run_clear_rounds, "run_clear_rounds"},
+                                           {sql::k_run_clear_bench, "run_clear_bench"},
+                                           {sql::k_bench_insert, "bench_insert"},
+                                           {sql::k_round_insert, "round_insert"},
+                                           {sql::k_sample_insert, "sample_insert"},
+                                           {sql::k_roofline_doc_insert, "roofline_doc_insert"},
+                                           {sql::k_verdict_insert, "verdict_insert"},
+                                           {sql::k_attempt_insert, "attempt_insert"},
+                                           {sql::k_attempt_source_insert, "attempt_source_insert"},
+                                           {sql::k_run_derived_by, "run_derived_by"},
+                                           {sql::k_run_set_derived_by, "run_set_derived_by"},
+                                           {sql::k_run_copy_candidates, "run_copy_candidates"},
+                                           {sql::k_run_measured_attempts, "run_measured_attempts"},
+                                           {sql::k_run_has_unshared_file, "run_has_unshared_file"},
+                                           {sql::k_run_file_copies, "run_file_copies"},
+                                       }));
+  auto next = all.begin();
+  auto take = [&next] { return std::move(*next++); };
+  // Braced initializers run left to right: members take the list's order.
+  return RunWriter(db, std::make_unique<Statements>(Statements{
+                           take(), take(), take(), take(), take(), take(), take(), take(), take(), take(),
+                           take(), take(), take(), take(), take(), take(), take(), take()}));
 }
 
 Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now)
@@ -92,38 +106,40 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":raw", v.raw);
 }
 
-void bind_attempt(Statement& s, const DerivedAttempt& d, std::optional<std::int64_t> pred_verdict_id)
+void bind_attempt(Statement& s, const NewAttempt& a, std::optional<std::int64_t> pred_verdict_id)
 {
-  const auto& a = d.record;
-  const auto& p = d.prediction;
-  s.bind(":attempt_key", d.key).bind(":short_name", a.short_name).bind(":candidate", a.candidate);
-  s.bind(":kind", d.kind).bind(":candidate_short_name", d.candidate_short_name).bind(":task", d.task);
-  s.bind(":measured", d.measured).bind(":deployed", d.deployed).bind(":post_measured", d.post_measured);
-  s.bind(":reject_reason", a.reject_reason).bind(":validation_class", d.validation_class);
-  s.bind(":validation_speedup", d.validation_speedup);
+  s.bind(":attempt_key", a.attempt_key).bind(":short_name", a.short_name).bind(":candidate", a.candidate);
+  s.bind(":kind", a.kind).bind(":candidate_short_name", a.candidate_short_name).bind(":task", a.task);
+  s.bind(":measured", a.measured).bind(":deployed", a.deployed).bind(":post_measured", a.post_measured);
+  s.bind(":reject_reason", a.reject_reason).bind(":validation_class", a.validation_class);
+  s.bind(":validation_speedup", a.validation_speedup);
   s.bind(":lever", a.lever).bind(":lever_kind", a.lever_kind).bind(":backend", a.backend);
   s.bind(":winner_kind", a.winner_kind).bind(":op_class", a.op_class).bind(":regime", a.regime);
   s.bind(":isolated_speedup", a.isolated_speedup).bind(":e2e_delta_pct", a.e2e_delta_pct);
   s.bind(":gate", a.gate).bind(":verdict", a.verdict).bind(":verdict_raw", a.verdict_raw);
   s.bind(":output_parity", a.output_parity).bind(":parity_kind", a.parity_kind).bind(":reason", a.reason);
   s.bind(":round", a.round).bind(":pred_verdict_id", pred_verdict_id);
+  const domain::Prediction& p = a.prediction;
   s.bind(":pred_source_kind", p.source_kind).bind(":pred_stage", p.stage);
   s.bind(":pred_roofline_pct", p.roofline_pct).bind(":pred_target_eff", p.target_eff);
   s.bind(":pred_attainable_speedup", p.attainable_speedup);
   s.bind(":pred_expected_e2e_gain_pct", p.expected_e2e_gain_pct);
   s.bind(":pred_headroom_class", p.headroom_class).bind(":pred_bound_type", p.bound_type);
   s.bind(":pred_confidence", p.confidence).bind(":pred_suspect", p.suspect);
-  s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", d.post_efficiency);
+  s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", a.post_efficiency);
 }
 
 } // namespace
 
-Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
+Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
+                                          std::span<const std::pair<std::int64_t, BenchSummary>> bench,
+                                          std::span<const std::pair<std::int64_t, TopN>> rounds,
+                                          std::span<const DocRecord> docs,
+                                          std::span<const NewAttempt> attempts)
 {
   WriteCounts counts;
-  const std::string& run_id = run.run.run_id;
   auto& st = *m_s;
-  for (const auto& [source_id, b] : run.bench) {
+  for (const auto& [source_id, b] : bench) {
     st.bench.bind(":run_id", run_id)
         .bind(":source_id", source_id)
         .bind(":role", b.role)
@@ -136,7 +152,7 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
     RFDB_TRY(st.bench.exec());
     ++counts.bench;
   }
-  for (const auto& [source_id, t] : run.rounds) {
+  for (const auto& [source_id, t] : rounds) {
     st.round.bind(":run_id", run_id).bind(":round", t.round).bind(":round_order", t.round_order);
     st.round.bind(":source_id", source_id).bind(":parser_source", t.parser_source);
     st.round.bind(":total_gpu_time_ms", t.total_gpu_time_ms)
@@ -164,7 +180,7 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
   }
   // Verdict ids, per doc, so attempts can point at their prediction.
   std::vector<std::vector<std::int64_t>> verdict_ids;
-  for (const auto& d : run.docs) {
+  for (const auto& d : docs) {
     const auto& doc = d.doc;
     auto& s = st.doc;
     s.bind(":run_id", run_id).bind(":source_id", d.source_id).bind(":source_kind", doc.source_kind);
@@ -183,7 +199,7 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
       ++(d.superseded ? counts.verdicts_superseded : counts.verdicts);
     }
   }
-  for (const auto& a : run.attempts) {
+  for (const auto& a : attempts) {
     std::optional<std::int64_t> pred_id;
     if (a.prediction_verdict) {
       pred_id = verdict_ids[a.prediction_verdict->doc][a.prediction_verdict->verdict];
@@ -202,4 +218,85 @@ Result<WriteCounts> RunWriter::write_derived(const DerivedRun& run)
   return counts;
 }
 
-} // namespace rfdb::ingest
+Result<std::optional<std::int64_t>> RunWriter::derived_by(const std::string& run_id)
+{
+  Statement& s = m_s->derived_by;
+  s.bind(":run_id", run_id);
+  bool known = false;
+  RFDB_TRY_ASSIGN(known, s.step());
+  std::optional<std::int64_t> out;
+  if (known) {
+    out = s.get_int("derived_by");
+  }
+  s.reset();
+  return out;
+}
+
+Result<void> RunWriter::set_derived_by(const std::string& run_id, std::int64_t version)
+{
+  m_s->set_derived_by.bind(":run_id", run_id).bind(":derived_by", version);
+  RFDB_TRY(m_s->set_derived_by.exec());
+  return {};
+}
+
+namespace {
+
+// Bind the identity columns the copy queries filter on.
+void bind_identity(Statement& s, const RunRow& run)
+{
+  const EnvReport& env = run.env;
+  s.bind(":run_id", run.run_id).bind(":model", env.model).bind(":gfx", env.gfx).bind(":backend", env.backend);
+  s.bind(":isl", env.isl).bind(":osl", env.osl).bind(":conc", env.conc);
+}
+
+// Every row's run_id column.
+Result<std::vector<std::string>> run_ids(Statement& s)
+{
+  std::vector<std::string> out;
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) { out.push_back(row.get_text("run_id")); }));
+  return out;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> RunWriter::copy_candidates(const RunRow& run, const std::string& short_name,
+                                                            std::optional<double> isolated_speedup,
+                                                            std::optional<double> e2e_delta_pct)
+{
+  Statement& s = m_s->copy_candidates;
+  bind_identity(s, run);
+  s.bind(":short_name", short_name);
+  s.bind(":isolated_speedup", isolated_speedup).bind(":e2e_delta_pct", e2e_delta_pct);
+  return run_ids(s);
+}
+
+Result<std::vector<MeasuredAttemptRow>> RunWriter::measured_attempts(const std::string& run_id)
+{
+  Statement& s = m_s->measured;
+  s.bind(":run_id", run_id);
+  std::vector<MeasuredAttemptRow> out;
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    out.push_back(MeasuredAttemptRow{row.get_text("short_name"), row.get_opt_double("isolated_speedup"),
+                                     row.get_opt_double("e2e_delta_pct")});
+  }));
+  return out;
+}
+
+Result<bool> RunWriter::has_unshared_file(const std::string& run_id)
+{
+  Statement& s = m_s->unshared_file;
+  s.bind(":run_id", run_id);
+  bool found = false;
+  RFDB_TRY(for_each_row(s, [&](const Statement&) { found = true; }));
+  return found;
+}
+
+Result<std::optional<std::string>> RunWriter::file_copy(const RunRow& run)
+{
+  bind_identity(m_s->file_copies, run);
+  std::vector<std::string> ids;
+  RFDB_TRY_ASSIGN(ids, run_ids(m_s->file_copies));
+  return ids.empty() ? std::nullopt : std::optional(std::move(ids.front()));
+}
+
+} // namespace rfdb::store

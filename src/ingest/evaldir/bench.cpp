@@ -1,0 +1,45 @@
+// bench_summary.json (FORMATS.md §2.2) → one bench_summaries row:
+// throughput tok/s (median, spread percent), TTFT and TPOT medians in ms.
+#include "ingest/evaldir/artifacts.hpp"
+#include "ingest/evaldir/common.hpp"
+
+namespace rfdb::ingest {
+
+using detail::add_file;
+using detail::require_object;
+
+namespace {
+
+const std::string k_root;
+
+Result<BenchSummary> bench_summary_impl(const json& doc)
+{
+  RFDB_TRY(require_object(doc, k_root));
+  BenchSummary b;
+  RFDB_TRY_ASSIGN(b.throughput_tok_s_median,
+                  detail::get_non_negative(doc, "throughput_tok_s_median", k_root));
+  if (!b.throughput_tok_s_median) {
+    RFDB_TRY_ASSIGN(b.throughput_tok_s_median,
+                    detail::get_non_negative(doc, "output_throughput_tok_s_median", k_root));
+  }
+  RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "throughput_tok_s_spread_pct", k_root));
+  if (!b.throughput_spread_pct) {
+    RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "output_throughput_tok_s_spread_pct", k_root));
+  }
+  RFDB_TRY_ASSIGN(b.ttft_ms_median, get_double(doc, "ttft_ms_median", k_root));
+  RFDB_TRY_ASSIGN(b.tpot_ms_median, get_double(doc, "tpot_ms_median", k_root));
+  RFDB_TRY_ASSIGN(b.runs_count, get_int(doc, "runs", k_root));
+  RFDB_TRY_ASSIGN(b.metric_basis, get_string(doc, "metric_basis", k_root));
+  RFDB_TRY_ASSIGN(b.measurement_mode, get_string(doc, "measurement_mode", k_root));
+  return b;
+}
+
+} // namespace
+
+Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
+                                         std::vector<Warning>& /*warnings*/)
+{
+  return bench_summary_impl(doc).map_error(add_file(rel_path));
+}
+
+} // namespace rfdb::ingest

@@ -1,0 +1,101 @@
+// File versions in `sources`: find, put (insert / revive / supersede) and
+// read back a run's versions (see sources.hpp).
+#include "store/sources.hpp"
+
+#include "rfdb_sql.hpp"
+
+namespace rfdb::store {
+
+struct Sources::Statements {
+  Statement find, latest, insert, supersede, run_sources;
+};
+
+Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
+Sources::Sources(Sources&&) noexcept = default;
+Sources& Sources::operator=(Sources&&) noexcept = default;
+Sources::~Sources() = default;
+
+Result<Sources> Sources::prepare(Database& db)
+{
+  std::vector<Statement> all;
+  RFDB_TRY_ASSIGN(all, prepare_all(db, {
+                                           {sql::k_source_find, "source_find"},
+                                           {sql::k_source_latest, "source_latest"},
+                                           {sql::k_source_insert, "source_insert"},
+                                           {sql::k_source_supersede, "source_supersede"},
+                                           {sql::k_run_sources, "run_sources"},
+                                       }));
+  return Sources(
+      db, std::make_unique<Statements>(Statements{std::move(all[0]), std::move(all[1]), std::move(all[2]),
+                                                  std::move(all[3]), std::move(all[4])}));
+}
+
+Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::string>& run_id,
+                                                   const std::string& rel_path, const std::string& sha256)
+{
+  Statement& s = m_s->find;
+  s.bind(":run_id", run_id).bind(":rel_path", rel_path).bind(":sha256", sha256);
+  bool found = false;
+  RFDB_TRY_ASSIGN(found, s.step());
+  std::optional<StoredVersion> out;
+  if (found) {
+    out = StoredVersion{s.get_int("source_id"), s.is_null("superseded_by")};
+  }
+  s.reset();
+  return out;
+}
+
+Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
+{
+  std::optional<StoredVersion> stored;
+  RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
+  if (stored && (stored->current || reverted == Reverted::unchanged)) {
+    return PutSource{PutSource::Action::unchanged, stored->source_id, std::nullopt};
+  }
+  Statement& latest = m_s->latest;
+  latest.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path);
+  bool has_old = false;
+  RFDB_TRY_ASSIGN(has_old, latest.step());
+  const std::optional<std::int64_t> old_id =
+      has_old ? std::optional(latest.get_int("source_id")) : std::nullopt;
+  latest.reset();
+  Statement& supersede = m_s->supersede;
+  PutSource out;
+  if (stored) {
+    // The unique (path, sha256) index forbids a second row: point the
+    // stored version back to current.
+    out.action = PutSource::Action::revived;
+    out.source_id = stored->source_id;
+    supersede.bind(":new_id", std::nullopt).bind(":old_id", out.source_id);
+    RFDB_TRY(supersede.exec());
+  } else {
+    Statement& insert = m_s->insert;
+    insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);
+    insert.bind(":variant", file.variant).bind(":sha256", file.sha256);
+    insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind(":raw", file.raw);
+    insert.bind(":ingested_at", file.ingested_at);
+    RFDB_TRY(insert.exec());
+    out.action = PutSource::Action::inserted;
+    out.source_id = m_db->last_insert_rowid();
+  }
+  if (old_id) {
+    supersede.bind(":new_id", out.source_id).bind(":old_id", *old_id);
+    RFDB_TRY(supersede.exec());
+    out.superseded_id = old_id;
+  }
+  return out;
+}
+
+Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id)
+{
+  Statement& s = m_s->run_sources;
+  s.bind(":run_id", run_id);
+  std::vector<SourceRow> out;
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    out.push_back(SourceRow{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("kind"),
+                            row.get_text("raw"), row.get_int("superseded") != 0});
+  }));
+  return out;
+}
+
+} // namespace rfdb::store

@@ -1,0 +1,70 @@
+// File versions (store/sources.hpp): put_source inserts, skips, supersedes
+// and revives.
+#include "store/database.hpp"
+#include "store/sources.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rfdb::test {
+
+namespace {
+
+using store::PutSource;
+using store::Reverted;
+
+store::SourceFile card(const std::string& sha, std::string_view raw)
+{
+  return store::SourceFile{std::nullopt, "learned/a.md",        "learned_card", "card", sha,
+                           raw,          "2026-01-01T00:00:00Z"};
+}
+
+} // namespace
+
+TEST(StoreSources, PutSourceInsertsSupersedesAndRevives)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  auto sources = store::Sources::prepare(*db);
+  ASSERT_TRUE(sources);
+
+  auto first = sources->put_source(card("aa", "v1"), Reverted::revive);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->action, PutSource::Action::inserted);
+  EXPECT_FALSE(first->superseded_id);
+
+  auto same = sources->put_source(card("aa", "v1"), Reverted::revive);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->action, PutSource::Action::unchanged);
+  EXPECT_EQ(same->source_id, first->source_id);
+
+  auto second = sources->put_source(card("bb", "v2"), Reverted::revive);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->action, PutSource::Action::inserted);
+  EXPECT_EQ(second->superseded_id, first->source_id);
+
+  // Old content under Reverted::unchanged is left alone (eval dirs).
+  auto kept = sources->put_source(card("aa", "v1"), Reverted::unchanged);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->action, PutSource::Action::unchanged);
+  auto v1 = sources->find(std::nullopt, "learned/a.md", "aa");
+  ASSERT_TRUE(v1 && *v1);
+  EXPECT_FALSE((*v1)->current);
+
+  // Under Reverted::revive the old version becomes current again.
+  auto revived = sources->put_source(card("aa", "v1"), Reverted::revive);
+  ASSERT_TRUE(revived);
+  EXPECT_EQ(revived->action, PutSource::Action::revived);
+  EXPECT_EQ(revived->source_id, first->source_id);
+  EXPECT_EQ(revived->superseded_id, second->source_id);
+  v1 = sources->find(std::nullopt, "learned/a.md", "aa");
+  ASSERT_TRUE(v1 && *v1);
+  EXPECT_TRUE((*v1)->current);
+  auto v2 = sources->find(std::nullopt, "learned/a.md", "bb");
+  ASSERT_TRUE(v2 && *v2);
+  EXPECT_FALSE((*v2)->current);
+  auto none = sources->find(std::nullopt, "learned/a.md", "cc");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+}
+
+} // namespace rfdb::test
