@@ -11,7 +11,6 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::first_string;
-using detail::invalid;
 using detail::require_object;
 
 namespace {
