@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages rfdb needs to build and test, only those missing.
-# Usage: tools/install-deps.sh [--with-lint]   (--with-lint adds Node/npm for markdownlint)
+# Usage: tools/install-deps.sh [--with-lint]   (--with-lint adds Node/npm for markdownlint and clang-tidy)
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,10 @@ packages=(
 # so only install Debian's when none is on PATH.
 if [[ "${1:-}" == "--with-lint" ]] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
   packages+=(nodejs npm)
+fi
+# clang-tidy (tools/run-clang-tidy.sh, run by tools/test.sh): Debian 12's is clang-tidy 14.
+if [[ "${1:-}" == "--with-lint" ]]; then
+  packages+=(clang-tidy)
 fi
 
 missing=()

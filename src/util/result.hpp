@@ -32,7 +32,7 @@ inline tl::unexpected<Error> fail(Error e)
     if (!rfdb_try_result_) {                                                                                 \
       return tl::unexpected<::rfdb::Error>(std::move(rfdb_try_result_).error());                             \
     }                                                                                                        \
-    var = std::move(*rfdb_try_result_);                                                                      \
+    (var) = std::move(*rfdb_try_result_);                                                                    \
   } while (false)
 
 // Evaluate `expr` (a Result<void> or Result<T>); on error return it.

@@ -142,7 +142,7 @@ std::string sha256_hex(std::string_view data)
   EVP_Digest(data.data(), data.size(), md.data(), &len, EVP_sha256(), nullptr);
   static constexpr char k_hex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(len * 2);
+  out.reserve(std::size_t{len} * 2);
   for (unsigned int i = 0; i < len; ++i) {
     out += k_hex[md[i] >> 4];
     out += k_hex[md[i] & 0xF];
