@@ -1,6 +1,7 @@
 // Renderers of the priors: table, JSON, CSV, markdown, python and --explain.
 #include "calibrate/priors_format.hpp"
 
+#include "domain/vocab.hpp"
 #include "util/csv.hpp"
 
 #include <fmt/format.h>
@@ -226,19 +227,19 @@ std::string explain_excluded(const KeyExplanation& ex)
 
 Result<PriorsFormat> parse_priors_format(std::string_view text)
 {
-  if (text == "json") {
+  if (domain::is(text, domain::OutputFormat::json)) {
     return PriorsFormat::json;
   }
-  if (text == "table") {
+  if (domain::is(text, domain::OutputFormat::table)) {
     return PriorsFormat::table;
   }
-  if (text == "csv") {
+  if (domain::is(text, domain::OutputFormat::csv)) {
     return PriorsFormat::csv;
   }
-  if (text == "md") {
+  if (domain::is(text, domain::OutputFormat::md)) {
     return PriorsFormat::md;
   }
-  if (text == "python") {
+  if (domain::is(text, domain::OutputFormat::python)) {
     return PriorsFormat::python;
   }
   return fail(ErrorCode::usage,

@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "cli/cmd_query.hpp"
 #include "cli/common.hpp"
+#include "domain/vocab.hpp"
 #include "ingest/evaldir/evidence_check.hpp"
 #include "store/admin.hpp"
 #include "store/runs.hpp"
@@ -165,7 +166,7 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
   }
   const bool ok = report->ok() && evidence->empty();
   const bool old = report->schema_version < report->newest_schema_version;
-  if (*format == "json") {
+  if (domain::is(*format, domain::OutputFormat::json)) {
     auto disagreements = nlohmann::ordered_json::array();
     for (const auto& d : *evidence) {
       disagreements.push_back({{"run_id", d.run_id},

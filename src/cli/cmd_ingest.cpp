@@ -3,6 +3,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "domain/vocab.hpp"
 #include "ingest/ingest.hpp"
 #include "util/time.hpp"
 
@@ -23,7 +24,8 @@ std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, 
 {
   std::string where = w.file;
   if (name_the_run) {
-    where = (p.kind == "run" && !p.target.empty() ? p.target : p.path) + ": " + where;
+    where =
+        (domain::is(p.kind, domain::IngestKind::run) && !p.target.empty() ? p.target : p.path) + ": " + where;
   }
   if (!w.pointer.empty()) {
     where += (w.pointer.starts_with("/") ? " " : ":") + w.pointer;
@@ -73,7 +75,7 @@ void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
   if (p.error) {
     return; // printed as an error
   }
-  if (p.kind == "run") {
+  if (domain::is(p.kind, domain::IngestKind::run)) {
     fmt::print(ctx.out,
                "{} {}{}: {} new file(s), {} superseded, {} unchanged; {} kernel rows, {} verdicts"
                " ({} superseded kept), {} attempts\n",
@@ -117,7 +119,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   // Expanded here so each run is its own call, reported and flushed as it commits.
   const auto paths = ingest::expand_paths(opts.paths);
   const bool progress = !ctx.quiet && paths.size() > 1;
-  const bool text = *format == "table";
+  const bool text = domain::is(*format, domain::OutputFormat::table);
   SigintScope sigint(ctx);
   ingest::IngestReport report;
   int code = 0;
@@ -154,7 +156,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
       report.paths.push_back(std::move(p));
     }
   }
-  if (*format == "json") {
+  if (domain::is(*format, domain::OutputFormat::json)) {
     fmt::print(ctx.out, "{}\n", report_json(report, opts.dry_run, stopped).dump(2));
   }
   if (stopped) {

@@ -7,6 +7,7 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/priors_compare.hpp"
+#include "domain/vocab.hpp"
 #include "store/evidence.hpp"
 #include "util/time.hpp"
 
@@ -64,8 +65,8 @@ Result<int> run_compare(const PriorsOptions& opts, const std::vector<calibrate::
   }
   const auto rows = compare_priors(*before, *after);
   fmt::print(ctx.out, "{}",
-             format == "json" ? render_compare_json(*before, *after, rows)
-                              : render_compare_table(*before, *after, rows));
+             domain::is(format, domain::OutputFormat::json) ? render_compare_json(*before, *after, rows)
+                                                            : render_compare_table(*before, *after, rows));
   return 0;
 }
 

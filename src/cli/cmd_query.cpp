@@ -3,6 +3,7 @@
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "domain/vocab.hpp"
 #include "util/csv.hpp"
 #include "util/table.hpp"
 
@@ -18,7 +19,7 @@ namespace rfdb::cli {
 
 void print_table(const store::Table& t, const std::string& format, std::ostream& out)
 {
-  if (format == "json") {
+  if (domain::is(format, domain::OutputFormat::json)) {
     auto arr = nlohmann::ordered_json::array();
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       const auto& row = t.rows[r];
@@ -41,7 +42,7 @@ void print_table(const store::Table& t, const std::string& format, std::ostream&
     fmt::print(out, "{}\n", arr.dump(2));
     return;
   }
-  if (format == "csv") {
+  if (domain::is(format, domain::OutputFormat::csv)) {
     std::string line;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       line += (c ? "," : "") + util::csv_field(t.columns[c]);
@@ -87,7 +88,7 @@ Result<int> list_queries(const std::string& format, Context& ctx)
   if (!queries) {
     return fail(queries.error());
   }
-  if (format == "json") {
+  if (domain::is(format, domain::OutputFormat::json)) {
     auto arr = nlohmann::ordered_json::array();
     for (const auto& q : *queries) {
       auto params = nlohmann::ordered_json::array();
@@ -109,7 +110,7 @@ Result<int> list_queries(const std::string& format, Context& ctx)
     }
     rows.push_back({q.name, params.empty() ? "-" : params, q.description});
   }
-  if (format == "csv") {
+  if (domain::is(format, domain::OutputFormat::csv)) {
     store::Table t;
     t.columns = {"name", "parameters", "description"};
     for (const auto& row : rows) {

@@ -1,11 +1,10 @@
 // `rfdb runs` and `rfdb show`: list runs and print one run with its verdicts and attempts.
 #include "cli/cmd_runs.hpp"
 
-#include "domain/vocab.hpp"
-
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/show_attempt.hpp"
+#include "domain/vocab.hpp"
 #include "store/runs.hpp"
 #include "util/table.hpp"
 
@@ -236,7 +235,7 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
   if (!runs) {
     return fail(runs.error());
   }
-  if (*format == "json") {
+  if (domain::is(*format, domain::OutputFormat::json)) {
     ordered_json arr = ordered_json::array();
     for (const auto& r : *runs) {
       arr.push_back(run_summary_json(r));
@@ -311,7 +310,7 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
   if (!opts.attempt.empty()) {
     return show_attempt(*db, *run, opts.attempt, *format, ctx);
   }
-  if (*format == "json") {
+  if (domain::is(*format, domain::OutputFormat::json)) {
     fmt::print(ctx.out, "{}\n", show_json(*run).dump(2));
   } else {
     print_show_text(*run, ctx.out);

@@ -2,6 +2,7 @@
 #include "cli/show_attempt.hpp"
 
 #include "cli/app.hpp"
+#include "domain/vocab.hpp"
 #include "store/attempt_sources.hpp"
 
 #include <fmt/format.h>
@@ -122,7 +123,7 @@ Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const
     return fail(sources.error());
   }
   const ordered_json j = attempt_json(run, *it, *sources);
-  if (format == "json") {
+  if (domain::is(format, domain::OutputFormat::json)) {
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
     print_text(j, "", ctx.out);

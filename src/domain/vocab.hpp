@@ -64,6 +64,39 @@ enum class AttemptOrigin { integrate, opbench, sweep, ledger, accepted, pending,
 // finding) or method (a methodology finding) for findings about no kernel.
 enum class ReuseClass { gemm, moe, attn, elementwise, unknown, config, method };
 
+// The artifact family of an eval-dir file (ingest/evaldir/files.hpp, FORMATS.md §2).
+enum class Artifact {
+  env_report,
+  bench_summary,
+  profile_topn,
+  profile_roofline,
+  measured_roofline,
+  integrate_result,
+  opbench_result,
+  sweep_results,
+  director_validation,
+  workflow_return
+};
+// The role of a bench_summary.json in its eval dir (FORMATS.md §2.2).
+enum class BenchRole {
+  baseline,
+  validation_base,
+  validation_final,
+  config,
+  overlay_ref,
+  overlay_cand,
+  final,
+  other
+};
+// What a file under a knowledge directory is (FORMATS.md §4).
+enum class KnowledgeRole { card, playbook, proposal, index, readme, archive, other };
+// Where an imported finding came from: an experience card, a legacy playbook line or an _inbox proposal.
+enum class FindingOrigin { card, playbook, proposal };
+// What one `rfdb ingest` path was: an eval dir (run) or legacy knowledge.
+enum class IngestKind { run, knowledge };
+// The output formats of the read commands (`--format`).
+enum class OutputFormat { table, json, csv, md, python };
+
 // The text of an open field (gfx, a raw status) that says nothing is known.
 inline constexpr std::string_view k_unknown = "unknown";
 
@@ -130,6 +163,30 @@ template <> struct VocabNames<ReuseClass> {
 };
 template <> struct VocabNames<OutputParity> {
   static constexpr std::array<std::string_view, 3> names{"pass", "fail", "n/a"};
+};
+
+template <> struct VocabNames<Artifact> {
+  static constexpr std::array<std::string_view, 10> names{
+      "env_report",       "bench_summary",  "profile_topn",  "profile_roofline",    "measured_roofline",
+      "integrate_result", "opbench_result", "sweep_results", "director_validation", "workflow_return"};
+};
+template <> struct VocabNames<BenchRole> {
+  static constexpr std::array<std::string_view, 8> names{
+      "baseline", "validation_base", "validation_final", "config", "overlay_ref", "overlay_cand", "final",
+      "other"};
+};
+template <> struct VocabNames<KnowledgeRole> {
+  static constexpr std::array<std::string_view, 7> names{"card",   "playbook", "proposal", "index",
+                                                         "readme", "archive",  "other"};
+};
+template <> struct VocabNames<FindingOrigin> {
+  static constexpr std::array<std::string_view, 3> names{"card", "playbook", "proposal"};
+};
+template <> struct VocabNames<IngestKind> {
+  static constexpr std::array<std::string_view, 2> names{"run", "knowledge"};
+};
+template <> struct VocabNames<OutputFormat> {
+  static constexpr std::array<std::string_view, 5> names{"table", "json", "csv", "md", "python"};
 };
 
 // A closed vocabulary: an enum class with a VocabNames table.

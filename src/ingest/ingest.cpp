@@ -1,5 +1,6 @@
 #include "ingest/ingest.hpp"
 
+#include "domain/vocab.hpp"
 #include "ingest/evaldir/derive.hpp"
 #include "ingest/evaldir/files.hpp"
 #include "ingest/knowledge/ingest.hpp"
@@ -395,8 +396,9 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
   const auto& files = contents->files;
   if (auto r = refuse_entries(contents->refused, req.strict, rep.warnings); !r) {
     rep.error = r.error();
-  } else if (std::none_of(files.begin(), files.end(),
-                          [](const FileData& f) { return f.kind.kind == "env_report"; })) {
+  } else if (std::none_of(files.begin(), files.end(), [](const FileData& f) {
+               return domain::is(f.kind.kind, domain::Artifact::env_report);
+             })) {
     rep.error = make_error(ErrorCode::invalid_input,
                            "missing env_report.json (the run's identity: model, gfx, backend)")
                     .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");

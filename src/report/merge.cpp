@@ -4,7 +4,7 @@
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
 #include "domain/normalize.hpp"
-
+#include "domain/vocab.hpp"
 #include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -50,7 +50,9 @@ std::vector<std::string> cited_sources(const ImportedFinding& f)
 
 int origin_rank(std::string_view origin)
 {
-  return origin == "card" ? 0 : origin == "proposal" ? 1 : 2;
+  return domain::is(origin, domain::FindingOrigin::card)       ? 0
+         : domain::is(origin, domain::FindingOrigin::proposal) ? 1
+                                                               : 2;
 }
 
 // Imported findings in merge order: other producers first, our own cards

@@ -3,7 +3,7 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
+#include "domain/vocab.hpp"
 #include "ingest/evaldir/attempt_model.hpp"
 
 #include <fmt/core.h>
@@ -45,38 +45,38 @@ Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_p
     slot = std::move(*result);
     return {};
   };
-  if (k == "env_report") {
+  if (domain::is(k, domain::Artifact::env_report)) {
     RFDB_TRY(take(parse_env_report(*doc, rel_path, warnings), p.env));
-  } else if (k == "bench_summary") {
+  } else if (domain::is(k, domain::Artifact::bench_summary)) {
     RFDB_TRY(take(parse_bench_summary(*doc, rel_path, warnings), p.bench));
     p.bench->role = kind.role;
     p.bench->label = kind.label;
-  } else if (k == "profile_topn") {
+  } else if (domain::is(k, domain::Artifact::profile_topn)) {
     RFDB_TRY(take(parse_profile_topn(*doc, rel_path, warnings), p.topn));
     p.topn->round = kind.label;
     p.topn->round_order = domain::round_order(kind.label);
-  } else if (k == "profile_roofline") {
+  } else if (domain::is(k, domain::Artifact::profile_roofline)) {
     RFDB_TRY(take(parse_profile_roofline(*doc, rel_path, warnings), p.doc));
     p.doc->round = kind.label;
     for (auto& v : p.doc->verdicts) {
       v.round = kind.label;
       v.round_order = domain::round_order(kind.label);
     }
-  } else if (k == "measured_roofline") {
+  } else if (domain::is(k, domain::Artifact::measured_roofline)) {
     RFDB_TRY(take(parse_measured_roofline(*doc, rel_path, warnings), p.doc));
-  } else if (k == "integrate_result") {
+  } else if (domain::is(k, domain::Artifact::integrate_result)) {
     RFDB_TRY(take(parse_integrate_result(*doc, rel_path, warnings), p.attempts));
-  } else if (k == "opbench_result") {
+  } else if (domain::is(k, domain::Artifact::opbench_result)) {
     RFDB_TRY(take(parse_opbench_result(*doc, rel_path, warnings), p.attempts));
-  } else if (k == "sweep_results") {
+  } else if (domain::is(k, domain::Artifact::sweep_results)) {
     RFDB_TRY(take(parse_sweep_results(*doc, rel_path, warnings), p.attempts));
-  } else if (k == "workflow_return") {
+  } else if (domain::is(k, domain::Artifact::workflow_return)) {
     std::optional<WorkflowReturn> wr;
     RFDB_TRY(take(parse_workflow_return(*doc, rel_path, warnings), wr));
     p.outcome = std::move(wr->outcome);
     p.attempts = std::move(wr->attempts);
     p.identity = std::move(wr->identity);
-  } else if (k == "director_validation") {
+  } else if (domain::is(k, domain::Artifact::director_validation)) {
     RFDB_TRY(take(parse_director_validation(*doc, rel_path, warnings), p.outcome));
     p.outcome_is_director = true;
   }
@@ -441,7 +441,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
       return fail(std::move(parsed).error());
     }
     auto& p = *parsed;
-    if (src.superseded && src.kind.kind != "profile_roofline") {
+    if (src.superseded && !domain::is(src.kind.kind, domain::Artifact::profile_roofline)) {
       continue; // only the current version of other kinds is derived
     }
     if (p.env) {
@@ -478,10 +478,10 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     outcome = overlay_outcome(std::move(outcome), *director_outcome);
   }
   for (const auto& [sid, b] : run.bench) {
-    if (b.role == "baseline" && !outcome.baseline_throughput_tok_s) {
+    if (domain::is(b.role, domain::BenchRole::baseline) && !outcome.baseline_throughput_tok_s) {
       outcome.baseline_throughput_tok_s = b.throughput_tok_s_median;
     }
-    if (b.role == "validation_final" && !outcome.final_throughput_tok_s) {
+    if (domain::is(b.role, domain::BenchRole::validation_final) && !outcome.final_throughput_tok_s) {
       outcome.final_throughput_tok_s = b.throughput_tok_s_median;
     }
   }

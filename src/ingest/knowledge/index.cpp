@@ -1,6 +1,7 @@
 // INDEX.md cross-check (FORMATS.md §4.4). The index is hand-maintained and
 // drifts from the card set, so it never decides membership: it only yields
 // warnings about cards it misses and entries that point nowhere.
+#include "domain/vocab.hpp"
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"
@@ -40,7 +41,7 @@ std::vector<std::string> md_references(std::string_view line)
     if (begin == pos || token.find('/') != std::string_view::npos) {
       continue;
     }
-    if (classify_knowledge_file(token) == "card") {
+    if (domain::is(classify_knowledge_file(token), domain::KnowledgeRole::card)) {
       out.emplace_back(token);
     }
   }

@@ -1,5 +1,6 @@
 #include "ingest/knowledge/ingest.hpp"
 
+#include "domain/vocab.hpp"
 #include "ingest/evaldir/files.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "store/findings_writer.hpp"
@@ -57,10 +58,10 @@ Warning skipped_warning(const std::string& rel_path, const Error& e)
 // Why a file of this role is not imported (README, _archive.md, others).
 std::string skip_note(const std::string& role)
 {
-  if (role == "readme") {
+  if (domain::is(role, domain::KnowledgeRole::readme)) {
     return "README, not a card; skipped";
   }
-  if (role == "archive") {
+  if (domain::is(role, domain::KnowledgeRole::archive)) {
     return "eviction log (_archive.md), not a card; skipped";
   }
   return "not a card, playbook or proposal; skipped";
@@ -72,7 +73,7 @@ Result<std::vector<KnowledgeFile>> collect(const fs::path& path)
   auto add = [&](const fs::path& file, const std::string& rel, const std::string& stored) -> Result<void> {
     std::string role = classify_knowledge_file(rel);
     KnowledgeFile f{stored, role, "", ""};
-    if (role != "other") {
+    if (!domain::is(role, domain::KnowledgeRole::other)) {
       RFDB_TRY_ASSIGN(f.content, read_file(file));
       f.sha256 = sha256_hex(f.content);
     }
@@ -108,19 +109,21 @@ Result<std::vector<KnowledgeFile>> collect(const fs::path& path)
 
 const char* source_kind_for(const std::string& role)
 {
-  return role == "card" ? "learned_card" : role == "playbook" ? "legacy_playbook" : "kb_proposal";
+  return domain::is(role, domain::KnowledgeRole::card)       ? "learned_card"
+         : domain::is(role, domain::KnowledgeRole::playbook) ? "legacy_playbook"
+                                                             : "kb_proposal";
 }
 
 Result<std::vector<Finding>> parse_file(const KnowledgeFile& f, std::vector<Warning>& warnings)
 {
-  if (f.role == "card") {
+  if (domain::is(f.role, domain::KnowledgeRole::card)) {
     auto card = parse_card(f.rel_path, f.content, warnings);
     if (!card) {
       return fail(std::move(card).error());
     }
     return std::vector<Finding>{std::move(*card)};
   }
-  if (f.role == "playbook") {
+  if (domain::is(f.role, domain::KnowledgeRole::playbook)) {
     return parse_legacy_playbook(f.rel_path, f.content, warnings);
   }
   return parse_proposal(f.rel_path, f.content, warnings);
@@ -197,15 +200,17 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   std::vector<std::string> card_names;
   const KnowledgeFile* index = nullptr;
   for (const auto& f : *files) {
-    if (f.role == "card") {
+    if (domain::is(f.role, domain::KnowledgeRole::card)) {
       card_names.push_back(f.rel_path);
     }
-    if (f.role == "index") {
+    if (domain::is(f.role, domain::KnowledgeRole::index)) {
       index = &f;
     }
-    if (f.role != "card" && f.role != "playbook" && f.role != "proposal") {
+    if (!domain::is(f.role, domain::KnowledgeRole::card) &&
+        !domain::is(f.role, domain::KnowledgeRole::playbook) &&
+        !domain::is(f.role, domain::KnowledgeRole::proposal)) {
       ++rep.skipped_files;
-      if (f.role != "index") {
+      if (!domain::is(f.role, domain::KnowledgeRole::index)) {
         kw.push_back(Warning{Severity::note, f.rel_path, 0, skip_note(f.role)});
       }
       continue;
