@@ -197,25 +197,6 @@ bool gfx_shaped(std::string_view g)
          std::all_of(g.begin() + 3, g.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
 }
 
-// Whitespace runs collapsed to one space, leading/trailing dropped.
-std::string collapse_spaces(std::string_view text)
-{
-  std::string out;
-  bool space = false;
-  for (const char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) {
-      out += ' ';
-      space = false;
-    }
-    out += c;
-  }
-  return out;
-}
-
 } // namespace
 
 Normalized normalize_op_class(std::string_view raw)
@@ -423,13 +404,13 @@ std::optional<std::string> normalize_gfx(std::string_view text)
 
 std::string op_class_key(std::string_view text)
 {
-  const std::string op = util::lower_ascii(collapse_spaces(text));
+  const std::string op = util::lower_ascii(util::collapse_spaces(text));
   return op.empty() ? std::string(to_string(OpClass::unknown)) : op;
 }
 
 std::string gfx_key(std::string_view text)
 {
-  const std::string g = util::lower_ascii(collapse_spaces(text));
+  const std::string g = util::lower_ascii(util::collapse_spaces(text));
   if (g.empty()) {
     return "unknown";
   }

@@ -3,8 +3,8 @@
 // (declarations and rules in report/findings.hpp).
 #include "domain/as_of.hpp"
 #include "domain/normalize.hpp"
-
 #include "report/findings.hpp"
+#include "util/text.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
@@ -324,20 +324,7 @@ std::string workload_text(const std::optional<int>& isl, const std::optional<int
 
 std::string one_line(std::string_view text)
 {
-  std::string out;
-  bool space = false;
-  for (const char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) {
-      out += ' ';
-      space = false;
-    }
-    out += c;
-  }
-  return out;
+  return util::collapse_spaces(text);
 }
 
 std::string short_identity(std::string_view identity)

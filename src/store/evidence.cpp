@@ -160,18 +160,22 @@ Result<void> load_findings(Database& db, const EvidenceFilter& f, Evidence& ev)
 
 } // namespace
 
+Result<std::vector<RunSummary>> runs_in_scope(Database& db, const EvidenceFilter& filter)
+{
+  std::vector<RunSummary> runs;
+  RFDB_TRY_ASSIGN(runs, list_runs(db, IncludeRetracted::no));
+  std::erase_if(runs, [&](const RunSummary& r) {
+    const bool in_window = !filter.since || (r.run_date && *r.run_date >= *filter.since);
+    const bool on_gpu = !filter.gfx || (r.gfx && *r.gfx == *filter.gfx);
+    return !(in_window && on_gpu);
+  });
+  return runs;
+}
+
 Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter)
 {
   Evidence ev;
-  std::vector<RunSummary> runs;
-  RFDB_TRY_ASSIGN(runs, list_runs(db, IncludeRetracted::no));
-  for (auto& r : runs) {
-    const bool in_window = !filter.since || (r.run_date && *r.run_date >= *filter.since);
-    const bool on_gpu = !filter.gfx || (r.gfx && *r.gfx == *filter.gfx);
-    if (in_window && on_gpu) {
-      ev.runs.push_back(std::move(r));
-    }
-  }
+  RFDB_TRY_ASSIGN(ev.runs, runs_in_scope(db, filter));
   RFDB_TRY(load_attempts(db, filter, ev));
   RFDB_TRY(load_verdicts(db, filter, ev));
   RFDB_TRY(load_findings(db, filter, ev));

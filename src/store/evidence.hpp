@@ -4,7 +4,6 @@
 #pragma once
 
 #include "domain/prediction.hpp"
-
 #include "store/database.hpp"
 #include "store/runs.hpp"
 
@@ -59,5 +58,9 @@ struct Evidence {
 
 // Load everything priors and the playbook need. Errors: db.
 Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter);
+
+// The active (not retracted) runs inside `filter` (run_date on or after
+// since, gfx equal), in list_runs order. Errors: SQLite (store_error).
+Result<std::vector<RunSummary>> runs_in_scope(Database& db, const EvidenceFilter& filter);
 
 } // namespace rfdb::store

@@ -164,15 +164,7 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
 Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter)
 {
   ReportEvidence ev;
-  std::vector<RunSummary> runs;
-  RFDB_TRY_ASSIGN(runs, list_runs(db, IncludeRetracted::no));
-  for (auto& r : runs) {
-    const bool in_window = !filter.since || (r.run_date && *r.run_date >= *filter.since);
-    const bool on_gpu = !filter.gfx || (r.gfx && *r.gfx == *filter.gfx);
-    if (in_window && on_gpu) {
-      ev.runs.push_back(std::move(r));
-    }
-  }
+  RFDB_TRY_ASSIGN(ev.runs, runs_in_scope(db, filter));
   RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
                      [&](const Row& r) { ev.attempts.push_back(read_attempt(r)); }));
   RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,

@@ -64,4 +64,22 @@ std::vector<std::string_view> split_lines(std::string_view text)
   return lines;
 }
 
+std::string collapse_spaces(std::string_view text)
+{
+  std::string out;
+  bool space = false;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += c;
+  }
+  return out;
+}
+
 } // namespace rfdb::util

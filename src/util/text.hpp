@@ -25,6 +25,11 @@ constexpr char lower_ascii(char c)
 // True when `s` begins with `prefix`, ignoring ASCII case on both sides.
 bool starts_with_ci(std::string_view s, std::string_view prefix);
 
+// `text` on one line: every run of ASCII whitespace (space, \t, \n, \r, \f,
+// \v) becomes one space, leading and trailing whitespace dropped
+// ("  a \n b " → "a b").
+std::string collapse_spaces(std::string_view text);
+
 // The items of `range` formatted with {} and separated by `sep`
 // (join({"a", "b"}, ", ") == "a, b"; an empty range gives "").
 template <typename Range> std::string join(const Range& range, std::string_view sep)

@@ -8,7 +8,6 @@
 // speedups and e2e deltas in the accepted lists and the headline. Negative
 // or non-finite speedups are still errors.
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 
@@ -46,6 +45,18 @@ void finish_lever(AttemptRecord& a, std::string_view origin)
   a.lever = detail::describe_lever(a.winner_kind, a.backend, std::nullopt, std::nullopt);
   a.lever_kind = std::string(
       domain::lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
+}
+
+// A reference row's short_name, which every ledger list requires.
+// Errors: invalid_input "<ptr>/short_name: missing".
+Result<std::string> required_short_name(const json& row, const std::string& ptr)
+{
+  std::optional<std::string> short_name;
+  RFDB_TRY_ASSIGN(short_name, get_string(row, "short_name", ptr));
+  if (!short_name) {
+    return invalid(fmt::format("{}/short_name: missing", ptr));
+  }
+  return *short_name;
 }
 
 Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::string_view rel_path,
@@ -100,12 +111,7 @@ Result<AttemptRecord> accepted_row(const json& row, const std::string& ptr, std:
 {
   RFDB_TRY(require_object(row, ptr));
   AttemptRecord a;
-  std::optional<std::string> short_name;
-  RFDB_TRY_ASSIGN(short_name, get_string(row, "short_name", ptr));
-  if (!short_name) {
-    return invalid(fmt::format("{}/short_name: missing", ptr));
-  }
-  a.short_name = *short_name;
+  RFDB_TRY_ASSIGN(a.short_name, required_short_name(row, ptr));
   RFDB_TRY_ASSIGN(a.backend, get_string(row, "backend", ptr));
   RFDB_TRY_ASSIGN(a.winner_kind, detail::first_string(row, {"kind", "winner_kind"}, ptr));
   RFDB_TRY_ASSIGN(a.isolated_speedup,
@@ -132,12 +138,7 @@ Result<AttemptRecord> pending_row(const json& row, const std::string& ptr)
 {
   RFDB_TRY(require_object(row, ptr));
   AttemptRecord a;
-  std::optional<std::string> short_name;
-  RFDB_TRY_ASSIGN(short_name, get_string(row, "short_name", ptr));
-  if (!short_name) {
-    return invalid(fmt::format("{}/short_name: missing", ptr));
-  }
-  a.short_name = *short_name;
+  RFDB_TRY_ASSIGN(a.short_name, required_short_name(row, ptr));
   RFDB_TRY_ASSIGN(a.backend, get_string(row, "backend", ptr));
   RFDB_TRY_ASSIGN(a.winner_kind, detail::first_string(row, {"kind", "winner_kind"}, ptr));
   RFDB_TRY_ASSIGN(a.isolated_speedup,
@@ -171,12 +172,7 @@ Result<AttemptRecord> flagged_row(const json& row, const std::string& ptr)
 {
   RFDB_TRY(require_object(row, ptr));
   AttemptRecord a;
-  std::optional<std::string> short_name;
-  RFDB_TRY_ASSIGN(short_name, get_string(row, "short_name", ptr));
-  if (!short_name) {
-    return invalid(fmt::format("{}/short_name: missing", ptr));
-  }
-  a.short_name = *short_name;
+  RFDB_TRY_ASSIGN(a.short_name, required_short_name(row, ptr));
   RFDB_TRY_ASSIGN(a.pct_gpu_time, detail::get_pct(row, "pct_gpu_time", ptr));
   std::optional<std::string> gate;
   RFDB_TRY_ASSIGN(gate, get_string(row, "gate", ptr));

@@ -53,5 +53,13 @@ TEST(TextTest, SplitLinesDropsCrAndFinalNewline)
   EXPECT_EQ(split_lines("\n"), Lines{""});
 }
 
+TEST(TextTest, CollapseSpacesJoinsWhitespaceRunsOnOneLine)
+{
+  EXPECT_EQ(collapse_spaces("  a \n\t b \r\n"), "a b");
+  EXPECT_EQ(collapse_spaces("one"), "one");
+  EXPECT_EQ(collapse_spaces(" \f\v "), "");
+  EXPECT_EQ(collapse_spaces("x\u00a0y"), "x\u00a0y"); // non-ASCII space is kept
+}
+
 } // namespace
 } // namespace rfdb::util
