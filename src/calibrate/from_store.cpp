@@ -2,7 +2,6 @@
 #include "calibrate/from_store.hpp"
 
 #include "domain/normalize.hpp"
-
 #include "util/text.hpp"
 
 #include <algorithm>

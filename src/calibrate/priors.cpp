@@ -2,7 +2,6 @@
 #include "calibrate/priors.hpp"
 
 #include "domain/as_of.hpp"
-
 #include "util/time.hpp"
 
 #include <date/date.h>

@@ -29,10 +29,9 @@
 // drop (its store query).
 #pragma once
 
+#include "calibrate/stats.hpp"
 #include "domain/prediction.hpp"
 #include "domain/roofline.hpp"
-
-#include "calibrate/stats.hpp"
 #include "util/result.hpp"
 
 #include <array>

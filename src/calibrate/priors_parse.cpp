@@ -1,9 +1,8 @@
 // The vocabulary of priors.hpp: stable names, the seed priors and the
 // parsers for the command-line values of `rfdb priors` (--by, --explain,
 // --confidence-weights). Kept apart from the estimator in priors.cpp.
-#include "domain/normalize.hpp"
-
 #include "calibrate/priors.hpp"
+#include "domain/normalize.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

@@ -1,13 +1,12 @@
 // `rfdb report`: load evidence, compute priors, analyze, render the playbook and cards.
 #include "cli/cmd_report.hpp"
 
-#include "domain/as_of.hpp"
-#include "domain/normalize.hpp"
-
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "domain/as_of.hpp"
+#include "domain/normalize.hpp"
 #include "report/cards.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"

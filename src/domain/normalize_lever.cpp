@@ -4,7 +4,6 @@
 // new synonym is one table row, and tests/unit/domain/normalize_test.cpp
 // checks each row against the duplicate pairs of the legacy knowledge.
 #include "domain/normalize.hpp"
-
 #include "util/text.hpp"
 
 #include <algorithm>

@@ -11,7 +11,6 @@
 // kernel prediction and are left out of the table.
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 

@@ -2,7 +2,6 @@
 #include "report/cards.hpp"
 
 #include "domain/vocab.hpp"
-
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 

@@ -5,7 +5,6 @@
 // (anti-pattern cards, stated losses, dead-end bullets).
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 #include "util/utf8.hpp"

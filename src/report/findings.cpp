@@ -5,7 +5,6 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"

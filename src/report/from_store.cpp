@@ -4,7 +4,6 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "report/findings.hpp"
 #include "store/findings_writer.hpp"
 #include "util/text.hpp"

@@ -7,9 +7,8 @@
 // an empty string means "absent"; std::nullopt means an absent number.
 #pragma once
 
-#include "domain/prediction.hpp"
-
 #include "calibrate/priors.hpp"
+#include "domain/prediction.hpp"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,6 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 

@@ -1,7 +1,6 @@
 // The quadrant chart of the newest run's heads and the route of a head
 // verdict (declared in report/playbook.hpp).
 #include "domain/vocab.hpp"
-
 #include "report/playbook.hpp"
 #include "util/text.hpp"
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include "domain/prediction.hpp"
-
 #include "store/database.hpp"
 #include "store/evidence.hpp"
 #include "store/runs.hpp"

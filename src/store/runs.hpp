@@ -5,7 +5,6 @@
 #pragma once
 
 #include "domain/prediction.hpp"
-
 #include "store/database.hpp"
 
 #include <cstdint>

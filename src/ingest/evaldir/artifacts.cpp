@@ -3,7 +3,6 @@
 #include "ingest/evaldir/artifacts.hpp"
 
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/common.hpp"
 #include "util/time.hpp"
 

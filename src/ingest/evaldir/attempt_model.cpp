@@ -3,7 +3,6 @@
 #include "ingest/evaldir/attempt_model.hpp"
 
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/common.hpp"
 
 #include <fmt/core.h>

@@ -2,7 +2,6 @@
 // overlay/cand_*/integrate_result.json (FORMATS.md §2.10),
 // kernels/<task>/opbench_result.json (§2.11), config/sweep_results.json (§2.12).
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

@@ -21,7 +21,6 @@
 #pragma once
 
 #include "domain/prediction.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
 

@@ -1,7 +1,6 @@
 // env_report.json (FORMATS.md §2.1) → the run's identity: model, gfx (one
 // spelling per GPU), backend, tp and the isl/osl/conc workload.
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

@@ -4,7 +4,6 @@
 // Fail-soft like the bridge: anything unusable is a Warning, not an error.
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

@@ -3,7 +3,6 @@
 #include "domain/roofline.hpp"
 
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

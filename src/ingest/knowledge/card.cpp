@@ -4,7 +4,6 @@
 // on the first ':' — because 10 of the 24 real cards are not valid YAML
 // (plain scalars containing ": ", " #1" read as a comment).
 #include "domain/vocab.hpp"
-
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"

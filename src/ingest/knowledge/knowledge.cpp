@@ -3,7 +3,6 @@
 #include "ingest/knowledge/knowledge.hpp"
 
 #include "domain/vocab.hpp"
-
 #include "ingest/knowledge/detail.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"

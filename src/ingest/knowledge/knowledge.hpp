@@ -14,7 +14,6 @@
 #pragma once
 
 #include "domain/normalize.hpp"
-
 #include "store/findings_writer.hpp"
 #include "util/result.hpp"
 

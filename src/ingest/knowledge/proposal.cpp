@@ -2,7 +2,6 @@
 // LLM-written: comments are tolerated, card values may be strings, numbers
 // or arrays, and a missing key is simply absent.
 #include "domain/vocab.hpp"
-
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"

@@ -1,7 +1,7 @@
 // Unit tests of the playbook findings (report/findings.hpp) on hand-built attempts and cards.
-#include "domain/normalize.hpp"
 #include "unit/report/sample_input.hpp"
 
+#include "domain/normalize.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 

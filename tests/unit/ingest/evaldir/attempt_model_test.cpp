@@ -1,6 +1,5 @@
 // The attempt model, rule by rule, on small hand-made records.
 #include "domain/normalize.hpp"
-
 #include "ingest/evaldir/attempt_model.hpp"
 
 #include <gtest/gtest.h>
