@@ -1,3 +1,4 @@
+// The rfdb executable: hands argv to the CLI and exits with its code.
 #include "cli/app.hpp"
 
 int main(int argc, char** argv)

@@ -1,3 +1,4 @@
+// Robust statistics for the estimator: weighted quantiles, stable sums and the bootstrap (see stats.hpp).
 #include "calibrate/stats.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Shared CLI plumbing: output-format resolution, database opening, run-id resolution and error reporting.
 #include "cli/common.hpp"
 
 #include "store/admin.hpp"

@@ -1,3 +1,4 @@
+// `rfdb priors --compare-as-of/--compare-since`: two priors tables side by side, and their renderers.
 #include "cli/priors_compare.hpp"
 
 #include "calibrate/priors_format.hpp"

@@ -1,3 +1,4 @@
+// `rfdb ingest`: paths → one store transaction per run (or knowledge path); no SQL here.
 #include "ingest/ingest.hpp"
 
 #include "domain/vocab.hpp"

@@ -1,3 +1,4 @@
+// Duplicate JSON keys: the cheap screen and the exact check of the measured fields (see json_keys.hpp).
 #include "ingest/json_keys.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Database-wide tools: integrity check, the named queries of queries/ and run-id prefixes (see admin.hpp).
 #include "store/admin.hpp"
 
 #include "rfdb_sql.hpp"

@@ -1,3 +1,4 @@
+// The SQLite connection and prepared statements: bind by name, read columns by name, transactions.
 #include "store/database.hpp"
 
 #include "store/sqlite_error.hpp"

@@ -1,3 +1,4 @@
+// Typed readers of runs: the runs list with its filters and one run with its kernels, verdicts and attempts.
 #include "store/runs.hpp"
 
 #include "rfdb_sql.hpp"

@@ -1,3 +1,4 @@
+// Error values: codes, messages and hints, and the exit code of each code (see error.hpp).
 #include "util/error.hpp"
 
 #include <utility>

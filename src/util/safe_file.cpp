@@ -1,3 +1,4 @@
+// Atomic, symlink- and FIFO-safe file writes (temp file + rename).
 #include "util/safe_file.hpp"
 
 #include <cerrno>

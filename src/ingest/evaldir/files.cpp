@@ -1,3 +1,4 @@
+// Finding, classifying and reading the artifacts of an eval dir (links, FIFOs and size limits refused).
 #include "ingest/evaldir/files.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Importing legacy knowledge (cards, playbook lines, proposals): one store transaction per path.
 #include "ingest/knowledge/ingest.hpp"
 
 #include "domain/vocab.hpp"
