@@ -1,3 +1,3 @@
--- Store one file version with its provenance and raw text.
-INSERT INTO sources (run_id, rel_path, kind, variant, sha256, bytes, raw, ingested_at)
-VALUES (:run_id, :rel_path, :kind, :variant, :sha256, :bytes, :raw, :ingested_at);
+-- Store one file version with its provenance, stat and raw text.
+INSERT INTO sources (run_id, rel_path, kind, variant, sha256, bytes, raw, ingested_at, size, mtime_ns)
+VALUES (:run_id, :rel_path, :kind, :variant, :sha256, :bytes, :raw, :ingested_at, :size, :mtime_ns);

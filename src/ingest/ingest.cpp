@@ -55,9 +55,10 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
 {
   for (const auto& f : files) {
     store::PutSource put;
-    RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
-                                                                f.sha256, f.content, now},
-                                              store::Reverted::unchanged));
+    RFDB_TRY_ASSIGN(
+        put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt, f.sha256,
+                                                    f.content, now, std::nullopt, std::nullopt},
+                                  store::Reverted::unchanged));
     if (put.action == store::PutSource::Action::unchanged) {
       ++rep.unchanged_files;
       continue;

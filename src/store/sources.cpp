@@ -7,7 +7,7 @@
 namespace rfdb::store {
 
 struct Sources::Statements {
-  Statement find, latest, insert, supersede, run_sources;
+  Statement find, latest, insert, supersede, run_sources, stats, set_stat;
 };
 
 Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
@@ -24,10 +24,12 @@ Result<Sources> Sources::prepare(Database& db)
                                            {sql::k_source_insert, "source_insert"},
                                            {sql::k_source_supersede, "source_supersede"},
                                            {sql::k_run_sources, "run_sources"},
+                                           {sql::k_source_stats, "source_stats"},
+                                           {sql::k_source_set_stat, "source_set_stat"},
                                        }));
-  return Sources(
-      db, std::make_unique<Statements>(Statements{std::move(all[0]), std::move(all[1]), std::move(all[2]),
-                                                  std::move(all[3]), std::move(all[4])}));
+  return Sources(db, std::make_unique<Statements>(Statements{
+                         std::move(all[0]), std::move(all[1]), std::move(all[2]), std::move(all[3]),
+                         std::move(all[4]), std::move(all[5]), std::move(all[6])}));
 }
 
 Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::string>& run_id,
@@ -50,6 +52,9 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
   std::optional<StoredVersion> stored;
   RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
   if (stored && (stored->current || reverted == Reverted::unchanged)) {
+    if (stored->current && file.size && file.mtime_ns) {
+      RFDB_TRY(set_stat(stored->source_id, *file.size, *file.mtime_ns));
+    }
     return PutSource{PutSource::Action::unchanged, stored->source_id, std::nullopt};
   }
   Statement& latest = m_s->latest;
@@ -73,7 +78,7 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
     insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);
     insert.bind(":variant", file.variant).bind(":sha256", file.sha256);
     insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind(":raw", file.raw);
-    insert.bind(":ingested_at", file.ingested_at);
+    insert.bind(":ingested_at", file.ingested_at).bind(":size", file.size).bind(":mtime_ns", file.mtime_ns);
     RFDB_TRY(insert.exec());
     out.action = PutSource::Action::inserted;
     out.source_id = m_db->last_insert_rowid();
@@ -84,6 +89,29 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
     out.superseded_id = old_id;
   }
   return out;
+}
+
+Result<std::vector<SourceStat>> Sources::current_stats(const std::string& run_id)
+{
+  Statement& s = m_s->stats;
+  s.bind(":run_id", run_id);
+  std::vector<SourceStat> out;
+  const auto optional_int = [](const Statement& row, const char* column) {
+    return row.is_null(column) ? std::nullopt : std::optional(row.get_int(column));
+  };
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("sha256"),
+                             optional_int(row, "size"), optional_int(row, "mtime_ns")});
+  }));
+  return out;
+}
+
+Result<void> Sources::set_stat(std::int64_t source_id, std::int64_t size, std::int64_t mtime_ns)
+{
+  Statement& s = m_s->set_stat;
+  s.bind(":source_id", source_id).bind(":size", size).bind(":mtime_ns", mtime_ns);
+  RFDB_TRY(s.exec());
+  return {};
 }
 
 Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id)

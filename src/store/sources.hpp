@@ -25,6 +25,10 @@ struct SourceFile {
   std::string sha256;                 // hex digest of raw
   std::string_view raw;
   std::string ingested_at; // ISO-8601 UTC
+  // The file's stat when it was read (nullopt: not known, e.g. knowledge
+  // files); recorded so a re-ingest can skip reading an unchanged file.
+  std::optional<std::int64_t> size;
+  std::optional<std::int64_t> mtime_ns;
 };
 
 // A stored version with exactly some content.
@@ -56,6 +60,16 @@ struct SourceRow {
   bool superseded = false;
 };
 
+// The current version of one of a run's files with the stat recorded when
+// it was read (nullopt: stored before migration 0007).
+struct SourceStat {
+  std::int64_t source_id = 0;
+  std::string rel_path;
+  std::string sha256;
+  std::optional<std::int64_t> size;
+  std::optional<std::int64_t> mtime_ns;
+};
+
 // The sources statements, prepared once and reused across files.
 class Sources {
 public:
@@ -75,6 +89,14 @@ public:
   // re-point the older version holding it to current) and supersede the
   // previous current version. Call inside a write transaction. Errors: db.
   Result<PutSource> put_source(const SourceFile& file, Reverted reverted);
+
+  // The current version of each of a run's files with its recorded stat, by
+  // rel_path: one query, no raw text read. Errors: db.
+  Result<std::vector<SourceStat>> current_stats(const std::string& run_id);
+
+  // Record the stat of a stored version (no-op when it is recorded already).
+  // Call inside a write transaction. Errors: db.
+  Result<void> set_stat(std::int64_t source_id, std::int64_t size, std::int64_t mtime_ns);
 
   // Every stored version of a run's files, by rel_path then age. Errors: db.
   Result<std::vector<SourceRow>> run_sources(const std::string& run_id);

@@ -240,7 +240,7 @@ CREATE TABLE sources (
   raw           TEXT NOT NULL,     -- file content as read
   ingested_at   TEXT NOT NULL,
   superseded_by INTEGER REFERENCES sources(source_id)
-) STRICT;
+, size INTEGER, mtime_ns INTEGER) STRICT;
 -- table verdicts
 CREATE TABLE verdicts (
   verdict_id            INTEGER PRIMARY KEY,
