@@ -11,10 +11,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <tuple>
 
 namespace rfdb::ingest {
@@ -55,10 +58,9 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
 {
   for (const auto& f : files) {
     store::PutSource put;
-    RFDB_TRY_ASSIGN(
-        put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt, f.sha256,
-                                                    f.content, now, std::nullopt, std::nullopt},
-                                  store::Reverted::unchanged));
+    RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
+                                                                f.sha256, f.content, now, f.size, f.mtime_ns},
+                                              store::Reverted::unchanged));
     if (put.action == store::PutSource::Action::unchanged) {
       ++rep.unchanged_files;
       continue;
@@ -265,10 +267,90 @@ Result<void> prevalidate(const std::vector<const FileData*>& files, std::vector<
   return {};
 }
 
+// The recorded stat of a run's current files, by rel_path.
+using StoredStats = std::map<std::string, store::SourceStat, std::less<>>;
+
+Result<StoredStats> stored_stats_of(Prepared& p, const std::string& run_id)
+{
+  std::vector<store::SourceStat> rows;
+  RFDB_TRY_ASSIGN(rows, p.sources.current_stats(run_id));
+  StoredStats out;
+  for (auto& r : rows) {
+    std::string key = r.rel_path;
+    out.emplace(std::move(key), std::move(r));
+  }
+  return out;
+}
+
+bool same_stat(const FileData& f, const store::SourceStat& s)
+{
+  return s.size == f.size && s.mtime_ns == f.mtime_ns;
+}
+
+// True when the eval dir holds exactly the run's current files, each with
+// the size and mtime recorded when it was stored: unchanged without being
+// read (a file rewritten with the same size and mtime is not noticed — the
+// trade-off rsync and make make).
+bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& stored)
+{
+  if (files.empty() || files.size() != stored.size()) {
+    return false;
+  }
+  return std::all_of(files.begin(), files.end(), [&](const FileData& f) {
+    const auto it = stored.find(f.rel_path);
+    return it != stored.end() && same_stat(f, it->second);
+  });
+}
+
+// A run whose content is unchanged but some of whose files were touched
+// (or stored before their stat was recorded): record their stat so the next
+// re-ingest decides without reading them. Nothing is written with --dry-run
+// or when every stat is recorded already.
+Result<void> record_stats(Prepared& p, const std::vector<FileData>& files, const StoredStats& stored,
+                          const IngestRequest& req)
+{
+  std::vector<std::pair<std::int64_t, const FileData*>> touched;
+  for (const auto& f : files) {
+    const auto it = stored.find(f.rel_path);
+    if (it != stored.end() && it->second.sha256 == f.sha256 && !same_stat(f, it->second)) {
+      touched.emplace_back(it->second.source_id, &f);
+    }
+  }
+  if (touched.empty() || req.dry_run == DryRun::yes) {
+    return {};
+  }
+  auto tx_result = p.db.begin_immediate();
+  if (!tx_result) {
+    return fail(std::move(tx_result).error());
+  }
+  for (const auto& [source_id, f] : touched) {
+    RFDB_TRY(p.sources.set_stat(source_id, f->size, f->mtime_ns));
+  }
+  return tx_result->commit();
+}
+
 Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std::string& dir_basename,
-                              const std::string& eval_dir, const std::vector<FileData>& files,
+                              const std::string& eval_dir, std::vector<FileData>& files,
                               const IngestRequest& req, PathReport& rep)
 {
+  // Decide "unchanged" from the stat before reading anything: one query
+  // for the run's stored stats, and no write lock.
+  StoredStats stored_stats;
+  RFDB_TRY_ASSIGN(stored_stats, stored_stats_of(p, run_id));
+  if (unchanged_by_stat(files, stored_stats)) {
+    std::optional<std::int64_t> derived_by;
+    RFDB_TRY_ASSIGN(derived_by, p.writer.derived_by(run_id));
+    if (derived_by && *derived_by >= k_derivation_version) {
+      rep.unchanged_files = static_cast<int>(files.size());
+      rep.status = "unchanged";
+      return {};
+    }
+  }
+  for (auto& f : files) {
+    if (f.sha256.empty()) {
+      RFDB_TRY(load_file(f, req.max_file_size));
+    }
+  }
   // A file already stored with this content was validated when it was
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
@@ -288,7 +370,7 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
-    return {};
+    return record_stats(p, files, stored_stats, req);
   }
   if (stale) {
     rep.warnings.push_back(Warning{dir_basename, "",
@@ -390,12 +472,12 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
                     .with_hint("pass the eval dir by name, or give --run RUN_ID");
     return rep;
   }
-  auto contents = read_eval_dir(dir, req.max_file_size);
+  auto contents = list_eval_dir(dir, req.max_file_size);
   if (!contents) {
     rep.error = contents.error();
     return rep;
   }
-  const auto& files = contents->files;
+  auto& files = contents->files;
   if (auto r = refuse_entries(contents->refused, req.strict, rep.warnings); !r) {
     rep.error = r.error();
   } else if (std::none_of(files.begin(), files.end(), [](const FileData& f) {
@@ -428,14 +510,27 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
     rep.error = make_error(ErrorCode::usage, "a single artifact needs --run RUN_ID (a non-empty run id)");
     return rep;
   }
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    rep.error =
+        make_error(ErrorCode::io, fmt::format("cannot stat {}: {}", file.string(), std::strerror(errno)));
+    return rep;
+  }
   auto content = read_file(file, req.max_file_size);
   if (!content) {
     rep.error = content.error();
     return rep;
   }
-  FileData f{rel, *kind, std::move(*content), ""};
+  std::vector<FileData> files(1);
+  FileData& f = files.front();
+  f.rel_path = rel;
+  f.kind = *kind;
+  f.content = std::move(*content);
   f.sha256 = sha256_hex(f.content);
-  if (auto r = ingest_run_files(p, *req.run_id, *req.run_id, "", {f}, req, rep); !r) {
+  f.path = file;
+  f.size = static_cast<std::int64_t>(st.st_size);
+  f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  if (auto r = ingest_run_files(p, *req.run_id, *req.run_id, "", files, req, rep); !r) {
     rep.error = r.error();
   }
   return rep;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <fstream>
 
 namespace rfdb::test {
@@ -138,6 +139,63 @@ TEST(Ingest, ReingestingTheSameDirChangesNothing)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("unchanged: 0 new file(s), 0 superseded, 17 unchanged"), std::string::npos) << r.out;
   EXPECT_EQ(dump_tables(db), before);
+}
+
+// "Unchanged" is decided from size + mtime before any file is read: a file
+// rewritten with the same size and mtime is not re-read (the trade-off of
+// rsync and make); a touched file is re-hashed, stays unchanged and has its
+// new stat recorded; a changed mtime makes the new content count.
+TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto status = [&] {
+    auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out)["paths"][0]["status"].get<std::string>();
+  };
+  ASSERT_EQ(status(), "added");
+  const auto env = run / "env_report.json";
+  const std::string stored_sha = "SELECT sha256 FROM sources WHERE rel_path = 'env_report.json' AND "
+                                 "superseded_by IS NULL";
+  const std::string sha_before = query_value(db, stored_sha);
+  const std::string stored_mtime = "SELECT mtime_ns FROM sources WHERE rel_path = 'env_report.json'";
+  EXPECT_EQ(query_value(db, "SELECT size FROM sources WHERE rel_path = 'env_report.json'"),
+            std::to_string(fs::file_size(env)));
+  const std::string mtime_ns = query_value(db, stored_mtime);
+  const std::string before = dump_tables(db);
+
+  // Same size and mtime, other content: not read, so still unchanged.
+  const auto mtime = fs::last_write_time(env);
+  const std::string original = read_bytes(env);
+  std::string edited = original;
+  const auto at = edited.find("\": ");
+  ASSERT_NE(at, std::string::npos);
+  edited[at + 2] = '\t';
+  ASSERT_EQ(edited.size(), original.size());
+  write_bytes(env, edited);
+  fs::last_write_time(env, mtime);
+  EXPECT_EQ(status(), "unchanged");
+  EXPECT_EQ(dump_tables(db), before) << "nothing read, nothing written";
+
+  // Touched with its original content: re-hashed, unchanged, new stat recorded.
+  write_bytes(env, original);
+  const auto touched = mtime + std::chrono::seconds(5);
+  fs::last_write_time(env, touched);
+  EXPECT_EQ(status(), "unchanged");
+  EXPECT_EQ(query_value(db, stored_sha), sha_before);
+  const std::string touched_ns = query_value(db, stored_mtime);
+  EXPECT_EQ(touched_ns, std::to_string(std::stoll(mtime_ns) + 5'000'000'000));
+  EXPECT_EQ(status(), "unchanged");
+  EXPECT_EQ(query_value(db, stored_mtime), touched_ns) << "recorded once";
+
+  // The other content with a new mtime: read, stored as a new version.
+  write_bytes(env, edited);
+  fs::last_write_time(env, touched + std::chrono::seconds(5));
+  EXPECT_EQ(status(), "updated");
+  EXPECT_NE(query_value(db, stored_sha), sha_before);
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE rel_path = 'env_report.json'"), "2");
 }
 
 TEST(Ingest, IngestOrderDoesNotChangeDerivedRows)

@@ -197,6 +197,14 @@ struct Fd {
   }
 };
 
+// A file over --max-file-size, refused before it is read.
+Error too_big(const std::string& display, std::uint64_t size, std::uint64_t max_bytes)
+{
+  return make_error(ErrorCode::invalid_input, fmt::format("{} is {}, over the limit of {}; not read", display,
+                                                          describe_size(size), describe_size(max_bytes)))
+      .with_hint("raise the limit with --max-file-size (e.g. 256M) if the file is genuine");
+}
+
 // read_file, naming the file `display` in errors.
 Result<std::string> read_limited(const fs::path& path, const std::string& display, std::uint64_t max_bytes)
 {
@@ -216,10 +224,7 @@ Result<std::string> read_limited(const fs::path& path, const std::string& displa
   }
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size > max_bytes) {
-    return fail(
-        make_error(ErrorCode::invalid_input, fmt::format("{} is {}, over the limit of {}; not read", display,
-                                                         describe_size(size), describe_size(max_bytes)))
-            .with_hint("raise the limit with --max-file-size (e.g. 256M) if the file is genuine"));
+    return fail(too_big(display, size, max_bytes));
   }
   std::string content;
   content.resize(static_cast<std::size_t>(size));
@@ -326,7 +331,7 @@ private:
       refuse(rel, special_type(st));
       return {};
     }
-    return read_artifact(path, rel);
+    return list_artifact(path, rel, st);
   }
 
   Result<void> visit_link(const fs::path& path, const std::string& rel, int depth)
@@ -353,7 +358,7 @@ private:
       refuse(rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
       return {};
     }
-    return read_artifact(path, rel);
+    return list_artifact(path, rel, st);
   }
 
   Result<void> enter(const fs::path& path, const std::string& rel, int depth, const fs::path& canonical)
@@ -372,15 +377,25 @@ private:
     return r;
   }
 
-  Result<void> read_artifact(const fs::path& path, const std::string& rel)
+  // Note an artifact with its stat; its content is read by load_file.
+  Result<void> list_artifact(const fs::path& path, const std::string& rel, const struct stat& st)
   {
     auto kind = classify_artifact(rel);
     if (!kind) {
       return {}; // not an artifact: never read
     }
-    FileData f{rel, std::move(*kind), "", ""};
-    RFDB_TRY_ASSIGN(f.content, read_limited(path, rel, m_max_file_size));
-    f.sha256 = sha256_hex(f.content);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > m_max_file_size) {
+      return fail(too_big(rel, size, m_max_file_size));
+    }
+    FileData f{rel,
+               std::move(*kind),
+               "",
+               "",
+               path,
+               static_cast<std::int64_t>(st.st_size),
+               static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
+                   static_cast<std::int64_t>(st.st_mtim.tv_nsec)};
     m_out.files.push_back(std::move(f));
     return {};
   }
@@ -398,9 +413,26 @@ Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes)
   return read_limited(path, path.string(), max_bytes);
 }
 
-Result<EvalDirContents> read_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
+Result<EvalDirContents> list_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
 {
   return EvalDirWalker(max_file_size).run(dir);
+}
+
+Result<void> load_file(FileData& file, std::uint64_t max_file_size)
+{
+  RFDB_TRY_ASSIGN(file.content, read_limited(file.path, file.rel_path, max_file_size));
+  file.sha256 = sha256_hex(file.content);
+  return {};
+}
+
+Result<EvalDirContents> read_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
+{
+  EvalDirContents out;
+  RFDB_TRY_ASSIGN(out, list_eval_dir(dir, max_file_size));
+  for (auto& f : out.files) {
+    RFDB_TRY(load_file(f, max_file_size));
+  }
+  return out;
 }
 
 std::string directory_name(const fs::path& dir)

@@ -30,12 +30,16 @@ struct ArtifactKind {
 // Classify `rel_path` ('/'-separated, relative to the eval dir).
 std::optional<ArtifactKind> classify_artifact(std::string_view rel_path);
 
-// One file read into memory with its content hash.
+// One file read into memory with its content hash. list_eval_dir fills
+// only the path, kind and stat; load_file adds the content and hash.
 struct FileData {
   std::string rel_path;
   ArtifactKind kind;
   std::string content;
-  std::string sha256; // lower-case hex
+  std::string sha256;         // lower-case hex; empty until loaded
+  std::filesystem::path path; // where it was found (under the link's own path)
+  std::int64_t size = 0;      // stat st_size when listed
+  std::int64_t mtime_ns = 0;  // stat st_mtim when listed, ns since the epoch
 };
 
 // Files larger than this are refused before they are read (--max-file-size):
@@ -63,6 +67,15 @@ struct EvalDirContents {
 // is read).
 Result<EvalDirContents> read_eval_dir(const std::filesystem::path& dir,
                                       std::uint64_t max_file_size = k_default_max_file_size);
+
+// The artifacts of `dir` as read_eval_dir finds them, with their stat but
+// without reading any content (sha256 and content empty). Errors: as
+// read_eval_dir, except that no file is opened.
+Result<EvalDirContents> list_eval_dir(const std::filesystem::path& dir,
+                                      std::uint64_t max_file_size = k_default_max_file_size);
+
+// Read a listed file's content and hash it. Errors: as read_file.
+Result<void> load_file(FileData& file, std::uint64_t max_file_size = k_default_max_file_size);
 
 // Read one regular file of at most `max_bytes`. The size is checked with
 // fstat before anything is read, and the file is opened non-blocking, so a
