@@ -15,11 +15,10 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::invalid;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 // A flags/env field that producers write as a string or a list of strings.
 Result<std::optional<std::string>> get_text_or_list(const json& obj, std::string_view key,

@@ -6,11 +6,10 @@
 namespace rfdb::ingest {
 
 using detail::add_file;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 Result<BenchSummary> bench_summary_impl(const json& doc)
 {

@@ -13,6 +13,9 @@
 
 namespace rfdb::ingest::detail {
 
+// The JSON pointer of a document's root (""), the parent of every field pointer.
+inline const std::string k_root;
+
 // Speedups beyond this factor (either way) are rejected as implausible.
 inline constexpr double k_max_plausible_speedup = 1000.0;
 

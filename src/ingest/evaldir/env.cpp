@@ -10,11 +10,10 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::first_string;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 // First integer among `keys` of `obj`.
 Result<std::optional<std::int64_t>> first_int(const json& obj, std::initializer_list<std::string_view> keys,

@@ -14,11 +14,10 @@
 namespace rfdb::ingest {
 
 using detail::add_file;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 // "Skip this document": the reason becomes a Warning at `pointer`.
 struct Skip {

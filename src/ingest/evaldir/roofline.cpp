@@ -14,11 +14,10 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::invalid;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 // DESIGN.md §1: a launch this short (ms) is timed by dispatch, not the kernel.
 constexpr double k_dispatch_t_ms = 0.010;

@@ -8,11 +8,10 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::invalid;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 bool row_has_any(const json& rows, std::initializer_list<std::string_view> keys)
 {

@@ -7,11 +7,10 @@
 namespace rfdb::ingest {
 
 using detail::add_file;
+using detail::k_root;
 using detail::require_object;
 
 namespace {
-
-const std::string k_root;
 
 Result<RunOutcome> director_impl(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings)
 {

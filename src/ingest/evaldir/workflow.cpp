@@ -17,12 +17,11 @@ namespace rfdb::ingest {
 
 using detail::add_file;
 using detail::invalid;
+using detail::k_root;
 using detail::require_object;
 using detail::ZeroSpeedup;
 
 namespace {
-
-const std::string k_root;
 
 // Ledger lessons for per-candidate rows read "<winner_kind> <backend>: …".
 std::optional<std::string> winner_kind_from_lesson(const std::optional<std::string>& lesson)
