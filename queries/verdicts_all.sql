@@ -5,4 +5,4 @@ SELECT v.run_id, r.gfx, v.round, v.short_name, v.op_class, v.regime, v.stage, v.
 FROM verdicts v
 JOIN runs r ON r.run_id = v.run_id
 WHERE v.superseded = 0
-ORDER BY r.run_date, v.run_id, v.round_order, v.pct_gpu_time DESC;
+ORDER BY r.run_date, v.run_id, v.round_order, v.pct_gpu_time DESC, v.verdict_id;

@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libsqlitecpp-dev libsqlite3-dev sqlite3 libcli11-dev libfmt-dev nlohmann-json3-dev
   libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev clang-format
+  libpq-dev # the PostgreSQL store (libpq 15)
   python3 # tools/bench/bench.py (the issue 12 benchmark and its CTest smoke entry)
 )
 # markdownlint-cli2 (the playbook's lint) runs on Node; any node+npm will do,

@@ -222,13 +222,17 @@ void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
 Result<int> run_migrate(const MigrateOptions& /*opts*/, Context& ctx)
 {
   auto report = store::migrate_database(ctx.db_path);
+  const std::string shown = store::display_name(ctx.db_path);
   if (!report) {
-    return fail(std::move(report).error().with_context(ctx.db_path));
+    return fail(std::move(report).error().with_context(shown));
   }
   if (report->created) {
-    fmt::print(ctx.out, "created {} at schema version {}\n", ctx.db_path, report->to_version);
-  } else if (report->backup.empty()) {
-    fmt::print(ctx.out, "{} is at schema version {}: nothing to do\n", ctx.db_path, report->to_version);
+    fmt::print(ctx.out, "created {} at schema version {}\n", shown, report->to_version);
+  } else if (report->from_version == report->to_version) {
+    fmt::print(ctx.out, "{} is at schema version {}: nothing to do\n", shown, report->to_version);
+  } else if (report->backup.empty()) { // PostgreSQL: no backup (pg_dump takes one)
+    fmt::print(ctx.out, "migrated {} from schema version {} to {}\n", shown, report->from_version,
+               report->to_version);
   } else {
     fmt::print(ctx.out, "migrated {} from schema version {} to {}; the old file is kept as {}\n", ctx.db_path,
                report->from_version, report->to_version, report->backup);

@@ -55,19 +55,20 @@ bool ends_with(const std::string& s, std::string_view suffix)
 Result<store::Database> open_for_write(const Context& ctx, Create create)
 {
   std::error_code ec;
-  if (create == Create::no && ctx.db_path != ":memory:" && !fs::exists(ctx.db_path, ec)) {
+  const bool pg = store::is_postgresql_url(ctx.db_path);
+  if (create == Create::no && ctx.db_path != ":memory:" && (pg || !fs::exists(ctx.db_path, ec))) {
     // The reader's checks and messages: a missing file, a directory, …
     auto probe = store::Database::open_read_only(ctx.db_path);
     if (!probe) {
-      return fail(std::move(probe).error().with_context(ctx.db_path));
+      return fail(std::move(probe).error().with_context(store::display_name(ctx.db_path)));
     }
   }
   auto db = store::Database::open(ctx.db_path);
   if (!db) {
-    return fail(std::move(db).error().with_context(ctx.db_path));
+    return fail(std::move(db).error().with_context(store::display_name(ctx.db_path)));
   }
   if (ctx.verbose) {
-    fmt::print(ctx.err, "rfdb: opened {} for writing\n", ctx.db_path);
+    fmt::print(ctx.err, "rfdb: opened {} for writing\n", store::display_name(ctx.db_path));
   }
   return db;
 }
@@ -76,10 +77,10 @@ Result<store::Database> open_for_read(const Context& ctx, store::OlderSchema old
 {
   auto db = store::Database::open_read_only(ctx.db_path, older);
   if (!db) {
-    return fail(std::move(db).error().with_context(ctx.db_path));
+    return fail(std::move(db).error().with_context(store::display_name(ctx.db_path)));
   }
   if (ctx.verbose) {
-    fmt::print(ctx.err, "rfdb: opened {} read-only\n", ctx.db_path);
+    fmt::print(ctx.err, "rfdb: opened {} read-only\n", store::display_name(ctx.db_path));
   }
   return db;
 }
@@ -87,8 +88,9 @@ Result<store::Database> open_for_read(const Context& ctx, store::OlderSchema old
 Result<store::Database> open_for_dry_run(const Context& ctx)
 {
   std::error_code ec;
-  if (ctx.db_path != ":memory:" && fs::is_regular_file(ctx.db_path, ec) &&
-      fs::file_size(ctx.db_path, ec) > 0) {
+  if (store::is_postgresql_url(ctx.db_path) ||
+      (ctx.db_path != ":memory:" && fs::is_regular_file(ctx.db_path, ec) &&
+       fs::file_size(ctx.db_path, ec) > 0)) {
     return open_for_write(ctx);
   }
   if (ctx.verbose) {

@@ -97,9 +97,20 @@ Result<CheckReport> check(Database& db)
   CheckReport r;
   r.schema_version = db.schema_version();
   r.newest_schema_version = newest_schema_version();
-  RFDB_TRY_ASSIGN(r.integrity, first_column(db, "PRAGMA integrity_check", "integrity_check"));
-  RFDB_TRY_ASSIGN(r.foreign_key_violations,
-                  first_column(db, "PRAGMA foreign_key_check", "foreign_key_check"));
+  if (db.backend() == Backend::postgresql) {
+    // PostgreSQL has no integrity_check and enforces foreign keys itself:
+    // reading every table through once is the sanity check.
+    RFDB_TRY(first_column(db,
+                          "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM sources)"
+                          " + (SELECT count(*) FROM verdicts) + (SELECT count(*) FROM attempts)"
+                          " + (SELECT count(*) FROM learned_findings) AS n",
+                          "integrity_check"));
+    r.integrity = {"ok"};
+  } else {
+    RFDB_TRY_ASSIGN(r.integrity, first_column(db, "PRAGMA integrity_check", "integrity_check"));
+    RFDB_TRY_ASSIGN(r.foreign_key_violations,
+                    first_column(db, "PRAGMA foreign_key_check", "foreign_key_check"));
+  }
   auto prepared = db.prepare(sql::k_check_orphans, "check_orphans");
   if (!prepared) {
     return fail(std::move(prepared).error());
@@ -244,16 +255,31 @@ Result<Table> run_named_query(Database& db, const std::string& name,
                       .with_hint(parameter_list(info)));
     }
   }
-  auto prepared = db.prepare(it->sql, it->name);
-  if (!prepared) {
-    return fail(std::move(prepared).error());
+  // PostgreSQL: the query's queries/postgresql/ text, inside a READ ONLY
+  // transaction whatever the connection (SQLite decided it reads only).
+  const bool pg = db.backend() == Backend::postgresql;
+  if (pg) {
+    RFDB_TRY(db.exec("BEGIN TRANSACTION READ ONLY", "begin"));
   }
-  Statement& s = *prepared;
-  for (const auto& [key, value] : params) {
-    bind_literal(s, ":" + key, value);
+  auto run = [&]() -> Result<Table> {
+    auto prepared = db.prepare(it->sql, it->name);
+    if (!prepared) {
+      return fail(std::move(prepared).error());
+    }
+    Statement& s = *prepared;
+    for (const auto& [key, value] : params) {
+      bind_literal(s, ":" + key, value);
+    }
+    return collect(s);
+  };
+  auto result = run();
+  if (pg) {
+    RFDB_TRY(db.exec(result ? "COMMIT" : "ROLLBACK", "end"));
   }
-  Table t;
-  RFDB_TRY_ASSIGN(t, collect(s));
+  if (!result) {
+    return fail(std::move(result).error());
+  }
+  Table t = std::move(*result);
   for (const auto& c : t.columns) {
     t.json.push_back(std::find(info.json_columns.begin(), info.json_columns.end(), c) !=
                      info.json_columns.end());

@@ -1,105 +1,89 @@
-// The SQLite connection and prepared statements: bind by name, read columns by name, transactions.
+// Statements and connections of either backend: bind by name, read columns by name, transactions.
 #include "store/database.hpp"
 
-#include "store/sqlite_error.hpp"
+#include "rfdb_sql.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/backend.hpp"
+
 #include <fmt/format.h>
 
-#include <sqlite3.h>
+#include <algorithm>
 
 namespace rfdb::store {
 
-namespace detail {
-
-Error from_sqlite(const SQLite::Exception& e, std::string_view what)
+bool is_postgresql_url(std::string_view db)
 {
-  Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended {})", e.what(),
-                                                    e.getErrorCode(), e.getExtendedErrorCode()));
-  if (e.getErrorCode() == SQLITE_NOTADB) {
-    err.code = ErrorCode::not_rfdb_db;
-    err.message = "not an rfdb database (not an SQLite file)";
-  }
-  if (!what.empty()) {
-    err = std::move(err).with_context(std::string(what));
-  }
-  return err;
+  return db.starts_with("postgresql://") || db.starts_with("postgres://");
 }
 
-} // namespace detail
-
-using detail::from_sqlite;
+std::string display_name(std::string_view db)
+{
+  if (!is_postgresql_url(db)) {
+    return std::string(db);
+  }
+  // scheme://user:password@host… → scheme://user:***@host…
+  const std::size_t start = db.find("://") + 3;
+  const std::size_t at = db.find('@', start);
+  const std::size_t slash = db.find('/', start);
+  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) {
+    return std::string(db);
+  }
+  const std::size_t colon = db.find(':', start);
+  if (colon == std::string_view::npos || colon > at) {
+    return std::string(db);
+  }
+  return std::string(db.substr(0, colon + 1)) + "***" + std::string(db.substr(at));
+}
 
 // ---- Statement -------------------------------------------------------------
 
-Statement::Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name)
-    : m_stmt(std::move(stmt)), m_name(std::move(name))
+Statement::Statement(std::unique_ptr<detail::StatementImpl> impl, std::string name)
+    : m_impl(std::move(impl)), m_name(std::move(name))
 {
 }
 Statement::Statement(Statement&&) noexcept = default;
 Statement& Statement::operator=(Statement&&) noexcept = default;
 Statement::~Statement() = default;
 
-Error Statement::sqlite_error(const std::exception& e) const
+Statement& Statement::remember(Result<void> bound)
 {
-  if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
-    return from_sqlite(*se, fmt::format("query {}", m_name));
-  }
-  return make_error(ErrorCode::db, e.what()).with_context(fmt::format("query {}", m_name));
-}
-
-template <typename T> Statement& Statement::bind_value(const char* name, const T& value)
-{
-  if (m_bind_error) {
-    return *this;
-  }
-  try {
-    m_stmt->bind(name, value);
-  } catch (const std::exception& e) {
-    m_bind_error = sqlite_error(e).with_context(fmt::format("bind {}", name));
+  if (!bound && !m_bind_error) {
+    m_bind_error = std::move(bound).error();
   }
   return *this;
 }
 
 Statement& Statement::bind(const char* name, std::nullopt_t)
 {
-  if (m_bind_error) {
-    return *this;
-  }
-  try {
-    m_stmt->bind(name);
-  } catch (const std::exception& e) {
-    m_bind_error = sqlite_error(e).with_context(fmt::format("bind {}", name));
-  }
-  return *this;
+  return m_bind_error ? *this : remember(m_impl->bind_null(name));
 }
 Statement& Statement::bind(const char* name, std::int64_t value)
 {
-  return bind_value(name, value);
+  return m_bind_error ? *this : remember(m_impl->bind_int(name, value));
 }
 Statement& Statement::bind(const char* name, int value)
 {
-  return bind_value(name, value);
+  return bind(name, static_cast<std::int64_t>(value));
 }
 Statement& Statement::bind(const char* name, double value)
 {
-  return bind_value(name, value);
+  return m_bind_error ? *this : remember(m_impl->bind_double(name, value));
 }
 Statement& Statement::bind(const char* name, bool value)
 {
-  return bind_value(name, value ? 1 : 0);
+  return bind(name, static_cast<std::int64_t>(value ? 1 : 0));
 }
 Statement& Statement::bind(const char* name, std::string_view value)
 {
-  return bind_value(name, std::string(value));
+  return m_bind_error ? *this : remember(m_impl->bind_text(name, value));
 }
 Statement& Statement::bind(const char* name, const std::string& value)
 {
-  return bind_value(name, value);
+  return bind(name, std::string_view(value));
 }
 Statement& Statement::bind(const char* name, const char* value)
 {
-  return bind_value(name, std::string(value));
+  return bind(name, std::string_view(value));
 }
 Statement& Statement::bind(const char* name, const std::optional<double>& value)
 {
@@ -117,6 +101,10 @@ Statement& Statement::bind(const char* name, const std::optional<bool>& value)
 {
   return value ? bind(name, *value) : bind(name, std::nullopt);
 }
+Statement& Statement::bind_blob(const char* name, std::string_view bytes)
+{
+  return m_bind_error ? *this : remember(m_impl->bind_blob(name, bytes));
+}
 
 Result<int> Statement::exec()
 {
@@ -125,15 +113,7 @@ Result<int> Statement::exec()
     reset();
     return fail(std::move(e));
   }
-  try {
-    int changed = m_stmt->exec();
-    reset();
-    return changed;
-  } catch (const std::exception& e) {
-    Error err = sqlite_error(e);
-    reset();
-    return fail(std::move(err));
-  }
+  return m_impl->exec();
 }
 
 Result<bool> Statement::step()
@@ -143,50 +123,38 @@ Result<bool> Statement::step()
     reset();
     return fail(std::move(e));
   }
-  try {
-    const bool row = m_stmt->executeStep();
-    if (!row) {
-      reset(); // ready for the next binding, as documented
-    }
-    return row;
-  } catch (const std::exception& e) {
-    Error err = sqlite_error(e);
-    reset();
-    return fail(std::move(err));
-  }
+  return m_impl->step();
 }
 
 void Statement::reset()
 {
   m_bind_error.reset();
-  try {
-    m_stmt->reset();
-    m_stmt->clearBindings();
-  } catch (const std::exception&) {
-    // reset() reports the previous step's error again; it was already returned.
-  }
+  m_impl->reset();
 }
 
 bool Statement::is_null(int col) const
 {
-  return m_stmt->isColumnNull(col);
+  return m_impl->is_null(col);
 }
 bool Statement::is_number(int col) const
 {
-  const auto column = m_stmt->getColumn(col);
-  return column.isInteger() || column.isFloat();
+  return m_impl->is_number(col);
 }
 std::int64_t Statement::get_int(int col) const
 {
-  return m_stmt->getColumn(col).getInt64();
+  return m_impl->get_int(col);
 }
 double Statement::get_double(int col) const
 {
-  return m_stmt->getColumn(col).getDouble();
+  return m_impl->get_double(col);
 }
 std::string Statement::get_text(int col) const
 {
-  return m_stmt->getColumn(col).getString();
+  return m_impl->get_text(col);
+}
+std::string Statement::get_blob(int col) const
+{
+  return m_impl->get_blob(col);
 }
 std::optional<std::int64_t> Statement::get_opt_int(int col) const
 {
@@ -202,7 +170,7 @@ std::optional<std::string> Statement::get_opt_text(int col) const
 }
 int Statement::index_of(const char* col) const
 {
-  return m_stmt->getColumnIndex(col);
+  return m_impl->index_of(col);
 }
 bool Statement::is_null(const char* col) const
 {
@@ -224,6 +192,10 @@ std::string Statement::get_text(const char* col) const
 {
   return get_text(index_of(col));
 }
+std::string Statement::get_blob(const char* col) const
+{
+  return get_blob(index_of(col));
+}
 std::optional<std::int64_t> Statement::get_opt_int(const char* col) const
 {
   return get_opt_int(index_of(col));
@@ -238,11 +210,11 @@ std::optional<std::string> Statement::get_opt_text(const char* col) const
 }
 int Statement::column_count() const
 {
-  return m_stmt->getColumnCount();
+  return m_impl->column_count();
 }
 std::string Statement::column_name(int col) const
 {
-  return m_stmt->getColumnName(col);
+  return m_impl->column_name(col);
 }
 int Statement::column_index(std::string_view name) const
 {
@@ -254,13 +226,36 @@ int Statement::column_index(std::string_view name) const
   return -1;
 }
 
+// ---- Database --------------------------------------------------------------
+
+Database::Database(std::unique_ptr<detail::DatabaseImpl> impl, std::string path, bool read_only)
+    : m_impl(std::move(impl)), m_path(std::move(path)), m_read_only(read_only)
+{
+}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+namespace {
+
+// The queries/postgresql/ text of query `name`, or `sql` when it has none.
+std::string_view postgresql_text(std::string_view sql, std::string_view name)
+{
+  const auto it = std::lower_bound(sql::k_pg_queries.begin(), sql::k_pg_queries.end(), name,
+                                   [](const sql::NamedQuery& q, std::string_view n) { return q.name < n; });
+  return it != sql::k_pg_queries.end() && it->name == name ? it->sql : sql;
+}
+
+} // namespace
+
 Result<Statement> Database::prepare(std::string_view sql, std::string_view name)
 {
-  try {
-    return Statement(std::make_unique<SQLite::Statement>(*m_db, std::string(sql)), std::string(name));
-  } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, fmt::format("prepare {}", name)));
+  const std::string_view text = backend() == Backend::postgresql ? postgresql_text(sql, name) : sql;
+  auto impl = m_impl->prepare(text, name);
+  if (!impl) {
+    return fail(std::move(impl).error());
   }
+  return Statement(std::move(*impl), std::string(name));
 }
 
 Result<std::vector<Statement>> prepare_all(Database& db, std::initializer_list<NamedQuery> queries)
@@ -279,52 +274,33 @@ Result<std::vector<Statement>> prepare_all(Database& db, std::initializer_list<N
 
 Result<void> Database::exec(std::string_view sql, std::string_view name)
 {
-  try {
-    m_db->exec(std::string(sql));
-    return {};
-  } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, fmt::format("query {}", name)));
-  }
+  return m_impl->exec(sql, name);
 }
 
 Result<StatementInfo> Database::describe(std::string_view sql, std::string_view name)
 {
-  // SQLiteCpp keeps its sqlite3_stmt private: prepare a second, raw handle.
-  sqlite3_stmt* raw = nullptr;
-  const int rc =
-      sqlite3_prepare_v2(m_db->getHandle(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
-  const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
-  if (rc != SQLITE_OK) {
-    return fail(
-        make_error(ErrorCode::db, fmt::format("{} (sqlite code {})", sqlite3_errmsg(m_db->getHandle()), rc))
-            .with_context(fmt::format("prepare {}", name)));
-  }
-  StatementInfo info;
-  info.read_only = stmt && sqlite3_stmt_readonly(stmt.get()) != 0;
-  const int count = stmt ? sqlite3_bind_parameter_count(stmt.get()) : 0;
-  for (int i = 1; i <= count; ++i) {
-    const char* p = sqlite3_bind_parameter_name(stmt.get(), i);
-    if (p != nullptr) {
-      info.parameters.emplace_back(p + 1); // drop the ':' (or '@', '$')
-    }
-  }
-  return info;
+  return m_impl->describe(sql, name);
 }
 
 Result<Transaction> Database::begin_immediate()
 {
-  RFDB_TRY(exec("BEGIN IMMEDIATE", "begin"));
+  RFDB_TRY(m_impl->begin_write());
   return Transaction(*this);
 }
 
 std::int64_t Database::last_insert_rowid() const
 {
-  return m_db->getLastInsertRowid();
+  return m_impl->last_insert_rowid();
 }
 
 int Database::schema_version() const
 {
-  return m_db->execAndGet("PRAGMA user_version").getInt();
+  return m_impl->schema_version();
+}
+
+Backend Database::backend() const
+{
+  return m_impl->backend();
 }
 
 // ---- Transaction -----------------------------------------------------------
@@ -358,11 +334,11 @@ void Transaction::rollback() noexcept
   }
   m_open = false;
   try {
-    if (sqlite3_get_autocommit(m_db->m_db->getHandle()) == 0) {
-      m_db->m_db->exec("ROLLBACK");
+    if (m_db->m_impl->in_transaction()) {
+      (void)m_db->m_impl->exec("ROLLBACK", "rollback");
     }
   } catch (...) {
-    // Destructors never throw; SQLite rolls back on close anyway.
+    // Destructors never throw; the server rolls back on close anyway.
   }
 }
 

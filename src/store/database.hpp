@@ -1,6 +1,14 @@
-// The store: one SQLite file per team history.
+// The store: one SQLite file per engineer, or one PostgreSQL database per team.
 //
-// Connections are made in exactly three places, all in database.cpp:
+// `--db` (or RFDB_DB) picks the backend: a `postgresql://` or `postgres://`
+// URI (libpq's connection URI; the PG* environment variables and ~/.pgpass
+// apply) selects PostgreSQL, anything else is an SQLite path. Callers see
+// one API: they prepare the named SQL files of queries/ (Database::prepare
+// picks the queries/postgresql/ text of the same name on PostgreSQL when one
+// exists) and bind by parameter name. PostgreSQL is described in
+// pg_backend.hpp; the rest of this comment is about SQLite.
+//
+// SQLite connections are made in exactly three places (database_open.cpp):
 // - `Database::open_read_only` for commands that only read: SQLite's
 //   `mode=ro` (or `immutable=1` when the file is in WAL mode and no `-wal`
 //   exists, so no `-wal`/`-shm` is created), `query_only`, no journal-mode
@@ -15,31 +23,45 @@
 // newer or older file is refused byte-for-byte untouched (a pending WAL is
 // neither checkpointed nor removed).
 //
-// SQLiteCpp types never leave store/: callers prepare the named SQL files in
-// queries/ and bind by parameter name. Errors surface as rfdb::Error with the
-// query name and SQLite's primary and extended result codes.
+// SQLiteCpp and libpq types never leave store/. Errors surface as
+// rfdb::Error with the query name and SQLite's primary and extended result
+// codes (PostgreSQL: its SQLSTATE).
 #pragma once
 
 #include "util/result.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace SQLite {
-class Database;
-class Statement;
-} // namespace SQLite
-
 namespace rfdb::store {
 
-// PRAGMA application_id stamped on every rfdb database ("RFDB").
+namespace detail {
+class StatementImpl;
+class DatabaseImpl;
+} // namespace detail
+
+// Which engine a Database talks to.
+enum class Backend { sqlite, postgresql };
+
+// True when `db` (a --db / RFDB_DB value) names a PostgreSQL database: it
+// starts with "postgresql://" or "postgres://".
+[[nodiscard]] bool is_postgresql_url(std::string_view db);
+// `db` as messages show it: a PostgreSQL URI's password replaced by "***".
+[[nodiscard]] std::string display_name(std::string_view db);
+
+// PRAGMA application_id stamped on every rfdb database ("RFDB"); on
+// PostgreSQL the rfdb_meta row 'application_id'.
 inline constexpr std::int32_t k_application_id = 0x52464442;
 
 // What `Database::open_read_only` accepts besides the current schema.
@@ -56,7 +78,8 @@ struct MigrateReport {
   int from_version = 0;
   int to_version = 0;
   bool created = false; // the file did not exist and was created
-  std::string backup;   // VACUUM INTO copy of the old file ("" when nothing was migrated)
+  std::string backup;   // VACUUM INTO copy of the old file ("" when nothing was migrated, and
+                        // always on PostgreSQL: back it up with pg_dump first)
 };
 
 // A prepared statement, reusable across rows: bind, exec (or step/read), and
@@ -65,7 +88,7 @@ struct MigrateReport {
 // makes one (there is no empty Statement: every handle is a prepared one).
 class Statement {
 public:
-  Statement(std::unique_ptr<SQLite::Statement> stmt, std::string name);
+  Statement(std::unique_ptr<detail::StatementImpl> impl, std::string name);
   Statement(Statement&&) noexcept;
   Statement& operator=(Statement&&) noexcept;
   ~Statement();
@@ -83,6 +106,8 @@ public:
   Statement& bind(const char* name, const std::optional<std::int64_t>& value);
   Statement& bind(const char* name, const std::optional<std::string>& value);
   Statement& bind(const char* name, const std::optional<bool>& value);
+  // Bind raw bytes (SQLite BLOB, PostgreSQL BYTEA); NUL bytes included.
+  Statement& bind_blob(const char* name, std::string_view bytes);
 
   // Run to completion, then reset and clear bindings. Returns changed rows.
   Result<int> exec();
@@ -111,6 +136,9 @@ public:
   [[nodiscard]] std::optional<std::int64_t> get_opt_int(const char* col) const;
   [[nodiscard]] std::optional<double> get_opt_double(const char* col) const;
   [[nodiscard]] std::optional<std::string> get_opt_text(const char* col) const;
+  // The bytes of a BLOB (BYTEA) column; of a text column, its bytes.
+  [[nodiscard]] std::string get_blob(int col) const;
+  [[nodiscard]] std::string get_blob(const char* col) const;
   [[nodiscard]] int column_count() const;
   [[nodiscard]] std::string column_name(int col) const;
   // Index of a named result column; -1 when absent.
@@ -118,10 +146,9 @@ public:
 
 private:
   [[nodiscard]] int index_of(const char* col) const;
-  template <typename T> Statement& bind_value(const char* name, const T& value);
-  Error sqlite_error(const std::exception& e) const;
+  Statement& remember(Result<void> bound);
 
-  std::unique_ptr<SQLite::Statement> m_stmt;
+  std::unique_ptr<detail::StatementImpl> m_impl;
   std::string m_name;
   std::optional<Error> m_bind_error;
 };
@@ -166,10 +193,17 @@ public:
   // schema_too_new (user_version above the newest migration),
   // needs_migration (an older schema: hint `rfdb migrate`), not_found (the
   // directory does not exist), io (the path is a directory), db.
+  // A PostgreSQL URI: connects, and creates the schema of a database that
+  // holds no table (under an advisory lock, so concurrent first opens are
+  // safe); the same errors, not_rfdb_db for tables without rfdb_meta, db
+  // when the server cannot be reached.
   static Result<Database> open(const std::string& path);
 
   // Open an existing database for reading only (see the top of this file).
-  // ":memory:" yields an empty database at the newest schema.
+  // ":memory:" yields an empty database at the newest schema. A PostgreSQL
+  // URI: every transaction of the session is READ ONLY and nothing is
+  // created; a role with SELECT on the tables suffices (not_found for a
+  // database without the rfdb schema).
   // Errors: not_found (no such file, or an empty one), io (a directory),
   // not_rfdb_db, schema_too_new, needs_migration (unless `older` is accept),
   // db.
@@ -182,23 +216,34 @@ public:
   // Whether `sql` (one statement) is read-only and which named parameters it
   // takes, as SQLite's prepare reports them. Errors: db.
   Result<StatementInfo> describe(std::string_view sql, std::string_view name);
-  // BEGIN IMMEDIATE: takes the write lock now, waiting up to busy_timeout.
+  // The write transaction of one unit of work (one run). SQLite: BEGIN
+  // IMMEDIATE, taking the write lock now, waiting up to busy_timeout.
+  // PostgreSQL: BEGIN ISOLATION LEVEL SERIALIZABLE (see pg_backend.hpp); a
+  // statement in it may fail with ErrorCode::retry, and with_retry re-runs
+  // the whole unit.
   Result<Transaction> begin_immediate();
 
+  // The key of the row the last insert wrote (PostgreSQL: the value of the
+  // insert's RETURNING column, see queries/postgresql/).
   [[nodiscard]] std::int64_t last_insert_rowid() const;
-  // PRAGMA user_version (the applied migration count).
+  // PRAGMA user_version (the applied migration count); PostgreSQL:
+  // rfdb_meta's 'schema_version'.
   [[nodiscard]] int schema_version() const;
+  [[nodiscard]] Backend backend() const;
   [[nodiscard]] const std::string& path() const { return m_path; }
   // True for connections made by open_read_only.
   [[nodiscard]] bool read_only() const { return m_read_only; }
 
+  // For the backends' open functions only.
+  Database(std::unique_ptr<detail::DatabaseImpl> impl, std::string path, bool read_only);
+  [[nodiscard]] detail::DatabaseImpl& impl() { return *m_impl; }
+
 private:
   enum class Upgrade { new_file_only, any };
-  explicit Database(std::unique_ptr<SQLite::Database> db, std::string path, bool read_only);
   Result<void> migrate(Upgrade upgrade);
   friend Result<MigrateReport> migrate_database(const std::string& path);
 
-  std::unique_ptr<SQLite::Database> m_db;
+  std::unique_ptr<detail::DatabaseImpl> m_impl;
   std::string m_path;
   bool m_read_only = false;
   friend class Transaction;
@@ -238,7 +283,34 @@ int newest_schema_version();
 // older file is first copied with VACUUM INTO to "<path>.v<N>.bak" (a free
 // name: ".v<N>.1.bak", …); a missing file is created. Nothing is written when
 // the schema is current. Errors: as Database::open, io when the backup cannot
-// be written.
+// be written. PostgreSQL: the pending migrations run in one transaction
+// under the advisory lock; no backup is written (report.backup stays ""):
+// take one with pg_dump before upgrading.
 Result<MigrateReport> migrate_database(const std::string& path);
+
+// How many times with_retry runs a unit of work.
+inline constexpr int k_retry_attempts = 8;
+
+// Run `fn()` (returning Result<T>) until it succeeds or fails with an error
+// other than ErrorCode::retry (a PostgreSQL serialization failure or
+// deadlock: the transaction rolled back and may simply be run again), at
+// most k_retry_attempts times, sleeping a jittered, doubling backoff (5 ms,
+// 10 ms, … up to 320 ms, times 0.5–1.5) between attempts. `fn` must redo
+// the whole transaction (begin_immediate … commit) and reset whatever it
+// reports. On SQLite the error never occurs (BEGIN IMMEDIATE serializes
+// writers), so `fn` runs once.
+template <typename Fn> auto with_retry(Fn&& fn) -> decltype(fn())
+{
+  thread_local std::minstd_rand jitter(std::random_device{}());
+  for (int attempt = 1;; ++attempt) {
+    auto r = fn();
+    if (r || r.error().code != ErrorCode::retry || attempt >= k_retry_attempts) {
+      return r;
+    }
+    const int base_ms = 5 << std::min(attempt - 1, 6);
+    std::uniform_int_distribution<int> spread(base_ms / 2, base_ms + base_ms / 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(spread(jitter)));
+  }
+}
 
 } // namespace rfdb::store

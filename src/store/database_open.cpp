@@ -3,6 +3,8 @@
 #include "rfdb_sql.hpp"
 
 #include "store/database.hpp"
+#include "store/pg_backend.hpp"
+#include "store/sqlite_backend.hpp"
 #include "store/sqlite_error.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -18,9 +20,35 @@
 
 namespace rfdb::store {
 
+// Refuse what this rfdb must not touch: a foreign file or a newer schema;
+// and, unless `older` is accept, an older one (which `rfdb migrate` upgrades).
+Result<void> detail::check_identity(const Identity& id, OlderSchema older)
+{
+  if (id.application_id != k_application_id && !id.fresh()) {
+    return fail(ErrorCode::not_rfdb_db, fmt::format("not an rfdb database (application_id {:#x})",
+                                                    static_cast<std::uint32_t>(id.application_id)));
+  }
+  if (id.version > newest_schema_version()) {
+    return fail(make_error(ErrorCode::schema_too_new,
+                           fmt::format("database schema is version {}, this rfdb supports up to {}",
+                                       id.version, newest_schema_version()))
+                    .with_hint("upgrade rfdb to read this database"));
+  }
+  if (older == OlderSchema::refuse && !id.fresh() && id.version < newest_schema_version()) {
+    return fail(make_error(ErrorCode::needs_migration,
+                           fmt::format("database schema is version {}, this rfdb uses version {}", id.version,
+                                       newest_schema_version()))
+                    .with_hint("run `rfdb migrate` to upgrade it (it writes a backup copy first); older rfdb "
+                               "binaries cannot read the upgraded file"));
+  }
+  return {};
+}
+
 namespace {
 
+using detail::check_identity;
 using detail::from_sqlite;
+using detail::Identity;
 using detail::k_busy_timeout_ms;
 
 namespace fs = std::filesystem;
@@ -79,14 +107,6 @@ std::string file_uri(const std::string& path, std::string_view query)
   return out + "?" + std::string(query);
 }
 
-// Identity of an open database, read from one snapshot.
-struct Identity {
-  int application_id = 0;
-  int version = 0;
-  int objects = 0;
-  [[nodiscard]] bool fresh() const { return application_id == 0 && version == 0 && objects == 0; }
-};
-
 Identity read_identity(SQLite::Database& db)
 {
   // One statement reads all three from one snapshot: a concurrent creator
@@ -96,30 +116,6 @@ Identity read_identity(SQLite::Database& db)
                               " (SELECT count(*) FROM sqlite_master)");
   probe.executeStep();
   return {probe.getColumn(0).getInt(), probe.getColumn(1).getInt(), probe.getColumn(2).getInt()};
-}
-
-// Refuse what this rfdb must not touch: a foreign file or a newer schema;
-// and, unless `older` is accept, an older one (which `rfdb migrate` upgrades).
-Result<void> check_identity(const Identity& id, OlderSchema older)
-{
-  if (id.application_id != k_application_id && !id.fresh()) {
-    return fail(ErrorCode::not_rfdb_db, fmt::format("not an rfdb database (application_id {:#x})",
-                                                    static_cast<std::uint32_t>(id.application_id)));
-  }
-  if (id.version > newest_schema_version()) {
-    return fail(make_error(ErrorCode::schema_too_new,
-                           fmt::format("database schema is version {}, this rfdb supports up to {}",
-                                       id.version, newest_schema_version()))
-                    .with_hint("upgrade rfdb to read this database"));
-  }
-  if (older == OlderSchema::refuse && !id.fresh() && id.version < newest_schema_version()) {
-    return fail(make_error(ErrorCode::needs_migration,
-                           fmt::format("database schema is version {}, this rfdb uses version {}", id.version,
-                                       newest_schema_version()))
-                    .with_hint("run `rfdb migrate` to upgrade it (it writes a backup copy first); older rfdb "
-                               "binaries cannot read the upgraded file"));
-  }
-  return {};
 }
 
 // A read-only connection to an existing, non-empty SQLite file. WAL files
@@ -211,14 +207,6 @@ Result<void> enable_wal(SQLite::Database& db)
 
 } // namespace
 
-Database::Database(std::unique_ptr<SQLite::Database> db, std::string path, bool read_only)
-    : m_db(std::move(db)), m_path(std::move(path)), m_read_only(read_only)
-{
-}
-Database::Database(Database&&) noexcept = default;
-Database& Database::operator=(Database&&) noexcept = default;
-Database::~Database() = default;
-
 int newest_schema_version()
 {
   return static_cast<int>(sql::k_migrations.size());
@@ -245,6 +233,9 @@ Result<std::unique_ptr<SQLite::Database>> connect_read_write(const std::string& 
 
 Result<Database> Database::open(const std::string& path)
 {
+  if (is_postgresql_url(path)) {
+    return detail::pg_open(path);
+  }
   if (path != ":memory:") {
     if (auto bad = unusable_path(path)) {
       return fail(std::move(*bad));
@@ -258,13 +249,16 @@ Result<Database> Database::open(const std::string& path)
   }
   std::unique_ptr<SQLite::Database> db;
   RFDB_TRY_ASSIGN(db, connect_read_write(path));
-  Database out(std::move(db), path, false);
+  Database out(std::make_unique<detail::SqliteDatabase>(std::move(db)), path, false);
   RFDB_TRY(out.migrate(Upgrade::new_file_only));
   return out;
 }
 
 Result<Database> Database::open_read_only(const std::string& path, OlderSchema older)
 {
+  if (is_postgresql_url(path)) {
+    return detail::pg_open_read_only(path, older);
+  }
   if (path == ":memory:") {
     return open(path);
   }
@@ -291,26 +285,27 @@ Result<Database> Database::open_read_only(const std::string& path, OlderSchema o
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, "open"));
   }
-  return Database(std::move(db), path, true);
+  return Database(std::make_unique<detail::SqliteDatabase>(std::move(db)), path, true);
 }
 
 Result<void> Database::migrate(Upgrade upgrade)
 {
   Transaction tx(*this);
+  SQLite::Database& db = static_cast<detail::SqliteDatabase&>(*m_impl).raw();
   try {
-    m_db->exec("BEGIN IMMEDIATE");
+    db.exec("BEGIN IMMEDIATE");
     // Re-read inside the write lock: another process may have migrated.
-    const Identity id = read_identity(*m_db);
+    const Identity id = read_identity(db);
     RFDB_TRY(check_identity(id, upgrade == Upgrade::any ? OlderSchema::accept : OlderSchema::refuse));
     for (const auto& m : sql::k_migrations) {
       if (m.version > id.version) {
-        m_db->exec(std::string(m.sql));
+        db.exec(std::string(m.sql));
       }
     }
     if (id.version < newest_schema_version()) {
       // PRAGMAs take no parameters; the value is our own integer constant.
-      m_db->exec(fmt::format("PRAGMA application_id = {}", k_application_id));
-      m_db->exec(fmt::format("PRAGMA user_version = {}", newest_schema_version()));
+      db.exec(fmt::format("PRAGMA application_id = {}", k_application_id));
+      db.exec(fmt::format("PRAGMA user_version = {}", newest_schema_version()));
     }
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, "migrate"));
@@ -320,6 +315,9 @@ Result<void> Database::migrate(Upgrade upgrade)
 
 Result<MigrateReport> migrate_database(const std::string& path)
 {
+  if (is_postgresql_url(path)) {
+    return detail::pg_migrate_database(path);
+  }
   if (auto bad = unusable_path(path)) {
     return fail(std::move(*bad));
   }
@@ -357,7 +355,7 @@ Result<MigrateReport> migrate_database(const std::string& path)
   }
   std::unique_ptr<SQLite::Database> db;
   RFDB_TRY_ASSIGN(db, connect_read_write(path));
-  Database out(std::move(db), path, false);
+  Database out(std::make_unique<detail::SqliteDatabase>(std::move(db)), path, false);
   RFDB_TRY(out.migrate(Database::Upgrade::any));
   return report;
 }

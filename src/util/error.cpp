@@ -72,6 +72,8 @@ const char* to_string(ErrorCode code)
     return "not_rfdb_db";
   case ErrorCode::db:
     return "db";
+  case ErrorCode::retry:
+    return "retry";
   case ErrorCode::io:
     return "io";
   case ErrorCode::internal:

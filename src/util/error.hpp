@@ -20,7 +20,8 @@ enum class ErrorCode {
   schema_too_new,  // database written by a newer rfdb (exit 3)
   needs_migration, // database at an older schema: `rfdb migrate` (exit 1)
   not_rfdb_db,     // file is not an rfdb database (exit 3)
-  db,              // SQLite failure (exit 1)
+  db,              // SQLite or PostgreSQL failure (exit 1)
+  retry,           // PostgreSQL serialization failure or deadlock: run the transaction again (exit 1)
   io,              // filesystem failure (exit 1)
   internal,        // a bug (exit 1)
 };

@@ -1,0 +1,12 @@
+-- PostgreSQL text of queries/run_has_unshared_file.sql: coalesce for ifnull.
+-- Copy check (ingest.cpp): 1 when some current file of :run_id is stored
+-- under no other run (same path and content), so no run can store them all.
+-- Cheap: each file stops at its first match in the sources_sha256 index,
+-- however many runs share it.
+SELECT 1
+FROM sources AS m
+WHERE m.run_id = :run_id AND m.superseded_by IS NULL
+  AND NOT EXISTS (
+    SELECT 1 FROM sources AS x
+    WHERE x.sha256 = m.sha256 AND x.rel_path = m.rel_path AND coalesce(x.run_id, '') != :run_id)
+LIMIT 1;

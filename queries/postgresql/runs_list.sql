@@ -1,0 +1,26 @@
+-- PostgreSQL text of queries/runs_list.sql: a boolean CASE, strpos for instr, ASCII-only lower() (COLLATE "C") as in SQLite, NULL run_date first.
+-- Every run with its identity, workload and how much evidence it holds
+-- (rfdb runs). :include_retracted = 1 also lists retracted runs, 2 lists
+-- only them. Optional filters: :gfx and :backend (exact, any case), :model
+-- (a part of the model name, any case), :since and :until (run_date, both
+-- inclusive).
+SELECT r.run_id, r.run_date, r.model, r.gfx, r.backend, r.backend_version,
+       r.isl, r.osl, r.conc, r.tp,
+       r.baseline_throughput_tok_s, r.final_throughput_tok_s, r.throughput_speedup,
+       r.validation_class,
+       (SELECT count(*) FROM profile_rounds p WHERE p.run_id = r.run_id) AS rounds,
+       (SELECT count(*) FROM verdicts v WHERE v.run_id = r.run_id AND v.superseded = 0) AS verdicts,
+       (SELECT count(*) FROM attempts a WHERE a.run_id = r.run_id) AS attempts,
+       (SELECT count(*) FROM sources s WHERE s.run_id = r.run_id) AS sources,
+       x.reason AS retracted_reason
+FROM runs r
+LEFT JOIN retractions x ON x.run_id = r.run_id
+WHERE CASE CAST(:include_retracted AS bigint) WHEN 2 THEN x.run_id IS NOT NULL
+                                               WHEN 1 THEN true
+                                               ELSE x.run_id IS NULL END
+  AND (CAST(:gfx AS text) IS NULL OR lower(r.gfx) = lower(CAST(:gfx AS text) COLLATE "C"))
+  AND (CAST(:backend AS text) IS NULL OR lower(r.backend) = lower(CAST(:backend AS text) COLLATE "C"))
+  AND (CAST(:model AS text) IS NULL OR strpos(lower(r.model), lower(CAST(:model AS text) COLLATE "C")) > 0)
+  AND (CAST(:since AS text) IS NULL OR r.run_date >= :since)
+  AND (CAST(:until AS text) IS NULL OR r.run_date <= :until)
+ORDER BY r.run_date NULLS FIRST, r.run_id;
