@@ -329,9 +329,9 @@ Result<void> record_stats(Prepared& p, const std::vector<FileData>& files, const
   return tx_result->commit();
 }
 
-Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std::string& dir_basename,
-                              const std::string& eval_dir, std::vector<FileData>& files,
-                              const IngestRequest& req, PathReport& rep)
+Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
+                                   const std::string& eval_dir, std::vector<FileData>& files,
+                                   const IngestRequest& req, PathReport& rep)
 {
   // Decide "unchanged" from the stat before reading anything: one query
   // for the run's stored stats, and no write lock.
@@ -434,6 +434,20 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
     return {};
   }
   return tx.commit();
+}
+
+// One run in one transaction. On PostgreSQL a concurrent writer may roll it
+// back (ErrorCode::retry): the whole run is ingested again from the report
+// as it was, and then sees the other writer's rows (a copy, or unchanged).
+Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std::string& dir_basename,
+                              const std::string& eval_dir, std::vector<FileData>& files,
+                              const IngestRequest& req, PathReport& rep)
+{
+  const PathReport before = rep;
+  return store::with_retry([&] {
+    rep = before;
+    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, req, rep);
+  });
 }
 
 // Entries of an eval dir that were not read: a warning each, or with

@@ -156,6 +156,10 @@ Result<void> write_knowledge(store::Database& db, store::Sources& sources, const
         put, sources.put_source(store::SourceFile{std::nullopt, f.rel_path, source_kind_for(f.role), f.role,
                                                   f.sha256, f.content, req.now, std::nullopt, std::nullopt},
                                 store::Reverted::revive));
+    if (put.action == store::PutSource::Action::unchanged) { // another writer stored it meanwhile
+      ++rep.unchanged_files;
+      continue;
+    }
     if (put.superseded_id) {
       RFDB_TRY(writer->supersede(*put.superseded_id));
       rep.superseded_files.push_back(f.rel_path);
@@ -252,7 +256,14 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     rep.status = "unchanged";
     return rep;
   }
-  if (auto r = write_knowledge(db, *sources, parsed, req, rep); !r) {
+  // On PostgreSQL a concurrent writer may roll the transaction back
+  // (ErrorCode::retry): write again from the report as it was.
+  const PathReport before = rep;
+  if (auto r = store::with_retry([&] {
+        rep = before;
+        return write_knowledge(db, *sources, parsed, req, rep);
+      });
+      !r) {
     rep.error = r.error();
     return rep;
   }
