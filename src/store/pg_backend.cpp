@@ -544,6 +544,16 @@ Result<void> migrate(PGconn* conn, OlderSchema older)
   return {};
 }
 
+// PostgreSQL's version of the needs_migration hint: no backup is written.
+Error pg_hint(Error e)
+{
+  if (e.code == ErrorCode::needs_migration) {
+    e = std::move(e).with_hint("back the database up with pg_dump, then run `rfdb migrate`; older rfdb "
+                               "binaries cannot read the upgraded database");
+  }
+  return e;
+}
+
 } // namespace
 
 NumberedSql number_parameters(std::string_view sql)
@@ -616,7 +626,9 @@ Result<Database> pg_open(const std::string& url)
   // Read-only checks first, so a refused database is left untouched.
   Identity id;
   RFDB_TRY_ASSIGN(id, read_identity(conn.get()));
-  RFDB_TRY(check_identity(id, OlderSchema::refuse));
+  if (auto checked = check_identity(id, OlderSchema::refuse); !checked) {
+    return fail(pg_hint(std::move(checked).error()));
+  }
   if (id.version < newest_schema_version()) {
     RFDB_TRY(migrate(conn.get(), OlderSchema::refuse));
   }
@@ -634,7 +646,9 @@ Result<Database> pg_open_read_only(const std::string& url, OlderSchema older)
                     .with_hint("`rfdb ingest EVAL_DIR…` creates it; --db URI (or RFDB_DB) says which "
                                "database to read"));
   }
-  RFDB_TRY(check_identity(id, older));
+  if (auto checked = check_identity(id, older); !checked) {
+    return fail(pg_hint(std::move(checked).error()));
+  }
   RFDB_TRY(run(conn.get(), "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "open"));
   return Database(std::make_unique<PgDatabase>(std::move(conn)), url, true);
 }

@@ -9,6 +9,7 @@
 
 #include "store/database.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -102,6 +103,39 @@ TEST(PgStore, EveryQueryPreparesAgainstTheSchema)
   for (const auto& q : sql::k_queries) {
     auto s = db->prepare(q.sql, q.name);
     EXPECT_TRUE(s) << q.name << ": " << (s ? "" : s.error().describe());
+  }
+}
+
+TEST(PgStore, TablesAndViewsHaveTheSqliteColumnsInOrder)
+{
+  RFDB_REQUIRE_PG();
+  PgTestDatabase pg;
+  ASSERT_TRUE(store::Database::open(pg.url()));
+  SQLite::Database lite(":memory:", SQLite::OPEN_READWRITE);
+  for (const auto& m : sql::k_migrations) {
+    lite.exec(std::string(m.sql));
+  }
+  std::vector<std::string> names;
+  SQLite::Statement objects(lite,
+                            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name");
+  while (objects.executeStep()) {
+    names.push_back(objects.getColumn(0).getString());
+  }
+  EXPECT_EQ(pg.column("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+                      " AND table_name <> 'rfdb_meta' ORDER BY table_name COLLATE \"C\""),
+            names);
+  for (const auto& name : names) {
+    std::vector<std::string> want;
+    SQLite::Statement info(lite, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
+    info.bind(1, name);
+    while (info.executeStep()) {
+      want.push_back(info.getColumn(0).getString());
+    }
+    EXPECT_EQ(pg.column("SELECT column_name FROM information_schema.columns WHERE table_schema = 'public'"
+                        " AND table_name = '" +
+                        name + "' ORDER BY ordinal_position"),
+              want)
+        << name;
   }
 }
 
