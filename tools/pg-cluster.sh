@@ -37,7 +37,7 @@ find_bindir() {
     dirname "$(command -v initdb)"
     return
   fi
-  die "initdb not found (pg_config --bindir, /usr/lib/postgresql/15/bin, PATH): install postgresql: tools/install-deps.sh"
+  die "initdb not found (pg_config --bindir, /usr/lib/postgresql/15/bin, PATH): install postgresql: tools/install-deps.sh --with-postgres"
 }
 
 # Run a command as the cluster's owner, from DIR (the owner may not be able to enter $PWD).
@@ -98,6 +98,8 @@ start_cluster() {
   touch "$dir/$marker"
   # Whatever fails from here on, leave nothing behind.
   trap 'stop_cluster "$dir" >/dev/null 2>&1 || rm -rf -- "$dir"' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
   if [[ $(id -u) -eq 0 ]]; then
     owner=${RFDB_PG_USER:-nobody}
     command -v runuser >/dev/null 2>&1 || die "running as root needs runuser (util-linux) to start the server as '$owner'"
@@ -120,7 +122,7 @@ start_cluster() {
     if as_owner "$dir" "$bindir/pg_ctl" start -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "$opts" >/dev/null 2>&1; then
       echo "$port" >"$dir/port"
-      trap - EXIT
+      trap - EXIT INT TERM
       echo "pg-cluster: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') in $dir," \
         "socket and 127.0.0.1:$port (stop: tools/pg-cluster.sh stop $dir)" >&2
       print_env "$dir"
