@@ -83,6 +83,9 @@ public:
   Statement& bind(const char* name, const std::optional<std::int64_t>& value);
   Statement& bind(const char* name, const std::optional<std::string>& value);
   Statement& bind(const char* name, const std::optional<bool>& value);
+  // Bind `bytes` as a BLOB (bytea on PostgreSQL), byte for byte; an empty
+  // view binds an empty BLOB, not NULL. Defined in statement_blob.cpp.
+  Statement& bind_blob(const char* name, std::string_view bytes);
 
   // Run to completion, then reset and clear bindings. Returns changed rows.
   Result<int> exec();
@@ -111,6 +114,9 @@ public:
   [[nodiscard]] std::optional<std::int64_t> get_opt_int(const char* col) const;
   [[nodiscard]] std::optional<double> get_opt_double(const char* col) const;
   [[nodiscard]] std::optional<std::string> get_opt_text(const char* col) const;
+  // The bytes of a BLOB column (a TEXT value's bytes as stored; "" for NULL).
+  // Defined in statement_blob.cpp.
+  [[nodiscard]] std::string get_blob(const char* col) const;
   [[nodiscard]] int column_count() const;
   [[nodiscard]] std::string column_name(int col) const;
   // Index of a named result column; -1 when absent.
