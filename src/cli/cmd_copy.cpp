@@ -114,15 +114,24 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     return fail(std::move(src).error().with_context(shown(opts.from)));
   }
   RFDB_TRY(refuse_non_empty_file(opts.to));
-  auto dst = store::Database::open(opts.to);
-  if (!dst) {
-    return fail(std::move(dst).error().with_context(shown(opts.to)));
-  }
-  if (ctx.verbose) {
-    fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", shown(opts.from), shown(opts.to));
-  }
-  auto report = store::copy_store(*src, *dst);
+  // A SQLite file this command creates is removed again when the copy fails.
+  const bool new_file = !is_url(opts.to) && opts.to != ":memory:" && !fs::exists(opts.to, ec);
+  Result<store::CopyReport> report = [&]() -> Result<store::CopyReport> {
+    auto dst = store::Database::open(opts.to);
+    if (!dst) {
+      return fail(std::move(dst).error());
+    }
+    if (ctx.verbose) {
+      fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", shown(opts.from), shown(opts.to));
+    }
+    return store::copy_store(*src, *dst);
+  }();
   if (!report) {
+    if (new_file) {
+      for (const char* suffix : {"", "-wal", "-shm"}) {
+        fs::remove(opts.to + suffix, ec);
+      }
+    }
     return fail(std::move(report).error().with_context(shown(opts.to)));
   }
 

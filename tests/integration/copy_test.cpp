@@ -2,6 +2,7 @@
 // report, a verified summary, and a destination that holds data refused byte for byte untouched.
 #include "support/helpers.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -150,6 +151,24 @@ TEST(Copy, IntoAnEmptyExistingDatabase)
   const auto r = run_cli({"copy", "--from", src.string(), "--to", dst.string(), "--format", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(dump_tables(dst), dump_tables(src));
+}
+
+TEST(Copy, TablesComeFromTheSchemaAndAFailedCopyLeavesNoNewFile)
+{
+  TempDir tmp;
+  const auto src = tmp / "a.sqlite";
+  ingest_runs(src, {k_gemm_run});
+  {
+    // A table this rfdb's schema does not have: copied if the destination had it, so refused here.
+    SQLite::Database conn(src.string(), SQLite::OPEN_READWRITE);
+    conn.exec("CREATE TABLE zz_notes (run_id TEXT REFERENCES runs(run_id), note TEXT) STRICT");
+  }
+  const auto dst = tmp / "b.sqlite";
+  const auto r = run_cli({"copy", "--from", src.string(), "--to", dst.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the destination has no table zz_notes"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dst));
+  EXPECT_FALSE(fs::exists(dst.string() + "-wal"));
 }
 
 TEST(Copy, UsageAndSourceErrors)
