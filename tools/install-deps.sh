@@ -1,23 +1,44 @@
 #!/usr/bin/env bash
 # Install the Debian packages rfdb needs to build and test, only those missing.
-# Usage: tools/install-deps.sh [--with-lint]   (--with-lint adds Node/npm for markdownlint and clang-tidy)
+# Usage: tools/install-deps.sh [--with-lint] [--with-postgres]
+#   --with-lint      adds Node/npm for markdownlint and clang-tidy
+#   --with-postgres  adds the PostgreSQL 15 server and psql, for the tests labelled `postgres`
+#                    (tools/pg-cluster.sh starts a throwaway cluster; the demo does not need it)
+# tools/test.sh passes both; tools/demo.sh neither.
 set -euo pipefail
+
+with_lint=false
+with_postgres=false
+for arg in "$@"; do
+  case "$arg" in
+  --with-lint) with_lint=true ;;
+  --with-postgres) with_postgres=true ;;
+  *)
+    echo "usage: tools/install-deps.sh [--with-lint] [--with-postgres]" >&2
+    exit 2
+    ;;
+  esac
+done
 
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libsqlitecpp-dev libsqlite3-dev sqlite3 libcli11-dev libfmt-dev nlohmann-json3-dev
   libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev clang-format
-  libpq-dev # the PostgreSQL store (libpq 15)
+  libpq-dev # libpq 15: the PostgreSQL store (--db postgresql://…)
   python3 # tools/bench/bench.py (the issue 12 benchmark and its CTest smoke entry)
 )
 # markdownlint-cli2 (the playbook's lint) runs on Node; any node+npm will do,
 # so only install Debian's when none is on PATH.
-if [[ "${1:-}" == "--with-lint" ]] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+if $with_lint && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi
 # clang-tidy (tools/run-clang-tidy.sh, run by tools/test.sh): Debian 12's is clang-tidy 14.
-if [[ "${1:-}" == "--with-lint" ]]; then
+if $with_lint; then
   packages+=(clang-tidy)
+fi
+# The test command's throwaway server (tools/pg-cluster.sh): initdb, pg_ctl, postgres, psql.
+if $with_postgres; then
+  packages+=(postgresql postgresql-client)
 fi
 
 missing=()

@@ -2,6 +2,7 @@
 #include "cli/app.hpp"
 
 #include "cli/cmd_admin.hpp"
+#include "cli/cmd_copy.hpp"
 #include "cli/cmd_ingest.hpp"
 #include "cli/cmd_priors.hpp"
 #include "cli/cmd_query.hpp"
@@ -226,6 +227,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   add_export_command(app, ctx, runner);
   add_check_command(app, ctx, runner);
   add_migrate_command(app, ctx, runner);
+  add_copy_command(app, ctx, runner);
   for (auto* sub : app.get_subcommands({})) {
     sub->allow_extras();
     const bool has_format = sub->get_option_no_throw("--format") != nullptr;

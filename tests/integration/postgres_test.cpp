@@ -1,0 +1,118 @@
+// Tests that need a PostgreSQL server (ctest label `postgres`; skipped without RFDB_TEST_PG_URL,
+// failed instead under tools/test.sh): the throwaway cluster itself, the ingest → priors → report
+// path giving SQLite's output, and `rfdb copy` SQLite → PostgreSQL → SQLite keeping every row.
+#include "support/helpers.hpp"
+#include "support/postgres.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace rfdb::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+CliResult rfdb(const std::string& db, std::vector<std::string> args)
+{
+  args.insert(args.begin(), {"--db", db});
+  return run_cli(args);
+}
+
+// What a user compares across backends: priors, the report, a run's details.
+const std::vector<std::vector<std::string>> k_outputs = {
+    {"priors", "--format", "json"},
+    {"priors", "--by", "class,gfx,regime", "--format", "json"},
+    {"report"},
+    {"show", k_canonical_run, "--format", "json"},
+    {"export", "--format", "json"}};
+
+void expect_same_outputs(const std::string& a, const std::string& b)
+{
+  for (const auto& args : k_outputs) {
+    const auto x = rfdb(a, args);
+    const auto y = rfdb(b, args);
+    ASSERT_EQ(x.code, 0) << args[0] << ": " << x.err;
+    EXPECT_EQ(y.code, 0) << args[0] << ": " << y.err;
+    EXPECT_EQ(x.out, y.out) << args[0] << " differs between " << a << " and " << b;
+  }
+}
+
+} // namespace
+
+TEST(PostgresCluster, ServesTheSocketAndLoopbackUrls)
+{
+  RFDB_REQUIRE_PG(url);
+  EXPECT_EQ(pg_query(url, "SELECT current_setting('server_version_num')::int / 10000"), "15\n");
+  EXPECT_EQ(pg_query(url, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"), "t\n");
+  const auto tcp = pg_server_tcp_url();
+  ASSERT_TRUE(tcp) << "RFDB_TEST_PG_TCP_URL is not set";
+  EXPECT_EQ(pg_query(*tcp, "SELECT inet_client_addr()"), "127.0.0.1\n");
+  const std::string db = pg_create_database(url, "cluster");
+  ASSERT_FALSE(db.empty());
+  EXPECT_EQ(pg_query(pg_url_for(*tcp, db), "SELECT current_database()"), db + "\n");
+}
+
+TEST(PostgresStore, IngestPriorsReportAndShowMatchSqlite)
+{
+  RFDB_REQUIRE_PG(url);
+  TempDir tmp;
+  const auto sqlite = (tmp / "team.sqlite").string();
+  const std::string pg = pg_url_for(url, pg_create_database(url, "same_output"));
+  for (const auto& db : {sqlite, pg}) {
+    std::vector<std::string> args{"ingest", "-q"};
+    for (const auto& r : k_all_runs) {
+      args.push_back(run_fixture(r).string());
+    }
+    const auto r = rfdb(db, args);
+    ASSERT_EQ(r.code, 0) << db << ": " << r.err;
+  }
+  expect_same_outputs(sqlite, pg);
+  EXPECT_EQ(rfdb(pg, {"check"}).code, 0);
+}
+
+TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
+{
+  RFDB_REQUIRE_PG(url);
+  TempDir tmp;
+  const auto src = tmp / "team.sqlite";
+  ingest_runs(src, k_all_runs);
+  ASSERT_EQ(rfdb(src.string(), {"ingest", "-q", (fixtures_dir() / "knowledge" / "learned").string()}).code,
+            0);
+  ASSERT_EQ(rfdb(src.string(), {"retract", k_attn_run, "--reason", "box was not quiet"}).code, 0);
+  const std::string pg = pg_url_for(url, pg_create_database(url, "copy_round_trip"));
+
+  auto r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(json::parse(r.out)["ok"].get<bool>()) << r.out;
+  const auto back = tmp / "laptop.sqlite";
+  r = run_cli({"copy", "--from", pg, "--to", back.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(json::parse(r.out)["ok"].get<bool>()) << r.out;
+
+  EXPECT_EQ(dump_tables(back), dump_tables(src)) << "every row, ids included, survives the round trip";
+  expect_same_outputs(src.string(), pg);
+  expect_same_outputs(src.string(), back.string());
+  // The PostgreSQL copy's sequences are past the copied ids: it takes a new run.
+  r = rfdb(pg, {"ingest", "-q", (fixtures_dir() / "knowledge" / "backend_playbook.md").string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(rfdb(pg, {"check"}).code, 0);
+}
+
+TEST(PostgresCopy, RefusesAPostgresDestinationHoldingRuns)
+{
+  RFDB_REQUIRE_PG(url);
+  TempDir tmp;
+  const auto src = tmp / "a.sqlite";
+  ingest_runs(src, {k_gemm_run});
+  const std::string pg = pg_url_for(url, pg_create_database(url, "copy_refuse"));
+  ASSERT_EQ(rfdb(pg, {"ingest", "-q", run_fixture(k_attn_run).string()}).code, 0);
+  const std::string before = pg_query(pg, "SELECT run_id FROM runs ORDER BY run_id");
+  const auto r = run_cli({"copy", "--from", src.string(), "--to", pg});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the destination is not empty (runs: 1"), std::string::npos) << r.err;
+  EXPECT_EQ(pg_query(pg, "SELECT run_id FROM runs ORDER BY run_id"), before);
+}
+
+} // namespace rfdb::test
