@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libsqlitecpp-dev libsqlite3-dev sqlite3 libcli11-dev libfmt-dev nlohmann-json3-dev
-  libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev clang-format
+  libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev libzstd-dev clang-format
   python3 # tools/bench/bench.py (the issue 12 benchmark and its CTest smoke entry)
 )
 # markdownlint-cli2 (the playbook's lint) runs on Node; any node+npm will do,
