@@ -6,6 +6,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
+#include <limits>
 #include <sqlite3.h>
 
 namespace rfdb::store {
@@ -116,6 +117,25 @@ Statement& Statement::bind(const char* name, const std::optional<std::string>& v
 Statement& Statement::bind(const char* name, const std::optional<bool>& value)
 {
   return value ? bind(name, *value) : bind(name, std::nullopt);
+}
+
+Statement& Statement::bind_blob(const char* name, std::string_view bytes)
+{
+  if (m_bind_error) {
+    return *this;
+  }
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    m_bind_error = make_error(ErrorCode::db, fmt::format("a BLOB of {} bytes is too large", bytes.size()))
+                       .with_context(fmt::format("query {}", m_name))
+                       .with_context(fmt::format("bind {}", name));
+    return *this;
+  }
+  try {
+    m_stmt->bind(name, bytes.data(), static_cast<int>(bytes.size()));
+  } catch (const std::exception& e) {
+    m_bind_error = sqlite_error(e).with_context(fmt::format("bind {}", name));
+  }
+  return *this;
 }
 
 Result<int> Statement::exec()
@@ -235,6 +255,12 @@ std::optional<double> Statement::get_opt_double(const char* col) const
 std::optional<std::string> Statement::get_opt_text(const char* col) const
 {
   return get_opt_text(index_of(col));
+}
+std::string Statement::get_blob(const char* col) const
+{
+  const SQLite::Column column = m_stmt->getColumn(index_of(col));
+  const auto* bytes = static_cast<const char*>(column.getBlob()); // before getBytes (SQLite's rule)
+  return bytes == nullptr ? std::string() : std::string(bytes, static_cast<std::size_t>(column.getBytes()));
 }
 int Statement::column_count() const
 {

@@ -83,6 +83,9 @@ public:
   Statement& bind(const char* name, const std::optional<std::int64_t>& value);
   Statement& bind(const char* name, const std::optional<std::string>& value);
   Statement& bind(const char* name, const std::optional<bool>& value);
+  // Bind `bytes` as a BLOB (any bytes, NUL included; SQLite copies them).
+  // More than 2^31 − 1 bytes is a bind error (db).
+  Statement& bind_blob(const char* name, std::string_view bytes);
 
   // Run to completion, then reset and clear bindings. Returns changed rows.
   Result<int> exec();
@@ -111,6 +114,8 @@ public:
   [[nodiscard]] std::optional<std::int64_t> get_opt_int(const char* col) const;
   [[nodiscard]] std::optional<double> get_opt_double(const char* col) const;
   [[nodiscard]] std::optional<std::string> get_opt_text(const char* col) const;
+  // The bytes of a result column as stored (a BLOB's bytes unchanged; "" for NULL).
+  [[nodiscard]] std::string get_blob(const char* col) const;
   [[nodiscard]] int column_count() const;
   [[nodiscard]] std::string column_name(int col) const;
   // Index of a named result column; -1 when absent.
@@ -236,7 +241,8 @@ int newest_schema_version();
 
 // `rfdb migrate`: bring the database at `path` to the newest schema. An
 // older file is first copied with VACUUM INTO to "<path>.v<N>.bak" (a free
-// name: ".v<N>.1.bak", …); a missing file is created. Nothing is written when
+// name: ".v<N>.1.bak", …), migrated in one transaction, then VACUUMed (the
+// space dropped columns held is given back); a missing file is created. Nothing is written when
 // the schema is current. Errors: as Database::open, io when the backup cannot
 // be written.
 Result<MigrateReport> migrate_database(const std::string& path);
