@@ -73,6 +73,15 @@ TEST(RawText, FilesAreStoredCompressedAndRoundTrip)
   }
   EXPECT_GT(files, 15);
   EXPECT_LT(compressed * 3, stored) << "zstd keeps less than a third of the JSON";
+
+  // rfdb query shows the stored text decompressed, as `raw`.
+  const auto q = rfdb(db, {"query", "run_sources", "-p", "run_id=" + k_dev_runs[0], "--format", "json"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  const auto rows = json::parse(q.out);
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(files));
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("raw").get<std::string>(), read_bytes(run / row.at("rel_path").get<std::string>()));
+  }
 }
 
 TEST(RawText, MigratingFromSchema7CompressesEveryFileByteIdentical)
