@@ -1,6 +1,6 @@
--- The current version of each of a run's files with its recorded stat:
--- what a re-ingest compares the eval dir's stat with before reading it.
-SELECT source_id, rel_path, sha256, size, mtime_ns
+-- The current version of each of a run's files with its size and recorded
+-- mtime: what a re-ingest compares the eval dir's stat with before reading it.
+SELECT source_id, rel_path, sha256, bytes, mtime_ns
 FROM sources
 WHERE run_id = :run_id AND superseded_by IS NULL
 ORDER BY rel_path;

@@ -59,7 +59,7 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
   for (const auto& f : files) {
     store::PutSource put;
     RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
-                                                                f.sha256, f.content, now, f.size, f.mtime_ns},
+                                                                f.sha256, f.content, now, f.mtime_ns},
                                               store::Reverted::unchanged));
     if (put.action == store::PutSource::Action::unchanged) {
       ++rep.unchanged_files;
@@ -284,7 +284,7 @@ Result<StoredStats> stored_stats_of(Prepared& p, const std::string& run_id)
 
 bool same_stat(const FileData& f, const store::SourceStat& s)
 {
-  return s.size == f.size && s.mtime_ns == f.mtime_ns;
+  return s.bytes == f.size && s.mtime_ns == f.mtime_ns;
 }
 
 // True when the eval dir holds exactly the run's current files, each with
@@ -324,7 +324,7 @@ Result<void> record_stats(Prepared& p, const std::vector<FileData>& files, const
     return fail(std::move(tx_result).error());
   }
   for (const auto& [source_id, f] : touched) {
-    RFDB_TRY(p.sources.set_stat(source_id, f->size, f->mtime_ns));
+    RFDB_TRY(p.sources.set_stat(source_id, f->mtime_ns));
   }
   return tx_result->commit();
 }

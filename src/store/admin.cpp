@@ -3,12 +3,15 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/text_codec.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <string_view>
 
 namespace rfdb::store {
 
@@ -33,7 +36,11 @@ Result<Table> collect(Statement& s)
     std::vector<std::optional<std::string>> cells;
     std::vector<bool> numeric;
     for (int c = 0; c < s.column_count(); ++c) {
-      cells.push_back(s.get_opt_text(c));
+      // Compressed text and dictionaries are bytes (BYTEA on PostgreSQL, whose
+      // text form is hex): read them as such for show_stored_text.
+      const bool bytes = t.columns[static_cast<std::size_t>(c)] == "raw_zst" ||
+                         t.columns[static_cast<std::size_t>(c)] == "dict";
+      cells.push_back(bytes && !s.is_null(c) ? std::optional<std::string>(s.get_blob(c)) : s.get_opt_text(c));
       numeric.push_back(s.is_number(c));
     }
     t.rows.push_back(std::move(cells));
@@ -199,6 +206,44 @@ std::string parameter_list(const QueryInfo& q)
 
 } // namespace
 
+namespace {
+
+// Stored file text reads as text in `rfdb query`: a raw_zst column (zstd
+// frames, with the row's bytes) is shown decompressed as `raw`, as before
+// migration 0008; a dictionary (column dict) as its size.
+Result<void> show_stored_text(Database& db, Table& t)
+{
+  const auto index = [&t](std::string_view name) {
+    const auto it = std::find(t.columns.begin(), t.columns.end(), name);
+    return it == t.columns.end() ? -1 : static_cast<int>(it - t.columns.begin());
+  };
+  const int zst = index("raw_zst");
+  const int bytes = index("bytes");
+  const int dict = index("dict");
+  TextCodec codec(db);
+  for (auto& row : t.rows) {
+    if (zst >= 0 && bytes >= 0 && row[static_cast<std::size_t>(zst)] &&
+        row[static_cast<std::size_t>(bytes)]) {
+      const std::string& size = *row[static_cast<std::size_t>(bytes)];
+      std::int64_t n = 0;
+      std::from_chars(size.data(), size.data() + size.size(), n);
+      std::string text;
+      RFDB_TRY_ASSIGN(text, codec.decompress(*row[static_cast<std::size_t>(zst)], n));
+      row[static_cast<std::size_t>(zst)] = std::move(text);
+    }
+    if (dict >= 0 && row[static_cast<std::size_t>(dict)]) {
+      row[static_cast<std::size_t>(dict)] =
+          fmt::format("(zstd dictionary, {} bytes)", row[static_cast<std::size_t>(dict)]->size());
+    }
+  }
+  if (zst >= 0 && bytes >= 0) {
+    t.columns[static_cast<std::size_t>(zst)] = "raw";
+  }
+  return {};
+}
+
+} // namespace
+
 Result<std::vector<QueryInfo>> named_queries()
 {
   // Described against a fresh in-memory schema, so listing needs no database.
@@ -280,6 +325,7 @@ Result<Table> run_named_query(Database& db, const std::string& name,
     return fail(std::move(result).error());
   }
   Table t = std::move(*result);
+  RFDB_TRY(show_stored_text(db, t));
   for (const auto& c : t.columns) {
     t.json.push_back(std::find(info.json_columns.begin(), info.json_columns.end(), c) !=
                      info.json_columns.end());

@@ -3,6 +3,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/sources.hpp"
+
 namespace rfdb::store {
 
 Result<std::vector<CitedSource>> attempt_cited_sources(Database& db, const std::string& run_id,
@@ -30,6 +32,7 @@ Result<void> for_each_attempt_citation(Database& db,
     return fail(std::move(s).error());
   }
   std::int64_t previous = -1;
+  TextCodec codec(db);
   return for_each_row(*s, [&](const Statement& row) -> Result<void> {
     AttemptCitation c;
     c.run_id = row.get_text("run_id");
@@ -41,7 +44,7 @@ Result<void> for_each_attempt_citation(Database& db,
     c.kind = row.get_text("kind");
     c.json_pointer = row.get_text("json_pointer");
     if (c.source_id != previous) {
-      c.raw = row.get_text("raw");
+      RFDB_TRY_ASSIGN(c.raw, stored_text(codec, row));
       previous = c.source_id;
     }
     return fn(c);

@@ -281,7 +281,8 @@ int newest_schema_version();
 
 // `rfdb migrate`: bring the database at `path` to the newest schema. An
 // older file is first copied with VACUUM INTO to "<path>.v<N>.bak" (a free
-// name: ".v<N>.1.bak", …); a missing file is created. Nothing is written when
+// name: ".v<N>.1.bak", …), migrated in one transaction, then VACUUMed (the
+// space dropped columns held is given back); a missing file is created. Nothing is written when
 // the schema is current. Errors: as Database::open, io when the backup cannot
 // be written. PostgreSQL: the pending migrations run in one transaction
 // under the advisory lock; no backup is written (report.backup stays ""):

@@ -6,6 +6,7 @@
 #include "store/pg_backend.hpp"
 #include "store/sqlite_backend.hpp"
 #include "store/sqlite_error.hpp"
+#include "util/zstd.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
@@ -205,6 +206,26 @@ Result<void> enable_wal(SQLite::Database& db)
   }
 }
 
+// rfdb_zstd(x): one zstd frame of x's bytes (BLOB), NULL for NULL. Migration
+// 0008 compresses the stored file text with it; SQLite has no zstd.
+void sql_rfdb_zstd(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) noexcept
+{
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  try {
+    // blob before bytes (SQLite's rule); a TEXT value's bytes come unconverted.
+    const auto* bytes = static_cast<const char*>(sqlite3_value_blob(argv[0]));
+    const auto size = static_cast<std::size_t>(sqlite3_value_bytes(argv[0]));
+    const std::string frame =
+        util::zstd::compress(bytes == nullptr ? std::string_view() : std::string_view(bytes, size));
+    sqlite3_result_blob64(ctx, frame.data(), frame.size(), SQLITE_TRANSIENT);
+  } catch (const std::exception& e) {
+    sqlite3_result_error(ctx, e.what(), -1);
+  }
+}
+
 } // namespace
 
 int newest_schema_version()
@@ -297,6 +318,8 @@ Result<void> Database::migrate(Upgrade upgrade)
     // Re-read inside the write lock: another process may have migrated.
     const Identity id = read_identity(db);
     RFDB_TRY(check_identity(id, upgrade == Upgrade::any ? OlderSchema::accept : OlderSchema::refuse));
+    // Functions the migrations call (prepared even when they touch no row).
+    m_db->createFunction("rfdb_zstd", 1, true, nullptr, sql_rfdb_zstd);
     for (const auto& m : sql::k_migrations) {
       if (m.version > id.version) {
         db.exec(std::string(m.sql));
@@ -357,6 +380,11 @@ Result<MigrateReport> migrate_database(const std::string& path)
   RFDB_TRY_ASSIGN(db, connect_read_write(path));
   Database out(std::make_unique<detail::SqliteDatabase>(std::move(db)), path, false);
   RFDB_TRY(out.migrate(Database::Upgrade::any));
+  if (!report.backup.empty()) {
+    // Migrations that drop or compress columns (0008) leave free pages; the
+    // backup holds the old file, so the upgraded one is rewritten compactly.
+    RFDB_TRY(out.exec("VACUUM", "migrate: vacuum"));
+  }
   return report;
 }
 } // namespace rfdb::store

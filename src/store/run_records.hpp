@@ -74,8 +74,7 @@ struct KernelSample {
   std::optional<std::string> base_latency_ms; // JSON {phase: ms per launch}
   std::optional<std::string> shapes;          // JSON
   std::optional<std::string> dtypes;          // JSON
-  std::string json_pointer;
-  std::string raw; // the row's JSON, extra keys included
+  std::string json_pointer; // the row in its file (the stored text holds the row's full JSON)
 };
 
 // profile_topN.json (FORMATS.md §2.3) → one `profile_rounds` row + samples.
@@ -131,8 +130,7 @@ struct Verdict {
   std::optional<double> headroom_ratio;
   std::optional<double> roofline_efficiency_pct;
   std::optional<std::string> byte_reduction_levers; // JSON array
-  std::string json_pointer;
-  std::string raw;
+  std::string json_pointer; // the entry in its file (the stored text holds its full JSON)
 };
 
 // profile_roofline.json or a roofline-v1 file → `roofline_docs` + verdicts.

@@ -103,7 +103,6 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":case_id", v.case_id).bind(":observed_limit", v.observed_limit);
   s.bind(":headroom_ratio", v.headroom_ratio).bind(":roofline_efficiency_pct", v.roofline_efficiency_pct);
   s.bind(":byte_reduction_levers", v.byte_reduction_levers).bind(":json_pointer", v.json_pointer);
-  s.bind(":raw", v.raw);
 }
 
 void bind_attempt(Statement& s, const NewAttempt& a, std::optional<std::int64_t> pred_verdict_id)
@@ -170,10 +169,7 @@ Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
       s.bind(":total_ms", k.total_ms).bind(":calls", k.calls).bind(":avg_us", k.avg_us);
       s.bind(":classification", k.classification).bind(":backend_guess", k.backend_guess);
       s.bind(":editable", k.editable).bind(":phase", k.phase).bind(":base_latency_ms", k.base_latency_ms);
-      s.bind(":shapes", k.shapes)
-          .bind(":dtypes", k.dtypes)
-          .bind(":json_pointer", k.json_pointer)
-          .bind(":raw", k.raw);
+      s.bind(":shapes", k.shapes).bind(":dtypes", k.dtypes).bind(":json_pointer", k.json_pointer);
       RFDB_TRY(s.exec());
       ++counts.kernels;
     }

@@ -4,13 +4,15 @@
 
 #include "rfdb_sql.hpp"
 
+#include <fmt/format.h>
+
 namespace rfdb::store {
 
 struct Sources::Statements {
   Statement find, latest, insert, supersede, run_sources, stats, set_stat;
 };
 
-Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
+Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)), m_codec(db) {}
 Sources::Sources(Sources&&) noexcept = default;
 Sources& Sources::operator=(Sources&&) noexcept = default;
 Sources::~Sources() = default;
@@ -52,8 +54,8 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
   std::optional<StoredVersion> stored;
   RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
   if (stored && (stored->current || reverted == Reverted::unchanged)) {
-    if (stored->current && file.size && file.mtime_ns) {
-      RFDB_TRY(set_stat(stored->source_id, *file.size, *file.mtime_ns));
+    if (stored->current && file.mtime_ns) {
+      RFDB_TRY(set_stat(stored->source_id, *file.mtime_ns));
     }
     return PutSource{PutSource::Action::unchanged, stored->source_id, std::nullopt};
   }
@@ -77,8 +79,10 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
     Statement& insert = m_s->insert;
     insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);
     insert.bind(":variant", file.variant).bind(":sha256", file.sha256);
-    insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind(":raw", file.raw);
-    insert.bind(":ingested_at", file.ingested_at).bind(":size", file.size).bind(":mtime_ns", file.mtime_ns);
+    std::string frame;
+    RFDB_TRY_ASSIGN(frame, m_codec.compress(file.raw, file.ingested_at));
+    insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind_blob(":raw_zst", frame);
+    insert.bind(":ingested_at", file.ingested_at).bind(":mtime_ns", file.mtime_ns);
     RFDB_TRY(insert.exec());
     out.action = PutSource::Action::inserted;
     out.source_id = m_db->last_insert_rowid();
@@ -96,20 +100,17 @@ Result<std::vector<SourceStat>> Sources::current_stats(const std::string& run_id
   Statement& s = m_s->stats;
   s.bind(":run_id", run_id);
   std::vector<SourceStat> out;
-  const auto optional_int = [](const Statement& row, const char* column) {
-    return row.is_null(column) ? std::nullopt : std::optional(row.get_int(column));
-  };
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("sha256"),
-                             optional_int(row, "size"), optional_int(row, "mtime_ns")});
+                             row.get_int("bytes"), row.get_opt_int("mtime_ns")});
   }));
   return out;
 }
 
-Result<void> Sources::set_stat(std::int64_t source_id, std::int64_t size, std::int64_t mtime_ns)
+Result<void> Sources::set_stat(std::int64_t source_id, std::int64_t mtime_ns)
 {
   Statement& s = m_s->set_stat;
-  s.bind(":source_id", source_id).bind(":size", size).bind(":mtime_ns", mtime_ns);
+  s.bind(":source_id", source_id).bind(":mtime_ns", mtime_ns);
   RFDB_TRY(s.exec());
   return {};
 }
@@ -119,11 +120,48 @@ Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id)
   Statement& s = m_s->run_sources;
   s.bind(":run_id", run_id);
   std::vector<SourceRow> out;
-  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+  const auto add = [&](const Statement& row) -> Result<void> {
+    std::string text;
+    RFDB_TRY_ASSIGN(text, stored_text(m_codec, row));
     out.push_back(SourceRow{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("kind"),
-                            row.get_text("raw"), row.get_int("superseded") != 0});
-  }));
+                            std::move(text), row.get_int("superseded") != 0});
+    return {};
+  };
+  RFDB_TRY(for_each_row(s, add));
   return out;
+}
+
+Result<void> for_each_current_file(Database& db, const FileScope& scope,
+                                   const std::function<Result<void>(const StoredFile&)>& fn)
+{
+  auto s = db.prepare(sql::k_sources_current_text, "sources_current_text");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  s->bind(":all", !scope.run_id.has_value()).bind(":run_id", scope.run_id);
+  TextCodec codec(db);
+  return for_each_row(*s, [&](const Statement& row) -> Result<void> {
+    StoredFile f;
+    f.run_id = row.get_opt_text("run_id");
+    f.rel_path = row.get_text("rel_path");
+    f.kind = row.get_text("kind");
+    if (scope.text) {
+      RFDB_TRY_ASSIGN(f.text, stored_text(codec, row));
+    }
+    return fn(f);
+  });
+}
+
+Result<std::string> stored_text(TextCodec& codec, const Statement& row)
+{
+  auto text = codec.decompress(row.get_blob("raw_zst"), row.get_int("bytes"));
+  if (!text) {
+    const int id = row.column_index("source_id");
+    return fail(std::move(text).error().with_context(
+        id < 0 ? fmt::format("stored {}", row.get_text("rel_path"))
+               : fmt::format("stored {} (source_id {})", row.get_text("rel_path"), row.get_int(id))));
+  }
+  return text;
 }
 
 } // namespace rfdb::store

@@ -5,8 +5,10 @@
 #pragma once
 
 #include "store/database.hpp"
+#include "store/text_codec.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,11 +25,11 @@ struct SourceFile {
   std::string kind;                   // artifact kind, or learned_card | legacy_playbook | kb_proposal
   std::optional<std::string> variant; // knowledge role; nullopt for artifacts
   std::string sha256;                 // hex digest of raw
-  std::string_view raw;
-  std::string ingested_at; // ISO-8601 UTC
-  // The file's stat when it was read (nullopt: not known, e.g. knowledge
-  // files); recorded so a re-ingest can skip reading an unchanged file.
-  std::optional<std::int64_t> size;
+  std::string_view raw;               // the file's bytes as read; stored zstd-compressed
+  std::string ingested_at;            // ISO-8601 UTC
+  // The file's mtime when it was read (ns since the epoch; nullopt: not
+  // known, e.g. knowledge files); with the size (`bytes`, raw.size()) it lets
+  // a re-ingest skip reading an unchanged file.
   std::optional<std::int64_t> mtime_ns;
 };
 
@@ -56,17 +58,17 @@ struct SourceRow {
   std::int64_t source_id = 0;
   std::string rel_path;
   std::string kind; // the kind stored at ingest
-  std::string raw;
+  std::string raw;  // the file's text, decompressed
   bool superseded = false;
 };
 
-// The current version of one of a run's files with the stat recorded when
-// it was read (nullopt: stored before migration 0007).
+// The current version of one of a run's files with its size and the mtime
+// recorded when it was read (nullopt: stored before migration 0007).
 struct SourceStat {
   std::int64_t source_id = 0;
   std::string rel_path;
   std::string sha256;
-  std::optional<std::int64_t> size;
+  std::int64_t bytes = 0; // the file's size in bytes (uncompressed)
   std::optional<std::int64_t> mtime_ns;
 };
 
@@ -90,15 +92,17 @@ public:
   // previous current version. Call inside a write transaction. Errors: db.
   Result<PutSource> put_source(const SourceFile& file, Reverted reverted);
 
-  // The current version of each of a run's files with its recorded stat, by
-  // rel_path: one query, no raw text read. Errors: db.
+  // The current version of each of a run's files with its size and recorded
+  // mtime, by rel_path: one query, no text read. Errors: db.
   Result<std::vector<SourceStat>> current_stats(const std::string& run_id);
 
-  // Record the stat of a stored version (no-op when it is recorded already).
-  // Call inside a write transaction. Errors: db.
-  Result<void> set_stat(std::int64_t source_id, std::int64_t size, std::int64_t mtime_ns);
+  // Record the mtime (ns since the epoch) of a stored version (no-op when it
+  // is recorded already). Call inside a write transaction. Errors: db.
+  Result<void> set_stat(std::int64_t source_id, std::int64_t mtime_ns);
 
-  // Every stored version of a run's files, by rel_path then age. Errors: db.
+  // Every stored version of a run's files, by rel_path then age, with its
+  // text decompressed. Errors: db; invalid_input when a stored text does not
+  // decompress to its recorded size (naming the file and source_id).
   Result<std::vector<SourceRow>> run_sources(const std::string& run_id);
 
 private:
@@ -106,6 +110,35 @@ private:
   Sources(Database& db, std::unique_ptr<Statements> s);
   Database* m_db;
   std::unique_ptr<Statements> m_s;
+  TextCodec m_codec;
 };
+
+// One current file version with its text, as `rfdb export --raw` writes it.
+struct StoredFile {
+  std::optional<std::string> run_id; // nullopt for knowledge files
+  std::string rel_path;              // as stored: relative to the eval dir (or knowledge dir)
+  std::string kind;
+  std::string text; // the file's bytes as ingested, decompressed
+};
+
+// Which files for_each_current_file visits.
+struct FileScope {
+  std::optional<std::string> run_id; // nullopt: every run's files and the knowledge files
+  bool text = true;                  // false: StoredFile::text stays empty (nothing decompressed)
+};
+
+// Call `fn` on the current (not superseded) version of each stored file in
+// `scope`, one file in memory at a time: by run_id then rel_path, knowledge
+// files last. Errors: db; invalid_input for a stored text that does not
+// decompress (naming the file); the first error `fn` returns.
+Result<void> for_each_current_file(Database& db, const FileScope& scope,
+                                   const std::function<Result<void>(const StoredFile&)>& fn);
+
+// The text of the stored file version in the current row of `row`, which
+// selects rel_path, bytes and raw_zst (one zstd frame): decompressed by
+// `codec` and checked against bytes. Errors (invalid_input, naming the file
+// and source_id when selected): a corrupt frame, a missing dictionary or a
+// size other than bytes; db.
+Result<std::string> stored_text(TextCodec& codec, const Statement& row);
 
 } // namespace rfdb::store

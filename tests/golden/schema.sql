@@ -112,9 +112,7 @@ CREATE TABLE kernel_samples (
   base_latency_ms  TEXT,  -- JSON {phase: ms per launch}
   shapes           TEXT,  -- JSON
   dtypes           TEXT,  -- JSON
-  json_pointer     TEXT NOT NULL,
-  raw              TEXT NOT NULL -- the row's JSON, extra keys included
-) STRICT;
+  json_pointer     TEXT NOT NULL) STRICT;
 -- table learned_findings
 CREATE TABLE learned_findings (
   finding_id      INTEGER PRIMARY KEY,
@@ -237,10 +235,9 @@ CREATE TABLE sources (
   variant       TEXT,              -- producer variant, e.g. topN 'A' | 'B' | 'tracelens'
   sha256        TEXT NOT NULL,
   bytes         INTEGER NOT NULL,
-  raw           TEXT NOT NULL,     -- file content as read
   ingested_at   TEXT NOT NULL,
   superseded_by INTEGER REFERENCES sources(source_id)
-, size INTEGER, mtime_ns INTEGER) STRICT;
+, mtime_ns INTEGER, raw_zst BLOB NOT NULL DEFAULT x'') STRICT;
 -- table verdicts
 CREATE TABLE verdicts (
   verdict_id            INTEGER PRIMARY KEY,
@@ -284,8 +281,14 @@ CREATE TABLE verdicts (
   roofline_efficiency_pct REAL, -- measured: percent 0–100+
   byte_reduction_levers TEXT,   -- JSON array
   superseded            INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1)),
-  json_pointer          TEXT NOT NULL,
-  raw                   TEXT NOT NULL
+  json_pointer          TEXT NOT NULL) STRICT;
+-- table zstd_dicts
+CREATE TABLE zstd_dicts (
+  dict_id       INTEGER PRIMARY KEY, -- zstd's dictionary id, as frames record it (≥ 32768)
+  dict          BLOB NOT NULL,
+  trained_files INTEGER NOT NULL,    -- stored files (max source_id) when it was trained
+  samples       INTEGER NOT NULL,    -- stored files it was trained on
+  trained_at    TEXT NOT NULL       -- ISO-8601 UTC
 ) STRICT;
 -- view active_runs
 CREATE VIEW active_runs AS

@@ -161,7 +161,7 @@ TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
                                  "superseded_by IS NULL";
   const std::string sha_before = query_value(db, stored_sha);
   const std::string stored_mtime = "SELECT mtime_ns FROM sources WHERE rel_path = 'env_report.json'";
-  EXPECT_EQ(query_value(db, "SELECT size FROM sources WHERE rel_path = 'env_report.json'"),
+  EXPECT_EQ(query_value(db, "SELECT bytes FROM sources WHERE rel_path = 'env_report.json'"),
             std::to_string(fs::file_size(env)));
   const std::string mtime_ns = query_value(db, stored_mtime);
   const std::string before = dump_tables(db);

@@ -1,6 +1,10 @@
 #include "support/helpers.hpp"
 
+#include "rfdb_sql.hpp"
+
 #include "cli/app.hpp"
+#include "store/database.hpp"
+#include "util/zstd.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <date/date.h>
@@ -11,11 +15,85 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <sqlite3.h>
 #include <sstream>
 
 namespace rfdb::test {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// test_unzstd(blob): the text of a zstd frame (the test's inverse of rfdb_zstd).
+void sql_unzstd(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv)
+{
+  const auto* bytes = static_cast<const char*>(sqlite3_value_blob(argv[0]));
+  const auto size = static_cast<std::size_t>(sqlite3_value_bytes(argv[0]));
+  auto text = util::zstd::decompress(std::string_view(bytes == nullptr ? "" : bytes, size));
+  if (!text) {
+    sqlite3_result_error(ctx, text.error().message.c_str(), -1);
+    return;
+  }
+  sqlite3_result_text64(ctx, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+// The columns of `table` in `schema` ("main" or "new"), in order.
+std::vector<std::string> columns(SQLite::Database& conn, const std::string& schema, const std::string& table)
+{
+  SQLite::Statement s(conn, "SELECT name FROM pragma_table_info(:t, :s) ORDER BY cid");
+  s.bind(":t", table);
+  s.bind(":s", schema);
+  std::vector<std::string> out;
+  while (s.executeStep()) {
+    out.push_back(s.getColumn(0).getString());
+  }
+  return out;
+}
+
+} // namespace
+
+void copy_to_older_schema(const fs::path& from, const fs::path& to, int version)
+{
+  SQLite::Database conn(to.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  conn.exec("PRAGMA journal_mode = WAL");
+  for (int i = 0; i < version; ++i) {
+    conn.exec(std::string(sql::k_migrations[static_cast<std::size_t>(i)].sql));
+  }
+  conn.createFunction("test_unzstd", 1, true, nullptr, sql_unzstd);
+  SQLite::Statement attach(conn, "ATTACH :file AS new");
+  attach.bind(":file", from.string());
+  attach.exec();
+  std::vector<std::string> tables;
+  SQLite::Statement list(conn, "SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY name");
+  while (list.executeStep()) {
+    tables.push_back(list.getColumn(0).getString());
+  }
+  for (const auto& t : tables) {
+    const auto have = columns(conn, "new", t);
+    std::string names;
+    std::string values;
+    for (const auto& c : columns(conn, "main", t)) {
+      std::string value = c;
+      if (t == "sources" && c == "raw") {
+        value = "test_unzstd(raw_zst)";
+      } else if (t == "sources" && c == "size") {
+        value = "bytes";
+      } else if (c == "raw") {
+        value = "'{}'";
+      } else {
+        if (std::find(have.begin(), have.end(), c) == have.end()) {
+          throw std::runtime_error("copy_to_older_schema: no value for " + t + "." + c);
+        }
+      }
+      names += (names.empty() ? "" : ", ") + c;
+      values += (values.empty() ? "" : ", ") + value;
+    }
+    conn.exec("INSERT INTO main." + t + " (" + names + ") SELECT " + values + " FROM new." + t);
+  }
+  conn.exec("DETACH new");
+  conn.exec("PRAGMA application_id = " + std::to_string(store::k_application_id));
+  conn.exec("PRAGMA user_version = " + std::to_string(version));
+}
 
 TempDir::TempDir()
 {

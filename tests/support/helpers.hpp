@@ -79,6 +79,14 @@ std::vector<std::string> list_dir(const std::filesystem::path& dir);
 // Every row of every rfdb table as text, for "nothing changed" checks.
 std::string dump_tables(const std::filesystem::path& db);
 
+// A database at schema `version` (6 or 7), made by applying the first
+// `version` migrations as an older rfdb did, holding every row of the
+// current-schema database `from`: what that rfdb stored for the same ingest.
+// sources.raw is the file text (decompressed) and, from schema 7,
+// sources.size its byte size; kernel_samples.raw and verdicts.raw (the
+// per-row JSON migration 0008 drops) are "{}". Throws on a column it cannot fill.
+void copy_to_older_schema(const std::filesystem::path& from, const std::filesystem::path& to, int version);
+
 // One value from a SQL query on `db` (first column of the first row, "NULL"
 // when null, "" when there is no row).
 std::string query_value(const std::filesystem::path& db, const std::string& sql);

@@ -218,7 +218,6 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
   v.headroom_class = v.suspect ? "unknown" : std::string(domain::band_headroom(v.roofline_pct, v.target_eff));
   v.json_pointer = ptr;
-  v.raw = c.dump(-1, ' ', false, json::error_handler_t::replace);
   return std::optional<Verdict>(std::move(v));
 }
 

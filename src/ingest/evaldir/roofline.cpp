@@ -168,7 +168,6 @@ Result<Verdict> parse_entry(const json& e, const std::string& ptr, const std::st
   RFDB_TRY(read_entry_classes(e, ptr, v, rel_path, warnings));
   RFDB_TRY(read_entry_source(e, ptr, v, rel_path, warnings));
   v.json_pointer = ptr;
-  v.raw = e.dump(-1, ' ', false, json::error_handler_t::replace);
   return v;
 }
 

@@ -108,7 +108,6 @@ Result<KernelSample> parse_sample(const json& row, const std::string& ptr, std::
   s.shapes = get_json_text(row, "shapes");
   s.dtypes = get_json_text(row, "dtypes");
   s.json_pointer = ptr;
-  s.raw = row.dump(-1, ' ', false, json::error_handler_t::replace);
   return s;
 }
 

@@ -14,8 +14,8 @@ using store::Reverted;
 
 store::SourceFile card(const std::string& sha, std::string_view raw)
 {
-  return store::SourceFile{std::nullopt, "learned/a.md",         "learned_card", "card",      sha,
-                           raw,          "2026-01-01T00:00:00Z", std::nullopt,   std::nullopt};
+  return store::SourceFile{std::nullopt, "learned/a.md",         "learned_card", "card", sha,
+                           raw,          "2026-01-01T00:00:00Z", std::nullopt};
 }
 
 } // namespace

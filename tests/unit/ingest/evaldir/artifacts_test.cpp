@@ -162,7 +162,6 @@ TEST(ParseProfileTopN, ParsesVariantARows)
   EXPECT_EQ(*moe.shapes, "[]");
   EXPECT_EQ(*moe.dtypes, R"(["c10::Float8_e4m3fn"])");
   EXPECT_EQ(moe.json_pointer, "/top_kernels/0");
-  EXPECT_NE(moe.raw.find("\"extra_key\":\"kept\""), std::string::npos);
   const KernelSample& attn = r->rows[1];
   EXPECT_EQ(attn.short_name, "kernel_paged_attention_2d"); // derived from name
   EXPECT_DOUBLE_EQ(attn.pct_gpu_time, 8.86);               // "8.86" string
@@ -267,7 +266,6 @@ TEST(ParseProfileRoofline, ParsesTheCanonicalFusedMoeVerdict)
   EXPECT_TRUE(*v.modeled);
   EXPECT_EQ(*v.byte_reduction_levers, R"(["skip unrouted experts"])");
   EXPECT_EQ(v.json_pointer, "/entries/0");
-  EXPECT_NE(v.raw.find("\"roofline_pct\":0.88"), std::string::npos);
 }
 
 TEST(ParseProfileRoofline, InfeasibleRawRatioIsSuspectWithUnknownHeadroom)

@@ -1,0 +1,3 @@
+-- PostgreSQL text of queries/dict_next_id.sql: coalesce for ifnull.
+-- The id of the next trained dictionary: zstd reserves ids below 32768.
+SELECT coalesce(max(dict_id), 32767) + 1 AS dict_id FROM zstd_dicts;

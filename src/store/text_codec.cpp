@@ -1,0 +1,177 @@
+// Stored file text as zstd frames with a trained shared dictionary (see
+// store/text_codec.hpp).
+#include "store/text_codec.hpp"
+
+#include "rfdb_sql.hpp"
+
+#include "util/zstd.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace rfdb::store {
+
+TextCodec::TextCodec(Database& db) : m_db(&db) {}
+TextCodec::TextCodec(TextCodec&&) noexcept = default;
+TextCodec& TextCodec::operator=(TextCodec&&) noexcept = default;
+TextCodec::~TextCodec() = default;
+
+Result<void> TextCodec::load_newest()
+{
+  auto s = m_db->prepare(sql::k_dict_newest, "dict_newest");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  bool found = false;
+  RFDB_TRY_ASSIGN(found, s->step());
+  m_newest.reset();
+  m_next_training = k_first_training_files;
+  if (found) {
+    const auto id = static_cast<std::uint32_t>(s->get_int("dict_id"));
+    m_next_training = s->get_int("trained_files") * k_training_growth;
+    auto dict = util::zstd::Dictionary::load(s->get_blob("dict"));
+    s->reset();
+    if (!dict) {
+      return fail(std::move(dict).error());
+    }
+    m_dicts[id] = std::make_shared<const util::zstd::Dictionary>(std::move(*dict));
+    m_newest = id;
+  }
+  m_loaded = true;
+  return {};
+}
+
+Result<const util::zstd::Dictionary*> TextCodec::dictionary(std::uint32_t id)
+{
+  if (const auto it = m_dicts.find(id); it != m_dicts.end()) {
+    return it->second.get();
+  }
+  auto s = m_db->prepare(sql::k_dict_get, "dict_get");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  s->bind(":dict_id", static_cast<std::int64_t>(id));
+  bool found = false;
+  RFDB_TRY_ASSIGN(found, s->step());
+  if (!found) {
+    return fail(ErrorCode::invalid_input,
+                fmt::format("corrupt compressed text: it names compression dictionary {}, which the database "
+                            "does not hold",
+                            id));
+  }
+  auto dict = util::zstd::Dictionary::load(s->get_blob("dict"));
+  s->reset();
+  if (!dict) {
+    return fail(std::move(dict).error());
+  }
+  auto& slot = m_dicts[id];
+  slot = std::make_shared<const util::zstd::Dictionary>(std::move(*dict));
+  return slot.get();
+}
+
+Result<void> TextCodec::train(std::int64_t files, std::string_view now)
+{
+  m_next_training = std::max(files, std::int64_t{1}) * k_training_growth;
+  auto s = m_db->prepare(sql::k_dict_samples, "dict_samples");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  s->bind(":step", std::max<std::int64_t>(1, files / k_training_samples)).bind(":limit", k_training_samples);
+  std::vector<std::string> samples;
+  const auto add = [&](const Statement& row) -> Result<void> {
+    std::string text;
+    RFDB_TRY_ASSIGN(text, decompress(row.get_blob("raw_zst"), row.get_int("bytes")));
+    samples.push_back(std::move(text));
+    return {};
+  };
+  RFDB_TRY(for_each_row(*s, add));
+  auto next = m_db->prepare(sql::k_dict_next_id, "dict_next_id");
+  if (!next) {
+    return fail(std::move(next).error());
+  }
+  bool row = false;
+  RFDB_TRY_ASSIGN(row, next->step());
+  const auto id = static_cast<std::uint32_t>(row ? next->get_int("dict_id") : 32768);
+  next->reset();
+  auto trained = util::zstd::train_dictionary(samples, k_dictionary_bytes, id);
+  if (!trained) {
+    return {}; // too little to learn from yet: keep the current dictionary (or none)
+  }
+  auto dict = util::zstd::Dictionary::load(*trained);
+  if (!dict) {
+    return fail(std::move(dict).error());
+  }
+  auto insert = m_db->prepare(sql::k_dict_insert, "dict_insert");
+  if (!insert) {
+    return fail(std::move(insert).error());
+  }
+  insert->bind(":dict_id", static_cast<std::int64_t>(id)).bind_blob(":dict", *trained);
+  insert->bind(":trained_files", files).bind(":samples", static_cast<std::int64_t>(samples.size()));
+  insert->bind(":trained_at", now);
+  RFDB_TRY(insert->exec());
+  m_dicts[id] = std::make_shared<const util::zstd::Dictionary>(std::move(*dict));
+  m_newest = id;
+  return {};
+}
+
+Result<std::string> TextCodec::compress(std::string_view text, std::string_view now)
+{
+  if (!m_state) {
+    auto prepared = m_db->prepare(sql::k_dict_state, "dict_state");
+    if (!prepared) {
+      return fail(std::move(prepared).error());
+    }
+    m_state.emplace(std::move(*prepared));
+  }
+  Statement* s = &*m_state;
+  if (m_loaded) {
+    s->bind(":dict_id", m_newest ? std::optional<std::int64_t>(*m_newest) : std::nullopt);
+  }
+  bool row = false;
+  RFDB_TRY_ASSIGN(row, s->step());
+  const std::int64_t files = row ? s->get_int("files") : 0;
+  // A dictionary this codec trained in a transaction that was rolled back
+  // (or one another process dropped) is gone: reload the newest stored one.
+  const bool present = row && s->get_int("present") != 0;
+  s->reset();
+  if (m_newest && !present) {
+    m_dicts.clear(); // its id may come back with other content
+    m_loaded = false;
+  }
+  if (!m_loaded) {
+    RFDB_TRY(load_newest());
+  }
+  if (files >= m_next_training) {
+    RFDB_TRY(train(files, now));
+  }
+  if (!m_newest) {
+    return util::zstd::compress(text);
+  }
+  return util::zstd::compress(text, *m_dicts.at(*m_newest));
+}
+
+Result<std::string> TextCodec::decompress(std::string_view frame, std::int64_t bytes)
+{
+  const std::uint32_t id = util::zstd::frame_dictionary_id(frame);
+  const auto max = static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 0));
+  Result<std::string> text;
+  if (id == 0) {
+    text = util::zstd::decompress(frame, max);
+  } else {
+    const util::zstd::Dictionary* dict = nullptr;
+    RFDB_TRY_ASSIGN(dict, dictionary(id));
+    text = util::zstd::decompress(frame, *dict, max);
+  }
+  if (!text) {
+    return text;
+  }
+  if (static_cast<std::int64_t>(text->size()) != bytes) {
+    return fail(ErrorCode::invalid_input,
+                fmt::format("corrupt compressed text: {} bytes, the row records {}", text->size(), bytes));
+  }
+  return text;
+}
+
+} // namespace rfdb::store

@@ -1,0 +1,67 @@
+// Stored file text as zstd frames (migration 0008): compressed against the
+// database's newest shared dictionary (table zstd_dicts), which is trained
+// from the stored files themselves once enough exist, and decompressed with
+// whichever dictionary a frame names. Used by sources.cpp (writes and
+// re-derivation), attempt_sources.cpp (rfdb check) and `rfdb export --raw`.
+#pragma once
+
+#include "store/database.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rfdb::util::zstd {
+class Dictionary;
+} // namespace rfdb::util::zstd
+
+namespace rfdb::store {
+
+// When a dictionary is trained: at the first stored file count (source_id)
+// of at least k_first_training_files, then each time it has grown
+// k_training_growth-fold, so a history whose producers change gets a
+// dictionary that knows the newer files.
+inline constexpr std::int64_t k_first_training_files = 256;
+inline constexpr std::int64_t k_training_growth = 4;
+// Up to this many stored files, evenly spaced by source_id, are the samples.
+inline constexpr std::int64_t k_training_samples = 1024;
+// Dictionary size, bytes (zstd's default).
+inline constexpr std::size_t k_dictionary_bytes = 112640;
+
+class TextCodec {
+public:
+  explicit TextCodec(Database& db);
+  TextCodec(TextCodec&&) noexcept;
+  TextCodec& operator=(TextCodec&&) noexcept;
+  ~TextCodec();
+
+  // One zstd frame of `text` (any bytes), against the newest dictionary.
+  // When the stored files reached the next training point it first trains
+  // and stores a new dictionary (trained_at = `now`, ISO-8601 UTC). Call
+  // inside the write transaction that stores the frame. Errors: db, or a
+  // stored text that does not decompress while sampling (invalid_input).
+  Result<std::string> compress(std::string_view text, std::string_view now);
+
+  // The text in `frame`, which must be `bytes` bytes long, decompressed with
+  // the dictionary it names (loaded once per codec). Errors (invalid_input):
+  // a corrupt frame, a size other than `bytes`, a dictionary the database
+  // does not hold; db.
+  Result<std::string> decompress(std::string_view frame, std::int64_t bytes);
+
+private:
+  Result<void> load_newest();
+  Result<void> train(std::int64_t files, std::string_view now);
+  Result<const util::zstd::Dictionary*> dictionary(std::uint32_t id);
+
+  Database* m_db;
+  std::optional<Statement> m_state; // dict_state, prepared on the first compress
+  bool m_loaded = false;
+  std::optional<std::uint32_t> m_newest; // dict_id used to compress
+  std::int64_t m_next_training = 0;      // source_id at which to train next
+  std::map<std::uint32_t, std::shared_ptr<const util::zstd::Dictionary>> m_dicts;
+};
+
+} // namespace rfdb::store
