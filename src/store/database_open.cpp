@@ -319,7 +319,7 @@ Result<void> Database::migrate(Upgrade upgrade)
     const Identity id = read_identity(db);
     RFDB_TRY(check_identity(id, upgrade == Upgrade::any ? OlderSchema::accept : OlderSchema::refuse));
     // Functions the migrations call (prepared even when they touch no row).
-    m_db->createFunction("rfdb_zstd", 1, true, nullptr, sql_rfdb_zstd);
+    db.createFunction("rfdb_zstd", 1, true, nullptr, sql_rfdb_zstd);
     for (const auto& m : sql::k_migrations) {
       if (m.version > id.version) {
         db.exec(std::string(m.sql));
