@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace rfdb::calibrate {
 
@@ -19,7 +20,68 @@ std::string regime_key(std::string_view raw)
   return r == domain::Regime::both ? std::string("mixed") : std::string(domain::to_string(r));
 }
 
+std::string gfx_key(std::string_view raw)
+{
+  return raw.empty() ? std::string() : domain::normalize_gfx(raw).value_or("unknown");
+}
+
+// Memoized `key` of a raw text (a handful of distinct spellings per database).
+class Grouped {
+public:
+  explicit Grouped(std::string (*key)(std::string_view)) : m_key(key) {}
+  const std::string& operator()(std::string_view raw)
+  {
+    auto it = m_cache.find(raw);
+    if (it == m_cache.end()) {
+      it = m_cache.emplace(std::string(raw), m_key(raw)).first;
+    }
+    return it->second;
+  }
+
+private:
+  std::string (*m_key)(std::string_view);
+  std::map<std::string, std::string, std::less<>> m_cache;
+};
+
+void assign_optional(std::optional<std::string>& field, const std::optional<std::string_view>& text)
+{
+  if (text) {
+    field = *text;
+  } else {
+    field.reset();
+  }
+}
+
 } // namespace
+
+Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter)
+{
+  ObservationTable table;
+  Grouped gfx(gfx_key);
+  Grouped regime(regime_key);
+  Observation o; // reused: its strings keep their capacity from row to row
+  RFDB_TRY(store::for_each_observation(db, filter, [&](const store::ObservationRecord& r) {
+    o.run_id = r.run_id;
+    o.run_date = r.run_date;
+    o.op_class = r.op_class;
+    o.gfx = gfx(r.gfx);
+    o.regime = regime(r.regime);
+    o.isolated_speedup = r.isolated_speedup;
+    o.e2e_delta_pct = r.e2e_delta_pct;
+    o.prediction.roofline_pct = r.roofline_pct;
+    o.prediction.attainable_speedup = r.attainable_speedup;
+    o.prediction.pct_gpu_time = r.pct_gpu_time;
+    assign_optional(o.prediction.headroom_class, r.headroom_class);
+    assign_optional(o.prediction.confidence, r.confidence);
+    o.prediction.suspect = r.suspect;
+    o.prediction.dispatch_bound = r.dispatch_bound;
+    o.post_efficiency = r.post_efficiency;
+    o.output_parity = r.output_parity;
+    o.reject_reason = r.reject_reason;
+    table.add(o);
+  }));
+  return table;
+}
 
 std::vector<Observation> observations_from(const std::vector<store::EvidenceAttempt>& attempts)
 {
@@ -33,7 +95,7 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
     o.short_name = a.short_name;
     o.lever = a.lever;
     o.op_class = a.op_class;
-    o.gfx = a.gfx.empty() ? a.gfx : domain::normalize_gfx(a.gfx).value_or("unknown");
+    o.gfx = gfx_key(a.gfx);
     o.regime = regime_key(a.regime);
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;

@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace rfdb::calibrate {
 
@@ -152,8 +154,11 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
 }
 
 // An attempt that counts for a key: an observation or an infeasible one.
+// The views point into the caller's rows, which outlive the computation.
 struct Scored {
-  const Observation* attempt = nullptr;
+  std::string_view run_id;
+  std::string_view run_date;
+  const Observation* attempt = nullptr; // the full row, for --explain's text (may be null otherwise)
   AttemptEvaluation evaluation;
   std::string gfx;    // grouped name
   std::string regime; // grouped name
@@ -172,10 +177,10 @@ double shrink(double parent, double total_weight, double q, double k)
 // Distinct runs among the observations (infeasible attempts excluded).
 int distinct_runs(const std::vector<const Scored*>& members)
 {
-  std::set<std::string_view> runs;
+  std::unordered_set<std::string_view> runs;
   for (const Scored* m : members) {
     if (!m->infeasible()) {
-      runs.insert(m->attempt->run_id);
+      runs.insert(m->run_id);
     }
   }
   return static_cast<int>(runs.size());
@@ -195,8 +200,8 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
     }
     sample.push_back({m->evaluation.e, m->evaluation.weight});
     row.contradictions += m->evaluation.contradiction ? 1 : 0;
-    if (!row.last_seen || m->attempt->run_date > *row.last_seen) {
-      row.last_seen = m->attempt->run_date;
+    if (!row.last_seen || m->run_date > *row.last_seen) {
+      row.last_seen = std::string(m->run_date);
     }
   }
   row.n = static_cast<int>(sample.size());
@@ -250,9 +255,11 @@ std::vector<const Scored*> members_of(const std::vector<Scored>& scored, const K
   return out;
 }
 
-// One step of the path: shrink `from` by the observations of `members`.
+// One step of the path: shrink `from` by the observations of `members`;
+// with `with_text`, each observation is also listed (--explain; the members
+// then carry their attempt).
 ShrinkStep shrink_step(std::string set, double from, const std::vector<const Scored*>& members,
-                       const PriorsParams& p)
+                       const PriorsParams& p, bool with_text)
 {
   ShrinkStep step;
   step.set = std::move(set);
@@ -264,9 +271,11 @@ ShrinkStep shrink_step(std::string set, double from, const std::vector<const Sco
       continue;
     }
     sample.push_back({m->evaluation.e, m->evaluation.weight});
-    step.observations.push_back(fmt::format("{} {} {} e={:.4f} w={:.3f}", m->attempt->run_id,
-                                            m->attempt->short_name, m->attempt->lever, m->evaluation.e,
-                                            m->evaluation.weight));
+    if (with_text) {
+      step.observations.push_back(fmt::format(
+          "{} {} {} e={:.4f} w={:.3f}", m->run_id, m->attempt != nullptr ? m->attempt->short_name : "",
+          m->attempt != nullptr ? m->attempt->lever : "", m->evaluation.e, m->evaluation.weight));
+    }
   }
   std::sort(step.observations.begin(), step.observations.end());
   step.n = static_cast<int>(sample.size());
@@ -290,26 +299,27 @@ ShrinkStep shrink_step(std::string set, double from, const std::vector<const Sco
 // minus the key's gfx, the gfx minus the key's regime, then the key's own.
 std::vector<ShrinkStep> path_to(const std::string& op_class, const std::optional<std::string>& gfx,
                                 const std::optional<std::string>& regime, const std::vector<Scored>& scored,
-                                const PriorsParams& p)
+                                const PriorsParams& p, bool with_text)
 {
   std::vector<ShrinkStep> steps;
   double v = *domain::seed_target_eff(op_class);
   if (gfx) {
     steps.push_back(shrink_step(fmt::format("{} minus {}", op_class, *gfx), v,
-                                members_of(scored, {std::nullopt, std::nullopt, gfx, std::nullopt}), p));
+                                members_of(scored, {std::nullopt, std::nullopt, gfx, std::nullopt}), p,
+                                with_text));
     v = steps.back().to;
   }
   if (gfx && regime) {
     steps.push_back(shrink_step(fmt::format("{}:{} minus {}", op_class, *gfx, *regime), v,
-                                members_of(scored, {gfx, std::nullopt, std::nullopt, regime}), p));
+                                members_of(scored, {gfx, std::nullopt, std::nullopt, regime}), p, with_text));
     v = steps.back().to;
   }
   PriorRow key;
   key.op_class = op_class;
   key.gfx = gfx;
   key.regime = gfx ? regime : std::nullopt;
-  steps.push_back(
-      shrink_step(row_key(key), v, members_of(scored, {gfx, key.regime, std::nullopt, std::nullopt}), p));
+  steps.push_back(shrink_step(
+      row_key(key), v, members_of(scored, {gfx, key.regime, std::nullopt, std::nullopt}), p, with_text));
   return steps;
 }
 
@@ -321,7 +331,7 @@ PriorRow make_row(const std::string& op_class, const KeyFilter& f, PriorSource e
   row.gfx = f.gfx;
   row.regime = f.regime;
   row.seed = *domain::seed_target_eff(op_class);
-  row.parent = path_to(op_class, f.gfx, f.regime, scored_in_class, p).back().from;
+  row.parent = path_to(op_class, f.gfx, f.regime, scored_in_class, p, false).back().from;
   estimate_row(row, members_of(scored_in_class, f), p, empty_source);
   return row;
 }
@@ -363,16 +373,16 @@ Result<void> validate(const PriorsParams& p)
   return {};
 }
 
-// Validate and fill as_of (newest valid run_date when not given).
-Result<std::pair<PriorsParams, DateWindow>> resolve(std::span<const Observation> attempts,
-                                                    const PriorsParams& params)
+// Validate and fill as_of (newest valid run_date of `rows` when not given).
+template <typename Rows>
+Result<std::pair<PriorsParams, DateWindow>> resolve(const Rows& rows, const PriorsParams& params)
 {
   RFDB_TRY(validate(params));
   PriorsParams p = params;
   if (p.as_of.empty()) {
     domain::NewestDate newest;
-    for (const Observation& a : attempts) {
-      newest.see(a.run_date);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      newest.see(rows.run_date(i));
     }
     p.as_of = newest.value();
   }
@@ -394,7 +404,8 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& ex = evals[i].excluded;
     if (attempts[i].op_class == op_class && (!ex || *ex == ExclusionReason::infeasible)) {
-      out.push_back({&attempts[i], evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime)});
+      out.push_back({attempts[i].run_id, attempts[i].run_date, &attempts[i], evals[i],
+                     group_name(attempts[i].gfx), group_name(attempts[i].regime)});
     }
   }
   return out;
@@ -408,18 +419,34 @@ struct TransferPoint {
 };
 
 // The lower c-weighted median of x over the points whose run occurs
-// counts[run] times (all once when counts is empty).
+// counts[run] times (all once when counts is empty). `points` are sorted by
+// x, so ordering each run of equal x by weight gives sort_canonical's order
+// without a full sort per bootstrap resample; `sample` is a reused buffer.
 std::optional<double> lower_weighted_median(const std::vector<TransferPoint>& points,
-                                            std::span<const std::uint32_t> run_counts)
+                                            std::span<const std::uint32_t> run_counts,
+                                            std::vector<WeightedValue>& sample)
 {
-  std::vector<WeightedValue> sample;
+  sample.clear();
   for (const TransferPoint& pt : points) {
     const double times = run_counts.empty() ? 1.0 : run_counts[pt.run];
     if (times > 0.0) {
       sample.push_back({pt.x, pt.c * times});
     }
   }
-  return weighted_median(std::move(sample));
+  for (std::size_t i = 0; i < sample.size();) {
+    std::size_t j = i + 1;
+    while (j < sample.size() && sample[j].value == sample[i].value) {
+      ++j;
+    }
+    if (j - i > 1) {
+      std::sort(sample.begin() + static_cast<std::ptrdiff_t>(i),
+                sample.begin() + static_cast<std::ptrdiff_t>(j),
+                [](const WeightedValue& a, const WeightedValue& b) { return a.weight < b.weight; });
+    }
+    i = j;
+  }
+  const auto q = weighted_quantile_counted(sample, {}, 0.5);
+  return q ? std::optional<double>(q->value) : std::nullopt;
 }
 
 double shrunk_ratio(double m, int n)
@@ -427,93 +454,99 @@ double shrunk_ratio(double m, int n)
   return (3.0 + n * m) / (3.0 + n);
 }
 
-std::vector<TransferRow> compute_transfer(std::span<const Observation> attempts,
-                                          const std::vector<AttemptEvaluation>& evals, const PriorsParams& p,
-                                          const DateWindow& window)
-{
+// The e2e transfer, fed one attempt at a time (in input order).
+class TransferGroups {
+public:
   // Verdict usability does not matter here: c uses only pct_gpu_time and s.
-  struct Group {
-    std::vector<TransferPoint> points;
-    std::vector<std::string> runs; // index → run_id, first-seen order after sorting
-    int sign_flips = 0;
-    int beyond_ceiling = 0;
-  };
-  std::map<std::pair<int, std::string>, Group> groups;
-  for (std::size_t i = 0; i < attempts.size(); ++i) {
-    const Observation& a = attempts[i];
-    const auto& ex = evals[i].excluded;
+  void add(const Observation& a, std::string_view run_id, const AttemptEvaluation& eval,
+           const PriorsParams& p, const DateWindow& window)
+  {
+    const auto& ex = eval.excluded;
     if (ex && *ex <= ExclusionReason::no_speedup) {
-      continue; // outside the window, unknown class, parity failed or no valid s
+      return; // outside the window, unknown class, parity failed or no valid s
     }
     if (parity_failed(a) || domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
-      continue;
+      return;
     }
     const double s = *a.isolated_speedup;
     if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.prediction.pct_gpu_time ||
         !std::isfinite(*a.prediction.pct_gpu_time) || *a.prediction.pct_gpu_time <= 0.0) {
-      continue;
+      return;
     }
     const double c = domain::amdahl_gain_pct(*a.prediction.pct_gpu_time, s);
     const double d = *a.e2e_delta_pct;
     const auto cls =
         std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
         domain::k_seeded_op_classes.begin();
-    Group& g = groups[{static_cast<int>(cls), group_name(a.regime)}];
-    auto run = std::find(g.runs.begin(), g.runs.end(), a.run_id);
-    if (run == g.runs.end()) {
-      g.runs.push_back(a.run_id);
-      run = g.runs.end() - 1;
+    Group& g = m_groups[{static_cast<int>(cls), group_name(a.regime)}];
+    const auto [run, added] = g.run_index.try_emplace(run_id, g.runs.size());
+    if (added) {
+      g.runs.push_back(run_id);
     }
     const double decay = decay_of(a, p, window);
-    g.points.push_back(
-        {std::clamp(d / c, -1.0, 2.0), c * decay, static_cast<std::size_t>(run - g.runs.begin())});
+    g.points.push_back({std::clamp(d / c, -1.0, 2.0), c * decay, run->second});
     g.sign_flips +=
         (domain::is_isolated_win(s, p.iso_noise) && domain::is_e2e_loss(d, p.e2e_noise_pct)) ? 1 : 0;
     g.beyond_ceiling += d > c ? 1 : 0;
   }
-  std::vector<TransferRow> rows;
-  for (auto& [key, g] : groups) {
-    // Runs in name order, so the bootstrap does not depend on input order.
-    std::vector<std::size_t> order(g.runs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      order[i] = i;
+
+  std::vector<TransferRow> rows(const PriorsParams& p)
+  {
+    std::vector<TransferRow> rows;
+    std::vector<WeightedValue> buffer;
+    for (auto& [key, g] : m_groups) {
+      // Runs in name order, so the bootstrap does not depend on input order.
+      std::vector<std::size_t> order(g.runs.size());
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+      }
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return g.runs[a] < g.runs[b]; });
+      std::vector<std::size_t> rank(order.size());
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        rank[order[i]] = i;
+      }
+      for (TransferPoint& pt : g.points) {
+        pt.run = rank[pt.run];
+      }
+      std::sort(g.points.begin(), g.points.end(), [](const TransferPoint& a, const TransferPoint& b) {
+        return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
+      });
+      TransferRow row;
+      row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(key.first)]);
+      row.regime = key.second;
+      row.n = static_cast<int>(g.runs.size());
+      row.attempts = static_cast<int>(g.points.size());
+      row.sign_flips = g.sign_flips;
+      row.beyond_ceiling = g.beyond_ceiling;
+      const auto m = lower_weighted_median(g.points, {}, buffer);
+      if (row.n >= 2 && m) {
+        row.statistic = *m;
+        row.median_ratio = shrunk_ratio(*m, row.n);
+        row.source = TransferSource::calibrated;
+        const int n = row.n;
+        row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
+                                          derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
+                                          [&](std::span<const std::uint32_t> counts) {
+                                            const auto bm = lower_weighted_median(g.points, counts, buffer);
+                                            return bm ? shrunk_ratio(*bm, n) : 1.0;
+                                          });
+      }
+      rows.push_back(std::move(row));
     }
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return g.runs[a] < g.runs[b]; });
-    std::vector<std::size_t> rank(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      rank[order[i]] = i;
-    }
-    for (TransferPoint& pt : g.points) {
-      pt.run = rank[pt.run];
-    }
-    std::sort(g.points.begin(), g.points.end(), [](const TransferPoint& a, const TransferPoint& b) {
-      return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
-    });
-    TransferRow row;
-    row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(key.first)]);
-    row.regime = key.second;
-    row.n = static_cast<int>(g.runs.size());
-    row.attempts = static_cast<int>(g.points.size());
-    row.sign_flips = g.sign_flips;
-    row.beyond_ceiling = g.beyond_ceiling;
-    const auto m = lower_weighted_median(g.points, {});
-    if (row.n >= 2 && m) {
-      row.statistic = *m;
-      row.median_ratio = shrunk_ratio(*m, row.n);
-      row.source = TransferSource::calibrated;
-      const int n = row.n;
-      row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
-                                        derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
-                                        [&](std::span<const std::uint32_t> counts) {
-                                          const auto bm = lower_weighted_median(g.points, counts);
-                                          return bm ? shrunk_ratio(*bm, n) : 1.0;
-                                        });
-    }
-    rows.push_back(std::move(row));
+    return rows;
   }
-  return rows;
-}
+
+private:
+  struct Group {
+    std::vector<TransferPoint> points;
+    std::vector<std::string_view> runs; // index → run_id, first-seen order
+    std::unordered_map<std::string_view, std::size_t> run_index;
+    int sign_flips = 0;
+    int beyond_ceiling = 0;
+  };
+  std::map<std::pair<int, std::string>, Group> m_groups;
+};
 
 // Sorted distinct gfx, and regimes per gfx, over every class's counted attempts.
 using KeyNames = std::map<std::string, std::set<std::string>>;
@@ -560,10 +593,39 @@ AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParam
   return evaluate(attempt, params, window);
 }
 
-Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params)
+namespace {
+
+// The caller's attempts, as compute_with reads them.
+struct SpanRows {
+  std::span<const Observation> attempts;
+  [[nodiscard]] std::size_t size() const { return attempts.size(); }
+  const Observation& row(std::size_t i, Observation& /*buffer*/) const { return attempts[i]; }
+  [[nodiscard]] std::string_view run_id(std::size_t i) const { return attempts[i].run_id; }
+  [[nodiscard]] std::string_view run_date(std::size_t i) const { return attempts[i].run_date; }
+  [[nodiscard]] const Observation* kept(std::size_t i) const { return &attempts[i]; }
+};
+
+// A compact table's rows, unpacked one at a time into a reused buffer.
+struct TableRows {
+  const ObservationTable& table;
+  [[nodiscard]] std::size_t size() const { return table.size(); }
+  const Observation& row(std::size_t i, Observation& buffer) const
+  {
+    table.fill(i, buffer);
+    return buffer;
+  }
+  [[nodiscard]] std::string_view run_id(std::size_t i) const { return table.run_id(i); }
+  [[nodiscard]] std::string_view run_date(std::size_t i) const { return table.run_date(i); }
+  [[nodiscard]] const Observation* kept(std::size_t /*i*/) const { return nullptr; }
+};
+
+// compute_priors over either form of input: one pass judges every attempt,
+// keeps the observations (and infeasible attempts) per class and feeds the
+// e2e transfer, in input order.
+template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, const PriorsParams& params)
 {
   std::pair<PriorsParams, DateWindow> resolved;
-  RFDB_TRY_ASSIGN(resolved, resolve(attempts, params));
+  RFDB_TRY_ASSIGN(resolved, resolve(rows, params));
   const auto& [p, window] = resolved;
 
   PriorsResult result;
@@ -571,17 +633,29 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
   if (!p.as_of.empty()) {
     result.as_of = p.as_of;
   }
-  result.attempts = static_cast<int>(attempts.size());
-  std::vector<AttemptEvaluation> evals;
-  evals.reserve(attempts.size());
+  result.attempts = static_cast<int>(rows.size());
   std::array<int, k_exclusion_reason_count> counts{};
-  for (const Observation& a : attempts) {
-    evals.push_back(evaluate(a, p, window));
-    if (evals.back().excluded) {
-      ++counts[static_cast<std::size_t>(*evals.back().excluded)];
+  std::vector<std::vector<Scored>> by_class(domain::k_seeded_op_classes.size());
+  TransferGroups transfer;
+  Observation buffer;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Observation& a = rows.row(i, buffer);
+    const AttemptEvaluation eval = evaluate(a, p, window);
+    if (eval.excluded) {
+      ++counts[static_cast<std::size_t>(*eval.excluded)];
     } else {
       ++result.observations;
     }
+    if (!eval.excluded || *eval.excluded == ExclusionReason::infeasible) {
+      const auto cls =
+          std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
+          domain::k_seeded_op_classes.begin();
+      if (static_cast<std::size_t>(cls) < by_class.size()) {
+        by_class[static_cast<std::size_t>(cls)].push_back(
+            {rows.run_id(i), rows.run_date(i), rows.kept(i), eval, group_name(a.gfx), group_name(a.regime)});
+      }
+    }
+    transfer.add(a, rows.run_id(i), eval, p, window);
   }
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (counts[r] > 0) {
@@ -589,10 +663,6 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
     }
   }
 
-  std::vector<std::vector<Scored>> by_class;
-  for (const auto op_class : domain::k_seeded_op_classes) {
-    by_class.push_back(scored_of_class(attempts, evals, op_class));
-  }
   const KeyNames names = key_names(by_class);
   for (std::size_t c = 0; c < domain::k_seeded_op_classes.size(); ++c) {
     const std::string op_class(domain::k_seeded_op_classes[c]);
@@ -617,8 +687,20 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
       row.nearest = nearest_to(row, result.priors);
     }
   }
-  result.e2e_transfer = compute_transfer(attempts, evals, p, window);
+  result.e2e_transfer = transfer.rows(p);
   return result;
+}
+
+} // namespace
+
+Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params)
+{
+  return compute_with(SpanRows{attempts}, params);
+}
+
+Result<PriorsResult> compute_priors_from_table(const ObservationTable& attempts, const PriorsParams& params)
+{
+  return compute_with(TableRows{attempts}, params);
 }
 
 Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, const PriorsParams& params,
@@ -628,7 +710,7 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
     return fail(ErrorCode::usage, fmt::format("unknown op class '{}'", key.op_class));
   }
   std::pair<PriorsParams, DateWindow> resolved;
-  RFDB_TRY_ASSIGN(resolved, resolve(attempts, params));
+  RFDB_TRY_ASSIGN(resolved, resolve(SpanRows{attempts}, params));
   const auto& [p, window] = resolved;
 
   KeyExplanation out;
@@ -651,7 +733,7 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
     out.chain.push_back(make_row(key.op_class, {key.gfx, key.regime, std::nullopt, std::nullopt},
                                  PriorSource::parent, scored, p));
   }
-  out.steps = path_to(key.op_class, key.gfx, key.gfx ? key.regime : std::nullopt, scored, p);
+  out.steps = path_to(key.op_class, key.gfx, key.gfx ? key.regime : std::nullopt, scored, p, true);
   if (out.chain.back().n == 0) {
     PriorsParams level = p;
     level.level = !key.gfx ? PriorsLevel::op_class

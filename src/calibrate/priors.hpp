@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -210,6 +211,38 @@ struct PriorsResult {
 // Calibrate target_eff priors and the e2e transfer from attempt rows.
 // Errors (invalid_input): a parameter out of range, or as_of/since not YYYY-MM-DD.
 Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params);
+
+// The estimator's input in compact form, for histories of 10⁵ attempts and
+// more: every field compute_priors reads, with strings interned (a run's id
+// and date once per run) and without --explain's text (round, short_name,
+// lever, which come back empty). About 140 bytes per attempt.
+class ObservationTable {
+public:
+  ObservationTable();
+  ObservationTable(ObservationTable&&) noexcept;
+  ObservationTable& operator=(ObservationTable&&) noexcept;
+  ~ObservationTable();
+
+  // Append one attempt. Consecutive rows of one run share its strings.
+  void add(const Observation& attempt);
+  [[nodiscard]] std::size_t size() const;
+  // Row i as an Observation, written into `out` (reuse it: once its strings
+  // have grown, unpacking allocates nothing). round, short_name, lever and
+  // the prediction's source_kind, stage, bound_type, round, target_eff and
+  // expected_e2e_gain_pct are left empty.
+  void fill(std::size_t i, Observation& out) const;
+  [[nodiscard]] std::string_view run_id(std::size_t i) const;   // stable while the table lives
+  [[nodiscard]] std::string_view run_date(std::size_t i) const; // stable while the table lives
+
+private:
+  struct Data;
+  std::unique_ptr<Data> m_data;
+};
+
+// compute_priors over a table (a name of its own: `compute_priors({}, p)` stays
+// unambiguous): the same result, bit for bit, as over the
+// Observations it was filled from.
+Result<PriorsResult> compute_priors_from_table(const ObservationTable& attempts, const PriorsParams& params);
 
 // A key "CLASS[:GFX[:REGIME]]" for --explain.
 struct PriorsKey {

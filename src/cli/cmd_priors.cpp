@@ -50,16 +50,16 @@ std::string compare_date(const PriorsOptions& opts)
   return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
 }
 
-Result<int> run_compare(const PriorsOptions& opts, const std::vector<calibrate::Observation>& observations,
+Result<int> run_compare(const PriorsOptions& opts, const calibrate::ObservationTable& observations,
                         const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
 {
-  auto after = calibrate::compute_priors(observations, params);
+  auto after = calibrate::compute_priors_from_table(observations, params);
   if (!after) {
     return fail(after.error());
   }
   calibrate::PriorsParams earlier = params;
   earlier.as_of = compare_date(opts);
-  auto before = calibrate::compute_priors(observations, earlier);
+  auto before = calibrate::compute_priors_from_table(observations, earlier);
   if (!before) {
     return fail(before.error());
   }
@@ -96,27 +96,33 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
   if (!opts.since.empty()) {
     filter.since = opts.since;
   }
-  auto evidence = store::load_evidence(*db, filter);
-  if (!evidence) {
-    return fail(evidence.error());
-  }
-  const auto observations = calibrate::observations_from(evidence->attempts);
-  if (comparing) {
-    return run_compare(opts, observations, *params, *format_name, ctx);
-  }
   if (!opts.explain.empty()) {
+    // --explain lists each attempt with its kernel and lever: the full rows.
     auto key = calibrate::parse_priors_key(opts.explain);
     if (!key) {
       return fail(key.error());
     }
-    auto explanation = calibrate::explain_priors(observations, *params, *key);
+    auto evidence = store::load_evidence(*db, filter);
+    if (!evidence) {
+      return fail(evidence.error());
+    }
+    auto explanation =
+        calibrate::explain_priors(calibrate::observations_from(evidence->attempts), *params, *key);
     if (!explanation) {
       return fail(explanation.error());
     }
     fmt::print(ctx.out, "{}", calibrate::render_explain(*explanation));
     return 0;
   }
-  auto result = calibrate::compute_priors(observations, *params);
+  // Everything else reads the materialized observation rows, compactly.
+  auto observations = calibrate::load_observations(*db, filter);
+  if (!observations) {
+    return fail(observations.error());
+  }
+  if (comparing) {
+    return run_compare(opts, *observations, *params, *format_name, ctx);
+  }
+  auto result = calibrate::compute_priors_from_table(*observations, *params);
   if (!result) {
     return fail(result.error());
   }

@@ -110,13 +110,13 @@ Result<void> write_output(const fs::path& path, const std::string& text)
 Result<calibrate::PriorsResult>
 compute_report_priors(store::Database& db, const store::EvidenceFilter& filter, const std::string& as_of)
 {
-  store::Evidence evidence;
-  RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
+  calibrate::ObservationTable observations;
+  RFDB_TRY_ASSIGN(observations, calibrate::load_observations(db, filter));
   calibrate::PriorsParams params;
   params.as_of = as_of;
   params.since = filter.since;
   params.level = calibrate::PriorsLevel::op_class_gfx;
-  return calibrate::compute_priors(calibrate::observations_from(evidence.attempts), params);
+  return calibrate::compute_priors_from_table(observations, params);
 }
 
 // A --gfx naming no stored run is an error that lists the GPUs that exist.

@@ -168,6 +168,15 @@ std::optional<std::string> Statement::get_opt_text(int col) const
 {
   return is_null(col) ? std::nullopt : std::optional<std::string>(get_text(col));
 }
+std::optional<std::string_view> Statement::get_opt_text_view(int col) const
+{
+  if (is_null(col)) {
+    return std::nullopt;
+  }
+  const auto column = m_stmt->getColumn(col);
+  const char* text = column.getText(); // before getBytes: the length is of the text form
+  return std::string_view(text, static_cast<std::size_t>(column.getBytes()));
+}
 int Statement::index_of(const char* col) const
 {
   return m_impl->index_of(col);

@@ -128,6 +128,9 @@ public:
   [[nodiscard]] std::optional<std::int64_t> get_opt_int(int col) const;
   [[nodiscard]] std::optional<double> get_opt_double(int col) const;
   [[nodiscard]] std::optional<std::string> get_opt_text(int col) const;
+  // The text without a copy, valid until the next step, reset or read of
+  // the same column; nullopt for NULL.
+  [[nodiscard]] std::optional<std::string_view> get_opt_text_view(int col) const;
   [[nodiscard]] bool is_null(const char* col) const;
   [[nodiscard]] bool is_number(const char* col) const;
   [[nodiscard]] std::int64_t get_int(const char* col) const;

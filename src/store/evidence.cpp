@@ -172,6 +172,41 @@ Result<std::vector<RunSummary>> runs_in_scope(Database& db, const EvidenceFilter
   return runs;
 }
 
+Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
+                                  const std::function<void(const ObservationRecord&)>& fn)
+{
+  auto prepared = db.prepare(sql::k_evidence_observations, "evidence_observations");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
+  bind_filter(s, filter, true);
+  // Columns by position, in the query's SELECT order.
+  const auto text = [&s](int col) { return s.get_opt_text_view(col).value_or(std::string_view()); };
+  ObservationRecord r;
+  return for_each_row(s, [&](const Statement&) {
+    r.run_id = text(0);
+    r.run_date = text(1);
+    r.gfx = text(2);
+    r.op_class = text(3);
+    r.regime = text(4);
+    r.output_parity = text(5);
+    r.reject_reason = text(6);
+    r.headroom_class = s.get_opt_text_view(7);
+    r.confidence = s.get_opt_text_view(8);
+    r.isolated_speedup = s.get_opt_double(9);
+    r.e2e_delta_pct = s.get_opt_double(10);
+    r.roofline_pct = s.get_opt_double(11);
+    r.attainable_speedup = s.get_opt_double(12);
+    r.pct_gpu_time = s.get_opt_double(13);
+    r.post_efficiency = s.get_opt_double(14);
+    const auto suspect = s.get_opt_int(15);
+    r.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
+    r.dispatch_bound = s.get_opt_int(16).value_or(0) != 0;
+    fn(r);
+  });
+}
+
 Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter)
 {
   Evidence ev;

@@ -7,6 +7,7 @@
 #include "store/database.hpp"
 #include "store/runs.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,26 @@ struct Evidence {
   std::vector<EvidenceVerdict> verdicts;
   std::vector<EvidenceFinding> findings;
 };
+
+// One row of the materialized observations table (migration 0009): an
+// attempt with its run's date and GPU (as stored), its parity facts and its
+// prediction snapshot with the predicting verdict's dispatch_bound. Text
+// views are valid only during the callback; NULL text reads as "" except
+// headroom_class and confidence (nullopt). Units as in the schema.
+struct ObservationRecord {
+  std::string_view run_id, run_date, gfx, op_class, regime, output_parity, reject_reason;
+  std::optional<std::string_view> headroom_class, confidence;
+  std::optional<double> isolated_speedup, e2e_delta_pct, roofline_pct, attainable_speedup, pct_gpu_time,
+      post_efficiency;
+  std::optional<bool> suspect;
+  bool dispatch_bound = false;
+};
+
+// Call `fn` on every observation row of a non-retracted run inside `filter`
+// (queries/evidence_observations.sql), in table order: the narrow table
+// alone, no join. Errors: db.
+Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
+                                  const std::function<void(const ObservationRecord&)>& fn);
 
 // Load everything priors and the playbook need. Errors: db.
 Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter);

@@ -8,8 +8,8 @@ namespace rfdb::store {
 
 // Every statement, in the order RunWriter::create prepares them.
 struct RunWriter::Statements {
-  Statement run_upsert, clear_attempts, clear_verdicts, clear_rounds, clear_bench;
-  Statement bench, round, sample, doc, verdict, attempt, attempt_source;
+  Statement run_upsert, clear_observations, clear_attempts, clear_verdicts, clear_rounds, clear_bench;
+  Statement bench, round, sample, doc, verdict, attempt, attempt_source, observations;
   Statement derived_by, set_derived_by, copy_candidates, measured, unshared_file, file_copies;
 };
 
@@ -23,6 +23,7 @@ Result<RunWriter> RunWriter::create(Database& db)
   std::vector<Statement> all;
   RFDB_TRY_ASSIGN(all, prepare_all(db, {
                                            {sql::k_run_upsert, "run_upsert"},
+                                           {sql::k_run_clear_observations, "run_clear_observations"},
                                            {sql::k_run_clear_attempts, "run_clear_attempts"},
                                            {sql::k_run_clear_verdicts, "run_clear_verdicts"},
                                            {sql::k_run_clear_rounds, "run_clear_rounds"},
@@ -34,6 +35,7 @@ Result<RunWriter> RunWriter::create(Database& db)
                                            {sql::k_verdict_insert, "verdict_insert"},
                                            {sql::k_attempt_insert, "attempt_insert"},
                                            {sql::k_attempt_source_insert, "attempt_source_insert"},
+                                           {sql::k_observation_insert, "observation_insert"},
                                            {sql::k_run_derived_by, "run_derived_by"},
                                            {sql::k_run_set_derived_by, "run_set_derived_by"},
                                            {sql::k_run_copy_candidates, "run_copy_candidates"},
@@ -46,7 +48,7 @@ Result<RunWriter> RunWriter::create(Database& db)
   // Braced initializers run left to right: members take the list's order.
   return RunWriter(db, std::make_unique<Statements>(Statements{
                            take(), take(), take(), take(), take(), take(), take(), take(), take(), take(),
-                           take(), take(), take(), take(), take(), take(), take(), take()}));
+                           take(), take(), take(), take(), take(), take(), take(), take(), take(), take()}));
 }
 
 Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now)
@@ -72,7 +74,8 @@ Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_di
 
 Result<void> RunWriter::clear_derived(const std::string& run_id)
 {
-  for (Statement* s : {&m_s->clear_attempts, &m_s->clear_verdicts, &m_s->clear_rounds, &m_s->clear_bench}) {
+  for (Statement* s : {&m_s->clear_observations, &m_s->clear_attempts, &m_s->clear_verdicts,
+                       &m_s->clear_rounds, &m_s->clear_bench}) {
     s->bind(":run_id", run_id);
     RFDB_TRY(s->exec());
   }
@@ -211,6 +214,9 @@ Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
     }
     ++counts.attempts;
   }
+  // The estimator's rows, from the attempts, verdicts and run row just written.
+  st.observations.bind(":run_id", run_id);
+  RFDB_TRY(st.observations.exec());
   return counts;
 }
 

@@ -43,11 +43,14 @@ public:
 
   // Insert or refresh the run's identity row (timestamps: ISO-8601 UTC).
   Result<void> upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now);
-  // Delete every derived row of the run (its sources stay).
+  // Delete every derived row of the run (its sources stay); its observation
+  // rows go with its attempts (ON DELETE CASCADE).
   Result<void> clear_derived(const std::string& run_id);
   // Insert every derived row of run `run_id`: bench and rounds are
-  // (source_id, row) pairs; an attempt's pred_verdict indexes `docs`. Call
-  // inside the run's transaction. Errors: db.
+  // (source_id, row) pairs; an attempt's pred_verdict indexes `docs`; last,
+  // the run's observation rows (migration 0009) from what was just written,
+  // so call it after upsert_run and clear_derived. Call inside the run's
+  // transaction. Errors: db.
   Result<WriteCounts> write_rows(const std::string& run_id,
                                  std::span<const std::pair<std::int64_t, BenchSummary>> bench,
                                  std::span<const std::pair<std::int64_t, TopN>> rounds,

@@ -10,6 +10,8 @@ CREATE INDEX kernel_samples_round ON kernel_samples (round_id, short_name);
 CREATE INDEX learned_findings_identity ON learned_findings (identity);
 -- index learned_findings_source
 CREATE INDEX learned_findings_source ON learned_findings (source_id);
+-- index observations_run
+CREATE INDEX observations_run ON observations (run_id);
 -- index retraction_log_run
 CREATE INDEX retraction_log_run ON retraction_log (run_id, event_id);
 -- index roofline_docs_run
@@ -150,6 +152,30 @@ CREATE TABLE learned_findings (
   text            TEXT,
   fields          TEXT,  -- JSON object of every front-matter key as read
   superseded      INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
+) STRICT;
+-- table observations
+CREATE TABLE observations (
+  attempt_id         INTEGER PRIMARY KEY REFERENCES attempts(attempt_id) ON DELETE CASCADE,
+  run_id             TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  run_date           TEXT,    -- runs.run_date, YYYY-MM-DD
+  gfx                TEXT,    -- runs.gfx as stored (readers normalize)
+  op_class           TEXT NOT NULL,
+  regime             TEXT,
+  round              TEXT,
+  short_name         TEXT NOT NULL,
+  lever              TEXT NOT NULL,
+  isolated_speedup   REAL,    -- ×
+  e2e_delta_pct      REAL,    -- percent
+  roofline_pct       REAL,    -- attempts.pred_roofline_pct, fraction
+  attainable_speedup REAL,    -- attempts.pred_attainable_speedup, ×
+  pct_gpu_time       REAL,    -- attempts.pred_pct_gpu_time, percent
+  headroom_class     TEXT,    -- attempts.pred_headroom_class
+  confidence         TEXT,    -- attempts.pred_confidence
+  suspect            INTEGER, -- attempts.pred_suspect
+  dispatch_bound     INTEGER NOT NULL DEFAULT 0, -- the predicting verdict's flag (0 without one)
+  post_efficiency    REAL,    -- fraction
+  output_parity      TEXT,
+  reject_reason      TEXT
 ) STRICT;
 -- table profile_rounds
 CREATE TABLE profile_rounds (

@@ -5,6 +5,7 @@ Usage (from the repository root, after `cmake --preset release && cmake --build 
   tools/bench/bench.py                                  # 1000 / 4000 runs ingested, 10k / 30k cloned
   tools/bench/bench.py --runs 1000 --rss-runs 4000 --big 10000,30000 --work /tmp/rfdb_bench
   tools/bench/bench.py --smoke                          # seconds; what CI runs (no figure judged)
+  tools/bench/bench.py --base-db DB --big 10000,30000   # step 4 only, cloned from an ingested DB
 
 Steps (tools/bench/README.md has the details):
  1. corpora of N and M eval dirs (make_corpus.py), reused when WORK/corpus_<N> is complete;
@@ -232,7 +233,7 @@ def query_section(args, rows, base_db):
             m = median_of(ms)
             if m.rc != 0:
                 fail(f"rfdb {label} on {runs} runs: exit {m.rc}", out)
-            rows.append(judge(f"{label} @ {runs} runs: wall", m.wall, limit, "s"))
+            rows.append(judge(f"{label} @ {runs} runs: wall (CPU {m.cpu:.2f} s)", m.wall, limit, "s"))
             rows.append(judge(f"{label} @ {runs} runs: peak RSS", m.rss_kb / 1024, 100, "MiB"))
         if not args.keep:
             rm(db)
@@ -274,6 +275,8 @@ def parse_args():
                     help="run identities per template (make_corpus.py; default 1: every copy of a template "
                          "has its identity, the copy check's worst case)")
     ap.add_argument("--keep", action="store_true", help="keep the cloned databases")
+    ap.add_argument("--base-db", help="only the priors/report section, cloned from this ingested database "
+                                      "(eval-dir runs only, current schema) instead of a fresh --runs ingest")
     ap.add_argument("--smoke", action="store_true",
                     help="tiny sizes (8 / 16 runs, 64 / 96 cloned, 1 round) for CI; also runs rfdb check on clones")
     args = ap.parse_args()
@@ -294,8 +297,12 @@ def main():
     args = parse_args()
     t0 = time.monotonic()
     rows = []
-    base_db, rf = ingest_section(args, rows)
-    rss_section(args, rows, rf)
+    if args.base_db:
+        base_db = args.base_db
+        args.runs = clone_db.sqlite3.connect(base_db).execute("SELECT count(*) FROM runs").fetchone()[0]
+    else:
+        base_db, rf = ingest_section(args, rows)
+        rss_section(args, rows, rf)
     query_section(args, rows, base_db)
     ver = subprocess.run([args.rfdb, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"rfdb benchmark (tracker issue 12){' --smoke: sizes too small to judge' if args.smoke else ''}")
@@ -303,7 +310,7 @@ def main():
     print(f"binary:  {args.rfdb} ({ver}); work {args.work}, corpora {args.corpus_dir}; "
           f"medians of {args.repeat}; total {time.monotonic() - t0:.0f} s")
     w = max(len(r[0]) for r in rows)
-    v = max(len(r[1]) for r in rows if r[3])
+    v = max([len(r[1]) for r in rows if r[3]] or [0])
     for label, value, target, verdict in rows:
         verdict = "-" if args.smoke and verdict else verdict
         print(f"  {label:<{w}}  {value:<{v}}  {target:<12} {verdict}".rstrip())

@@ -13,7 +13,8 @@ attached base:
 - every `run_id` becomes `run_id || 'x<c>'` (still e2e_<model>_<date>_<time>_<n>_<tag>: the tag
   grows), every INTEGER PRIMARY KEY becomes `id + c × max(id)` and every foreign key into such a
   key is shifted by the same offset (sources.superseded_by, verdicts.doc_id,
-  attempts.pred_verdict_id, …), so foreign keys stay consistent;
+  attempts.pred_verdict_id, …), so foreign keys stay consistent; a key that is itself a foreign
+  key (observations.attempt_id) takes its parent's offset;
 - everything else is copied as is: run dates, raw text, attempts, verdicts. A cloned run is an
   exact copy (the copy check is ingest's, not the store's), so priors see k × the observations of
   the base with the same dates.
@@ -82,10 +83,10 @@ def clone(base_path, out_path, n_runs, check=False):
                 names.append(qi(name))
                 if name == "run_id":
                     exprs.append(f"{qi(name)} || 'x{c}'")
+                elif fk_of.get(name) in offset:  # also a key that is its parent's (observations.attempt_id)
+                    exprs.append(f"{qi(name)} + {c * offset[fk_of[name]]}")
                 elif name == int_pk(cols[t]):
                     exprs.append(f"{qi(name)} + {c * offset[t]}")
-                elif fk_of.get(name) in offset:
-                    exprs.append(f"{qi(name)} + {c * offset[fk_of[name]]}")
                 else:
                     exprs.append(qi(name))
             where = " WHERE run_id IS NOT NULL" if any(col[1] == "run_id" for col in cols[t]) else ""

@@ -1,0 +1,13 @@
+-- PostgreSQL text of queries/evidence_observations.sql: the optional filters cast to text.
+-- The estimator's rows (`rfdb priors`, the playbook's priors): every
+-- materialized observation row of a non-retracted run, read from the narrow
+-- observations table alone. Optional filters :since (run_date on or after)
+-- and :gfx. Table order (a run's attempts together); the estimator does not
+-- depend on it.
+SELECT run_id, run_date, gfx, op_class, regime, output_parity, reject_reason, headroom_class,
+       confidence, isolated_speedup, e2e_delta_pct, roofline_pct, attainable_speedup, pct_gpu_time,
+       post_efficiency, suspect, dispatch_bound
+FROM observations
+WHERE run_id NOT IN (SELECT run_id FROM retractions)
+  AND (CAST(:since AS text) IS NULL OR run_date >= CAST(:since AS text))
+  AND (CAST(:gfx AS text) IS NULL OR gfx = CAST(:gfx AS text));
