@@ -37,6 +37,9 @@ public:
   [[nodiscard]] virtual std::int64_t get_int(int col) const = 0;
   [[nodiscard]] virtual double get_double(int col) const = 0;
   [[nodiscard]] virtual std::string get_text(int col) const = 0;
+  // The text form without a copy where the backend keeps it (valid until the
+  // next step or reset); a NULL reads as an empty view.
+  [[nodiscard]] virtual std::string_view get_text_view(int col) const = 0;
   [[nodiscard]] virtual std::string get_blob(int col) const = 0;
   [[nodiscard]] virtual int column_count() const = 0;
   [[nodiscard]] virtual std::string column_name(int col) const = 0;

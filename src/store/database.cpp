@@ -173,9 +173,7 @@ std::optional<std::string_view> Statement::get_opt_text_view(int col) const
   if (is_null(col)) {
     return std::nullopt;
   }
-  const auto column = m_stmt->getColumn(col);
-  const char* text = column.getText(); // before getBytes: the length is of the text form
-  return std::string_view(text, static_cast<std::size_t>(column.getBytes()));
+  return m_impl->get_text_view(col);
 }
 int Statement::index_of(const char* col) const
 {

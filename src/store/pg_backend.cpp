@@ -12,8 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <libpq-fe.h>
+#include <memory>
 #include <stdexcept>
 #include <unordered_map>
+#include <vector>
 
 namespace rfdb::store::detail {
 
@@ -201,6 +203,7 @@ public:
 
   Result<bool> step() override
   {
+    m_converted.clear();
     if (!m_result) {
       auto r = execute();
       if (!r) {
@@ -222,6 +225,7 @@ public:
   {
     m_result.reset();
     m_row = -1;
+    m_converted.clear();
     std::fill(m_values.begin(), m_values.end(), std::nullopt);
   }
 
@@ -288,6 +292,23 @@ public:
       return unhex_bytea(v);
     default:
       return {v, static_cast<std::size_t>(PQgetlength(current(), m_row, col))};
+    }
+  }
+  [[nodiscard]] std::string_view get_text_view(int col) const override
+  {
+    if (is_null(col)) {
+      return {};
+    }
+    switch (type(col)) {
+    case k_bool_oid:
+    case k_float4_oid:
+    case k_float8_oid:
+    case k_numeric_oid:
+    case k_bytea_oid:
+      // Converted to SQLite's text form: kept until the next step or reset.
+      return *m_converted.emplace_back(std::make_unique<std::string>(get_text(col)));
+    default:
+      return {value(col), static_cast<std::size_t>(PQgetlength(current(), m_row, col))};
     }
   }
   [[nodiscard]] std::string get_blob(int col) const override
@@ -362,6 +383,8 @@ private:
   std::vector<std::optional<std::string>> m_values;
   ResultPtr m_result;
   int m_row = -1;
+  // get_text_view's converted values (booleans, reals, bytea) of the current row.
+  mutable std::vector<std::unique_ptr<std::string>> m_converted;
 };
 
 class PgDatabase final : public DatabaseImpl {

@@ -101,6 +101,12 @@ public:
   [[nodiscard]] std::int64_t get_int(int col) const override { return m_stmt->getColumn(col).getInt64(); }
   [[nodiscard]] double get_double(int col) const override { return m_stmt->getColumn(col).getDouble(); }
   [[nodiscard]] std::string get_text(int col) const override { return m_stmt->getColumn(col).getString(); }
+  [[nodiscard]] std::string_view get_text_view(int col) const override
+  {
+    const auto column = m_stmt->getColumn(col);
+    const char* text = column.getText(); // before getBytes: the length is of the text form
+    return {text, static_cast<std::size_t>(column.getBytes())};
+  }
   [[nodiscard]] std::string get_blob(int col) const override
   {
     const auto column = m_stmt->getColumn(col);

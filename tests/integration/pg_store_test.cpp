@@ -112,6 +112,7 @@ TEST(PgStore, TablesAndViewsHaveTheSqliteColumnsInOrder)
   PgTestDatabase pg;
   ASSERT_TRUE(store::Database::open(pg.url()));
   SQLite::Database lite(":memory:", SQLite::OPEN_READWRITE);
+  add_migration_functions(lite);
   for (const auto& m : sql::k_migrations) {
     lite.exec(std::string(m.sql));
   }

@@ -37,6 +37,19 @@ void sql_unzstd(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv)
   sqlite3_result_text64(ctx, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// rfdb_zstd(x): one zstd frame of x, as the store registers it for migration 0008.
+void sql_zstd(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv)
+{
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const auto* bytes = static_cast<const char*>(sqlite3_value_blob(argv[0]));
+  const auto size = static_cast<std::size_t>(sqlite3_value_bytes(argv[0]));
+  const std::string frame = util::zstd::compress(std::string_view(bytes == nullptr ? "" : bytes, size));
+  sqlite3_result_blob64(ctx, frame.data(), frame.size(), SQLITE_TRANSIENT);
+}
+
 // The columns of `table` in `schema` ("main" or "new"), in order.
 std::vector<std::string> columns(SQLite::Database& conn, const std::string& schema, const std::string& table)
 {
@@ -51,6 +64,11 @@ std::vector<std::string> columns(SQLite::Database& conn, const std::string& sche
 }
 
 } // namespace
+
+void add_migration_functions(SQLite::Database& conn)
+{
+  conn.createFunction("rfdb_zstd", 1, true, nullptr, sql_zstd);
+}
 
 void copy_to_older_schema(const fs::path& from, const fs::path& to, int version)
 {

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace SQLite {
+class Database;
+} // namespace SQLite
+
 namespace rfdb::test {
 
 // A fresh directory under the system temp dir, removed on destruction.
@@ -78,6 +82,10 @@ std::vector<std::string> list_dir(const std::filesystem::path& dir);
 
 // Every row of every rfdb table as text, for "nothing changed" checks.
 std::string dump_tables(const std::filesystem::path& db);
+
+// Register on `conn` the SQL functions the migrations call (rfdb_zstd of
+// migration 0008), for tests that apply migrations/ with SQLiteCpp directly.
+void add_migration_functions(SQLite::Database& conn);
 
 // A database at schema `version` (6 or 7), made by applying the first
 // `version` migrations as an older rfdb did, holding every row of the

@@ -56,6 +56,7 @@ TEST(Database, MigratingFromEveryOlderVersionEndsInTheGoldenSchema)
     const auto path = tmp / "rfdb.sqlite";
     {
       SQLite::Database conn(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      add_migration_functions(conn);
       for (std::size_t i = 0; i < applied; ++i) {
         conn.exec(std::string(sql::k_migrations[i].sql));
       }

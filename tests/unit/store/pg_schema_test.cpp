@@ -2,6 +2,7 @@
 // tables and columns (with the mapped types) as the SQLite ones, `:name`
 // parameters number as libpq wants them, and reals print as SQLite's.
 #include "rfdb_sql.hpp"
+#include "support/helpers.hpp"
 
 #include "store/database.hpp"
 #include "store/pg_backend.hpp"
@@ -9,6 +10,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <regex>
@@ -33,6 +35,7 @@ std::string upper(std::string s)
 Columns sqlite_columns()
 {
   SQLite::Database conn(":memory:", SQLite::OPEN_READWRITE);
+  add_migration_functions(conn);
   for (const auto& m : sql::k_migrations) {
     conn.exec(std::string(m.sql));
   }
@@ -64,19 +67,32 @@ std::string sqlite_type(const std::string& pg_type)
   return pg_type; // TEXT
 }
 
-// Columns from the CREATE TABLE and ALTER TABLE … ADD COLUMN statements of
-// the PostgreSQL migrations (rfdb_meta, which SQLite keeps in PRAGMAs, aside).
+// Columns from the CREATE TABLE, ALTER TABLE … ADD COLUMN and ALTER TABLE …
+// DROP COLUMN statements of the PostgreSQL migrations, applied in order
+// (rfdb_meta, which SQLite keeps in PRAGMAs, aside).
 Columns postgresql_columns()
 {
   Columns out;
-  const std::regex create(R"(CREATE TABLE (\w+) \()");
+  const std::regex statement(
+      R"(CREATE TABLE (\w+) \(|ALTER TABLE (\w+) ADD COLUMN (\w+) (\w+)|ALTER TABLE (\w+) DROP COLUMN (\w+))");
   const std::regex column(R"(^\s*(\w+)\s+(\w+))");
-  const std::regex alter(R"(ALTER TABLE (\w+) ADD COLUMN (\w+) (\w+))");
   for (const auto& m : sql::k_pg_migrations) {
     const std::string text(m.sql);
-    for (std::sregex_iterator it(text.begin(), text.end(), create), end; it != end; ++it) {
-      const std::string table = (*it)[1];
-      const std::size_t body = static_cast<std::size_t>(it->position(0) + it->length(0));
+    for (std::sregex_iterator it(text.begin(), text.end(), statement), end; it != end; ++it) {
+      const std::smatch& st = *it;
+      if (st[2].matched) { // ADD COLUMN
+        out[st[2]].emplace_back(st[3], sqlite_type(st[4]));
+        continue;
+      }
+      if (st[5].matched) { // DROP COLUMN
+        auto& cols = out[st[5]];
+        const std::string name = st[6];
+        cols.erase(std::remove_if(cols.begin(), cols.end(), [&](const auto& c) { return c.first == name; }),
+                   cols.end());
+        continue;
+      }
+      const std::string table = st[1];
+      const std::size_t body = static_cast<std::size_t>(st.position(0) + st.length(0));
       const std::size_t close = text.find("\n);", body);
       std::size_t pos = text.find('\n', body) + 1;
       while (pos < close) {
@@ -96,9 +112,6 @@ Columns postgresql_columns()
           out[table].emplace_back(name, sqlite_type(c[2]));
         }
       }
-    }
-    for (std::sregex_iterator it(text.begin(), text.end(), alter), end; it != end; ++it) {
-      out[(*it)[1]].emplace_back((*it)[2], sqlite_type((*it)[3]));
     }
   }
   return out;
@@ -136,7 +149,7 @@ TEST(PgSchema, MigrationsDefineTheSameTablesColumnsAndTypes)
     }
   }
   // A known value, so the parser above cannot silently find nothing.
-  EXPECT_EQ(pg.at("sources").back(), (std::pair<std::string, std::string>{"mtime_ns", "INTEGER"}));
+  EXPECT_EQ(pg.at("sources").back(), (std::pair<std::string, std::string>{"raw_zst", "BLOB"}));
 }
 
 TEST(PgSchema, EveryVariantHasASqliteQueryOfItsName)
