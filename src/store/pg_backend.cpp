@@ -460,8 +460,6 @@ public:
     return std::atoi(PQgetvalue(res.get(), 0, 0));
   }
 
-  [[nodiscard]] PGconn* conn() { return m_conn.conn.get(); }
-
 private:
   Connection m_conn;
   std::unique_ptr<Database> m_sqlite; // describe()'s in-memory schema
