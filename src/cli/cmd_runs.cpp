@@ -263,7 +263,7 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
                                  {"speedup_×", Align::right}},
                                 rows));
   if (!ctx.quiet) {
-    fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), ctx.db_path);
+    fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), store::display_name(ctx.db_path));
   }
   return 0;
 }
