@@ -77,7 +77,12 @@ Result<void> refuse_non_empty_file(const std::string& to)
     if (probe.error().code == ErrorCode::not_found) {
       return {}; // an empty file: a new database
     }
-    return fail(std::move(probe).error().with_context(to));
+    Error e = std::move(probe).error().with_context(to);
+    if (e.code == ErrorCode::io) {
+      e = std::move(e).with_hint(
+          "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database");
+    }
+    return fail(std::move(e));
   }
   std::vector<store::TableCount> counts;
   RFDB_TRY_ASSIGN(counts, store::table_counts(*probe));
@@ -111,7 +116,12 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
   }
   auto src = store::Database::open_read_only(opts.from);
   if (!src) {
-    return fail(std::move(src).error().with_context(shown(opts.from)));
+    Error e = std::move(src).error().with_context(shown(opts.from));
+    if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
+      e = std::move(e).with_hint(
+          "--from names an existing rfdb database: a SQLite file or a postgresql:// URL");
+    }
+    return fail(std::move(e));
   }
   RFDB_TRY(refuse_non_empty_file(opts.to));
   // A SQLite file this command creates is removed again when the copy fails.
@@ -119,7 +129,12 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
   Result<store::CopyReport> report = [&]() -> Result<store::CopyReport> {
     auto dst = store::Database::open(opts.to);
     if (!dst) {
-      return fail(std::move(dst).error());
+      Error e = std::move(dst).error();
+      if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
+        e = std::move(e).with_hint(
+            "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database");
+      }
+      return fail(std::move(e));
     }
     if (ctx.verbose) {
       fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", shown(opts.from), shown(opts.to));
@@ -132,7 +147,7 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
         fs::remove(opts.to + suffix, ec);
       }
     }
-    return fail(std::move(report).error().with_context(shown(opts.to)));
+    return fail(std::move(report).error().with_context("into " + shown(opts.to)));
   }
 
   // Verify: the copy's own check, and the priors of both, byte for byte.

@@ -293,9 +293,11 @@ Result<void> copy_table(Database& src, Database& dst, const TableSchema& t)
   const std::string insert_sql =
       fmt::format("INSERT INTO {} ({}){} VALUES ({})", quoted(t.name), fmt::join(names, ", "),
                   is_postgres(dst) ? " OVERRIDING SYSTEM VALUE" : "", fmt::join(params, ", "));
+  // Errors reading the source name it (the caller names the destination).
+  const std::string reading = "reading " + display_name(src.path());
   auto rows = src.prepare(select, "copy_select_" + t.name);
   if (!rows) {
-    return fail(std::move(rows).error());
+    return fail(std::move(rows).error().with_context(reading));
   }
   auto insert = dst.prepare(insert_sql, "copy_insert_" + t.name);
   if (!insert) {
@@ -308,7 +310,8 @@ Result<void> copy_table(Database& src, Database& dst, const TableSchema& t)
     std::int64_t target;
   };
   std::vector<Link> links;
-  RFDB_TRY(for_each_row(*rows, [&](const Statement& row) -> Result<void> {
+  bool write_failed = false;
+  auto copied = for_each_row(*rows, [&](const Statement& row) -> Result<void> {
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
       const Column& c = t.columns[i];
       const int idx = static_cast<int>(i);
@@ -323,10 +326,14 @@ Result<void> copy_table(Database& src, Database& dst, const TableSchema& t)
     }
     auto done = insert->exec();
     if (!done) {
+      write_failed = true;
       return fail(std::move(done).error());
     }
     return {};
-  }));
+  });
+  if (!copied) {
+    return write_failed ? copied : fail(std::move(copied).error().with_context(reading));
+  }
   std::map<std::size_t, Statement> updates; // per self-referencing column
   for (const auto& link : links) {
     auto it = updates.find(link.col);

@@ -185,7 +185,16 @@ TEST(Copy, UsageAndSourceErrors)
   r = run_cli({"copy", "--from", (tmp / "none.sqlite").string(), "--to", (tmp / "c.sqlite").string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no database at this path"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: --from names an existing rfdb database"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "none.sqlite"));
+  // The hints speak of --to, not of --db, which copy does not take.
+  r = run_cli({"copy", "--from", src.string(), "--to", (tmp / "nodir" / "x.sqlite").string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("copy: into "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: --to names a new SQLite file"), std::string::npos) << r.err;
+  r = run_cli({"copy", "--from", src.string(), "--to", tmp.path().string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("hint: --to names a new SQLite file"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "c.sqlite"));
   // A source that is not an rfdb database: exit 3.
   write_bytes(tmp / "foreign.sqlite", "not a database at all, just text that is long enough to be read");
