@@ -70,7 +70,9 @@ Result<std::pair<std::size_t, std::string>> find_dominant(const json& doc, Skip&
   }
   const auto it = doc.find("cases");
   if (it == doc.end() || !it->is_array() || it->empty()) {
-    skip = {"/cases", "no cases"};
+    skip = {"/cases", it == doc.end()   ? std::string("no cases")
+                      : !it->is_array() ? fmt::format("cases is {}, not an array", it->type_name())
+                                        : std::string("cases is empty")};
     return std::pair<std::size_t, std::string>{0, ""};
   }
   if (!id) {

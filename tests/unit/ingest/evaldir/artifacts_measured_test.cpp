@@ -155,6 +155,30 @@ TEST(ParseMeasuredRoofline, WrongSchemaOrUnmatchedCaseWarnsWithoutVerdict)
   EXPECT_NE(warnings[0].message.find("/cases/1/metrics/headroom_ratio"), std::string::npos);
 }
 
+TEST(ParseMeasuredRoofline, CasesOfTheWrongTypeAreNamedNotCalledMissing)
+{
+  const auto warned = [](std::string text) {
+    std::vector<Warning> warnings;
+    const RooflineDoc d = parse_ok(text, warnings);
+    EXPECT_TRUE(d.verdicts.empty());
+    std::string all;
+    for (const auto& w : warnings) {
+      all += w.pointer + " " + w.message + "\n";
+    }
+    return all;
+  };
+  std::string text = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  const auto cases = text.find("\"cases\": [");
+  const auto summary = text.find(",\n    \"summary\"");
+  ASSERT_NE(cases, std::string::npos);
+  ASSERT_NE(summary, std::string::npos);
+  const std::string head = text.substr(0, cases);
+  const std::string tail = text.substr(summary);
+  EXPECT_NE(warned(head + "\"cases\": \"oops\"" + tail).find("cases is string, not an array"),
+            std::string::npos);
+  EXPECT_NE(warned(head + "\"cases\": []" + tail).find("cases is empty"), std::string::npos);
+}
+
 TEST(ParseMeasuredRoofline, KernelLayerPathAndPostPhase)
 {
   std::vector<Warning> warnings;
