@@ -221,7 +221,8 @@ public:
   Result<StatementInfo> describe(std::string_view sql, std::string_view name);
   // The write transaction of one unit of work (one run). SQLite: BEGIN
   // IMMEDIATE, taking the write lock now, waiting up to busy_timeout.
-  // PostgreSQL: BEGIN ISOLATION LEVEL SERIALIZABLE (see pg_backend.hpp); a
+  // PostgreSQL: BEGIN ISOLATION LEVEL SERIALIZABLE plus a table lock that
+  // queues writers (see pg_backend.hpp); a
   // statement in it may fail with ErrorCode::retry, and with_retry re-runs
   // the whole unit.
   Result<Transaction> begin_immediate();

@@ -442,7 +442,21 @@ public:
     return m_sqlite->describe(sql, name);
   }
 
-  Result<void> begin_write() override { return exec("BEGIN ISOLATION LEVEL SERIALIZABLE", "begin"); }
+  Result<void> begin_write() override
+  {
+    RFDB_TRY(exec("BEGIN ISOLATION LEVEL SERIALIZABLE", "begin"));
+    // One rfdb writer at a time, as SQLite's BEGIN IMMEDIATE: a self-conflicting
+    // lock readers (ACCESS SHARE) do not wait for. LOCK TABLE takes no snapshot,
+    // so the transaction's snapshot, taken by its first query, already sees the
+    // previous writer's commit; under many concurrent writers this keeps
+    // serialization failures (and retries) the exception, not the rule.
+    auto locked = exec("LOCK TABLE rfdb_meta IN SHARE ROW EXCLUSIVE MODE", "begin: write lock");
+    if (!locked) {
+      (void)exec("ROLLBACK", "begin: write lock");
+      return locked;
+    }
+    return {};
+  }
 
   [[nodiscard]] bool in_transaction() const override
   {

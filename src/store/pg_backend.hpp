@@ -22,7 +22,12 @@
 // Columns read back as SQLite would give them: booleans as 1/0, reals as
 // text in SQLite's "%!.15g" form (sqlite_real_text).
 //
-// Transactions: begin_immediate is BEGIN ISOLATION LEVEL SERIALIZABLE.
+// Transactions: begin_immediate is BEGIN ISOLATION LEVEL SERIALIZABLE, then
+// LOCK TABLE rfdb_meta IN SHARE ROW EXCLUSIVE MODE: writers queue one at a
+// time as with SQLite's BEGIN IMMEDIATE (readers never wait), and since the
+// lock comes before the first query, each writer's snapshot includes the
+// previous writer's rows. SERIALIZABLE stays as the guard for any writer
+// that does not take the lock.
 // REPEATABLE READ (snapshot isolation) would let two hosts ingest copies
 // of one run at once, each checking "is this content stored under another
 // run id?" (run_file_copies, run_copy_candidates) against a snapshot

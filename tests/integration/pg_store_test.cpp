@@ -362,18 +362,32 @@ TEST(PgStore, TransactionsRollBackAndConflictsAreRetryable)
     ASSERT_TRUE(a->exec("UPDATE c SET n = 99", "update"));
   } // rolled back
   EXPECT_EQ(pg.column("SELECT n FROM c"), std::vector<std::string>{"0"});
-  // Two serializable read-modify-writes of one row: the second to write fails with retry.
-  auto ta = a->begin_immediate();
-  auto tb = b->begin_immediate();
-  ASSERT_TRUE(ta && tb);
+  // begin_immediate queues writers (a table lock before the first query):
+  // while a holds it, b waits; here b gives up after its lock_timeout.
+  {
+    auto ta = a->begin_immediate();
+    ASSERT_TRUE(ta);
+    ASSERT_TRUE(b->exec("SET lock_timeout = '200ms'", "setup"));
+    auto tb = b->begin_immediate();
+    ASSERT_FALSE(tb);
+    ASSERT_TRUE(ta->commit());
+    auto after = b->begin_immediate();
+    ASSERT_TRUE(after) << "once a committed, b's writer starts";
+    after->rollback();
+    ASSERT_TRUE(b->exec("SET lock_timeout = 0", "setup"));
+  }
+  // Two serializable read-modify-writes of one row without that lock: the
+  // second to write fails with retry.
+  ASSERT_TRUE(a->exec("BEGIN ISOLATION LEVEL SERIALIZABLE", "begin"));
+  ASSERT_TRUE(b->exec("BEGIN ISOLATION LEVEL SERIALIZABLE", "begin"));
   ASSERT_TRUE(a->exec("SELECT n FROM c", "read"));
   ASSERT_TRUE(b->exec("SELECT n FROM c", "read"));
   ASSERT_TRUE(a->exec("UPDATE c SET n = n + 1", "update"));
-  ASSERT_TRUE(ta->commit());
+  ASSERT_TRUE(a->exec("COMMIT", "commit"));
   auto lost = b->exec("UPDATE c SET n = n + 1", "update");
   ASSERT_FALSE(lost);
   EXPECT_EQ(lost.error().code, ErrorCode::retry) << lost.error().describe();
-  tb->rollback();
+  ASSERT_TRUE(b->exec("ROLLBACK", "rollback"));
   // with_retry re-runs the unit until it lands.
   int calls = 0;
   auto done = store::with_retry([&]() -> Result<int> {
