@@ -4,6 +4,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "util/text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,14 +43,6 @@ struct ResultDeleter {
 using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
 using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
-std::string trimmed(std::string s)
-{
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
-    s.pop_back();
-  }
-  return s;
-}
-
 // An rfdb::Error from a failed result (or the connection's last error):
 // the server's primary message and SQLSTATE; 40001 (serialization failure)
 // and 40P01 (deadlock) are ErrorCode::retry.
@@ -56,7 +50,7 @@ Error pg_error(PGconn* conn, const PGresult* res, std::string_view what)
 {
   const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
   const char* primary = res != nullptr ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-  std::string message = primary != nullptr ? primary : trimmed(PQerrorMessage(conn));
+  std::string message = primary != nullptr ? primary : std::string(util::trim(PQerrorMessage(conn)));
   if (message.empty() && res != nullptr) {
     message = PQresStatus(PQresultStatus(res));
   }
@@ -489,10 +483,10 @@ Result<ConnPtr> connect(const std::string& url)
     return fail(ErrorCode::db, "cannot allocate a PostgreSQL connection");
   }
   if (PQstatus(conn.get()) != CONNECTION_OK) {
-    return fail(
-        make_error(ErrorCode::db, "cannot connect to PostgreSQL: " + trimmed(PQerrorMessage(conn.get())))
-            .with_hint("check the server, the URI (postgresql://USER@HOST:PORT/DBNAME), the PG* "
-                       "environment variables and ~/.pgpass"));
+    return fail(make_error(ErrorCode::db, "cannot connect to PostgreSQL: " +
+                                              std::string(util::trim(PQerrorMessage(conn.get()))))
+                    .with_hint("check the server, the URI (postgresql://USER@HOST:PORT/DBNAME), the PG* "
+                               "environment variables and ~/.pgpass"));
   }
   PQsetNoticeProcessor(conn.get(), ignore_notice, nullptr);
   RFDB_TRY(run(conn.get(),
