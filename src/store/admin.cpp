@@ -36,11 +36,7 @@ Result<Table> collect(Statement& s)
     std::vector<std::optional<std::string>> cells;
     std::vector<bool> numeric;
     for (int c = 0; c < s.column_count(); ++c) {
-      // Compressed text and dictionaries are bytes (BYTEA on PostgreSQL, whose
-      // text form is hex): read them as such for show_stored_text.
-      const bool bytes = t.columns[static_cast<std::size_t>(c)] == "raw_zst" ||
-                         t.columns[static_cast<std::size_t>(c)] == "dict";
-      cells.push_back(bytes && !s.is_null(c) ? std::optional<std::string>(s.get_blob(c)) : s.get_opt_text(c));
+      cells.push_back(s.get_opt_text(c)); // a BLOB/BYTEA's bytes as they are (show_stored_text)
       numeric.push_back(s.is_number(c));
     }
     t.rows.push_back(std::move(cells));
