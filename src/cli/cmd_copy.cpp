@@ -63,6 +63,10 @@ template <typename Run> Result<Captured> capture(const Context& ctx, const std::
   return Captured{*code, out.str(), err.str()};
 }
 
+// The hint of a destination that cannot be opened or created.
+constexpr const char* k_to_hint =
+    "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database";
+
 // An existing SQLite destination must hold no data: looked at read-only, so a
 // refused file stays byte for byte as it was. (A PostgreSQL destination is
 // checked inside the copy's transaction only; that check covers both.)
@@ -79,8 +83,7 @@ Result<void> refuse_non_empty_file(const std::string& to)
     }
     Error e = std::move(probe).error().with_context(to);
     if (e.code == ErrorCode::io) {
-      e = std::move(e).with_hint(
-          "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database");
+      e = std::move(e).with_hint(k_to_hint);
     }
     return fail(std::move(e));
   }
@@ -131,8 +134,7 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     if (!dst) {
       Error e = std::move(dst).error();
       if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
-        e = std::move(e).with_hint(
-            "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database");
+        e = std::move(e).with_hint(k_to_hint);
       }
       return fail(std::move(e));
     }
