@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <memory>
+#include <ostream>
 
 namespace rfdb::cli {
 
@@ -33,40 +36,89 @@ std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, 
   return where + ": " + w.message;
 }
 
-nlohmann::ordered_json report_json(const ingest::IngestReport& report, bool dry_run, bool stopped)
+nlohmann::ordered_json path_json(const ingest::PathReport& p)
 {
-  auto paths = nlohmann::ordered_json::array();
-  for (const auto& p : report.paths) {
-    auto warnings = nlohmann::ordered_json::array();
-    for (const auto& w : p.warnings) {
-      warnings.push_back({{"file", w.file},
-                          {"pointer", w.pointer},
-                          {"message", w.message},
-                          {"severity", w.note ? "note" : "warning"}});
-    }
-    nlohmann::ordered_json j{
-        {"path", p.path},
-        {"kind", p.kind},
-        {"target", p.target},
-        {"status", p.status},
-        {"files",
-         {{"added", p.new_files},
-          {"superseded", p.superseded_files},
-          {"unchanged", p.unchanged_files},
-          {"skipped", p.skipped_files}}},
-        {"rows",
-         {{"kernels", p.kernels},
-          {"verdicts", p.verdicts},
-          {"verdicts_superseded", p.verdicts_superseded},
-          {"attempts", p.attempts},
-          {"findings", p.findings}}},
-        {"warnings", warnings},
-        {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
-    };
-    paths.push_back(std::move(j));
+  auto warnings = nlohmann::ordered_json::array();
+  for (const auto& w : p.warnings) {
+    warnings.push_back({{"file", w.file},
+                        {"pointer", w.pointer},
+                        {"message", w.message},
+                        {"severity", w.note ? "note" : "warning"}});
   }
-  return {{"ok", report.ok() && !stopped}, {"dry_run", dry_run}, {"interrupted", stopped}, {"paths", paths}};
+  return {
+      {"path", p.path},
+      {"kind", p.kind},
+      {"target", p.target},
+      {"status", p.status},
+      {"files",
+       {{"added", p.new_files},
+        {"superseded", p.superseded_files},
+        {"unchanged", p.unchanged_files},
+        {"skipped", p.skipped_files}}},
+      {"rows",
+       {{"kernels", p.kernels},
+        {"verdicts", p.verdicts},
+        {"verdicts_superseded", p.verdicts_superseded},
+        {"attempts", p.attempts},
+        {"findings", p.findings}}},
+      {"warnings", warnings},
+      {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
+  };
 }
+
+// The `--format json` report's "paths" elements, each written out as its path
+// finishes: to an unnamed temporary file (in memory only when none can be
+// made), so one call over thousands of runs keeps a flat memory footprint.
+// The printed document is byte-identical to dumping the whole report object
+// with an indent of 2: {"ok", "dry_run", "interrupted", "paths"}.
+class JsonPathSpool {
+public:
+  JsonPathSpool() : m_file(std::tmpfile(), &std::fclose) {}
+
+  void add(const ingest::PathReport& p)
+  {
+    // Each element sits two levels deep ("paths" inside the root object):
+    // indent every line of its own dump by four spaces. Strings never hold a
+    // raw newline in JSON text, so splitting on '\n' is safe.
+    const std::string element = path_json(p).dump(2);
+    std::string out = m_count == 0 ? "\n" : ",\n";
+    std::size_t begin = 0;
+    while (begin <= element.size()) {
+      const auto end = std::min(element.find('\n', begin), element.size());
+      out.append("    ").append(element, begin, end - begin);
+      if (end < element.size()) {
+        out += '\n';
+      }
+      begin = end + 1;
+    }
+    ++m_count;
+    if (!m_file || std::fwrite(out.data(), 1, out.size(), m_file.get()) != out.size()) {
+      m_file.reset();
+      m_memory += out; // no temporary file: keep the text in memory instead
+    }
+  }
+
+  // Print the whole report document (and a final newline) to `out`.
+  void print(std::ostream& out, bool ok, bool dry_run, bool stopped)
+  {
+    fmt::print(out, "{{\n  \"ok\": {},\n  \"dry_run\": {},\n  \"interrupted\": {},\n  \"paths\": [", ok,
+               dry_run, stopped);
+    if (m_file && std::fflush(m_file.get()) == 0 && std::fseek(m_file.get(), 0, SEEK_SET) == 0) {
+      std::array<char, 65536> buf{};
+      std::size_t n = 0;
+      while ((n = std::fread(buf.data(), 1, buf.size(), m_file.get())) > 0) {
+        out.write(buf.data(), static_cast<std::streamsize>(n));
+      }
+    }
+    out << m_memory;
+    out << (m_count == 0 ? "]\n}\n" : "\n  ]\n}\n");
+  }
+
+private:
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file;
+  std::string m_memory;
+  std::size_t m_count = 0;
+};
 
 // One path's result line (and its superseded files).
 void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
@@ -121,7 +173,8 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   const bool progress = !ctx.quiet && paths.size() > 1;
   const bool text = domain::is(*format, domain::OutputFormat::table);
   SigintScope sigint(ctx);
-  ingest::IngestReport report;
+  JsonPathSpool spool; // only --format json reads it
+  bool all_ok = true;
   int code = 0;
   int committed = 0;
   bool stopped = false;
@@ -149,15 +202,18 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
       }
       if (p.error) {
         code = std::max(code, report_error(ctx, "ingest", *p.error));
+        all_ok = false;
       } else {
         ++committed;
       }
       ctx.err.flush();
-      report.paths.push_back(std::move(p));
+      if (!text) {
+        spool.add(p);
+      }
     }
   }
   if (domain::is(*format, domain::OutputFormat::json)) {
-    fmt::print(ctx.out, "{}\n", report_json(report, opts.dry_run, stopped).dump(2));
+    spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped);
   }
   if (stopped) {
     const char* unit = opts.dry_run ? "checked" : "committed";
