@@ -400,6 +400,28 @@ TEST(Ingest, MissingEnvReportFailsAndWritesNothing)
   EXPECT_EQ(read_bytes(db), before);
 }
 
+// The --format json report is written path by path (spooled, so memory stays
+// flat over thousands of runs) and must still be exactly nlohmann's indent-2
+// dump of the whole document: warnings, a failed path and several runs.
+TEST(Ingest, JsonReportOfSeveralPathsIsTheIndentedDocument)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto broken = copy_run(k_canonical_run, tmp.path());
+  fs::remove(broken / "env_report.json");
+  auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run_fixture(k_gemm_run).string(),
+                    broken.string(), run_fixture(k_canonical_run).string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto doc = json::parse(r.out);
+  ASSERT_EQ(doc["paths"].size(), 3U) << r.out;
+  EXPECT_EQ(doc["ok"], false);
+  EXPECT_EQ(doc["paths"][0]["status"], "added");
+  EXPECT_EQ(doc["paths"][1]["status"], "failed");
+  EXPECT_NE(doc["paths"][1]["error"].get<std::string>().find("missing env_report.json"), std::string::npos);
+  EXPECT_EQ(doc["paths"][2]["status"], "added");
+  EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
+}
+
 } // namespace rfdb::test
 
 namespace rfdb::test {
