@@ -588,7 +588,8 @@ IngestReport ingest(store::Database& db, const IngestRequest& req,
 Ingester::Ingester(store::Database& db) : m_db(&db) {}
 Ingester::~Ingester() = default;
 
-IngestReport Ingester::ingest(const IngestRequest& req, const std::function<void(const std::string&)>& progress)
+IngestReport Ingester::ingest(const IngestRequest& req,
+                              const std::function<void(const std::string&)>& progress)
 {
   IngestReport report;
   store::Database& db = *m_db;
