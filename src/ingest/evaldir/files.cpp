@@ -261,20 +261,6 @@ Result<std::string> read_limited(const fs::path& path, const std::string& displa
 // Deeper than any real eval dir; keeps hostile link chains bounded.
 constexpr int k_max_dir_depth = 64;
 
-// An open directory stream; closes it (and its descriptor) on scope exit.
-struct Dir {
-  DIR* dir = nullptr;
-  explicit Dir(DIR* d) : dir(d) {}
-  Dir(const Dir&) = delete;
-  Dir& operator=(const Dir&) = delete;
-  ~Dir()
-  {
-    if (dir != nullptr) {
-      ::closedir(dir);
-    }
-  }
-};
-
 // `dir`/`name` as `dir / name` spells it, without building a path per entry.
 std::string join(const std::string& dir, const std::string& name)
 {
@@ -365,27 +351,26 @@ private:
              fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
       return {};
     }
+    // getdents64 on the descriptor: no DIR stream (dup, fcntl, fstat) per directory.
     std::vector<Entry> entries;
-    {
-      // fdopendir takes its own descriptor: the caller's stays open for fstatat.
-      const int own = ::dup(fd);
-      const Dir d{own < 0 ? nullptr : ::fdopendir(own)};
-      if (d.dir == nullptr) {
-        const int err = errno;
-        if (own >= 0) {
-          ::close(own);
-        }
-        return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(err));
+    alignas(struct dirent64) std::array<char, 16384> buf{};
+    for (;;) {
+      const ssize_t n = ::getdents64(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) {
+        continue;
       }
-      errno = 0;
-      while (const dirent* e = ::readdir(d.dir)) {
+      if (n < 0) {
+        return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
+      }
+      if (n == 0) {
+        break;
+      }
+      for (std::size_t off = 0; off < static_cast<std::size_t>(n);) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(buf.data() + off);
+        off += e->d_reclen;
         if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
           entries.push_back(Entry{e->d_name, e->d_type});
         }
-        errno = 0;
-      }
-      if (errno != 0) {
-        return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
       }
     }
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
