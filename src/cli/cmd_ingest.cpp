@@ -178,6 +178,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   int code = 0;
   int committed = 0;
   bool stopped = false;
+  ingest::Ingester ingester(*db); // statements prepared once for every run
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (interrupted(ctx)) {
       stopped = true;
@@ -188,7 +189,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
       ctx.err.flush();
     }
     req.paths = {paths[i]};
-    auto one = ingest::ingest(*db, req, {});
+    auto one = ingester.ingest(req, {});
     for (auto& p : one.paths) {
       if (text) {
         print_text(p, opts.dry_run, ctx);

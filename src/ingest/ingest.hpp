@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,5 +74,26 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 // are in the report (status failed, error set) and later paths still run.
 IngestReport ingest(store::Database& db, const IngestRequest& req,
                     const std::function<void(const std::string&)>& progress);
+
+// An ingest session on one database: the statements are prepared on the
+// first call and reused by every later one, so a caller ingesting one path
+// per call (rfdb ingest reports each run as it commits) does not prepare
+// them again per run. `db` must outlive the session.
+class Ingester {
+public:
+  explicit Ingester(store::Database& db);
+  Ingester(const Ingester&) = delete;
+  Ingester& operator=(const Ingester&) = delete;
+  ~Ingester();
+
+  // As the free ingest() above, on this session's statements.
+  IngestReport ingest(const IngestRequest& req, const std::function<void(const std::string&)>& progress);
+
+  struct Prepared; // the reused statements (ingest.cpp)
+
+private:
+  store::Database* m_db;
+  std::unique_ptr<Prepared> m_prepared; // null until the first call prepares it
+};
 
 } // namespace rfdb::ingest

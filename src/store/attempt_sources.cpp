@@ -19,7 +19,7 @@ Result<std::vector<CitedSource>> attempt_cited_sources(Database& db, const std::
   std::vector<CitedSource> out;
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     out.push_back({row.get_text("rel_path"), row.get_text("kind"), row.get_text("json_pointer"),
-                   row.get_text("sha256"), row.get_int("superseded") != 0});
+                   digest_hex(row.get_blob("sha256")), row.get_int("superseded") != 0});
   }));
   return out;
 }

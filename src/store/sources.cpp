@@ -8,6 +8,54 @@
 
 namespace rfdb::store {
 
+namespace {
+
+int hex_value(char c)
+{
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+} // namespace
+
+std::string digest_bytes(std::string_view hex)
+{
+  if (hex.size() % 2 != 0) {
+    return std::string(hex);
+  }
+  std::string out(hex.size() / 2, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int hi = hex_value(hex[2 * i]);
+    const int lo = hex_value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      return std::string(hex);
+    }
+    out[i] = static_cast<char>((hi << 4) | lo);
+  }
+  return out;
+}
+
+std::string digest_hex(std::string_view bytes)
+{
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out += k_hex[b >> 4U];
+    out += k_hex[b & 0xFU];
+  }
+  return out;
+}
+
 struct Sources::Statements {
   Statement find, latest, insert, supersede, run_sources, stats, set_stat;
 };
@@ -38,7 +86,7 @@ Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::stri
                                                    const std::string& rel_path, const std::string& sha256)
 {
   Statement& s = m_s->find;
-  s.bind(":run_id", run_id).bind(":rel_path", rel_path).bind(":sha256", sha256);
+  s.bind(":run_id", run_id).bind(":rel_path", rel_path).bind_blob(":sha256", digest_bytes(sha256));
   bool found = false;
   RFDB_TRY_ASSIGN(found, s.step());
   std::optional<StoredVersion> out;
@@ -78,7 +126,7 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
   } else {
     Statement& insert = m_s->insert;
     insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);
-    insert.bind(":variant", file.variant).bind(":sha256", file.sha256);
+    insert.bind(":variant", file.variant).bind_blob(":sha256", digest_bytes(file.sha256));
     std::string frame;
     RFDB_TRY_ASSIGN(frame, m_codec.compress(file.raw, file.ingested_at));
     insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind_blob(":raw_zst", frame);
@@ -101,8 +149,9 @@ Result<std::vector<SourceStat>> Sources::current_stats(const std::string& run_id
   s.bind(":run_id", run_id);
   std::vector<SourceStat> out;
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
-    out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("sha256"),
-                             row.get_int("bytes"), row.get_opt_int("mtime_ns")});
+    out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"),
+                             digest_hex(row.get_blob("sha256")), row.get_int("bytes"),
+                             row.get_opt_int("mtime_ns")});
   }));
   return out;
 }

@@ -72,6 +72,13 @@ struct SourceStat {
   std::optional<std::int64_t> mtime_ns;
 };
 
+// A SHA-256 digest as sources stores it (migration 0010: its 32 bytes) from
+// its lower-case hex spelling (64 characters), and back. Text that is not
+// hex (never a real digest) is returned unchanged by digest_bytes, so it
+// matches no stored digest.
+std::string digest_bytes(std::string_view hex);
+std::string digest_hex(std::string_view bytes);
+
 // The sources statements, prepared once and reused across files.
 class Sources {
 public:

@@ -19,9 +19,9 @@ CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
 -- index runs_identity
 CREATE INDEX runs_identity ON runs (model, gfx, backend, isl, osl, conc);
 -- index sources_identity
-CREATE UNIQUE INDEX sources_identity ON sources (ifnull(run_id, ''), rel_path, sha256);
--- index sources_run
-CREATE INDEX sources_run ON sources (run_id, kind);
+CREATE UNIQUE INDEX sources_identity ON sources (run_id, rel_path, sha256);
+-- index sources_knowledge
+CREATE UNIQUE INDEX sources_knowledge ON sources (rel_path, sha256) WHERE run_id IS NULL;
 -- index sources_sha256
 CREATE INDEX sources_sha256 ON sources (sha256);
 -- index sources_superseded_by
@@ -259,11 +259,10 @@ CREATE TABLE sources (
                                    -- sweep_results | director_validation | workflow_return |
                                    -- learned_card | legacy_playbook | kb_proposal
   variant       TEXT,              -- producer variant, e.g. topN 'A' | 'B' | 'tracelens'
-  sha256        TEXT NOT NULL,
   bytes         INTEGER NOT NULL,
   ingested_at   TEXT NOT NULL,
   superseded_by INTEGER REFERENCES sources(source_id)
-, mtime_ns INTEGER, raw_zst BLOB NOT NULL DEFAULT x'') STRICT;
+, mtime_ns INTEGER, raw_zst BLOB NOT NULL DEFAULT x'', sha256 BLOB NOT NULL DEFAULT x'') STRICT;
 -- table verdicts
 CREATE TABLE verdicts (
   verdict_id            INTEGER PRIMARY KEY,

@@ -157,7 +157,7 @@ TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
   };
   ASSERT_EQ(status(), "added");
   const auto env = run / "env_report.json";
-  const std::string stored_sha = "SELECT sha256 FROM sources WHERE rel_path = 'env_report.json' AND "
+  const std::string stored_sha = "SELECT hex(sha256) FROM sources WHERE rel_path = 'env_report.json' AND "
                                  "superseded_by IS NULL";
   const std::string sha_before = query_value(db, stored_sha);
   const std::string stored_mtime = "SELECT mtime_ns FROM sources WHERE rel_path = 'env_report.json'";

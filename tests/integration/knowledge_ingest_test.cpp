@@ -227,10 +227,11 @@ TEST(KnowledgeIngest, ChangedCardSupersedesAndRevertedCardIsCurrentAgain)
   EXPECT_TRUE(contains(r.out, "  superseded learned/legacy-gemm-tune-gfx942.md\n")) << r.out;
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM learned_findings WHERE superseded = 0 AND " + id), "1");
   EXPECT_EQ(finding(db, "legacy-gemm-tune-gfx942.md", "confirms"), "3");
-  EXPECT_EQ(query_value(db, "SELECT sha256 FROM sources WHERE rel_path = 'learned/legacy-gemm-tune-gfx942.md'"
-                            " AND superseded_by IS NULL"),
-            query_value(db, "SELECT sha256 FROM sources WHERE rel_path = 'learned/legacy-gemm-tune-gfx942.md'"
-                            " ORDER BY source_id LIMIT 1"));
+  EXPECT_EQ(
+      query_value(db, "SELECT hex(sha256) FROM sources WHERE rel_path = 'learned/legacy-gemm-tune-gfx942.md'"
+                      " AND superseded_by IS NULL"),
+      query_value(db, "SELECT hex(sha256) FROM sources WHERE rel_path = 'learned/legacy-gemm-tune-gfx942.md'"
+                      " ORDER BY source_id LIMIT 1"));
   const std::string tables = dump_tables(db);
   EXPECT_EQ(rfdb(db, {"ingest", dir.string()}).code, 0);
   EXPECT_EQ(dump_tables(db), tables);

@@ -140,15 +140,13 @@ TEST(Observations, ARetractedRunLeavesThePriorsAndComesBack)
 TEST(Observations, TheMigrationBackFillsAnOlderDatabase)
 {
   TempDir tmp;
+  const auto current = tmp / "current.sqlite";
+  ingest_runs(current, k_all_runs);
+  const std::string regime = priors_out(current, "class,gfx,regime");
+  // As schema 8 left it: no observations table.
   const auto db = tmp / "rfdb.sqlite";
-  ingest_runs(db, k_all_runs);
-  const std::string regime = priors_out(db, "class,gfx,regime");
-  {
-    // As schema 8 left it: no observations table.
-    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
-    conn.exec("DROP TABLE observations");
-    conn.exec("PRAGMA user_version = 8");
-  }
+  copy_to_older_schema(current, db, 8);
+  ASSERT_EQ(query_value(db, "SELECT count(*) FROM sqlite_master WHERE name = 'observations'"), "0");
   const auto m = run_cli({"--db", db.string(), "migrate"});
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM observations"),

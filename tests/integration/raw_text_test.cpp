@@ -127,8 +127,9 @@ TEST(RawText, MigratingFromSchema7CompressesEveryFileByteIdentical)
   }
   EXPECT_EQ(std::to_string(checked), files.substr(0, files.find('/')));
   EXPECT_EQ(
-      query_value(db, "SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM sources ORDER BY 1)"),
-      query_value(current, "SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM sources ORDER BY 1)"));
+      query_value(db, "SELECT group_concat(hex(sha256), ',') FROM (SELECT sha256 FROM sources ORDER BY 1)"),
+      query_value(current,
+                  "SELECT group_concat(hex(sha256), ',') FROM (SELECT sha256 FROM sources ORDER BY 1)"));
 
   // The migrated database reads as a fresh one: check re-parses every cited
   // file, and a re-ingest finds every run unchanged.
@@ -139,6 +140,70 @@ TEST(RawText, MigratingFromSchema7CompressesEveryFileByteIdentical)
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(json::parse(r.out)["paths"][0]["status"], "unchanged") << r.out;
   }
+}
+
+TEST(RawText, MigratingFromSchema9StoresEachDigestAsItsBytesAndKeepsEveryFile)
+{
+  TempDir tmp;
+  const auto current = tmp / "current.sqlite";
+  for (const auto& name : k_dev_runs) {
+    const auto r = rfdb(current, {"ingest", dev_run(name).string()});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+  }
+  const auto db = tmp / "rfdb.sqlite";
+  copy_to_older_schema(current, db, 9);
+  // Schema 9 spells each digest in 64 hex characters.
+  const std::string digests = query_value(
+      db, "SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM sources ORDER BY source_id)");
+  ASSERT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE length(sha256) = 64"),
+            query_value(db, "SELECT count(*) FROM sources"));
+  const std::string counts =
+      "SELECT (SELECT count(*) || '/' || sum(bytes) FROM sources) || ' ' || "
+      "(SELECT count(*) FROM attempts) || ' ' || (SELECT count(*) FROM verdicts) || ' ' || "
+      "(SELECT count(*) FROM observations)";
+  const std::string before = query_value(db, counts);
+
+  const auto migrate = rfdb(db, {"migrate"});
+  ASSERT_EQ(migrate.code, 0) << migrate.err;
+  EXPECT_TRUE(migrate.out.find("from schema version 9 to " +
+                               std::to_string(store::newest_schema_version())) != std::string::npos)
+      << migrate.out;
+  EXPECT_EQ(query_value(db, counts), before);
+  EXPECT_EQ(
+      query_value(db, "SELECT count(*) FROM sources WHERE typeof(sha256) = 'blob' AND length(sha256) = 32"),
+      query_value(db, "SELECT count(*) FROM sources"));
+  EXPECT_EQ(query_value(db, "SELECT group_concat(lower(hex(sha256)), ',') FROM "
+                            "(SELECT sha256 FROM sources ORDER BY source_id)"),
+            digests);
+  EXPECT_EQ(query_value(
+                db, "SELECT count(*) FROM sqlite_master WHERE name IN ('sources_run', 'sources_knowledge')"),
+            "1");
+
+  // Provenance shows the digests in hex, as a fresh database does.
+  const auto listed = rfdb(db, {"query", "sources_list", "--format", "json"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  const auto fresh = rfdb(current, {"query", "sources_list", "--format", "json"});
+  ASSERT_EQ(fresh.code, 0) << fresh.err;
+  EXPECT_EQ(json::parse(listed.out), json::parse(fresh.out));
+  EXPECT_EQ(json::parse(listed.out).at(0).at("sha256").get<std::string>().size(), 64U);
+
+  // Every file exports byte-identical, and a re-ingest finds every run unchanged.
+  const auto out = tmp / "export";
+  const auto r = rfdb(db, {"export", "--raw", "--all", "--out", out.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto exported = tree(out);
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NULL"),
+            std::to_string(exported.size()));
+  for (const auto& [rel, content] : exported) {
+    const auto slash = rel.find('/');
+    EXPECT_EQ(content, read_bytes(dev_run(rel.substr(0, slash)) / rel.substr(slash + 1))) << rel;
+  }
+  for (const auto& name : k_dev_runs) {
+    const auto again = rfdb(db, {"ingest", "--format", "json", dev_run(name).string()});
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(json::parse(again.out)["paths"][0]["status"], "unchanged") << again.out;
+  }
+  EXPECT_EQ(query_value(db, counts), before);
 }
 
 TEST(RawText, ExportRawWritesEveryStoredFileBackByteIdentical)

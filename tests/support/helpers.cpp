@@ -4,6 +4,7 @@
 
 #include "cli/app.hpp"
 #include "store/database.hpp"
+#include "store/sources.hpp"
 #include "util/zstd.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -50,6 +51,19 @@ void sql_zstd(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv)
   sqlite3_result_blob64(ctx, frame.data(), frame.size(), SQLITE_TRANSIENT);
 }
 
+// rfdb_unhex(x): the bytes hex text x spells, as the store registers it for migration 0010.
+void sql_unhex(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv)
+{
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  const auto size = static_cast<std::size_t>(sqlite3_value_bytes(argv[0]));
+  const std::string bytes = store::digest_bytes(std::string_view(text == nullptr ? "" : text, size));
+  sqlite3_result_blob64(ctx, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
+
 // The columns of `table` in `schema` ("main" or "new"), in order.
 std::vector<std::string> columns(SQLite::Database& conn, const std::string& schema, const std::string& table)
 {
@@ -68,12 +82,14 @@ std::vector<std::string> columns(SQLite::Database& conn, const std::string& sche
 void add_migration_functions(SQLite::Database& conn)
 {
   conn.createFunction("rfdb_zstd", 1, true, nullptr, sql_zstd);
+  conn.createFunction("rfdb_unhex", 1, true, nullptr, sql_unhex);
 }
 
 void copy_to_older_schema(const fs::path& from, const fs::path& to, int version)
 {
   SQLite::Database conn(to.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
   conn.exec("PRAGMA journal_mode = WAL");
+  add_migration_functions(conn);
   for (int i = 0; i < version; ++i) {
     conn.exec(std::string(sql::k_migrations[static_cast<std::size_t>(i)].sql));
   }
@@ -94,6 +110,8 @@ void copy_to_older_schema(const fs::path& from, const fs::path& to, int version)
       std::string value = c;
       if (t == "sources" && c == "raw") {
         value = "test_unzstd(raw_zst)";
+      } else if (t == "sources" && c == "sha256" && version < 10) {
+        value = "lower(hex(sha256))"; // hex text before migration 0010
       } else if (t == "sources" && c == "size") {
         value = "bytes";
       } else if (c == "raw") {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -260,20 +261,44 @@ Result<std::string> read_limited(const fs::path& path, const std::string& displa
 // Deeper than any real eval dir; keeps hostile link chains bounded.
 constexpr int k_max_dir_depth = 64;
 
-// The recursive walk of read_eval_dir.
+// `dir`/`name` as `dir / name` spells it, without building a path per entry.
+std::string join(const std::string& dir, const std::string& name)
+{
+  if (dir.empty()) {
+    return name;
+  }
+  return dir.back() == '/' ? dir + name : dir + '/' + name;
+}
+
+// A directory's identity: the same directory reached by two paths (a link
+// back into a directory being walked) has the same device and inode.
+struct DirId {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool operator==(const DirId&) const = default;
+};
+
+// One directory entry as readdir reports it.
+struct Entry {
+  std::string name;
+  unsigned char type = DT_UNKNOWN;
+};
+
+// The recursive walk of read_eval_dir. Directories are read through their
+// descriptors (openat, fstatat): no path is resolved from the root again per
+// entry, and only artifacts, links and special files are stat'ed.
 class EvalDirWalker {
 public:
   explicit EvalDirWalker(std::uint64_t max_file_size) : m_max_file_size(max_file_size) {}
 
   Result<EvalDirContents> run(const fs::path& dir)
   {
-    std::error_code ec;
-    m_root_canonical = fs::canonical(dir, ec);
-    if (ec) {
-      return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + ec.message());
+    m_root = dir;
+    const Fd fd{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (fd.fd < 0) {
+      return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + std::strerror(errno));
     }
-    m_ancestors.push_back(m_root_canonical);
-    RFDB_TRY(walk(dir, "", 0));
+    RFDB_TRY(walk_fd(fd.fd, dir.string(), "", 0));
     const auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(m_out.files.begin(), m_out.files.end(), by_path);
     std::sort(m_out.refused.begin(), m_out.refused.end(), by_path);
@@ -281,11 +306,25 @@ public:
   }
 
 private:
-  bool inside_root(const fs::path& canonical) const
+  // The root resolved, for links: computed at the first link.
+  Result<const fs::path*> root_canonical()
   {
-    const auto [r, t] =
-        std::mismatch(m_root_canonical.begin(), m_root_canonical.end(), canonical.begin(), canonical.end());
-    return r == m_root_canonical.end();
+    if (m_root_canonical.empty()) {
+      std::error_code ec;
+      m_root_canonical = fs::canonical(m_root, ec);
+      if (ec) {
+        return fail(ErrorCode::io, "cannot resolve " + m_root.string() + ": " + ec.message());
+      }
+    }
+    return &m_root_canonical;
+  }
+
+  Result<bool> inside_root(const fs::path& canonical)
+  {
+    const fs::path* root = nullptr;
+    RFDB_TRY_ASSIGN(root, root_canonical());
+    const auto [r, t] = std::mismatch(root->begin(), root->end(), canonical.begin(), canonical.end());
+    return r == root->end();
   }
 
   void refuse(std::string rel, std::string reason)
@@ -293,88 +332,130 @@ private:
     m_out.refused.push_back(RefusedEntry{std::move(rel), std::move(reason)});
   }
 
-  Result<void> walk(const fs::path& dir, const std::string& prefix, int depth)
+  // Walk the directory open as `fd` (owned by the caller), found at `dir`.
+  Result<void> walk_fd(int fd, const std::string& dir, const std::string& prefix, int depth)
   {
-    std::error_code ec;
-    std::vector<fs::path> entries;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      entries.push_back(it->path());
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
     }
-    if (ec) {
-      return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + ec.message());
+    const DirId id{st.st_dev, st.st_ino};
+    if (std::find(m_ancestors.begin(), m_ancestors.end(), id) != m_ancestors.end()) {
+      std::error_code ec;
+      refuse(prefix.substr(0, prefix.size() - 1),
+             fmt::format("symlink loop (→ {})", fs::canonical(dir, ec).string()));
+      return {};
     }
-    std::sort(entries.begin(), entries.end());
-    for (const auto& path : entries) {
-      RFDB_TRY(visit(path, prefix + path.filename().string(), depth));
+    if (depth > k_max_dir_depth) {
+      refuse(prefix.substr(0, prefix.size() - 1),
+             fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
+      return {};
     }
+    // getdents64 on the descriptor: no DIR stream (dup, fcntl, fstat) per directory.
+    std::vector<Entry> entries;
+    alignas(struct dirent64) std::array<char, 16384> buf{};
+    for (;;) {
+      const ssize_t n = ::getdents64(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) {
+        continue;
+      }
+      if (n < 0) {
+        return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
+      }
+      if (n == 0) {
+        break;
+      }
+      for (std::size_t off = 0; off < static_cast<std::size_t>(n);) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(buf.data() + off);
+        off += e->d_reclen;
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+          entries.push_back(Entry{e->d_name, e->d_type});
+        }
+      }
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    m_ancestors.push_back(id);
+    for (const auto& e : entries) {
+      auto r = visit(fd, dir, e, prefix + e.name, depth);
+      if (!r) {
+        return r;
+      }
+    }
+    m_ancestors.pop_back();
     return {};
   }
 
-  Result<void> visit(const fs::path& path, const std::string& rel, int depth)
+  Result<void> visit(int dir_fd, const std::string& dir, const Entry& e, const std::string& rel, int depth)
   {
+    if (e.type == DT_REG) {
+      // Only an artifact's stat is needed: other files are never read.
+      if (!classify_artifact(rel)) {
+        return {};
+      }
+    } else if (e.type == DT_DIR) {
+      return enter(dir_fd, dir, e.name, rel, depth);
+    }
     struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) {
+    if (::fstatat(dir_fd, e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", rel, std::strerror(errno)));
     }
     if (S_ISLNK(st.st_mode)) {
-      return visit_link(path, rel, depth);
+      return visit_link(dir_fd, dir, e.name, rel, depth);
     }
     if (S_ISDIR(st.st_mode)) {
-      std::error_code ec;
-      const fs::path canonical = fs::canonical(path, ec);
-      if (ec) {
-        return fail(ErrorCode::io, fmt::format("cannot resolve {}: {}", rel, ec.message()));
-      }
-      return enter(path, rel, depth, canonical);
+      return enter(dir_fd, dir, e.name, rel, depth);
     }
     if (!S_ISREG(st.st_mode)) {
       refuse(rel, special_type(st));
       return {};
     }
-    return list_artifact(path, rel, st);
+    return list_artifact(join(dir, e.name), rel, st);
   }
 
-  Result<void> visit_link(const fs::path& path, const std::string& rel, int depth)
+  Result<void> visit_link(int dir_fd, const std::string& dir, const std::string& name, const std::string& rel,
+                          int depth)
   {
+    const fs::path path = join(dir, name);
     std::error_code ec;
     const fs::path target = fs::canonical(path, ec);
     if (ec) {
       refuse(rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
       return {};
     }
-    if (!inside_root(target)) {
+    bool inside = false;
+    RFDB_TRY_ASSIGN(inside, inside_root(target));
+    if (!inside) {
       refuse(rel, fmt::format("symlink leaving the eval dir (→ {})", target.string()));
       return {};
     }
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
+    if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
       refuse(rel, fmt::format("symlink that resolves nowhere ({})", std::strerror(errno)));
       return {};
     }
     if (S_ISDIR(st.st_mode)) {
-      return enter(path, rel, depth, target);
+      return enter(dir_fd, dir, name, rel, depth);
     }
     if (!S_ISREG(st.st_mode)) {
       refuse(rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
       return {};
     }
+    if (!classify_artifact(rel)) {
+      return {};
+    }
     return list_artifact(path, rel, st);
   }
 
-  Result<void> enter(const fs::path& path, const std::string& rel, int depth, const fs::path& canonical)
+  // Walk the subdirectory `name` of the directory open as `dir_fd` (a link
+  // to a directory is followed: the caller checked it stays inside).
+  Result<void> enter(int dir_fd, const std::string& dir, const std::string& name, const std::string& rel,
+                     int depth)
   {
-    if (std::find(m_ancestors.begin(), m_ancestors.end(), canonical) != m_ancestors.end()) {
-      refuse(rel, fmt::format("symlink loop (→ {})", canonical.string()));
-      return {};
+    const Fd fd{::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (fd.fd < 0) {
+      return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(dir, name), std::strerror(errno)));
     }
-    if (depth >= k_max_dir_depth) {
-      refuse(rel, fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
-      return {};
-    }
-    m_ancestors.push_back(canonical);
-    auto r = walk(path, rel + "/", depth + 1);
-    m_ancestors.pop_back();
-    return r;
+    return walk_fd(fd.fd, join(dir, name), rel + "/", depth + 1);
   }
 
   // Note an artifact with its stat; its content is read by load_file.
@@ -400,9 +481,10 @@ private:
     return {};
   }
 
-  fs::path m_root_canonical;
+  fs::path m_root;
+  fs::path m_root_canonical; // empty until a link needs it
   std::uint64_t m_max_file_size;
-  std::vector<fs::path> m_ancestors; // canonical directories being walked
+  std::vector<DirId> m_ancestors; // directories being walked
   EvalDirContents m_out;
 };
 

@@ -67,4 +67,19 @@ TEST(StoreSources, PutSourceInsertsSupersedesAndRevives)
   EXPECT_FALSE(*none);
 }
 
+TEST(StoreSources, DigestsAreStoredAsTheirBytesAndShownInLowerCaseHex)
+{
+  const std::string hex = "08f833e84d5b0324b0dbc684a76a71c3119d182a4bbfaecdd02f36b8740946f6";
+  const std::string bytes = store::digest_bytes(hex);
+  ASSERT_EQ(bytes.size(), 32U);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x08U);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[31]), 0xF6U);
+  EXPECT_EQ(store::digest_hex(bytes), hex);
+  EXPECT_EQ(store::digest_bytes("08F833"), std::string("\x08\xF8\x33", 3)); // upper case reads too
+  // Not hex: unchanged, so it matches no stored digest.
+  EXPECT_EQ(store::digest_bytes("not-hex!"), "not-hex!");
+  EXPECT_EQ(store::digest_bytes("abc"), "abc");
+  EXPECT_EQ(store::digest_hex(std::string("\x00\xff", 2)), "00ff");
+}
+
 } // namespace rfdb::test
