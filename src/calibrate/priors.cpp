@@ -226,6 +226,22 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
   // The parent is held fixed at its point estimate: the interval shows the
   // uncertainty of this key's own evidence.
   const double parent = row.parent;
+  if (p.bootstrap_resamples > 0 && sample.size() >= k_large_sample_units) {
+    // The bootstrap's large-sample limit for q, mapped through the shrink
+    // (increasing in q); W is held at its value, whose resampling spread
+    // (relative ~1/√n) moves the shrunk value by far less than q's.
+    std::vector<ClusteredValue> points(sample.size());
+    for (std::size_t i = 0; i < sample.size(); ++i) {
+      points[i] = {sample[i].value, sample[i].weight, i};
+    }
+    const auto iq = large_sample_quantile_interval(points, points.size(), p.quantile, p.interval);
+    if (iq) {
+      row.interval = Interval{shrink(parent, row.weight, iq->lo, p.prior_strength),
+                              shrink(parent, row.weight, iq->hi, p.prior_strength)};
+      row.interval_method = IntervalMethod::large_sample;
+    }
+    return;
+  }
   row.interval =
       bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval, derive_seed(p.seed, row_key(row)),
                          [&](std::span<const std::uint32_t> counts) {
@@ -525,6 +541,21 @@ public:
         row.median_ratio = shrunk_ratio(*m, row.n);
         row.source = TransferSource::calibrated;
         const int n = row.n;
+        if (p.bootstrap_resamples > 0 && g.runs.size() >= k_large_sample_units) {
+          // The bootstrap over runs in its large-sample limit, mapped through
+          // the shrink toward 1 (increasing in m).
+          std::vector<ClusteredValue> points(g.points.size());
+          for (std::size_t i = 0; i < points.size(); ++i) {
+            points[i] = {g.points[i].x, g.points[i].c, g.points[i].run};
+          }
+          const auto im = large_sample_quantile_interval(points, g.runs.size(), 0.5, p.interval);
+          if (im) {
+            row.interval = Interval{shrunk_ratio(im->lo, n), shrunk_ratio(im->hi, n)};
+            row.interval_method = IntervalMethod::large_sample;
+          }
+          rows.push_back(std::move(row));
+          continue;
+        }
         row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
                                           derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
                                           [&](std::span<const std::uint32_t> counts) {
