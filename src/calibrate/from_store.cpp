@@ -31,16 +31,23 @@ public:
   explicit Grouped(std::string (*key)(std::string_view)) : m_key(key) {}
   const std::string& operator()(std::string_view raw)
   {
+    // Consecutive rows mostly repeat the previous spelling.
+    if (m_last != m_cache.end() && m_last->first == raw) {
+      return m_last->second;
+    }
     auto it = m_cache.find(raw);
     if (it == m_cache.end()) {
       it = m_cache.emplace(std::string(raw), m_key(raw)).first;
     }
+    m_last = it;
     return it->second;
   }
 
 private:
+  using Cache = std::map<std::string, std::string, std::less<>>;
   std::string (*m_key)(std::string_view);
-  std::map<std::string, std::string, std::less<>> m_cache;
+  Cache m_cache;
+  Cache::const_iterator m_last = m_cache.end();
 };
 
 void assign_optional(std::optional<std::string>& field, const std::optional<std::string_view>& text)

@@ -1,6 +1,7 @@
 // calibrate::ObservationTable: the estimator's input rows, compact (see priors.hpp).
 #include "calibrate/priors.hpp"
 
+#include <array>
 #include <map>
 
 namespace rfdb::calibrate {
@@ -31,6 +32,29 @@ struct ObservationTable::Data {
   std::vector<std::string> strings{std::string()}; // [k_absent] unused
   std::map<std::string, std::uint32_t, std::less<>> ids;
 
+  // The id of the previous row's text for each interned field: rows repeat
+  // the same few spellings, so most lookups end at this comparison.
+  enum Field {
+    f_op_class,
+    f_gfx,
+    f_regime,
+    f_output_parity,
+    f_reject_reason,
+    f_headroom,
+    f_confidence,
+    f_count
+  };
+  std::array<std::uint32_t, f_count> last{};
+
+  std::uint32_t intern(std::string_view text, Field field)
+  {
+    std::uint32_t& hint = last[static_cast<std::size_t>(field)];
+    if (hint != k_absent && strings[hint] == text) {
+      return hint;
+    }
+    hint = intern(text);
+    return hint;
+  }
   std::uint32_t intern(std::string_view text)
   {
     const auto it = ids.find(text);
@@ -42,9 +66,9 @@ struct ObservationTable::Data {
     ids.emplace(std::string(text), id);
     return id;
   }
-  std::uint32_t intern_optional(const std::optional<std::string>& text)
+  std::uint32_t intern_optional(const std::optional<std::string>& text, Field field)
   {
-    return text ? intern(std::string_view(*text)) : k_absent;
+    return text ? intern(std::string_view(*text), field) : k_absent;
   }
 };
 
@@ -61,13 +85,13 @@ void ObservationTable::add(const Observation& a)
   }
   Data::Row r;
   r.run = static_cast<std::uint32_t>(d.runs.size() - 1);
-  r.op_class = d.intern(a.op_class);
-  r.gfx = d.intern(a.gfx);
-  r.regime = d.intern(a.regime);
-  r.output_parity = d.intern(a.output_parity);
-  r.reject_reason = d.intern(a.reject_reason);
-  r.headroom_class = d.intern_optional(a.prediction.headroom_class);
-  r.confidence = d.intern_optional(a.prediction.confidence);
+  r.op_class = d.intern(a.op_class, Data::f_op_class);
+  r.gfx = d.intern(a.gfx, Data::f_gfx);
+  r.regime = d.intern(a.regime, Data::f_regime);
+  r.output_parity = d.intern(a.output_parity, Data::f_output_parity);
+  r.reject_reason = d.intern(a.reject_reason, Data::f_reject_reason);
+  r.headroom_class = d.intern_optional(a.prediction.headroom_class, Data::f_headroom);
+  r.confidence = d.intern_optional(a.prediction.confidence, Data::f_confidence);
   r.isolated_speedup = a.isolated_speedup;
   r.e2e_delta_pct = a.e2e_delta_pct;
   r.roofline_pct = a.prediction.roofline_pct;

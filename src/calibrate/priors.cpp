@@ -14,7 +14,6 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace rfdb::calibrate {
 
@@ -109,8 +108,11 @@ std::optional<ExclusionReason> verdict_exclusion(const Observation& a)
 // 0.5^(age / half_life), age in days from the run to as_of; 1 without decay.
 double decay_of(const Observation& a, const PriorsParams& p, const DateWindow& window)
 {
+  if (!p.half_life_days || !window.as_of) {
+    return 1.0;
+  }
   const auto day = util::parse_iso_date(a.run_date);
-  if (!p.half_life_days || !window.as_of || !day) {
+  if (!day) {
     return 1.0;
   }
   const auto age = static_cast<double>((*window.as_of - *day).count());
@@ -158,6 +160,7 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
 struct Scored {
   std::string_view run_id;
   std::string_view run_date;
+  std::uint32_t run = 0;                // dense index of run_id within the computation (RunIndex)
   const Observation* attempt = nullptr; // the full row, for --explain's text (may be null otherwise)
   AttemptEvaluation evaluation;
   std::string gfx;    // grouped name
@@ -174,16 +177,46 @@ double shrink(double parent, double total_weight, double q, double k)
   return std::clamp(t, k_min_target_eff, 1.0);
 }
 
+// Dense indices of run ids (0, 1, … in first-seen order), so counting
+// distinct runs needs no hashing of the ids.
+class RunIndex {
+public:
+  std::uint32_t operator()(std::string_view run_id)
+  {
+    // Consecutive attempts of a table share one run_id string: skip the lookup then.
+    if (m_any && run_id.data() == m_last.data() && run_id.size() == m_last.size()) {
+      return m_last_index;
+    }
+    const auto it = m_index.try_emplace(run_id, static_cast<std::uint32_t>(m_index.size())).first;
+    m_any = true;
+    m_last = run_id;
+    m_last_index = it->second;
+    return it->second;
+  }
+
+private:
+  std::unordered_map<std::string_view, std::uint32_t> m_index; // views into the caller's rows
+  std::string_view m_last;
+  std::uint32_t m_last_index = 0;
+  bool m_any = false;
+};
+
 // Distinct runs among the observations (infeasible attempts excluded).
 int distinct_runs(const std::vector<const Scored*>& members)
 {
-  std::unordered_set<std::string_view> runs;
+  std::uint32_t top = 0;
   for (const Scored* m : members) {
-    if (!m->infeasible()) {
-      runs.insert(m->run_id);
+    top = std::max(top, m->run);
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(top) + 1);
+  int runs = 0;
+  for (const Scored* m : members) {
+    if (!m->infeasible() && !seen[m->run]) {
+      seen[m->run] = true;
+      ++runs;
     }
   }
-  return static_cast<int>(runs.size());
+  return runs;
 }
 
 // Fill the estimate of `row` (identity, seed and parent already set) from the
@@ -226,6 +259,22 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
   // The parent is held fixed at its point estimate: the interval shows the
   // uncertainty of this key's own evidence.
   const double parent = row.parent;
+  if (p.bootstrap_resamples > 0 && sample.size() >= k_large_sample_units) {
+    // The bootstrap's large-sample limit for q, mapped through the shrink
+    // (increasing in q); W is held at its value, whose resampling spread
+    // (relative ~1/√n) moves the shrunk value by far less than q's.
+    std::vector<ClusteredValue> points(sample.size());
+    for (std::size_t i = 0; i < sample.size(); ++i) {
+      points[i] = {sample[i].value, sample[i].weight, i};
+    }
+    const auto iq = large_sample_quantile_interval(points, points.size(), p.quantile, p.interval);
+    if (iq) {
+      row.interval = Interval{shrink(parent, row.weight, iq->lo, p.prior_strength),
+                              shrink(parent, row.weight, iq->hi, p.prior_strength)};
+      row.interval_method = IntervalMethod::large_sample;
+    }
+    return;
+  }
   row.interval =
       bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval, derive_seed(p.seed, row_key(row)),
                          [&](std::span<const std::uint32_t> counts) {
@@ -323,17 +372,25 @@ std::vector<ShrinkStep> path_to(const std::string& op_class, const std::optional
   return steps;
 }
 
-PriorRow make_row(const std::string& op_class, const KeyFilter& f, PriorSource empty_source,
-                  const std::vector<Scored>& scored_in_class, const PriorsParams& p)
+// The row of a key whose parent value (the last step's `from` on its path) is known.
+PriorRow make_row_under(const std::string& op_class, const KeyFilter& f, PriorSource empty_source,
+                        const std::vector<Scored>& scored_in_class, const PriorsParams& p, double parent)
 {
   PriorRow row;
   row.op_class = op_class;
   row.gfx = f.gfx;
   row.regime = f.regime;
   row.seed = *domain::seed_target_eff(op_class);
-  row.parent = path_to(op_class, f.gfx, f.regime, scored_in_class, p, false).back().from;
+  row.parent = parent;
   estimate_row(row, members_of(scored_in_class, f), p, empty_source);
   return row;
+}
+
+PriorRow make_row(const std::string& op_class, const KeyFilter& f, PriorSource empty_source,
+                  const std::vector<Scored>& scored_in_class, const PriorsParams& p)
+{
+  return make_row_under(op_class, f, empty_source, scored_in_class, p,
+                        path_to(op_class, f.gfx, f.regime, scored_in_class, p, false).back().from);
 }
 
 Result<void> validate(const PriorsParams& p)
@@ -401,11 +458,12 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
                                     const std::vector<AttemptEvaluation>& evals, std::string_view op_class)
 {
   std::vector<Scored> out;
+  RunIndex run_index;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& ex = evals[i].excluded;
     if (attempts[i].op_class == op_class && (!ex || *ex == ExclusionReason::infeasible)) {
-      out.push_back({attempts[i].run_id, attempts[i].run_date, &attempts[i], evals[i],
-                     group_name(attempts[i].gfx), group_name(attempts[i].regime)});
+      out.push_back({attempts[i].run_id, attempts[i].run_date, run_index(attempts[i].run_id), &attempts[i],
+                     evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime)});
     }
   }
   return out;
@@ -458,8 +516,8 @@ double shrunk_ratio(double m, int n)
 class TransferGroups {
 public:
   // Verdict usability does not matter here: c uses only pct_gpu_time and s.
-  void add(const Observation& a, std::string_view run_id, const AttemptEvaluation& eval,
-           const PriorsParams& p, const DateWindow& window)
+  void add(const Observation& a, std::string_view run_id, std::uint32_t run_key,
+           const AttemptEvaluation& eval, const PriorsParams& p, const DateWindow& window)
   {
     const auto& ex = eval.excluded;
     if (ex && *ex <= ExclusionReason::no_speedup) {
@@ -479,7 +537,7 @@ public:
         std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
         domain::k_seeded_op_classes.begin();
     Group& g = m_groups[{static_cast<int>(cls), group_name(a.regime)}];
-    const auto [run, added] = g.run_index.try_emplace(run_id, g.runs.size());
+    const auto [run, added] = g.run_index.try_emplace(run_key, g.runs.size());
     if (added) {
       g.runs.push_back(run_id);
     }
@@ -525,6 +583,21 @@ public:
         row.median_ratio = shrunk_ratio(*m, row.n);
         row.source = TransferSource::calibrated;
         const int n = row.n;
+        if (p.bootstrap_resamples > 0 && g.runs.size() >= k_large_sample_units) {
+          // The bootstrap over runs in its large-sample limit, mapped through
+          // the shrink toward 1 (increasing in m).
+          std::vector<ClusteredValue> points(g.points.size());
+          for (std::size_t i = 0; i < points.size(); ++i) {
+            points[i] = {g.points[i].x, g.points[i].c, g.points[i].run};
+          }
+          const auto im = large_sample_quantile_interval(points, g.runs.size(), 0.5, p.interval);
+          if (im) {
+            row.interval = Interval{shrunk_ratio(im->lo, n), shrunk_ratio(im->hi, n)};
+            row.interval_method = IntervalMethod::large_sample;
+          }
+          rows.push_back(std::move(row));
+          continue;
+        }
         row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
                                           derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
                                           [&](std::span<const std::uint32_t> counts) {
@@ -540,8 +613,8 @@ public:
 private:
   struct Group {
     std::vector<TransferPoint> points;
-    std::vector<std::string_view> runs; // index → run_id, first-seen order
-    std::unordered_map<std::string_view, std::size_t> run_index;
+    std::vector<std::string_view> runs;                       // index → run_id, first-seen order
+    std::unordered_map<std::uint32_t, std::size_t> run_index; // RunIndex key → index into runs
     int sign_flips = 0;
     int beyond_ceiling = 0;
   };
@@ -637,10 +710,12 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
   std::array<int, k_exclusion_reason_count> counts{};
   std::vector<std::vector<Scored>> by_class(domain::k_seeded_op_classes.size());
   TransferGroups transfer;
+  RunIndex run_index;
   Observation buffer;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Observation& a = rows.row(i, buffer);
     const AttemptEvaluation eval = evaluate(a, p, window);
+    const std::uint32_t run = run_index(rows.run_id(i));
     if (eval.excluded) {
       ++counts[static_cast<std::size_t>(*eval.excluded)];
     } else {
@@ -651,11 +726,12 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
           std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
           domain::k_seeded_op_classes.begin();
       if (static_cast<std::size_t>(cls) < by_class.size()) {
-        by_class[static_cast<std::size_t>(cls)].push_back(
-            {rows.run_id(i), rows.run_date(i), rows.kept(i), eval, group_name(a.gfx), group_name(a.regime)});
+        by_class[static_cast<std::size_t>(cls)].push_back({rows.run_id(i), rows.run_date(i), run,
+                                                           rows.kept(i), eval, group_name(a.gfx),
+                                                           group_name(a.regime)});
       }
     }
-    transfer.add(a, rows.run_id(i), eval, p, window);
+    transfer.add(a, rows.run_id(i), run, eval, p, window);
   }
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (counts[r] > 0) {
@@ -663,22 +739,35 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
     }
   }
 
+  // Each path step is computed once and shared by the keys below it (as
+  // path_to would compute it for each of them).
   const KeyNames names = key_names(by_class);
   for (std::size_t c = 0; c < domain::k_seeded_op_classes.size(); ++c) {
     const std::string op_class(domain::k_seeded_op_classes[c]);
-    result.priors.push_back(make_row(op_class, {}, PriorSource::seed, by_class[c], p));
+    const std::vector<Scored>& scored = by_class[c];
+    const double seed = *domain::seed_target_eff(op_class);
+    result.priors.push_back(make_row_under(op_class, {}, PriorSource::seed, scored, p, seed));
     if (p.level == PriorsLevel::op_class) {
       continue;
     }
     for (const auto& [gfx, regimes] : names) {
-      result.priors.push_back(make_row(op_class, {gfx, std::nullopt, std::nullopt, std::nullopt},
-                                       PriorSource::parent, by_class[c], p));
+      const std::optional<std::string> g = gfx;
+      // seed shrunk by the class minus this gfx: the gfx row's parent.
+      const double gfx_parent =
+          shrink_step({}, seed, members_of(scored, {std::nullopt, std::nullopt, g, std::nullopt}), p, false)
+              .to;
+      result.priors.push_back(make_row_under(op_class, {g, std::nullopt, std::nullopt, std::nullopt},
+                                             PriorSource::parent, scored, p, gfx_parent));
       if (p.level != PriorsLevel::op_class_gfx_regime) {
         continue;
       }
       for (const auto& regime : regimes) {
-        result.priors.push_back(make_row(op_class, {gfx, regime, std::nullopt, std::nullopt},
-                                         PriorSource::parent, by_class[c], p));
+        const std::optional<std::string> r = regime;
+        // then by the gfx minus this regime: the regime row's parent.
+        const double regime_parent =
+            shrink_step({}, gfx_parent, members_of(scored, {g, std::nullopt, std::nullopt, r}), p, false).to;
+        result.priors.push_back(make_row_under(op_class, {g, r, std::nullopt, std::nullopt},
+                                               PriorSource::parent, scored, p, regime_parent));
       }
     }
   }

@@ -17,7 +17,11 @@
 // for every class; at the regime level every regime seen on that gfx. A key
 // without observations shows its parent's value (source "parent"; a class
 // without any: "seed"). Intervals resample the key's own observations 1000×
-// with a fixed seed and the parent held at its point estimate.
+// with a fixed seed and the parent held at its point estimate; from
+// k_large_sample_units observations (runs for the e2e transfer) they are
+// that percentile bootstrap's large-sample limit, computed without
+// resampling (large_sample_quantile_interval, stats.hpp), and W is held at
+// its point value too.
 //
 // The e2e transfer per op_class × regime: x = clamp(d / c, −1, 2) with
 // c = pct_gpu_time × (1 − 1/s); below 2 distinct runs the ratio is 1 (the raw
@@ -139,21 +143,28 @@ struct AttemptEvaluation {
 AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParams& params);
 
 enum class PriorSource { seed, calibrated, parent };
+
+// How an interval was computed: Monte-Carlo percentile bootstrap
+// (bootstrap_resamples resamples, fixed seed) below k_large_sample_units
+// resampled units, else that bootstrap's large-sample limit
+// (large_sample_quantile_interval, stats.hpp).
+enum class IntervalMethod { bootstrap, large_sample };
 const char* to_string(PriorSource source); // "seed" | "calibrated" | "parent"
 
 // One key's calibrated target_eff; see row_key below for its name.
 struct PriorRow {
   std::string op_class;
-  std::optional<std::string> gfx;       // none above the gfx level
-  std::optional<std::string> regime;    // none above the regime level
-  double seed = 0.0;                    // the class seed (for every level)
-  double parent = 0.0;                  // value shrunk toward (the seed at class level)
-  double target_eff = 0.0;              // fraction (0, 1]
-  int n = 0;                            // observations
-  int runs = 0;                         // distinct runs behind the observations
-  double weight = 0.0;                  // W = Σ w
-  std::optional<double> statistic;      // q, the weighted quantile of e (none when n = 0)
-  std::optional<Interval> interval;     // bootstrap interval (none when n = 0)
+  std::optional<std::string> gfx;    // none above the gfx level
+  std::optional<std::string> regime; // none above the regime level
+  double seed = 0.0;                 // the class seed (for every level)
+  double parent = 0.0;               // value shrunk toward (the seed at class level)
+  double target_eff = 0.0;           // fraction (0, 1]
+  int n = 0;                         // observations
+  int runs = 0;                      // distinct runs behind the observations
+  double weight = 0.0;               // W = Σ w
+  std::optional<double> statistic;   // q, the weighted quantile of e (none when n = 0)
+  std::optional<Interval> interval;  // bootstrap interval (none when n = 0)
+  IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
   int contradictions = 0;               // observations beating the prediction + infeasible attempts
   int infeasible = 0;                   // attempts with e > 1.05 before clamping
   std::optional<std::string> last_seen; // newest run_date among the observations
@@ -188,9 +199,10 @@ struct TransferRow {
   double median_ratio = 1.0;       // × of the Amdahl ceiling that reached e2e
   std::optional<double> statistic; // m, the lower c-weighted median of x (none when n < 2)
   TransferSource source = TransferSource::raw;
-  std::optional<Interval> interval; // none when n < 2
-  int sign_flips = 0;               // s > 1 + iso_noise but d ≤ −e2e_noise_pct
-  int beyond_ceiling = 0;           // d > c: the Amdahl share missed a second-order effect
+  std::optional<Interval> interval;                           // none when n < 2
+  IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
+  int sign_flips = 0;                                         // s > 1 + iso_noise but d ≤ −e2e_noise_pct
+  int beyond_ceiling = 0; // d > c: the Amdahl share missed a second-order effect
 };
 
 struct ExclusionCount {

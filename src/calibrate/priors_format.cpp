@@ -481,9 +481,14 @@ std::string render_explain(const KeyExplanation& ex)
   }
   if (!ex.chain.empty()) {
     const PriorRow& last = ex.chain.back();
-    out += fmt::format("  {}% bootstrap interval {} (parent held fixed); last_seen {}; contradictions {}, "
+    // The method is named only when it is not the Monte-Carlo default.
+    const std::string method =
+        last.interval && last.interval_method == IntervalMethod::large_sample
+            ? fmt::format("large-sample limit of the bootstrap, n >= {}; ", k_large_sample_units)
+            : std::string();
+    out += fmt::format("  {}% bootstrap interval {} ({}parent held fixed); last_seen {}; contradictions {}, "
                        "infeasible {}\n",
-                       trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval),
+                       trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval), method,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
   }
   for (const auto& note : ex.notes) {

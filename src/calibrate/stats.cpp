@@ -128,4 +128,72 @@ std::optional<Interval> bootstrap_interval(std::size_t n, int resamples, double 
   return Interval{*percentile_sorted(values, tail), *percentile_sorted(values, 1.0 - tail)};
 }
 
+std::optional<Interval> large_sample_quantile_interval(std::span<const ClusteredValue> sorted,
+                                                       std::size_t clusters, double p, double level)
+{
+  if (sorted.empty() || clusters == 0) {
+    return std::nullopt;
+  }
+  std::vector<double> unit_total(clusters, 0.0); // C_u
+  double total = 0.0;
+  for (const ClusteredValue& v : sorted) {
+    unit_total[v.cluster] += v.weight;
+    total += v.weight;
+  }
+  if (!(total > 0.0)) {
+    return std::nullopt;
+  }
+  double sum_cc = 0.0; // Σ C_u²
+  for (const double c : unit_total) {
+    sum_cc += c * c;
+  }
+  // Swept sums: A_u, Σ A_u², Σ A_u·C_u and Σ A_u (the cumulative weight).
+  std::vector<double> unit_below(clusters, 0.0);
+  double sum_aa = 0.0;
+  double sum_ac = 0.0;
+  double cumulative = 0.0;
+  const double tail = (1.0 - level) / 2.0;
+  const double slack = k_cumulative_slack;
+  std::optional<double> lo;
+  std::optional<double> hi;
+  double last_weighted = sorted.front().value;
+  for (std::size_t i = 0; i < sorted.size();) {
+    const double x = sorted[i].value;
+    double group_weight = 0.0;
+    for (; i < sorted.size() && sorted[i].value == x; ++i) {
+      const ClusteredValue& v = sorted[i];
+      double& a = unit_below[v.cluster];
+      sum_aa += (2.0 * a + v.weight) * v.weight;
+      sum_ac += v.weight * unit_total[v.cluster];
+      a += v.weight;
+      cumulative += v.weight;
+      group_weight += v.weight;
+    }
+    if (!(group_weight > 0.0)) {
+      continue; // a value without weight is never a resample's quantile
+    }
+    last_weighted = x;
+    const double f = cumulative / total;
+    const double variance = std::max(0.0, sum_aa - 2.0 * f * sum_ac + f * f * sum_cc) / (total * total);
+    const double sd = std::sqrt(variance);
+    // P(F*(x) ≥ p − slack), the rule weighted_quantile_counted applies.
+    const double margin = f - (p - slack);
+    double prob = 0.0;
+    if (sd > 0.0) {
+      prob = 0.5 * std::erfc(-margin / (sd * std::sqrt(2.0)));
+    } else {
+      prob = margin >= 0.0 ? 1.0 : 0.0;
+    }
+    if (!lo && prob >= tail) {
+      lo = x;
+    }
+    if (!hi && prob >= 1.0 - tail) {
+      hi = x;
+      break;
+    }
+  }
+  // Rounding can leave F just short of p at the top: the largest weighted value.
+  return Interval{lo.value_or(last_weighted), hi.value_or(last_weighted)};
+}
+
 } // namespace rfdb::calibrate

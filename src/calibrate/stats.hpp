@@ -94,6 +94,43 @@ using ResampleStatistic = std::function<double(std::span<const std::uint32_t> co
 std::optional<Interval> bootstrap_interval(std::size_t n, int resamples, double level, std::uint64_t seed,
                                            const ResampleStatistic& statistic);
 
+// Below this many resampled units (observations of a key, runs of an e2e
+// transfer) the intervals come from bootstrap_interval's Monte-Carlo
+// resamples; from it on, from large_sample_quantile_interval (the same
+// percentile bootstrap's large-sample limit, in O(n) after the sort instead
+// of O(resamples × n)). Small samples, where the normal limit is poor, keep
+// their Monte-Carlo intervals bit for bit.
+inline constexpr std::size_t k_large_sample_units = 500;
+
+// One point of a clustered sample for large_sample_quantile_interval.
+struct ClusteredValue {
+  double value = 0.0;
+  double weight = 0.0;     // ≥ 0
+  std::size_t cluster = 0; // resampled unit, in [0, clusters)
+};
+
+// The large-sample limit of the percentile bootstrap interval of the
+// weighted p-quantile (weighted_quantile_counted's rule) when `clusters`
+// units are resampled with replacement and every point of a drawn unit comes
+// with it (each point its own unit: the ordinary bootstrap of the sample).
+//
+// For a candidate value x let F(x) = Σ_{value ≤ x} w / Σ w. A resample's
+// quantile q* is ≤ x exactly when its F*(x) ≥ p, and to first order (delta
+// method on the ratio of two resampled sums) F*(x) is normal with mean F(x)
+// and variance σ²(x) = Σ_u (A_u(x) − F(x)·C_u)² / (Σ w)², with A_u(x) unit u's
+// weight at values ≤ x and C_u its total weight. So P(q* ≤ x) ≈
+// Φ((F(x) − p) / σ(x)) (a step at F(x) = p when σ(x) = 0), and each end of the
+// central `level` interval is the smallest value present (with weight) at
+// which that probability reaches (1 − level)/2, resp. (1 + level)/2: the
+// percentiles of the bootstrap distribution that bootstrap_interval samples
+// 1000 times. No randomness; O(n) with the sums updated as x sweeps the
+// sorted points.
+//
+// `sorted` must be in ascending value order (ties in any order). nullopt
+// when it is empty, clusters == 0 or the total weight is ≤ 0.
+std::optional<Interval> large_sample_quantile_interval(std::span<const ClusteredValue> sorted,
+                                                       std::size_t clusters, double p, double level);
+
 // Inline: the bootstrap draws millions of indices.
 
 inline std::uint64_t Prng::next_u64()

@@ -181,7 +181,9 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
                shrink(p, W, q) = (k*p + W*q)/(k + W); each observation counts once on the
                path from the seed: class = shrink(seed, class); class:gfx =
                shrink(shrink(seed, class minus gfx), gfx); likewise one level down
-  interval     90 % bootstrap, 1000 resamples, fixed seed (reproducible)
+  interval     90 % bootstrap, 1000 resamples, fixed seed (reproducible); from 500
+               observations (500 runs for the e2e transfer) its large-sample limit, computed
+               without resampling (--explain says which)
   e2e transfer per op_class x regime: x = clamp(d/c, -1, 2), c = pct_gpu_time x (1 - 1/s);
                below 2 runs ratio 1 (raw Amdahl ceiling), else (3 + n*m)/(3 + n) with m the
                lower c-weighted median of x and n the runs; multiply expected_e2e_gain_pct

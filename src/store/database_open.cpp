@@ -124,14 +124,17 @@ Identity read_identity(SQLite::Database& db)
 // without a -wal are opened immutable: SQLite would otherwise create -wal
 // and -shm beside them (and leave them, a read-only connection cannot remove
 // them). With no -wal no other connection is open at this moment, so there
-// is nothing newer to read.
+// is nothing newer to read. The connection is used by one thread only, so it
+// takes no mutex (OPEN_NOMUTEX): in the default serialized mode every column
+// read locked one, a tenth of the time of reading 10⁵ rows.
 Result<std::unique_ptr<SQLite::Database>> connect_read_only(const std::string& path, const FileHeader& header)
 {
   std::error_code ec;
   const bool immutable = header.wal && !fs::exists(path + "-wal", ec);
   try {
-    auto db = std::make_unique<SQLite::Database>(file_uri(path, immutable ? "immutable=1" : "mode=ro"),
-                                                 SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+    auto db =
+        std::make_unique<SQLite::Database>(file_uri(path, immutable ? "immutable=1" : "mode=ro"),
+                                           SQLite::OPEN_READONLY | SQLite::OPEN_URI | SQLite::OPEN_NOMUTEX);
     db->setBusyTimeout(k_busy_timeout_ms);
     db->exec("PRAGMA query_only = ON");
     return db;

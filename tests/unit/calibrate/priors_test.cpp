@@ -774,5 +774,98 @@ TEST(ExplainPriors, ChainAndMembersOfAKey)
   EXPECT_DOUBLE_EQ(row(compute(in, p), "moe:gfx950:decode").target_eff, ex->chain[2].target_eff);
 }
 
+// n observations of elementwise with e spread over [0.3, 0.9), one run each.
+std::vector<Observation> spread_observations(std::size_t n)
+{
+  std::vector<Observation> in;
+  const std::array<std::string, 3> conf = {"high", "medium", "low"};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = static_cast<double>((i * 7919) % n) / static_cast<double>(n);
+    Observation o = obs("elementwise", "gfx950", "decode", 0.2 + 0.4 * u, 1.5, conf[i % 3]);
+    o.run_id = "run_" + std::to_string(i);
+    in.push_back(o);
+  }
+  return in;
+}
+
+TEST(ComputePriors, LargeSampleIntervalFromTheThresholdOn)
+{
+  // Below k_large_sample_units observations: the Monte-Carlo bootstrap; from
+  // it on: its large-sample limit, mapped through the shrink with W fixed.
+  const auto below = spread_observations(k_large_sample_units - 1);
+  const auto at = spread_observations(k_large_sample_units);
+  const PriorRow small = row(compute(below), "elementwise");
+  const PriorRow large = row(compute(at), "elementwise");
+  EXPECT_EQ(small.n, static_cast<int>(k_large_sample_units) - 1);
+  EXPECT_EQ(small.interval_method, IntervalMethod::bootstrap);
+  EXPECT_EQ(large.interval_method, IntervalMethod::large_sample);
+  ASSERT_TRUE(small.interval && large.interval);
+
+  std::vector<ClusteredValue> points;
+  std::vector<WeightedValue> sample;
+  for (const Observation& o : at) {
+    sample.push_back({*o.prediction.roofline_pct * 1.5, o.prediction.confidence == "high"     ? 1.0
+                                                        : o.prediction.confidence == "medium" ? 0.6
+                                                                                              : 0.25});
+  }
+  sort_canonical(sample);
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    points.push_back({sample[i].value, sample[i].weight, i});
+  }
+  const auto q = large_sample_quantile_interval(points, points.size(), 0.75, 0.9);
+  ASSERT_TRUE(q.has_value());
+  const double k = 3.0;
+  EXPECT_DOUBLE_EQ(large.interval->lo, (k * large.parent + large.weight * q->lo) / (k + large.weight));
+  EXPECT_DOUBLE_EQ(large.interval->hi, (k * large.parent + large.weight * q->hi) / (k + large.weight));
+  // One observation more changes the method, not the answer: the two
+  // intervals agree to within a fifth of their width.
+  const double width = small.interval->hi - small.interval->lo;
+  EXPECT_GT(width, 0.0);
+  EXPECT_NEAR(large.interval->lo, small.interval->lo, 0.2 * width);
+  EXPECT_NEAR(large.interval->hi, small.interval->hi, 0.2 * width);
+  EXPECT_LE(large.interval->lo, large.target_eff);
+  EXPECT_GE(large.interval->hi, large.target_eff);
+  // --explain names the method when it is the large-sample limit.
+  const auto key = parse_priors_key("elementwise");
+  const std::string limit_text = render_explain(*explain_priors(at, {}, *key));
+  EXPECT_NE(limit_text.find("] (large-sample limit of the bootstrap, n >= 500; parent held fixed)"),
+            std::string::npos)
+      << limit_text;
+  const std::string mc_text = render_explain(*explain_priors(below, {}, *key));
+  EXPECT_EQ(mc_text.find("large-sample"), std::string::npos);
+  EXPECT_NE(mc_text.find("] (parent held fixed)"), std::string::npos);
+  // No resamples still means no interval, whatever the size.
+  PriorsParams none;
+  none.bootstrap_resamples = 0;
+  EXPECT_FALSE(row(compute(at, none), "elementwise").interval.has_value());
+}
+
+TEST(E2eTransfer, LargeSampleIntervalFromTheThresholdOn)
+{
+  // runs distinct runs, one attempt each: c = 20 × (1 − 1/1.25) = 4, d spread
+  // over [−2, 6) → x over [−0.5, 1.5).
+  const auto runs = [](std::size_t n) {
+    std::vector<Observation> in;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double u = static_cast<double>((i * 7919) % n) / static_cast<double>(n);
+      Observation o = transfer(20, 1.25, -2.0 + 8.0 * u);
+      o.run_id = "run_" + std::to_string(i);
+      in.push_back(o);
+    }
+    return in;
+  };
+  const TransferRow small = compute(runs(k_large_sample_units - 1)).e2e_transfer.at(0);
+  const TransferRow large = compute(runs(k_large_sample_units)).e2e_transfer.at(0);
+  EXPECT_EQ(small.interval_method, IntervalMethod::bootstrap);
+  EXPECT_EQ(large.interval_method, IntervalMethod::large_sample);
+  ASSERT_TRUE(small.interval && large.interval);
+  const double width = small.interval->hi - small.interval->lo;
+  EXPECT_GT(width, 0.0);
+  EXPECT_NEAR(large.interval->lo, small.interval->lo, 0.2 * width);
+  EXPECT_NEAR(large.interval->hi, small.interval->hi, 0.2 * width);
+  EXPECT_LE(large.interval->lo, large.median_ratio);
+  EXPECT_GE(large.interval->hi, large.median_ratio);
+}
+
 } // namespace
 } // namespace rfdb::calibrate

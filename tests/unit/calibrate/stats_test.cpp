@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <tuple>
+#include <vector>
 
 namespace rfdb::calibrate {
 namespace {
@@ -222,6 +224,110 @@ TEST(BootstrapInterval, MeanOfCoinFlipsIsReproducibleAndCoversTruth)
     return 0.0;
   });
   EXPECT_EQ(draws, values.size());
+}
+
+// Monte-Carlo percentile bootstrap of the weighted p-quantile over clusters
+// (each drawn cluster brings all its points), the reference the large-sample
+// limit is checked against.
+Interval monte_carlo_clustered(const std::vector<ClusteredValue>& sorted, std::size_t clusters, double p,
+                               int resamples)
+{
+  std::vector<WeightedValue> sample;
+  for (const ClusteredValue& v : sorted) {
+    sample.push_back({v.value, v.weight});
+  }
+  std::vector<std::uint32_t> point_counts(sorted.size());
+  const auto iv =
+      bootstrap_interval(clusters, resamples, 0.9, 2024, [&](std::span<const std::uint32_t> counts) {
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+          point_counts[i] = counts[sorted[i].cluster];
+        }
+        return weighted_quantile_counted(sample, point_counts, p)->value;
+      });
+  return *iv;
+}
+
+TEST(LargeSampleInterval, AgreesWithMonteCarloBootstrapOfAWeightedQuantile)
+{
+  // 3000 distinct values in [0.3, 1) with the three confidence weights; each
+  // point its own unit. The 90 % interval of the 0.75 quantile is about
+  // ±1.645·√(0.75·0.25/3000)/density ≈ ±0.009 wide on each side.
+  Prng rng(11);
+  const std::array<double, 3> weights = {1.0, 0.6, 0.25};
+  std::vector<ClusteredValue> sorted;
+  for (std::size_t i = 0; i < 3000; ++i) {
+    const double u = static_cast<double>(rng.next_u64() >> 11U) * 0x1.0p-53;
+    sorted.push_back({0.3 + 0.7 * u, weights[i % 3], i});
+  }
+  std::sort(sorted.begin(), sorted.end(),
+            [](const ClusteredValue& a, const ClusteredValue& b) { return a.value < b.value; });
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    sorted[i].cluster = i;
+  }
+  const auto limit = large_sample_quantile_interval(sorted, sorted.size(), 0.75, 0.9);
+  ASSERT_TRUE(limit.has_value());
+  const Interval mc = monte_carlo_clustered(sorted, sorted.size(), 0.75, 2000);
+  const double width = mc.hi - mc.lo;
+  EXPECT_GT(width, 0.01);
+  EXPECT_LT(width, 0.03);
+  // Agreement within 10 % of the interval's width at each end (the
+  // Monte-Carlo error of a 5th percentile from 2000 resamples is ~2 %).
+  EXPECT_NEAR(limit->lo, mc.lo, 0.1 * width);
+  EXPECT_NEAR(limit->hi, mc.hi, 0.1 * width);
+}
+
+TEST(LargeSampleInterval, AgreesWithMonteCarloBootstrapOverClusters)
+{
+  // 800 runs of 1 to 4 points each, values shared within a run (clustered,
+  // so the run-level bootstrap is wider than the point-level one would be),
+  // on a grid of 200 values (ties), weighted median.
+  Prng rng(29);
+  std::vector<ClusteredValue> points;
+  for (std::size_t run = 0; run < 800; ++run) {
+    const double centre = static_cast<double>(rng.below(150)) / 100.0 - 0.5;
+    const std::uint64_t k = 1 + rng.below(4);
+    for (std::uint64_t j = 0; j < k; ++j) {
+      const double value = centre + static_cast<double>(rng.below(50)) / 100.0;
+      points.push_back({value, 0.5 + static_cast<double>(rng.below(10)), run});
+    }
+  }
+  std::sort(points.begin(), points.end(), [](const ClusteredValue& a, const ClusteredValue& b) {
+    return std::tie(a.value, a.weight, a.cluster) < std::tie(b.value, b.weight, b.cluster);
+  });
+  const auto limit = large_sample_quantile_interval(points, 800, 0.5, 0.9);
+  ASSERT_TRUE(limit.has_value());
+  const Interval mc = monte_carlo_clustered(points, 800, 0.5, 2000);
+  const double width = mc.hi - mc.lo;
+  EXPECT_GT(width, 0.05);
+  // On a 0.01 grid the ends are grid values: within 10 % of the width or one step.
+  EXPECT_NEAR(limit->lo, mc.lo, std::max(0.1 * width, 0.0100001));
+  EXPECT_NEAR(limit->hi, mc.hi, std::max(0.1 * width, 0.0100001));
+  // Ignoring the clusters (every point its own unit) narrows the interval.
+  std::vector<ClusteredValue> unclustered = points;
+  for (std::size_t i = 0; i < unclustered.size(); ++i) {
+    unclustered[i].cluster = i;
+  }
+  const auto narrow = large_sample_quantile_interval(unclustered, unclustered.size(), 0.5, 0.9);
+  EXPECT_LT(narrow->hi - narrow->lo, limit->hi - limit->lo);
+}
+
+TEST(LargeSampleInterval, DegenerateSamples)
+{
+  EXPECT_FALSE(large_sample_quantile_interval({}, 1, 0.75, 0.9).has_value());
+  const std::vector<ClusteredValue> zero = {{0.5, 0.0, 0}, {0.6, 0.0, 1}};
+  EXPECT_FALSE(large_sample_quantile_interval(zero, 2, 0.75, 0.9).has_value());
+  EXPECT_FALSE(large_sample_quantile_interval(zero, 0, 0.75, 0.9).has_value());
+  // One value: every resample's quantile is that value.
+  const std::vector<ClusteredValue> same = {{0.7, 1.0, 0}, {0.7, 0.6, 1}, {0.7, 0.25, 2}};
+  const auto iv = large_sample_quantile_interval(same, 3, 0.75, 0.9);
+  ASSERT_TRUE(iv.has_value());
+  EXPECT_EQ(iv->lo, 0.7);
+  EXPECT_EQ(iv->hi, 0.7);
+  // A weightless top value is never an end; p = 1 ends at the largest weighted value.
+  const std::vector<ClusteredValue> tail = {{0.1, 1.0, 0}, {0.2, 1.0, 1}, {0.9, 0.0, 2}};
+  const auto top = large_sample_quantile_interval(tail, 3, 1.0, 0.9);
+  ASSERT_TRUE(top.has_value());
+  EXPECT_EQ(top->hi, 0.2);
 }
 
 } // namespace
