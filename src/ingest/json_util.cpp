@@ -293,19 +293,24 @@ Result<Screened> screen(std::string_view text)
 
 } // namespace
 
-Result<json> parse_json_text(std::string_view text)
+Result<ParsedJson> parse_json_document(std::string_view text)
 {
   Screened s;
   RFDB_TRY_ASSIGN(s, screen(text));
   if (!s.maybe_duplicate_keys) {
-    return parse_with_nlohmann(s.text);
+    auto doc = parse_with_nlohmann(s.text);
+    if (!doc) {
+      return fail(std::move(doc).error());
+    }
+    return ParsedJson{std::move(*doc), {}};
   }
   DuplicateTracker tracker;
   auto doc = parse_with_nlohmann(s.text, &tracker);
   if (!doc) {
-    return doc;
+    return fail(std::move(doc).error());
   }
-  for (const auto& d : tracker.take()) {
+  auto duplicates = tracker.take();
+  for (const auto& d : duplicates) {
     if (d.values_differ) {
       return fail(ErrorCode::invalid_input,
                   fmt::format("{}: duplicate key '{}' with different values ({}, then {}): a measured value "
@@ -313,7 +318,16 @@ Result<json> parse_json_text(std::string_view text)
                               d.pointer, d.key, d.first_value, d.last_value));
     }
   }
-  return doc;
+  return ParsedJson{std::move(*doc), std::move(duplicates)};
+}
+
+Result<json> parse_json_text(std::string_view text)
+{
+  auto parsed = parse_json_document(text);
+  if (!parsed) {
+    return fail(std::move(parsed).error());
+  }
+  return std::move(parsed->doc);
 }
 
 Result<std::vector<DuplicateKey>> find_duplicate_keys(std::string_view text)
