@@ -251,21 +251,23 @@ std::vector<store::NewAttempt> attempt_rows(const std::vector<DerivedAttempt>& a
 
 // Parse every file up front: bad input fails before the database is touched.
 // A key repeated with equal values, or outside the measured fields, is a
-// warning (parse_json_text refuses the rest).
-Result<void> prevalidate(const std::vector<const FileData*>& files, std::vector<Warning>& warnings)
+// warning (parse_json_text refuses the rest). Each file's parse is kept in
+// `parsed` for derive_run, which then does not parse it again.
+Result<void> prevalidate(const std::vector<const FileData*>& files, std::vector<Warning>& warnings,
+                         ParsedFiles& parsed)
 {
   for (const FileData* file : files) {
     const FileData& f = *file;
-    RFDB_TRY(validate_artifact(f.kind, f.rel_path, f.content, warnings));
-    std::vector<DuplicateKey> duplicates;
-    RFDB_TRY_ASSIGN(duplicates, find_duplicate_keys(f.content).map_error(
-                                    [&](Error e) { return std::move(e).with_context(f.rel_path); }));
-    for (const auto& d : duplicates) {
+    ParsedArtifact artifact;
+    RFDB_TRY_ASSIGN(artifact, parse_artifact(f.kind, f.rel_path, f.content, warnings));
+    for (const auto& d : artifact.duplicates) {
       const std::string message =
           d.measured ? fmt::format("duplicate key '{}' repeats the same value {}", d.key, d.last_value)
                      : fmt::format("duplicate key '{}': the last value is kept", d.key);
       warnings.push_back(Warning{f.rel_path, d.pointer, message, false});
     }
+    artifact.duplicates.clear();
+    parsed.insert_or_assign(f.rel_path, ParsedFile{f.content, std::move(artifact)});
   }
   return {};
 }
@@ -381,7 +383,8 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
                                    "current rules",
                                    true});
   }
-  RFDB_TRY(prevalidate(fresh, rep.warnings));
+  ParsedFiles parsed;
+  RFDB_TRY(prevalidate(fresh, rep.warnings, parsed));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -407,7 +410,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   std::vector<StoredSource> sources;
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
   DerivedRun derived;
-  RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources));
+  RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources, &parsed));
   rep.warnings.insert(rep.warnings.end(), derived.warnings.begin(), derived.warnings.end());
   if (req.strict == Strict::yes) {
     for (const auto& w : derived.warnings) {

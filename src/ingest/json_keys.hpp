@@ -1,4 +1,4 @@
-// Duplicate JSON keys, for json_util.cpp; not part of the ingest API.
+// Duplicate JSON keys and the two parse paths, for json_util.cpp and its tests; not part of the ingest API.
 //
 // Two passes, so the common case costs almost nothing: KeyScan rides along
 // the prescan and only says "maybe" (hashes of member names per object);
@@ -107,6 +107,13 @@ private:
   std::vector<Frame> m_stack;
   std::vector<DuplicateKey> m_found;
 };
+
+// The two paths of parse_json_document, for tests that compare them:
+// parse_json_fast is simdjson (nullopt whenever it declines: comments, BOM-less
+// empty text, repeated keys, depth, any error); parse_json_slow is the
+// pre-lexer and nlohmann, the path every error message comes from.
+std::optional<json> parse_json_fast(std::string_view text);
+Result<ParsedJson> parse_json_slow(std::string_view text);
 
 // A number, or a string holding one (" 26.45 ", "+1.5"); nullopt otherwise.
 std::optional<double> number_from_text(std::string_view s);

@@ -1,4 +1,5 @@
-// Lenient JSON reading with a pre-lexer for NUL/UTF-8, depth and NaN (see json_util.hpp).
+// Lenient JSON reading: a simdjson fast path, else a pre-lexer (NUL/UTF-8, depth, NaN) and nlohmann (see
+// json_util.hpp).
 #include "ingest/json_util.hpp"
 
 #include "ingest/json_keys.hpp"
@@ -11,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <simdjson.h>
 
 namespace rfdb::ingest {
 
@@ -291,21 +293,145 @@ Result<Screened> screen(std::string_view text)
   return Screened{text, keys.maybe_duplicates()};
 }
 
+// True when `text` may hold the integer -0 (a "-0" not followed by a digit,
+// '.' or an exponent): nlohmann keeps its sign as a signed integer, which
+// simdjson's DOM cannot tell from 0, so such text takes the slow path.
+bool may_hold_negative_zero(std::string_view text)
+{
+  for (std::size_t at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 2)) {
+    const char next = at + 2 < text.size() ? text[at + 2] : '\0';
+    if (!is_digit(next) && next != '.' && next != 'e' && next != 'E') {
+      return true;
+    }
+  }
+  return false;
+}
+
+// simdjson's element as the nlohmann value parse_with_nlohmann would give
+// (non-negative integers unsigned, negative ones signed, the rest double).
+// False on what the slow path must judge: a repeated key (duplicate rules),
+// nesting deeper than k_max_json_depth.
+bool to_nlohmann(simdjson::dom::element e, json& out, int depth)
+{
+  using simdjson::dom::element_type;
+  switch (e.type()) {
+  case element_type::ARRAY: {
+    if (depth >= k_max_json_depth) {
+      return false;
+    }
+    out = json::array();
+    auto& items = out.get_ref<json::array_t&>();
+    simdjson::dom::array array;
+    if (e.get_array().get(array) != simdjson::SUCCESS) {
+      return false;
+    }
+    items.reserve(array.size());
+    for (const simdjson::dom::element child : array) {
+      if (!to_nlohmann(child, items.emplace_back(), depth + 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  case element_type::OBJECT: {
+    if (depth >= k_max_json_depth) {
+      return false;
+    }
+    out = json::object();
+    auto& members = out.get_ref<json::object_t&>();
+    simdjson::dom::object object; // not a temporary: the loop below iterates it
+    if (e.get_object().get(object) != simdjson::SUCCESS) {
+      return false;
+    }
+    for (const auto field : object) {
+      const auto [it, inserted] = members.try_emplace(std::string(field.key));
+      if (!inserted || !to_nlohmann(field.value, it->second, depth + 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  case element_type::STRING:
+    out = std::string(e.get_string().value_unsafe());
+    return true;
+  case element_type::INT64: {
+    const std::int64_t v = e.get_int64().value_unsafe();
+    if (v >= 0) {
+      out = static_cast<std::uint64_t>(v);
+    } else {
+      out = v;
+    }
+    return true;
+  }
+  case element_type::UINT64:
+    out = e.get_uint64().value_unsafe();
+    return true;
+  case element_type::DOUBLE:
+    out = e.get_double().value_unsafe();
+    return true;
+  case element_type::BOOL:
+    out = e.get_bool().value_unsafe();
+    return true;
+  case element_type::NULL_VALUE:
+    out = nullptr;
+    return true;
+  }
+  return false;
+}
+
+// The fast path for the common case, strict JSON without repeated keys:
+// simdjson validates (UTF-8, syntax, finite numbers) and parses, and its DOM
+// becomes the nlohmann document. nullopt for anything else — comments, NaN,
+// a BOM-less empty file, any error — which the pre-lexer and nlohmann then
+// judge, so every message and position stays theirs.
 } // namespace
 
-Result<json> parse_json_text(std::string_view text)
+std::optional<json> detail::parse_json_fast(std::string_view text)
+{
+  if (text.substr(0, k_utf8_bom.size()) == k_utf8_bom) {
+    text.remove_prefix(k_utf8_bom.size());
+  }
+  if (may_hold_negative_zero(text)) {
+    return std::nullopt;
+  }
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  json out;
+  if (!to_nlohmann(root, out, 0)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+Result<ParsedJson> parse_json_document(std::string_view text)
+{
+  if (auto doc = detail::parse_json_fast(text)) {
+    return ParsedJson{std::move(*doc), {}};
+  }
+  return detail::parse_json_slow(text);
+}
+
+Result<ParsedJson> detail::parse_json_slow(std::string_view text)
 {
   Screened s;
   RFDB_TRY_ASSIGN(s, screen(text));
   if (!s.maybe_duplicate_keys) {
-    return parse_with_nlohmann(s.text);
+    auto doc = parse_with_nlohmann(s.text);
+    if (!doc) {
+      return fail(std::move(doc).error());
+    }
+    return ParsedJson{std::move(*doc), {}};
   }
   DuplicateTracker tracker;
   auto doc = parse_with_nlohmann(s.text, &tracker);
   if (!doc) {
-    return doc;
+    return fail(std::move(doc).error());
   }
-  for (const auto& d : tracker.take()) {
+  auto duplicates = tracker.take();
+  for (const auto& d : duplicates) {
     if (d.values_differ) {
       return fail(ErrorCode::invalid_input,
                   fmt::format("{}: duplicate key '{}' with different values ({}, then {}): a measured value "
@@ -313,7 +439,16 @@ Result<json> parse_json_text(std::string_view text)
                               d.pointer, d.key, d.first_value, d.last_value));
     }
   }
-  return doc;
+  return ParsedJson{std::move(*doc), std::move(duplicates)};
+}
+
+Result<json> parse_json_text(std::string_view text)
+{
+  auto parsed = parse_json_document(text);
+  if (!parsed) {
+    return fail(std::move(parsed).error());
+  }
+  return std::move(parsed->doc);
 }
 
 Result<std::vector<DuplicateKey>> find_duplicate_keys(std::string_view text)

@@ -51,6 +51,17 @@ struct DuplicateKey {
   std::string last_value;     // last (kept) value
 };
 
+// A document with the keys it repeats (parse_json_document).
+struct ParsedJson {
+  json doc;
+  std::vector<DuplicateKey> duplicates; // in the order the repeats occur; none differ if measured
+};
+
+// parse_json_text and find_duplicate_keys in one pass: the document and every
+// repeated key it holds (each file is parsed once). Errors: as
+// parse_json_text.
+Result<ParsedJson> parse_json_document(std::string_view text);
+
 // Every repeated key of `text`, in the order the repeats occur (cheap when
 // there are none: one linear scan, no parse). Errors: as parse_json_text,
 // except that duplicates are reported, not refused.

@@ -17,72 +17,6 @@ namespace rfdb::ingest {
 
 namespace {
 
-// Parse `text` and dispatch on the artifact kind; attempts go to `attempts`.
-struct Parsed {
-  std::optional<EnvReport> env;
-  std::optional<RunOutcome> outcome;
-  std::optional<BenchSummary> bench;
-  std::optional<TopN> topn;
-  std::optional<RooflineDoc> doc;
-  std::vector<AttemptRecord> attempts;
-  std::optional<EnvReport> identity; // workflow_return.json: model, backend, workload
-  bool outcome_is_director = false;
-};
-
-Result<Parsed> parse_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
-                              std::vector<Warning>& warnings)
-{
-  auto doc = parse_json_text(text);
-  if (!doc) {
-    return fail(std::move(doc).error().with_context(rel_path));
-  }
-  Parsed p;
-  const auto& k = kind.kind;
-  auto take = [&](auto result, auto& slot) -> Result<void> {
-    if (!result) {
-      return fail(std::move(result).error());
-    }
-    slot = std::move(*result);
-    return {};
-  };
-  if (domain::is(k, domain::Artifact::env_report)) {
-    RFDB_TRY(take(parse_env_report(*doc, rel_path, warnings), p.env));
-  } else if (domain::is(k, domain::Artifact::bench_summary)) {
-    RFDB_TRY(take(parse_bench_summary(*doc, rel_path, warnings), p.bench));
-    p.bench->role = kind.role;
-    p.bench->label = kind.label;
-  } else if (domain::is(k, domain::Artifact::profile_topn)) {
-    RFDB_TRY(take(parse_profile_topn(*doc, rel_path, warnings), p.topn));
-    p.topn->round = kind.label;
-    p.topn->round_order = domain::round_order(kind.label);
-  } else if (domain::is(k, domain::Artifact::profile_roofline)) {
-    RFDB_TRY(take(parse_profile_roofline(*doc, rel_path, warnings), p.doc));
-    p.doc->round = kind.label;
-    for (auto& v : p.doc->verdicts) {
-      v.round = kind.label;
-      v.round_order = domain::round_order(kind.label);
-    }
-  } else if (domain::is(k, domain::Artifact::measured_roofline)) {
-    RFDB_TRY(take(parse_measured_roofline(*doc, rel_path, warnings), p.doc));
-  } else if (domain::is(k, domain::Artifact::integrate_result)) {
-    RFDB_TRY(take(parse_integrate_result(*doc, rel_path, warnings), p.attempts));
-  } else if (domain::is(k, domain::Artifact::opbench_result)) {
-    RFDB_TRY(take(parse_opbench_result(*doc, rel_path, warnings), p.attempts));
-  } else if (domain::is(k, domain::Artifact::sweep_results)) {
-    RFDB_TRY(take(parse_sweep_results(*doc, rel_path, warnings), p.attempts));
-  } else if (domain::is(k, domain::Artifact::workflow_return)) {
-    std::optional<WorkflowReturn> wr;
-    RFDB_TRY(take(parse_workflow_return(*doc, rel_path, warnings), wr));
-    p.outcome = std::move(wr->outcome);
-    p.attempts = std::move(wr->attempts);
-    p.identity = std::move(wr->identity);
-  } else if (domain::is(k, domain::Artifact::director_validation)) {
-    RFDB_TRY(take(parse_director_validation(*doc, rel_path, warnings), p.outcome));
-    p.outcome_is_director = true;
-  }
-  return p;
-}
-
 std::string strip_suffix(std::string s, std::string_view suffix)
 {
   if (s.size() > suffix.size() && s.ends_with(suffix)) {
@@ -397,7 +331,79 @@ void fill_identity(DerivedRun& run, const EnvReport& wf)
   }
 }
 
+// The validated parse of `src` when `files` holds one for the same path and
+// content (moved out: each is derived once).
+std::optional<ParsedArtifact> take_parsed(ParsedFiles* files, const StoredSource& src)
+{
+  if (files == nullptr) {
+    return std::nullopt;
+  }
+  const auto it = files->find(src.rel_path);
+  if (it == files->end() || it->second.text != src.raw || !it->second.parsed) {
+    return std::nullopt;
+  }
+  std::optional<ParsedArtifact> out = std::move(it->second.parsed);
+  it->second.parsed.reset();
+  return out;
+}
+
 } // namespace
+
+Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::string& rel_path,
+                                      std::string_view text, std::vector<Warning>& warnings)
+{
+  auto parsed_json = parse_json_document(text);
+  if (!parsed_json) {
+    return fail(std::move(parsed_json).error().with_context(rel_path));
+  }
+  const json& doc = parsed_json->doc;
+  ParsedArtifact p;
+  p.duplicates = std::move(parsed_json->duplicates);
+  const auto& k = kind.kind;
+  auto take = [&](auto result, auto& slot) -> Result<void> {
+    if (!result) {
+      return fail(std::move(result).error());
+    }
+    slot = std::move(*result);
+    return {};
+  };
+  if (domain::is(k, domain::Artifact::env_report)) {
+    RFDB_TRY(take(parse_env_report(doc, rel_path, warnings), p.env));
+  } else if (domain::is(k, domain::Artifact::bench_summary)) {
+    RFDB_TRY(take(parse_bench_summary(doc, rel_path, warnings), p.bench));
+    p.bench->role = kind.role;
+    p.bench->label = kind.label;
+  } else if (domain::is(k, domain::Artifact::profile_topn)) {
+    RFDB_TRY(take(parse_profile_topn(doc, rel_path, warnings), p.topn));
+    p.topn->round = kind.label;
+    p.topn->round_order = domain::round_order(kind.label);
+  } else if (domain::is(k, domain::Artifact::profile_roofline)) {
+    RFDB_TRY(take(parse_profile_roofline(doc, rel_path, warnings), p.doc));
+    p.doc->round = kind.label;
+    for (auto& v : p.doc->verdicts) {
+      v.round = kind.label;
+      v.round_order = domain::round_order(kind.label);
+    }
+  } else if (domain::is(k, domain::Artifact::measured_roofline)) {
+    RFDB_TRY(take(parse_measured_roofline(doc, rel_path, warnings), p.doc));
+  } else if (domain::is(k, domain::Artifact::integrate_result)) {
+    RFDB_TRY(take(parse_integrate_result(doc, rel_path, warnings), p.attempts));
+  } else if (domain::is(k, domain::Artifact::opbench_result)) {
+    RFDB_TRY(take(parse_opbench_result(doc, rel_path, warnings), p.attempts));
+  } else if (domain::is(k, domain::Artifact::sweep_results)) {
+    RFDB_TRY(take(parse_sweep_results(doc, rel_path, warnings), p.attempts));
+  } else if (domain::is(k, domain::Artifact::workflow_return)) {
+    std::optional<WorkflowReturn> wr;
+    RFDB_TRY(take(parse_workflow_return(doc, rel_path, warnings), wr));
+    p.outcome = std::move(wr->outcome);
+    p.attempts = std::move(wr->attempts);
+    p.identity = std::move(wr->identity);
+  } else if (domain::is(k, domain::Artifact::director_validation)) {
+    RFDB_TRY(take(parse_director_validation(doc, rel_path, warnings), p.outcome));
+    p.outcome_is_director = true;
+  }
+  return p;
+}
 
 Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_path, const std::string& text,
                                std::vector<Warning>& warnings)
@@ -421,7 +427,7 @@ Result<std::vector<AttemptRecord>> attempt_records(const ArtifactKind& kind, con
 }
 
 Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_basename,
-                              const std::vector<StoredSource>& sources)
+                              const std::vector<StoredSource>& sources, ParsedFiles* parsed_files)
 {
   DerivedRun run;
   run.run.run_id = run_id;
@@ -436,11 +442,16 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   for (const auto& src : sources) {
     // Files were validated (and their warnings reported) when they were
     // stored; only what the run as a whole yields is run.warnings.
-    auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, file_warnings);
-    if (!parsed) {
-      return fail(std::move(parsed).error());
+    ParsedArtifact p;
+    if (auto cached = take_parsed(parsed_files, src)) {
+      p = std::move(*cached);
+    } else {
+      auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, file_warnings);
+      if (!parsed) {
+        return fail(std::move(parsed).error());
+      }
+      p = std::move(*parsed);
     }
-    auto& p = *parsed;
     if (src.superseded && !domain::is(src.kind.kind, domain::Artifact::profile_roofline)) {
       continue; // only the current version of other kinds is derived
     }

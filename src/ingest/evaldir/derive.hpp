@@ -25,8 +25,10 @@
 #include "ingest/evaldir/files.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfdb::ingest {
@@ -39,6 +41,28 @@ struct StoredSource {
   std::string raw;
   bool superseded = false;
 };
+
+// One artifact parsed and run through its kind's parser: what derive_run
+// takes from a file. Which members are set depends on the kind.
+struct ParsedArtifact {
+  std::optional<EnvReport> env;
+  std::optional<RunOutcome> outcome;
+  std::optional<BenchSummary> bench;
+  std::optional<TopN> topn;
+  std::optional<RooflineDoc> doc;
+  std::vector<AttemptRecord> attempts;
+  std::optional<EnvReport> identity; // workflow_return.json: model, backend, workload
+  bool outcome_is_director = false;
+  std::vector<DuplicateKey> duplicates; // keys the file repeats (none with differing measured values)
+};
+
+// A file parsed during validation, kept for derive_run (which uses it only
+// when a stored source has the same rel_path and identical text).
+struct ParsedFile {
+  std::string_view text; // the file's content, owned by the caller
+  std::optional<ParsedArtifact> parsed;
+};
+using ParsedFiles = std::map<std::string, ParsedFile, std::less<>>; // by rel_path
 
 using store::Citation;
 using store::RunRow;
@@ -80,11 +104,19 @@ struct DerivedRun {
 };
 
 // Derive every row of run `run_id` from its stored files. `dir_basename`
-// (the eval dir's name) supplies the run date when run_id does not.
+// (the eval dir's name) supplies the run date when run_id does not. A source
+// whose rel_path and text match an entry of `parsed` is not parsed again: the
+// entry's ParsedArtifact is moved out and used.
 // Errors: the first file that fails to parse or validate, with the file as
 // context (invalid_input).
 Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_basename,
-                              const std::vector<StoredSource>& sources);
+                              const std::vector<StoredSource>& sources, ParsedFiles* parsed = nullptr);
+
+// Parse one artifact's text (parse_json_document) and run its kind's parser;
+// the kind's warnings go to `warnings`, repeated keys to the result's
+// `duplicates`. Errors name the file and JSON pointer (invalid_input).
+Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::string& rel_path,
+                                      std::string_view text, std::vector<Warning>& warnings);
 
 // Parse one artifact's text and run its kind's parser, for validation before
 // anything is written. Errors name the file and JSON pointer.
