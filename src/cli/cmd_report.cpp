@@ -178,7 +178,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
       newest.see(r.run_date.value_or(""));
     }
     std::string as_of = domain::resolve_as_of(opts.as_of, newest);
-    input = report::build_report_input(*rows, std::move(*priors), as_of, filter.since, gfx_scope);
+    input = report::build_report_input(std::move(*rows), std::move(*priors), as_of, filter.since, gfx_scope);
   }
   input->as_of_given = !opts.as_of.empty();
   const auto analysis = report::analyze(std::move(*input));

@@ -21,38 +21,39 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-AttemptInfo attempt_info(const store::ReportAttempt& a)
+// Moves the strings out of `a`.
+AttemptInfo attempt_info(store::ReportAttempt&& a)
 {
   AttemptInfo x;
-  x.run_id = a.run_id;
-  x.run_date = a.run_date;
-  x.gfx = a.gfx;
-  x.model = a.model;
+  x.run_id = std::move(a.run_id);
+  x.run_date = std::move(a.run_date);
+  x.gfx = std::move(a.gfx);
+  x.model = std::move(a.model);
   x.isl = to_int(a.isl);
   x.osl = to_int(a.osl);
   x.conc = to_int(a.conc);
-  x.short_name = a.short_name;
-  x.op_class = a.op_class;
-  x.regime = a.regime;
-  x.lever = a.lever;
-  x.lever_kind = a.lever_kind;
-  x.backend = a.backend;
+  x.short_name = std::move(a.short_name);
+  x.op_class = std::move(a.op_class);
+  x.regime = std::move(a.regime);
+  x.lever = std::move(a.lever);
+  x.lever_kind = std::move(a.lever_kind);
+  x.backend = std::move(a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
-  x.gate = a.gate;
-  x.verdict = a.verdict;
-  x.run_validation_class = a.validation_class;
+  x.gate = std::move(a.gate);
+  x.verdict = std::move(a.verdict);
+  x.run_validation_class = std::move(a.validation_class);
   x.validation_speedup = a.validation_speedup;
-  x.attempt_key = a.attempt_key;
-  x.kind = a.kind.empty() ? std::string("kernel") : a.kind;
-  x.candidate = a.candidate;
+  x.attempt_key = std::move(a.attempt_key);
+  x.kind = a.kind.empty() ? std::string("kernel") : std::move(a.kind);
+  x.candidate = std::move(a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
-  x.output_parity = a.output_parity;
-  x.parity_kind = a.parity_kind;
-  x.reason = a.reason;
-  x.reject_reason = a.reject_reason;
-  x.prediction = a.prediction;
+  x.output_parity = std::move(a.output_parity);
+  x.parity_kind = std::move(a.parity_kind);
+  x.reason = std::move(a.reason);
+  x.reject_reason = std::move(a.reject_reason);
+  x.prediction = std::move(a.prediction);
   return x;
 }
 
@@ -194,6 +195,19 @@ measured_baselines(const std::vector<store::ReportVerdict>& vs)
   return out;
 }
 
+// (run, kernel) pairs that saw a byte-reduction lever, built once.
+std::set<KernelKey> byte_reducing_kernels(const std::vector<store::ReportAttempt>& attempts)
+{
+  std::set<KernelKey> out;
+  for (const auto& a : attempts) {
+    if (domain::is(a.lever_kind, domain::LeverKind::fusion) ||
+        domain::is(a.lever_kind, domain::LeverKind::precision)) {
+      out.insert({a.run_id, a.short_name});
+    }
+  }
+  return out;
+}
+
 HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict* measured)
 {
   HeadVerdict h;
@@ -224,7 +238,7 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
 
 // Heads of each run's latest profiled round, with whether a byte-reduction
 // lever (fusion or lower precision) was tried on the kernel afterwards.
-std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
+std::vector<HeadVerdict> heads(const store::ReportEvidence& ev, const std::set<KernelKey>& byte_reducing)
 {
   std::map<std::string, int> latest_round;
   std::string newest_run;
@@ -238,14 +252,6 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
     if (v.run_date > newest_date || (v.run_date == newest_date && v.run_id > newest_run)) {
       newest_date = v.run_date;
       newest_run = v.run_id;
-    }
-  }
-  // (run, kernel) pairs that saw a byte-reduction lever, built once.
-  std::set<KernelKey> byte_reducing;
-  for (const auto& a : ev.attempts) {
-    if (domain::is(a.lever_kind, domain::LeverKind::fusion) ||
-        domain::is(a.lever_kind, domain::LeverKind::precision)) {
-      byte_reducing.insert({a.run_id, a.short_name});
     }
   }
   const auto measured = measured_baselines(ev.verdicts);
@@ -266,9 +272,8 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
 
 } // namespace
 
-ReportInput build_report_input(const store::ReportEvidence& ev, calibrate::PriorsResult priors,
-                               std::string as_of, std::optional<std::string> since,
-                               std::optional<std::string> gfx_filter)
+ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
+                               std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
   ReportInput in;
   in.as_of = std::move(as_of);
@@ -279,12 +284,17 @@ ReportInput build_report_input(const store::ReportEvidence& ev, calibrate::Prior
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
   }
+  // Each evidence vector is released once converted: at tens of thousands
+  // of runs the rows are the bulk of the memory.
+  const auto byte_reducing = byte_reducing_kernels(ev.attempts);
   in.attempts.reserve(ev.attempts.size());
-  for (const auto& a : ev.attempts) {
-    in.attempts.push_back(attempt_info(a));
+  for (auto& a : ev.attempts) {
+    in.attempts.push_back(attempt_info(std::move(a)));
   }
+  std::vector<store::ReportAttempt>().swap(ev.attempts);
   in.rankings = rankings(ev.verdicts);
-  in.heads = heads(ev);
+  in.heads = heads(ev, byte_reducing);
+  std::vector<store::ReportVerdict>().swap(ev.verdicts);
   for (const auto& f : ev.findings) {
     in.imported.push_back(imported(f));
   }

@@ -15,7 +15,9 @@ namespace rfdb::report {
 // HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
 inline constexpr double k_head_threshold_pct = 5.0;
 
-ReportInput build_report_input(const store::ReportEvidence& evidence, calibrate::PriorsResult priors,
+// Consumes `evidence` (its rows are moved out and released as they are
+// converted).
+ReportInput build_report_input(store::ReportEvidence&& evidence, calibrate::PriorsResult priors,
                                std::string as_of, std::optional<std::string> since,
                                std::optional<std::string> gfx_filter);
 

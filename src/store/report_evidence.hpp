@@ -52,7 +52,7 @@ struct ReportFinding {
 };
 
 struct ReportEvidence {
-  std::vector<RunSummary> runs; // non-retracted, filtered
+  std::vector<RunSummary> runs; // non-retracted, filtered; identity and workload only (no counts)
   std::vector<ReportAttempt> attempts;
   std::vector<ReportVerdict> verdicts;
   std::vector<ReportFinding> findings;
