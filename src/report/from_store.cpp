@@ -195,17 +195,11 @@ measured_baselines(const std::vector<store::ReportVerdict>& vs)
   return out;
 }
 
-// (run, kernel) pairs that saw a byte-reduction lever, built once.
-std::set<KernelKey> byte_reducing_kernels(const std::vector<store::ReportAttempt>& attempts)
+// True for an attempt that reduces bytes (fusion or lower precision).
+bool reduces_bytes(const store::ReportAttempt& a)
 {
-  std::set<KernelKey> out;
-  for (const auto& a : attempts) {
-    if (domain::is(a.lever_kind, domain::LeverKind::fusion) ||
-        domain::is(a.lever_kind, domain::LeverKind::precision)) {
-      out.insert({a.run_id, a.short_name});
-    }
-  }
-  return out;
+  return domain::is(a.lever_kind, domain::LeverKind::fusion) ||
+         domain::is(a.lever_kind, domain::LeverKind::precision);
 }
 
 HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict* measured)
@@ -236,27 +230,23 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
   return h;
 }
 
-// Heads of each run's latest profiled round, with whether a byte-reduction
-// lever (fusion or lower precision) was tried on the kernel afterwards.
-std::vector<HeadVerdict> heads(const store::ReportEvidence& ev, const std::set<KernelKey>& byte_reducing)
+// Heads of the latest profiled round of each run in `verdicts`, with whether
+// a byte-reduction lever (fusion or lower precision) was tried on the kernel
+// afterwards; is_newest_run is set by the caller.
+std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts,
+                               const std::set<KernelKey>& byte_reducing)
 {
   std::map<std::string, int> latest_round;
-  std::string newest_run;
-  std::string newest_date;
-  for (const auto& v : ev.verdicts) {
+  for (const auto& v : verdicts) {
     if (v.round.empty()) {
       continue;
     }
     auto [it, inserted] = latest_round.try_emplace(v.run_id, v.round_order);
     it->second = std::max(it->second, v.round_order);
-    if (v.run_date > newest_date || (v.run_date == newest_date && v.run_id > newest_run)) {
-      newest_date = v.run_date;
-      newest_run = v.run_id;
-    }
   }
-  const auto measured = measured_baselines(ev.verdicts);
+  const auto measured = measured_baselines(verdicts);
   std::vector<HeadVerdict> out;
-  for (const auto& v : ev.verdicts) {
+  for (const auto& v : verdicts) {
     if (v.round.empty() || v.round_order != latest_round[v.run_id] ||
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
@@ -264,7 +254,6 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev, const std::set<K
     const auto m = measured.find({v.run_id, v.short_name});
     HeadVerdict h = head_from(v, m == measured.end() ? nullptr : m->second);
     h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
-    h.is_newest_run = v.run_id == newest_run;
     out.push_back(std::move(h));
   }
   return out;
@@ -272,34 +261,87 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev, const std::set<K
 
 } // namespace
 
+ReportInputBuilder::ReportInputBuilder() = default;
+ReportInputBuilder::~ReportInputBuilder() = default;
+
+void ReportInputBuilder::add_run(const store::RunSummary& r)
+{
+  m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
+                              r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
+                              r.validation_class});
+}
+
+void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
+{
+  if (reduces_bytes(a)) {
+    m_byte_reducing.insert({a.run_id, a.short_name});
+  }
+  m_in.attempts.push_back(attempt_info(std::move(a)));
+}
+
+void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
+{
+  if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
+    flush_run();
+  }
+  if (!v.round.empty() &&
+      (v.run_date > m_newest_date || (v.run_date == m_newest_date && v.run_id > m_newest_run))) {
+    m_newest_date = v.run_date;
+    m_newest_run = v.run_id;
+  }
+  m_run_verdicts.push_back(std::move(v));
+}
+
+void ReportInputBuilder::add_finding(const store::ReportFinding& f)
+{
+  m_in.imported.push_back(imported(f));
+}
+
+void ReportInputBuilder::flush_run()
+{
+  for (auto& r : rankings(m_run_verdicts)) {
+    m_in.rankings.push_back(std::move(r));
+  }
+  for (auto& h : heads(m_run_verdicts, m_byte_reducing)) {
+    m_in.heads.push_back(std::move(h));
+  }
+  m_run_verdicts.clear();
+}
+
+ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::string as_of,
+                                       std::optional<std::string> since,
+                                       std::optional<std::string> gfx_filter)
+{
+  flush_run();
+  for (auto& h : m_in.heads) {
+    h.is_newest_run = h.run_id == m_newest_run;
+  }
+  m_in.as_of = std::move(as_of);
+  m_in.since = std::move(since);
+  m_in.gfx_filter = std::move(gfx_filter);
+  m_in.priors = std::move(priors);
+  return std::move(m_in);
+}
+
 ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
                                std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
-  ReportInput in;
-  in.as_of = std::move(as_of);
-  in.since = std::move(since);
-  in.gfx_filter = std::move(gfx_filter);
+  ReportInputBuilder b;
   for (const auto& r : ev.runs) {
-    in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
-                              r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              r.validation_class});
+    b.add_run(r);
   }
-  // Each evidence vector is released once converted: at tens of thousands
-  // of runs the rows are the bulk of the memory.
-  const auto byte_reducing = byte_reducing_kernels(ev.attempts);
-  in.attempts.reserve(ev.attempts.size());
   for (auto& a : ev.attempts) {
-    in.attempts.push_back(attempt_info(std::move(a)));
+    b.add_attempt(std::move(a));
   }
   std::vector<store::ReportAttempt>().swap(ev.attempts);
-  in.rankings = rankings(ev.verdicts);
-  in.heads = heads(ev, byte_reducing);
+  for (auto& v : ev.verdicts) {
+    b.add_verdict(std::move(v));
+  }
   std::vector<store::ReportVerdict>().swap(ev.verdicts);
   for (const auto& f : ev.findings) {
-    in.imported.push_back(imported(f));
+    b.add_finding(f);
   }
-  in.priors = std::move(priors);
-  return in;
+  return b.finish(std::move(priors), std::move(as_of), std::move(since), std::move(gfx_filter));
 }
 
 } // namespace rfdb::report

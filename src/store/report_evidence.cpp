@@ -218,17 +218,27 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
 
 } // namespace
 
+Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink)
+{
+  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
+                     [&](const Row& r) { sink.run(read_run(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
+                     [&](const Row& r) { sink.attempt(read_attempt(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
+                     [&](const Row& r) { sink.verdict(read_verdict(r)); }));
+  return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
+                   [&](const Row& r) { sink.finding(read_finding(r)); });
+}
+
 Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter)
 {
   ReportEvidence ev;
-  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
-                     [&](const Row& r) { ev.runs.push_back(read_run(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
-                     [&](const Row& r) { ev.attempts.push_back(read_attempt(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
-                     [&](const Row& r) { ev.verdicts.push_back(read_verdict(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
-                     [&](const Row& r) { ev.findings.push_back(read_finding(r)); }));
+  ReportEvidenceSink sink;
+  sink.run = [&](RunSummary&& r) { ev.runs.push_back(std::move(r)); };
+  sink.attempt = [&](ReportAttempt&& a) { ev.attempts.push_back(std::move(a)); };
+  sink.verdict = [&](ReportVerdict&& v) { ev.verdicts.push_back(std::move(v)); };
+  sink.finding = [&](ReportFinding&& f) { ev.findings.push_back(std::move(f)); };
+  RFDB_TRY(read_report_evidence(db, filter, sink));
   return ev;
 }
 
