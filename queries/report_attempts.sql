@@ -1,7 +1,8 @@
 -- Every attempt of a non-retracted run as the playbook reads it: run
 -- identity, the attempt model's outcome facts (gate, parity, reason, the
 -- run's Director validation) and the prediction snapshot. Optional filters
--- :since (run_date on or after) and :gfx.
+-- :since (run_date on or after) and :gfx. In key order (the attempts' primary
+-- key, so no sort): the analysis does not depend on the order.
 SELECT a.run_id, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc,
        a.attempt_key, a.kind, a.candidate, a.short_name, a.op_class, a.regime,
        a.lever, a.lever_kind, a.backend, a.isolated_speedup, a.e2e_delta_pct,
@@ -15,4 +16,4 @@ JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
   AND (:since IS NULL OR r.run_date >= :since)
   AND (:gfx IS NULL OR r.gfx = :gfx)
-ORDER BY r.run_date, a.run_id, a.attempt_key;
+ORDER BY a.run_id, a.attempt_key;

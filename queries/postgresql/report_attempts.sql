@@ -1,4 +1,4 @@
--- PostgreSQL text of queries/report_attempts.sql: NULL run_date first, as in SQLite. Optional text parameters are CAST so PostgreSQL can type them.
+-- PostgreSQL text of queries/report_attempts.sql. Optional text parameters are CAST so PostgreSQL can type them.
 -- Every attempt of a non-retracted run as the playbook reads it: run
 -- identity, the attempt model's outcome facts (gate, parity, reason, the
 -- run's Director validation) and the prediction snapshot. Optional filters
@@ -16,4 +16,4 @@ JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
   AND (CAST(:since AS text) IS NULL OR r.run_date >= :since)
   AND (CAST(:gfx AS text) IS NULL OR r.gfx = :gfx)
-ORDER BY r.run_date NULLS FIRST, a.run_id, a.attempt_key;
+ORDER BY a.run_id, a.attempt_key;

@@ -21,38 +21,39 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-AttemptInfo attempt_info(const store::ReportAttempt& a)
+// Moves the strings out of `a`.
+AttemptInfo attempt_info(store::ReportAttempt&& a)
 {
   AttemptInfo x;
-  x.run_id = a.run_id;
-  x.run_date = a.run_date;
-  x.gfx = a.gfx;
-  x.model = a.model;
+  x.run_id = std::move(a.run_id);
+  x.run_date = std::move(a.run_date);
+  x.gfx = std::move(a.gfx);
+  x.model = std::move(a.model);
   x.isl = to_int(a.isl);
   x.osl = to_int(a.osl);
   x.conc = to_int(a.conc);
-  x.short_name = a.short_name;
-  x.op_class = a.op_class;
-  x.regime = a.regime;
-  x.lever = a.lever;
-  x.lever_kind = a.lever_kind;
-  x.backend = a.backend;
+  x.short_name = std::move(a.short_name);
+  x.op_class = std::move(a.op_class);
+  x.regime = std::move(a.regime);
+  x.lever = std::move(a.lever);
+  x.lever_kind = std::move(a.lever_kind);
+  x.backend = std::move(a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
-  x.gate = a.gate;
-  x.verdict = a.verdict;
-  x.run_validation_class = a.validation_class;
+  x.gate = std::move(a.gate);
+  x.verdict = std::move(a.verdict);
+  x.run_validation_class = std::move(a.validation_class);
   x.validation_speedup = a.validation_speedup;
-  x.attempt_key = a.attempt_key;
-  x.kind = a.kind.empty() ? std::string("kernel") : a.kind;
-  x.candidate = a.candidate;
+  x.attempt_key = std::move(a.attempt_key);
+  x.kind = a.kind.empty() ? std::string("kernel") : std::move(a.kind);
+  x.candidate = std::move(a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
-  x.output_parity = a.output_parity;
-  x.parity_kind = a.parity_kind;
-  x.reason = a.reason;
-  x.reject_reason = a.reject_reason;
-  x.prediction = a.prediction;
+  x.output_parity = std::move(a.output_parity);
+  x.parity_kind = std::move(a.parity_kind);
+  x.reason = std::move(a.reason);
+  x.reject_reason = std::move(a.reject_reason);
+  x.prediction = std::move(a.prediction);
   return x;
 }
 
@@ -194,6 +195,13 @@ measured_baselines(const std::vector<store::ReportVerdict>& vs)
   return out;
 }
 
+// True for an attempt that reduces bytes (fusion or lower precision).
+bool reduces_bytes(const store::ReportAttempt& a)
+{
+  return domain::is(a.lever_kind, domain::LeverKind::fusion) ||
+         domain::is(a.lever_kind, domain::LeverKind::precision);
+}
+
 HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict* measured)
 {
   HeadVerdict h;
@@ -222,35 +230,23 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
   return h;
 }
 
-// Heads of each run's latest profiled round, with whether a byte-reduction
-// lever (fusion or lower precision) was tried on the kernel afterwards.
-std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
+// Heads of the latest profiled round of each run in `verdicts`, with whether
+// a byte-reduction lever (fusion or lower precision) was tried on the kernel
+// afterwards; is_newest_run is set by the caller.
+std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts,
+                               const std::set<KernelKey>& byte_reducing)
 {
   std::map<std::string, int> latest_round;
-  std::string newest_run;
-  std::string newest_date;
-  for (const auto& v : ev.verdicts) {
+  for (const auto& v : verdicts) {
     if (v.round.empty()) {
       continue;
     }
     auto [it, inserted] = latest_round.try_emplace(v.run_id, v.round_order);
     it->second = std::max(it->second, v.round_order);
-    if (v.run_date > newest_date || (v.run_date == newest_date && v.run_id > newest_run)) {
-      newest_date = v.run_date;
-      newest_run = v.run_id;
-    }
   }
-  // (run, kernel) pairs that saw a byte-reduction lever, built once.
-  std::set<KernelKey> byte_reducing;
-  for (const auto& a : ev.attempts) {
-    if (domain::is(a.lever_kind, domain::LeverKind::fusion) ||
-        domain::is(a.lever_kind, domain::LeverKind::precision)) {
-      byte_reducing.insert({a.run_id, a.short_name});
-    }
-  }
-  const auto measured = measured_baselines(ev.verdicts);
+  const auto measured = measured_baselines(verdicts);
   std::vector<HeadVerdict> out;
-  for (const auto& v : ev.verdicts) {
+  for (const auto& v : verdicts) {
     if (v.round.empty() || v.round_order != latest_round[v.run_id] ||
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
@@ -258,7 +254,6 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
     const auto m = measured.find({v.run_id, v.short_name});
     HeadVerdict h = head_from(v, m == measured.end() ? nullptr : m->second);
     h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
-    h.is_newest_run = v.run_id == newest_run;
     out.push_back(std::move(h));
   }
   return out;
@@ -266,30 +261,87 @@ std::vector<HeadVerdict> heads(const store::ReportEvidence& ev)
 
 } // namespace
 
-ReportInput build_report_input(const store::ReportEvidence& ev, calibrate::PriorsResult priors,
-                               std::string as_of, std::optional<std::string> since,
-                               std::optional<std::string> gfx_filter)
+ReportInputBuilder::ReportInputBuilder() = default;
+ReportInputBuilder::~ReportInputBuilder() = default;
+
+void ReportInputBuilder::add_run(const store::RunSummary& r)
 {
-  ReportInput in;
-  in.as_of = std::move(as_of);
-  in.since = std::move(since);
-  in.gfx_filter = std::move(gfx_filter);
-  for (const auto& r : ev.runs) {
-    in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
+  m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
+}
+
+void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
+{
+  if (reduces_bytes(a)) {
+    m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  in.attempts.reserve(ev.attempts.size());
-  for (const auto& a : ev.attempts) {
-    in.attempts.push_back(attempt_info(a));
+  m_in.attempts.push_back(attempt_info(std::move(a)));
+}
+
+void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
+{
+  if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
+    flush_run();
   }
-  in.rankings = rankings(ev.verdicts);
-  in.heads = heads(ev);
+  if (!v.round.empty() &&
+      (v.run_date > m_newest_date || (v.run_date == m_newest_date && v.run_id > m_newest_run))) {
+    m_newest_date = v.run_date;
+    m_newest_run = v.run_id;
+  }
+  m_run_verdicts.push_back(std::move(v));
+}
+
+void ReportInputBuilder::add_finding(const store::ReportFinding& f)
+{
+  m_in.imported.push_back(imported(f));
+}
+
+void ReportInputBuilder::flush_run()
+{
+  for (auto& r : rankings(m_run_verdicts)) {
+    m_in.rankings.push_back(std::move(r));
+  }
+  for (auto& h : heads(m_run_verdicts, m_byte_reducing)) {
+    m_in.heads.push_back(std::move(h));
+  }
+  m_run_verdicts.clear();
+}
+
+ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::string as_of,
+                                       std::optional<std::string> since,
+                                       std::optional<std::string> gfx_filter)
+{
+  flush_run();
+  for (auto& h : m_in.heads) {
+    h.is_newest_run = h.run_id == m_newest_run;
+  }
+  m_in.as_of = std::move(as_of);
+  m_in.since = std::move(since);
+  m_in.gfx_filter = std::move(gfx_filter);
+  m_in.priors = std::move(priors);
+  return std::move(m_in);
+}
+
+ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
+                               std::optional<std::string> since, std::optional<std::string> gfx_filter)
+{
+  ReportInputBuilder b;
+  for (const auto& r : ev.runs) {
+    b.add_run(r);
+  }
+  for (auto& a : ev.attempts) {
+    b.add_attempt(std::move(a));
+  }
+  std::vector<store::ReportAttempt>().swap(ev.attempts);
+  for (auto& v : ev.verdicts) {
+    b.add_verdict(std::move(v));
+  }
+  std::vector<store::ReportVerdict>().swap(ev.verdicts);
   for (const auto& f : ev.findings) {
-    in.imported.push_back(imported(f));
+    b.add_finding(f);
   }
-  in.priors = std::move(priors);
-  return in;
+  return b.finish(std::move(priors), std::move(as_of), std::move(since), std::move(gfx_filter));
 }
 
 } // namespace rfdb::report

@@ -9,13 +9,52 @@
 #include "report/model.hpp"
 #include "store/report_evidence.hpp"
 
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace rfdb::report {
 
 // Head kernels are those at or above this share of GPU time (percent),
 // HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
 inline constexpr double k_head_threshold_pct = 5.0;
 
-ReportInput build_report_input(const store::ReportEvidence& evidence, calibrate::PriorsResult priors,
+// Builds the input row by row as the store streams it (store::
+// read_report_evidence): attempts are converted as they come and verdicts
+// are kept one run at a time (their rows arrive grouped by run), so no copy
+// of the history's verdicts is held. Call add_* in the stream's order (runs,
+// attempts, verdicts, findings), then finish once.
+class ReportInputBuilder {
+public:
+  ReportInputBuilder();
+  ReportInputBuilder(const ReportInputBuilder&) = delete;
+  ReportInputBuilder& operator=(const ReportInputBuilder&) = delete;
+  ~ReportInputBuilder();
+
+  void add_run(const store::RunSummary& run);
+  void add_attempt(store::ReportAttempt&& attempt);
+  // Rows of one run must be contiguous, in the order report_verdicts gives.
+  void add_verdict(store::ReportVerdict&& verdict);
+  void add_finding(const store::ReportFinding& finding);
+  // The input; the builder is spent afterwards.
+  ReportInput finish(calibrate::PriorsResult priors, std::string as_of, std::optional<std::string> since,
+                     std::optional<std::string> gfx_filter);
+
+private:
+  void flush_run();
+
+  ReportInput m_in;
+  std::set<std::pair<std::string, std::string>>
+      m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt
+  std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows
+  std::string m_newest_run;                         // newest run with a profiled round
+  std::string m_newest_date;
+};
+
+// The same input from fully loaded evidence (consumed: its rows are moved
+// out and released as they are converted).
+ReportInput build_report_input(store::ReportEvidence&& evidence, calibrate::PriorsResult priors,
                                std::string as_of, std::optional<std::string> since,
                                std::optional<std::string> gfx_filter);
 

@@ -10,24 +10,46 @@ namespace rfdb::store {
 namespace {
 
 // One row of a statement with the conversions every reader below needs;
-// columns by result name.
+// columns by result name. Each name is looked up once per statement: the
+// readers name their columns with the same literals in the same order on
+// every row, so the cache is a list checked from a moving cursor.
 class Row {
 public:
   explicit Row(const Statement& s) : m_s(s) {}
-  [[nodiscard]] std::string text(const char* col) const { return m_s.get_opt_text(col).value_or(""); }
-  [[nodiscard]] std::optional<double> num(const char* col) const { return m_s.get_opt_double(col); }
-  [[nodiscard]] std::optional<std::string> opt_text(const char* col) const { return m_s.get_opt_text(col); }
-  [[nodiscard]] std::optional<std::int64_t> integer(const char* col) const { return m_s.get_opt_int(col); }
-  [[nodiscard]] bool flag(const char* col) const { return m_s.get_opt_int(col).value_or(0) != 0; }
+  [[nodiscard]] std::string text(const char* col) const
+  {
+    const int i = at(col);
+    return m_s.is_null(i) ? std::string() : m_s.get_text(i);
+  }
+  [[nodiscard]] std::optional<double> num(const char* col) const { return m_s.get_opt_double(at(col)); }
+  [[nodiscard]] std::optional<std::string> opt_text(const char* col) const
+  {
+    return m_s.get_opt_text(at(col));
+  }
+  [[nodiscard]] std::optional<std::int64_t> integer(const char* col) const
+  {
+    return m_s.get_opt_int(at(col));
+  }
+  [[nodiscard]] bool flag(const char* col) const { return m_s.get_opt_int(at(col)).value_or(0) != 0; }
   [[nodiscard]] std::optional<int> int32(const char* col) const
   {
-    const auto v = m_s.get_opt_int(col);
+    const auto v = m_s.get_opt_int(at(col));
     return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
   }
+  // A JSON array of strings; NULL, "" and "[]" (most rows) are read without
+  // a parse.
   [[nodiscard]] std::vector<std::string> strings(const char* col) const
   {
     std::vector<std::string> out;
-    const auto j = nlohmann::json::parse(text(col), nullptr, false);
+    const int i = at(col);
+    if (m_s.is_null(i)) {
+      return out;
+    }
+    const std::string raw = m_s.get_text(i);
+    if (raw.empty() || raw == "[]") {
+      return out;
+    }
+    const auto j = nlohmann::json::parse(raw, nullptr, false);
     if (j.is_array()) {
       for (const auto& e : j) {
         if (e.is_string()) {
@@ -39,8 +61,42 @@ public:
   }
 
 private:
+  int at(const char* col) const
+  {
+    if (m_next < m_cols.size() && m_cols[m_next].first == col) {
+      return m_cols[m_next++].second;
+    }
+    for (std::size_t k = 0; k < m_cols.size(); ++k) {
+      if (m_cols[k].first == col) {
+        m_next = k + 1;
+        return m_cols[k].second;
+      }
+    }
+    const int i = m_s.column_index(col);
+    m_cols.emplace_back(col, i);
+    m_next = m_cols.size();
+    return i;
+  }
+
   const Statement& m_s;
+  mutable std::vector<std::pair<const char*, int>> m_cols;
+  mutable std::size_t m_next = 0;
 };
+
+RunSummary read_run(const Row& r)
+{
+  RunSummary x;
+  x.run_id = r.text("run_id");
+  x.run_date = r.opt_text("run_date");
+  x.model = r.opt_text("model");
+  x.gfx = r.opt_text("gfx");
+  x.backend = r.opt_text("backend");
+  x.isl = r.integer("isl");
+  x.osl = r.integer("osl");
+  x.conc = r.integer("conc");
+  x.validation_class = r.text("validation_class");
+  return x;
+}
 
 ReportAttempt read_attempt(const Row& r)
 {
@@ -156,21 +212,33 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
     s->bind(":since", filter.since);
   }
   s->bind(":gfx", filter.gfx);
-  return for_each_row(*s, [&](const Statement& row) { read(Row(row)); });
+  const Row row(*s);
+  return for_each_row(*s, [&](const Statement&) { read(row); });
 }
 
 } // namespace
 
+Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink)
+{
+  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
+                     [&](const Row& r) { sink.run(read_run(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
+                     [&](const Row& r) { sink.attempt(read_attempt(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
+                     [&](const Row& r) { sink.verdict(read_verdict(r)); }));
+  return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
+                   [&](const Row& r) { sink.finding(read_finding(r)); });
+}
+
 Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter)
 {
   ReportEvidence ev;
-  RFDB_TRY_ASSIGN(ev.runs, runs_in_scope(db, filter));
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
-                     [&](const Row& r) { ev.attempts.push_back(read_attempt(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
-                     [&](const Row& r) { ev.verdicts.push_back(read_verdict(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
-                     [&](const Row& r) { ev.findings.push_back(read_finding(r)); }));
+  ReportEvidenceSink sink;
+  sink.run = [&](RunSummary&& r) { ev.runs.push_back(std::move(r)); };
+  sink.attempt = [&](ReportAttempt&& a) { ev.attempts.push_back(std::move(a)); };
+  sink.verdict = [&](ReportVerdict&& v) { ev.verdicts.push_back(std::move(v)); };
+  sink.finding = [&](ReportFinding&& f) { ev.findings.push_back(std::move(f)); };
+  RFDB_TRY(read_report_evidence(db, filter, sink));
   return ev;
 }
 

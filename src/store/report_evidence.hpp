@@ -10,6 +10,7 @@
 #include "store/evidence.hpp"
 #include "store/runs.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,13 +53,28 @@ struct ReportFinding {
 };
 
 struct ReportEvidence {
-  std::vector<RunSummary> runs; // non-retracted, filtered
+  std::vector<RunSummary> runs; // non-retracted, filtered; identity and workload only (no counts)
   std::vector<ReportAttempt> attempts;
   std::vector<ReportVerdict> verdicts;
   std::vector<ReportFinding> findings;
 };
 
-// Load everything the playbook reads. Errors: db.
+// Receivers of the rows read_report_evidence streams; each row is handed
+// over once and not kept by the store.
+struct ReportEvidenceSink {
+  std::function<void(RunSummary&&)> run;
+  std::function<void(ReportAttempt&&)> attempt;
+  std::function<void(ReportVerdict&&)> verdict;
+  std::function<void(ReportFinding&&)> finding;
+};
+
+// Stream everything the playbook reads, in this order: runs (by run_date,
+// run_id), attempts, verdicts (a run's rows contiguous, by run_date, run_id,
+// round_order, pct_gpu_time descending, short_name, verdict_id), imported
+// findings. Errors: db.
+Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
+
+// Load everything the playbook reads into memory. Errors: db.
 Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter);
 
 } // namespace rfdb::store

@@ -239,7 +239,8 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
     return fail(std::move(rows).error());
   }
   const std::string as_of = by_gfx.as_of.value_or("");
-  const auto input = report::build_report_input(*rows, std::move(by_gfx), as_of, std::nullopt, std::nullopt);
+  const auto input =
+      report::build_report_input(std::move(*rows), std::move(by_gfx), as_of, std::nullopt, std::nullopt);
   const auto analysis = report::analyze(input);
   s.analyze_s = analyze_watch.elapsed().wall;
   const Stopwatch render_watch;

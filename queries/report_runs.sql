@@ -1,0 +1,9 @@
+-- The runs the playbook counts: identity and workload of every non-retracted
+-- run (no evidence counts, unlike runs_list). Optional filters :since
+-- (run_date on or after) and :gfx (exact).
+SELECT r.run_id, r.run_date, r.model, r.gfx, r.backend, r.isl, r.osl, r.conc, r.validation_class
+FROM runs r
+WHERE r.run_id NOT IN (SELECT run_id FROM retractions)
+  AND (:since IS NULL OR r.run_date >= :since)
+  AND (:gfx IS NULL OR r.gfx = :gfx)
+ORDER BY r.run_date, r.run_id;
