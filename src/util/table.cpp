@@ -8,8 +8,19 @@
 namespace rfdb::util {
 
 std::string render_table(const std::vector<Column>& columns,
-                         const std::vector<std::vector<std::string>>& rows)
+                         const std::vector<std::vector<std::string>>& raw_rows)
 {
+  // Control characters and ill-formed UTF-8 from stored text would break the
+  // alignment or drive the terminal: shown as \xHH.
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(raw_rows.size());
+  for (const auto& raw : raw_rows) {
+    auto& row = rows.emplace_back();
+    row.reserve(raw.size());
+    for (const auto& cell : raw) {
+      row.push_back(escape_for_display(cell));
+    }
+  }
   std::vector<std::size_t> width(columns.size(), 0);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     width[c] = utf8_length(columns[c].header);

@@ -1,6 +1,8 @@
 // UTF-8 helpers (see util/utf8.hpp); validation is utfcpp's.
 #include "util/utf8.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utf8.h>
 
@@ -65,6 +67,29 @@ std::string truncate_utf8(std::string_view text, std::size_t max_chars)
     return std::string(text);
   }
   return utf8_prefix(text, max_chars - 1) + "\u2026";
+}
+
+std::string escape_for_display(std::string_view text)
+{
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t bad = find_invalid_utf8(text).value_or(text.size());
+    for (std::size_t i = 0; i < bad; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c < 0x20U || c == 0x7FU) {
+        out += fmt::format("\\x{:02X}", c);
+      } else {
+        out += text[i];
+      }
+    }
+    if (bad == text.size()) {
+      break;
+    }
+    out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[bad]));
+    text.remove_prefix(bad + 1);
+  }
+  return out;
 }
 
 } // namespace rfdb::util

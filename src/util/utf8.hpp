@@ -28,4 +28,9 @@ std::size_t utf8_floor(std::string_view text, std::size_t offset);
 // max_chars − 1 code points and "…" (U+2026); "" for max_chars 0.
 std::string truncate_utf8(std::string_view text, std::size_t max_chars);
 
+// `text` safe to print and to put in JSON: each byte of an ill-formed
+// sequence and each ASCII control character (U+0000–U+001F, U+007F) is
+// written as \xHH; well-formed text without controls is returned unchanged.
+std::string escape_for_display(std::string_view text);
+
 } // namespace rfdb::util

@@ -58,5 +58,17 @@ TEST(Utf8Test, TruncateKeepsShortTextAndMarksACut)
   EXPECT_EQ(truncate_utf8("abc", 3), "abc");
 }
 
+TEST(Utf8Test, EscapeForDisplayShowsBadBytesAndControlsAsHex)
+{
+  EXPECT_EQ(escape_for_display("e2e_Qwen \u2605"), "e2e_Qwen \u2605");
+  EXPECT_EQ(escape_for_display("a\xff"
+                               "b"),
+            "a\\xFFb");
+  EXPECT_EQ(escape_for_display("a\nb\x7f"), "a\\x0Ab\\x7F");
+  EXPECT_EQ(escape_for_display(std::string_view("x\0y", 3)), "x\\x00y");
+  EXPECT_EQ(escape_for_display("\xE2\x98"), "\\xE2\\x98"); // a sequence cut short
+  EXPECT_EQ(escape_for_display(""), "");
+}
+
 } // namespace
 } // namespace rfdb::util
