@@ -7,6 +7,7 @@
 #include "ingest/knowledge/ingest.hpp"
 #include "store/run_writer.hpp"
 #include "store/sources.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <tuple>
@@ -480,6 +482,59 @@ Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict str
   return {};
 }
 
+// Why `id` cannot name a run, or nullopt: run ids become directory names
+// (`rfdb export --raw`) and appear in JSON and tables, so they must be
+// well-formed UTF-8 without a path separator, control character or `.`/`..`.
+std::optional<std::string> run_id_problem(std::string_view id)
+{
+  if (util::find_invalid_utf8(id)) {
+    return "is not valid UTF-8";
+  }
+  if (id == "." || id == "..") {
+    return "is a relative directory name";
+  }
+  if (id.find('/') != std::string_view::npos || id.find('\\') != std::string_view::npos) {
+    return "holds a path separator";
+  }
+  if (std::any_of(id.begin(), id.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20U || u == 0x7FU;
+      })) {
+    return "holds a control character";
+  }
+  return std::nullopt;
+}
+
+// Rejects an unusable run id (see run_id_problem) or a path that is not
+// valid UTF-8; rep's path and target are made printable then.
+bool refuse_names(PathReport& rep, const std::vector<FileData>* files)
+{
+  if (const auto why = run_id_problem(rep.target)) {
+    rep.error = make_error(ErrorCode::invalid_input,
+                           fmt::format("run id '{}' {}", util::escape_for_display(rep.target), *why))
+                    .with_hint("rename the eval dir, or give --run RUN_ID");
+  } else if (util::find_invalid_utf8(rep.path)) {
+    rep.error = make_error(ErrorCode::invalid_input,
+                           fmt::format("path '{}' is not valid UTF-8", util::escape_for_display(rep.path)))
+                    .with_hint("rename it: rfdb stores paths as UTF-8 text");
+  } else if (files != nullptr) {
+    for (const auto& f : *files) {
+      if (util::find_invalid_utf8(f.rel_path)) {
+        rep.error = make_error(ErrorCode::invalid_input, fmt::format("file name '{}' is not valid UTF-8",
+                                                                     util::escape_for_display(f.rel_path)))
+                        .with_hint("rename it: rfdb stores paths as UTF-8 text");
+        break;
+      }
+    }
+  }
+  if (!rep.error) {
+    return false;
+  }
+  rep.target = util::escape_for_display(rep.target);
+  rep.path = util::escape_for_display(rep.path);
+  return true;
+}
+
 PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req)
 {
   PathReport rep;
@@ -492,12 +547,18 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
                     .with_hint("pass the eval dir by name, or give --run RUN_ID");
     return rep;
   }
+  if (refuse_names(rep, nullptr)) {
+    return rep;
+  }
   auto contents = list_eval_dir(dir, req.max_file_size);
   if (!contents) {
     rep.error = contents.error();
     return rep;
   }
   auto& files = contents->files;
+  if (refuse_names(rep, &files)) {
+    return rep;
+  }
   if (auto r = refuse_entries(contents->refused, req.strict, rep.warnings); !r) {
     rep.error = r.error();
   } else if (std::none_of(files.begin(), files.end(), [](const FileData& f) {
@@ -528,6 +589,9 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   }
   if (!req.run_id || req.run_id->empty()) {
     rep.error = make_error(ErrorCode::usage, "a single artifact needs --run RUN_ID (a non-empty run id)");
+    return rep;
+  }
+  if (refuse_names(rep, nullptr)) {
     return rep;
   }
   struct stat st {};

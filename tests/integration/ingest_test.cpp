@@ -465,4 +465,49 @@ TEST(IngestPaths, ARunWithoutADateIsStoredWithAWarning)
   EXPECT_EQ(query_value(db, "SELECT ifnull(run_date, 'none') FROM runs"), "none");
 }
 
+// Run ids become directory names and JSON strings, paths are stored as text:
+// a run id or a file name that is not valid UTF-8, and a run id with a path
+// separator or a control character, are refused with the name escaped, and
+// the database stays as it was.
+TEST(Ingest, UnusableNamesAreRefusedAndWriteNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ingest_runs(db, {k_gemm_run});
+  const std::string before = dump_tables(db);
+
+  namespace fs = std::filesystem;
+  fs::create_directories(tmp / "bad_name");
+  const auto bad_dir = tmp.path() / "bad_name" / "e2e_Bad\xffModel_20260101_000000_1_a";
+  fs::rename(copy_run(k_canonical_run, tmp / "bad_name"), bad_dir);
+  auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", bad_dir.string()});
+  EXPECT_EQ(r.code, 1);
+  const auto report = nlohmann::json::parse(r.out); // the report stays valid JSON
+  EXPECT_EQ(report["paths"][0]["target"], "e2e_Bad\\xFFModel_20260101_000000_1_a");
+  EXPECT_NE(r.err.find("run id 'e2e_Bad\\xFFModel_20260101_000000_1_a' is not valid UTF-8"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(dump_tables(db), before);
+
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  fs::rename(run / "kernels" / "fused_moe_kernel_task", run / "kernels" / "fused\x01\xfe_task");
+  auto file = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+  EXPECT_EQ(file.code, 1);
+  EXPECT_NE(file.err.find("file name 'kernels/fused\\x01\\xFE_task/opbench_result.json' is not valid UTF-8"),
+            std::string::npos)
+      << file.err;
+  EXPECT_EQ(dump_tables(db), before);
+
+  const auto artifact = (run / "env_report.json").string();
+  for (const auto& [id, why] :
+       std::vector<std::pair<std::string, std::string>>{{"../../tmp/x", "holds a path separator"},
+                                                        {"..", "is a relative directory name"},
+                                                        {"e2e_a\nb", "holds a control character"}}) {
+    auto bad = run_cli({"--db", db.string(), "ingest", "--run", id, artifact});
+    EXPECT_EQ(bad.code, 1) << id;
+    EXPECT_NE(bad.err.find(why), std::string::npos) << bad.err;
+  }
+  EXPECT_EQ(dump_tables(db), before);
+}
+
 } // namespace rfdb::test
