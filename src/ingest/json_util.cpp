@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -183,6 +184,22 @@ std::string syntax_reason(const std::string& what)
   return at == std::string::npos ? what : what.substr(at);
 }
 
+// Offset of the first occurrence of the number `literal` in `text` standing
+// alone as a token (not inside a longer number or a word), or nullopt.
+std::optional<std::size_t> find_number_token(std::string_view text, std::string_view literal)
+{
+  const auto part_of_number = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '+' || c == '-';
+  };
+  for (auto at = text.find(literal); at != std::string_view::npos; at = text.find(literal, at + 1)) {
+    const std::size_t end = at + literal.size();
+    if ((at == 0 || !part_of_number(text[at - 1])) && (end == text.size() || !part_of_number(text[end]))) {
+      return at;
+    }
+  }
+  return std::nullopt;
+}
+
 // With a tracker, parse through nlohmann's callback parser (slower; used
 // only when the prescan saw a possible duplicate key).
 Result<json> parse_with_nlohmann(std::string_view text, DuplicateTracker* tracker = nullptr)
@@ -208,9 +225,21 @@ Result<json> parse_with_nlohmann(std::string_view text, DuplicateTracker* tracke
     return fail(ErrorCode::invalid_input,
                 fmt::format("{}: invalid JSON: {}", position_of(text, offset), syntax_reason(what)));
   } catch (const json::out_of_range& e) {
-    // 406: a literal such as 1e999 overflows a double.
-    return fail(ErrorCode::invalid_input,
-                fmt::format("non-finite number (overflows a double): {}", e.what()));
+    // 406: a literal such as 1e999 overflows a double. nlohmann names the
+    // literal but not where it is: find its first occurrence as a token.
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      const std::string literal = what.substr(open + 1, close - open - 1);
+      if (const auto at = find_number_token(text, literal)) {
+        return fail(ErrorCode::invalid_input, fmt::format("{}: non-finite number '{}' (overflows a double)",
+                                                          position_of(text, *at), literal));
+      }
+      return fail(ErrorCode::invalid_input,
+                  fmt::format("non-finite number '{}' (overflows a double)", literal));
+    }
+    return fail(ErrorCode::invalid_input, "non-finite number (overflows a double)");
   } catch (const json::exception& e) {
     return fail(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()));
   }
