@@ -15,7 +15,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <unistd.h>
 
@@ -293,11 +296,26 @@ int run(int argc, char** argv)
               isatty(STDOUT_FILENO) != 0};
   ctx.handle_signals = true;
   const char* env = std::getenv("RFDB_DB");
+  int code = 0;
   try {
-    return run_with(args, ctx, env != nullptr ? env : "");
+    code = run_with(args, ctx, env != nullptr ? env : "");
   } catch (const std::exception& e) {
-    return report_error(ctx, "", make_error(ErrorCode::internal, e.what()));
+    code = report_error(ctx, "", make_error(ErrorCode::internal, e.what()));
   }
+  // Output that never reached standard output (a full disk, a closed
+  // descriptor) is an error: a truncated export must not exit 0.
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int err = errno;
+    std::cout.clear();
+    const int write_code =
+        report_error(ctx, "",
+                     make_error(ErrorCode::io, fmt::format("writing standard output: {}",
+                                                           err != 0 ? std::strerror(err) : "write failed")));
+    return code != 0 ? code : write_code;
+  }
+  return code;
 }
 
 } // namespace rfdb::cli

@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <ostream>
+#include <unistd.h>
 
 namespace rfdb::cli {
 
@@ -67,20 +69,24 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
 }
 
 // The `--format json` report's "paths" elements, each written out as its path
-// finishes: to an unnamed temporary file (in memory only when none can be
-// made), so one call over thousands of runs keeps a flat memory footprint.
-// The printed document is byte-identical to dumping the whole report object
-// with an indent of 2: {"ok", "dry_run", "interrupted", "paths"}.
+// finishes: to an unlinked temporary file in $TMPDIR (else /tmp), so one call
+// over thousands of runs keeps a flat memory footprint. Every element is
+// flushed as it is added; when the file cannot be made or a write fails (a
+// full disk), the elements already spooled are read back and the report goes
+// on in memory, so nothing is lost. The printed document is byte-identical to
+// dumping the whole report object with an indent of 2:
+// {"ok", "dry_run", "interrupted", "paths"}.
 class JsonPathSpool {
 public:
-  JsonPathSpool() : m_file(std::tmpfile(), &std::fclose) {}
+  JsonPathSpool() : m_file(open_temporary(), &std::fclose) {}
 
   void add(const ingest::PathReport& p)
   {
     // Each element sits two levels deep ("paths" inside the root object):
     // indent every line of its own dump by four spaces. Strings never hold a
     // raw newline in JSON text, so splitting on '\n' is safe.
-    const std::string element = path_json(p).dump(2);
+    const std::string element =
+        path_json(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     std::string out = m_count == 0 ? "\n" : ",\n";
     std::size_t begin = 0;
     while (begin <= element.size()) {
@@ -92,32 +98,88 @@ public:
       begin = end + 1;
     }
     ++m_count;
-    if (!m_file || std::fwrite(out.data(), 1, out.size(), m_file.get()) != out.size()) {
-      m_file.reset();
-      m_memory += out; // no temporary file: keep the text in memory instead
+    if (m_file && std::fwrite(out.data(), 1, out.size(), m_file.get()) == out.size() &&
+        std::fflush(m_file.get()) == 0) {
+      m_spooled += out.size();
+      return;
     }
+    if (m_file) {
+      move_to_memory();
+    }
+    m_memory += out;
   }
 
-  // Print the whole report document (and a final newline) to `out`.
-  void print(std::ostream& out, bool ok, bool dry_run, bool stopped)
+  // Print the whole report document (and a final newline) to `out`, the
+  // spooled elements streamed from the file. Errors: false when they cannot
+  // all be read back (the document printed is then incomplete).
+  [[nodiscard]] bool print(std::ostream& out, bool ok, bool dry_run, bool stopped)
   {
     fmt::print(out, "{{\n  \"ok\": {},\n  \"dry_run\": {},\n  \"interrupted\": {},\n  \"paths\": [", ok,
                dry_run, stopped);
-    if (m_file && std::fflush(m_file.get()) == 0 && std::fseek(m_file.get(), 0, SEEK_SET) == 0) {
-      std::array<char, 65536> buf{};
-      std::size_t n = 0;
-      while ((n = std::fread(buf.data(), 1, buf.size(), m_file.get())) > 0) {
-        out.write(buf.data(), static_cast<std::streamsize>(n));
+    if (m_file) {
+      if (std::fseek(m_file.get(), 0, SEEK_SET) != 0) {
+        return false;
       }
+      std::array<char, 65536> buf{};
+      std::size_t left = m_spooled;
+      while (left > 0) {
+        const std::size_t n = std::fread(buf.data(), 1, std::min(left, buf.size()), m_file.get());
+        if (n == 0) {
+          return false;
+        }
+        out.write(buf.data(), static_cast<std::streamsize>(n));
+        left -= n;
+      }
+    }
+    if (m_lost) {
+      return false;
     }
     out << m_memory;
     out << (m_count == 0 ? "]\n}\n" : "\n  ]\n}\n");
+    return true;
   }
 
 private:
+  static std::FILE* open_temporary()
+  {
+    const char* dir = std::getenv("TMPDIR");
+    std::string templ = (dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp")) +
+                        "/rfdb-ingest-report.XXXXXX";
+    int fd = ::mkstemp(templ.data());
+    if (fd < 0 && templ.rfind("/tmp/", 0) != 0) {
+      templ = "/tmp/rfdb-ingest-report.XXXXXX";
+      fd = ::mkstemp(templ.data());
+    }
+    if (fd < 0) {
+      return nullptr;
+    }
+    ::unlink(templ.c_str());
+    std::FILE* file = ::fdopen(fd, "w+b");
+    if (file == nullptr) {
+      ::close(fd);
+    }
+    return file;
+  }
+
+  // Read back the m_spooled bytes written so far (they precede m_memory) and
+  // drop the file.
+  void move_to_memory()
+  {
+    std::string spooled(m_spooled, '\0');
+    if (std::fseek(m_file.get(), 0, SEEK_SET) != 0 ||
+        std::fread(spooled.data(), 1, spooled.size(), m_file.get()) != spooled.size()) {
+      m_lost = true;
+    }
+    m_memory.insert(0, spooled);
+    m_spooled = 0;
+    m_file.reset();
+  }
+
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file;
-  std::string m_memory;
+  std::size_t m_spooled = 0; // bytes written and flushed to m_file
+  std::string m_memory;      // the elements after those in m_file
   std::size_t m_count = 0;
+  bool m_lost = false; // the file could not be read back
 };
 
 // One path's result line (and its superseded files).
@@ -214,7 +276,13 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
     }
   }
   if (domain::is(*format, domain::OutputFormat::json)) {
-    spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped);
+    if (!spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped)) {
+      fmt::print(ctx.err,
+                 "rfdb: error: ingest: the JSON report could not be read back from its temporary "
+                 "file (incomplete above); {} run(s) committed, see `rfdb runs`\n",
+                 committed);
+      return 1;
+    }
   }
   if (stopped) {
     const char* unit = opts.dry_run ? "checked" : "committed";
@@ -249,7 +317,7 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
                   "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
       ->type_name("BYTES")
       ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->default_str("64M");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));

@@ -329,7 +329,15 @@ Result<Database> Database::open_read_only(const std::string& path, OlderSchema o
   std::unique_ptr<SQLite::Database> db;
   RFDB_TRY_ASSIGN(db, connect_read_only(path, header));
   try {
-    RFDB_TRY(check_identity(read_identity(*db), older));
+    const auto id = read_identity(*db);
+    if (id.fresh()) {
+      // An SQLite file with no rfdb schema: a first ingest interrupted
+      // before its migration committed, or a file made by other tools.
+      return fail(make_error(ErrorCode::not_found, "the database holds no rfdb schema yet")
+                      .with_hint("`rfdb ingest EVAL_DIR…` sets it up (a first ingest that was interrupted "
+                                 "leaves it empty)"));
+    }
+    RFDB_TRY(check_identity(id, older));
     db->exec("PRAGMA foreign_keys = ON");
   } catch (const SQLite::Exception& e) {
     return fail(from_sqlite(e, "open"));

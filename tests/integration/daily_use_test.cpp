@@ -6,6 +6,7 @@
 
 #include "cli/common.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -179,6 +180,36 @@ TEST(DailyUseErrors, NumericOptionsSayTheirRangeInWords)
   EXPECT_EQ(r.err, "rfdb: error: priors: --prior-strength: expected a number of 0 or more, got '-1'\n"
                    "hint: see rfdb priors --help\n");
   EXPECT_FALSE(contains(r.err, "1797693")) << "no CLI11 numeric bound";
+  r = run_cli({"ingest", "--max-file-size", "0", "."});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "rfdb: error: ingest: --max-file-size: expected a number greater than 0, got '0'\n"
+                   "hint: see rfdb ingest --help\n");
+}
+
+// A first ingest interrupted before its schema committed leaves an SQLite
+// file without tables: read commands say so; the next ingest sets it up.
+TEST(DailyUseErrors, ADatabaseWithoutSchemaSaysSoAndIngestRepairsIt)
+{
+  TempDir tmp;
+  const auto db = tmp / "empty.sqlite";
+  {
+    SQLite::Database raw(db.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("PRAGMA journal_mode = WAL");
+    raw.exec("VACUUM");
+  }
+  for (const std::string command : {"runs", "priors", "check"}) {
+    auto r = run_cli({"--db", db.string(), command});
+    EXPECT_EQ(r.code, 1) << command;
+    EXPECT_EQ(r.err,
+              "rfdb: error: " + command + ": " + db.string() +
+                  ": the database holds no rfdb schema yet\nhint: `rfdb ingest EVAL_DIR…` sets it up (a "
+                  "first ingest that was interrupted leaves it empty)\n");
+  }
+  auto ingest = run_cli({"--db", db.string(), "ingest", "-q", run_fixture(k_gemm_run).string()});
+  ASSERT_EQ(ingest.code, 0) << ingest.err;
+  auto runs = run_cli({"--db", db.string(), "runs", "--format", "json"});
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  EXPECT_EQ(nlohmann::json::parse(runs.out).size(), 1U);
 }
 
 // ---- run ids and runs filters -----------------------------------------------
