@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string_view>
 
 namespace rfdb::cli {
@@ -123,6 +124,27 @@ std::optional<std::filesystem::path> target_under(const std::filesystem::path& b
   return base / rel;
 }
 
+// Ok when no directory between `out` (which may itself be a link the user
+// chose) and `target` is a symbolic link: an export must not write through
+// one to somewhere outside `out`. Errors: io, naming the link.
+Result<void> no_link_below(const std::filesystem::path& out, const std::filesystem::path& target)
+{
+  std::filesystem::path dir = out;
+  const auto rel = target.parent_path().lexically_relative(out);
+  for (const auto& part : rel) {
+    if (part == ".") {
+      continue;
+    }
+    dir /= part;
+    std::error_code ec;
+    if (std::filesystem::symlink_status(dir, ec).type() == std::filesystem::file_type::symlink) {
+      return fail(make_error(ErrorCode::io, dir.string() + " is a symbolic link")
+                      .with_hint("export into a directory without links, or remove the link"));
+    }
+  }
+  return {};
+}
+
 // The file under `out` a stored file is exported to: OUT/<run_id>/<rel_path>,
 // knowledge files under OUT/knowledge/. Errors: invalid_input when the
 // stored run id or path would write outside its directory.
@@ -175,6 +197,7 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
   const auto check_target = [&](const store::StoredFile& f) -> Result<void> {
     std::filesystem::path target;
     RFDB_TRY_ASSIGN(target, export_target(out, f));
+    RFDB_TRY(no_link_below(out, target));
     std::error_code ec;
     if (!opts.force &&
         std::filesystem::symlink_status(target, ec).type() != std::filesystem::file_type::not_found) {
@@ -191,6 +214,7 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
   const auto write = [&](const store::StoredFile& f) -> Result<void> {
     std::filesystem::path target;
     RFDB_TRY_ASSIGN(target, export_target(out, f));
+    RFDB_TRY(no_link_below(out, target));
     std::error_code ec;
     std::filesystem::create_directories(target.parent_path(), ec);
     if (ec) {
@@ -247,12 +271,11 @@ Result<int> run_export(const ExportOptions& opts, Context& ctx)
     print_table(*table, *format, ctx.out);
     return 0;
   }
-  std::ofstream file(opts.output, std::ios::binary);
-  print_table(*table, *format, file);
-  file.close();
-  if (!file) {
-    return fail(make_error(ErrorCode::io, "cannot write " + opts.output));
-  }
+  // Written next to the target and renamed over it, as report -o does: a
+  // full disk leaves the old file whole; a symlink or FIFO is refused.
+  std::ostringstream text;
+  print_table(*table, *format, text);
+  RFDB_TRY(util::write_file_atomically(opts.output, text.str()));
   if (!ctx.quiet) {
     fmt::print(ctx.err, "wrote {} attempt rows to {}\n", table->rows.size(), opts.output);
   }

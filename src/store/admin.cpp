@@ -3,6 +3,7 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/sources.hpp"
 #include "store/text_codec.hpp"
 #include "util/text.hpp"
 
@@ -206,7 +207,8 @@ namespace {
 
 // Stored file text reads as text in `rfdb query`: a raw_zst column (zstd
 // frames, with the row's bytes) is shown decompressed as `raw`, as before
-// migration 0008; a dictionary (column dict) as its size.
+// migration 0008; a dictionary (column dict) as its size; a sha256 column
+// (32 bytes since migration 0010) as its 64 lower-case hex digits.
 Result<void> show_stored_text(Database& db, Table& t)
 {
   const auto index = [&t](std::string_view name) {
@@ -216,6 +218,7 @@ Result<void> show_stored_text(Database& db, Table& t)
   const int zst = index("raw_zst");
   const int bytes = index("bytes");
   const int dict = index("dict");
+  const int sha256 = index("sha256");
   TextCodec codec(db);
   for (auto& row : t.rows) {
     if (zst >= 0 && bytes >= 0 && row[static_cast<std::size_t>(zst)] &&
@@ -226,6 +229,11 @@ Result<void> show_stored_text(Database& db, Table& t)
       std::string text;
       RFDB_TRY_ASSIGN(text, codec.decompress(*row[static_cast<std::size_t>(zst)], n));
       row[static_cast<std::size_t>(zst)] = std::move(text);
+    }
+    if (sha256 >= 0 && row[static_cast<std::size_t>(sha256)] &&
+        row[static_cast<std::size_t>(sha256)]->size() == 32) {
+      auto& digest = row[static_cast<std::size_t>(sha256)];
+      digest = digest_hex(*digest);
     }
     if (dict >= 0 && row[static_cast<std::size_t>(dict)]) {
       row[static_cast<std::size_t>(dict)] =
@@ -309,7 +317,12 @@ Result<Table> run_named_query(Database& db, const std::string& name,
     }
     Statement& s = *prepared;
     for (const auto& [key, value] : params) {
-      bind_literal(s, ":" + key, value);
+      if (key == "sha256") {
+        // Stored as its 32 bytes (migration 0010); given as 64 hex digits.
+        s.bind_blob(":sha256", digest_bytes(value));
+      } else {
+        bind_literal(s, ":" + key, value);
+      }
     }
     return collect(s);
   };

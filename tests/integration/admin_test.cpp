@@ -92,6 +92,41 @@ TEST_F(Admin, QueryRunsNamedReadOnlyQueriesWithParameters)
   EXPECT_NE(unknown.err.find("hint: the queries: "), std::string::npos) << unknown.err;
 }
 
+TEST_F(Admin, QueryShowsDigestsAsHexAndTakesThemAsParameters)
+{
+  // sources stores sha256 as its 32 bytes (migration 0010): `rfdb query`
+  // prints the 64 hex digits, as sources_list does, and binds them back.
+  auto listed = run_cli({"--db", db, "query", "sources_list", "--format", "json"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  std::string env_sha;
+  for (const auto& row : json::parse(listed.out)) {
+    if (row["run_id"] == k_canonical_run && row["rel_path"] == "env_report.json") {
+      env_sha = row["sha256"].get<std::string>();
+    }
+  }
+  ASSERT_EQ(env_sha.size(), 64U);
+  auto stats =
+      run_cli({"--db", db, "query", "source_stats", "-p", "run_id=" + k_canonical_run, "--format", "json"});
+  ASSERT_EQ(stats.code, 0) << stats.err;
+  bool seen = false;
+  for (const auto& row : json::parse(stats.out)) {
+    if (row["rel_path"] == "env_report.json") {
+      EXPECT_EQ(row["sha256"], env_sha);
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen) << stats.out;
+  auto found = run_cli({"--db", db, "query", "source_find", "-p", "run_id=" + k_canonical_run, "-p",
+                        "rel_path=env_report.json", "-p", "sha256=" + env_sha, "--format", "json"});
+  ASSERT_EQ(found.code, 0) << found.err;
+  EXPECT_EQ(json::parse(found.out).size(), 1U) << found.out;
+  auto other =
+      run_cli({"--db", db, "query", "source_find", "-p", "run_id=" + k_canonical_run, "-p",
+               "rel_path=env_report.json", "-p", "sha256=" + std::string(64, '0'), "--format", "json"});
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_EQ(json::parse(other.out).size(), 0U) << other.out;
+}
+
 TEST_F(Admin, ExportHasOneRowPerAttemptWithPredictionAndOutcome)
 {
   auto r = run_cli({"--db", db, "export", "--format", "json"});
@@ -117,6 +152,12 @@ TEST_F(Admin, ExportHasOneRowPerAttemptWithPredictionAndOutcome)
             "lever_backend,pred_stage,pred_source_kind,pred_confidence,pred_pct_gpu_time,pred_roofline_pct,"
             "pred_target_eff,pred_attainable_speedup,pred_expected_e2e_gain_pct,pred_headroom_class,"
             "pred_bound_type,pred_suspect,isolated_speedup,e2e_delta_pct,post_efficiency,gate,verdict");
+  // -o replaces the file atomically and never writes through a link.
+  fs::create_symlink(tmp / "a.csv", tmp / "link.csv");
+  auto link = run_cli({"--db", db, "export", "-o", (tmp / "link.csv").string()});
+  EXPECT_EQ(link.code, 1);
+  EXPECT_NE(link.err.find("link.csv"), std::string::npos) << link.err;
+  EXPECT_EQ(read_bytes(tmp / "a.csv"), text);
 }
 
 TEST_F(Admin, CheckReportsAHealthyDatabase)

@@ -269,6 +269,24 @@ TEST(RawText, ExportRawWritesEveryStoredFileBackByteIdentical)
             read_bytes(dev_run(k_dev_runs[1]) / "env_report.json"));
   EXPECT_EQ(forced.out.rfind("wrote ", 0), 0U) << forced.out;
 
+  // A directory link under --out is not written through, even with --force:
+  // it could lead outside --out.
+  const auto linked = tmp / "linked";
+  const auto elsewhere = tmp / "elsewhere";
+  fs::create_directories(linked);
+  fs::create_directories(elsewhere);
+  fs::create_directory_symlink(elsewhere, linked / k_dev_runs[1]);
+  for (const bool force : {false, true}) {
+    std::vector<std::string> args{"export", "--raw", k_dev_runs[1], "--out", linked.string()};
+    if (force) {
+      args.emplace_back("--force");
+    }
+    const auto through = rfdb(db, args);
+    EXPECT_EQ(through.code, 1);
+    EXPECT_NE(through.err.find(k_dev_runs[1] + " is a symbolic link"), std::string::npos) << through.err;
+    EXPECT_TRUE(tree(elsewhere).empty());
+  }
+
   // Usage: --raw needs --out and exactly one of RUN / --all; RUN and --out need --raw.
   EXPECT_EQ(rfdb(db, {"export", "--raw", "--all"}).code, 2);
   EXPECT_EQ(rfdb(db, {"export", "--raw", "--out", one.string()}).code, 2);
