@@ -58,14 +58,19 @@ namespace {
 using Prepared = Ingester::Prepared;
 
 // Store the files that are new (or new versions); fill the report's lists.
+// Each parse in `parsed` learns the source_id of its stored version.
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
-                           const std::string& now, PathReport& rep)
+                           const std::string& now, ParsedFiles& parsed, PathReport& rep)
 {
   for (const auto& f : files) {
     store::PutSource put;
     RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
                                                                 f.sha256, f.content, now, f.mtime_ns},
                                               store::Reverted::unchanged));
+    if (const auto it = parsed.find(f.rel_path);
+        it != parsed.end() && it->second.text.data() == f.content.data()) {
+      it->second.source_id = put.source_id;
+    }
     if (put.action == store::PutSource::Action::unchanged) {
       ++rep.unchanged_files;
       continue;
@@ -78,10 +83,19 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
   return {};
 }
 
-Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& run_id)
+// The run's stored versions, without decompressing the ones `parsed` holds.
+Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& run_id,
+                                               const ParsedFiles& parsed)
 {
+  std::vector<std::int64_t> held;
+  for (const auto& [rel_path, file] : parsed) {
+    if (file.source_id != 0 && file.parsed) {
+      held.push_back(file.source_id);
+    }
+  }
+  std::sort(held.begin(), held.end());
   std::vector<store::SourceRow> rows;
-  RFDB_TRY_ASSIGN(rows, p.sources.run_sources(run_id));
+  RFDB_TRY_ASSIGN(rows, p.sources.run_sources(run_id, held));
   std::vector<StoredSource> out;
   out.reserve(rows.size());
   for (auto& row : rows) {
@@ -92,6 +106,7 @@ Result<std::vector<StoredSource>> load_sources(Prepared& p, const std::string& r
     src.kind = kind.value_or(ArtifactKind{std::move(row.kind), "", "", ""});
     src.raw = std::move(row.raw);
     src.superseded = row.superseded;
+    src.text_elided = row.text_elided;
     out.push_back(std::move(src));
   }
   return out;
@@ -153,8 +168,12 @@ Result<std::optional<CopyOf>> find_copy(Prepared& p, const DerivedRun& derived)
 {
   const auto mine = measured_attempts(derived);
   if (!mine.empty()) {
-    // Narrow by one attempt; its rounded values are within the query's tolerance.
-    const auto& [short_name, iso, e2e] = mine.front();
+    // Narrow by one attempt (a copy has them all); its rounded values are
+    // within the query's tolerance. One with an isolated speedup lets the
+    // query seek a narrow range of attempts_measured.
+    const auto narrow = std::find_if(mine.begin(), mine.end(),
+                                     [](const MeasuredAttempt& m) { return std::get<1>(m).has_value(); });
+    const auto& [short_name, iso, e2e] = narrow != mine.end() ? *narrow : mine.front();
     const auto unscale = [](std::optional<std::int64_t> steps, double scale) {
       return steps ? std::optional(static_cast<double>(*steps) / scale) : std::nullopt;
     };
@@ -403,14 +422,14 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   RunRow placeholder;
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
-  RFDB_TRY(store_sources(p, run_id, files, req.now, rep));
+  RFDB_TRY(store_sources(p, run_id, files, req.now, parsed, rep));
   if (rep.new_files.empty() && !stale) {
     rep.status = "unchanged";
     tx.rollback();
     return {};
   }
   std::vector<StoredSource> sources;
-  RFDB_TRY_ASSIGN(sources, load_sources(p, run_id));
+  RFDB_TRY_ASSIGN(sources, load_sources(p, run_id, parsed));
   DerivedRun derived;
   RFDB_TRY_ASSIGN(derived, derive_run(run_id, dir_basename, sources, &parsed));
   rep.warnings.insert(rep.warnings.end(), derived.warnings.begin(), derived.warnings.end());

@@ -12,8 +12,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <simdjson.h>
+#include <vector>
 
 namespace rfdb::ingest {
 
@@ -424,8 +426,18 @@ std::optional<json> detail::parse_json_fast(std::string_view text)
     return std::nullopt;
   }
   thread_local simdjson::dom::parser parser;
+  // simdjson reads SIMDJSON_PADDING bytes past the text: copy it into a
+  // padded buffer reused from file to file (parse() would allocate one per call).
+  thread_local std::vector<char> padded;
+  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) {
+    padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  }
+  if (!text.empty()) {
+    std::memcpy(padded.data(), text.data(), text.size());
+  }
+  std::memset(padded.data() + text.size(), 0, simdjson::SIMDJSON_PADDING);
   simdjson::dom::element root;
-  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) {
+  if (parser.parse(padded.data(), text.size(), false).get(root) != simdjson::SUCCESS) {
     return std::nullopt;
   }
   json out;

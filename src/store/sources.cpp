@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace rfdb::store {
 
 namespace {
@@ -164,16 +166,21 @@ Result<void> Sources::set_stat(std::int64_t source_id, std::int64_t mtime_ns)
   return {};
 }
 
-Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id)
+Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id,
+                                                    const std::vector<std::int64_t>& elide_text)
 {
   Statement& s = m_s->run_sources;
   s.bind(":run_id", run_id);
   std::vector<SourceRow> out;
   const auto add = [&](const Statement& row) -> Result<void> {
+    const std::int64_t source_id = row.get_int("source_id");
+    const bool elided = std::binary_search(elide_text.begin(), elide_text.end(), source_id);
     std::string text;
-    RFDB_TRY_ASSIGN(text, stored_text(m_codec, row));
-    out.push_back(SourceRow{row.get_int("source_id"), row.get_text("rel_path"), row.get_text("kind"),
-                            std::move(text), row.get_int("superseded") != 0});
+    if (!elided) {
+      RFDB_TRY_ASSIGN(text, stored_text(m_codec, row));
+    }
+    out.push_back(SourceRow{source_id, row.get_text("rel_path"), row.get_text("kind"), std::move(text),
+                            row.get_int("superseded") != 0, elided});
     return {};
   };
   RFDB_TRY(for_each_row(s, add));

@@ -58,8 +58,9 @@ struct SourceRow {
   std::int64_t source_id = 0;
   std::string rel_path;
   std::string kind; // the kind stored at ingest
-  std::string raw;  // the file's text, decompressed
+  std::string raw;  // the file's text, decompressed (empty when text_elided)
   bool superseded = false;
+  bool text_elided = false; // the caller holds the text: not decompressed
 };
 
 // The current version of one of a run's files with its size and the mtime
@@ -108,9 +109,13 @@ public:
   Result<void> set_stat(std::int64_t source_id, std::int64_t mtime_ns);
 
   // Every stored version of a run's files, by rel_path then age, with its
-  // text decompressed. Errors: db; invalid_input when a stored text does not
-  // decompress to its recorded size (naming the file and source_id).
-  Result<std::vector<SourceRow>> run_sources(const std::string& run_id);
+  // text decompressed, except the versions whose source_id is in
+  // `elide_text` (sorted), which the caller holds: their rows have
+  // text_elided set and an empty raw. Errors: db; invalid_input when a
+  // stored text does not decompress to its recorded size (naming the file
+  // and source_id).
+  Result<std::vector<SourceRow>> run_sources(const std::string& run_id,
+                                             const std::vector<std::int64_t>& elide_text = {});
 
 private:
   struct Statements;

@@ -6,7 +6,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
+#include <memory>
 #include <sqlite3.h>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rfdb::store::detail {
 
@@ -33,25 +37,54 @@ public:
   {
   }
 
+  // A name that is not a parameter binds through SQLiteCpp by name, which
+  // throws its "out of range" error.
   Result<void> bind_null(const char* name) override
   {
-    return guard(name, [&] { m_stmt->bind(name); });
+    return guard(name, [&] {
+      const int i = index(name);
+      i > 0 ? m_stmt->bind(i) : m_stmt->bind(name);
+    });
   }
   Result<void> bind_int(const char* name, std::int64_t value) override
   {
-    return guard(name, [&] { m_stmt->bind(name, value); });
+    return guard(name, [&] {
+      const int i = index(name);
+      i > 0 ? m_stmt->bind(i, value) : m_stmt->bind(name, value);
+    });
   }
   Result<void> bind_double(const char* name, double value) override
   {
-    return guard(name, [&] { m_stmt->bind(name, value); });
+    return guard(name, [&] {
+      const int i = index(name);
+      i > 0 ? m_stmt->bind(i, value) : m_stmt->bind(name, value);
+    });
   }
   Result<void> bind_text(const char* name, std::string_view value) override
   {
-    return guard(name, [&] { m_stmt->bind(name, std::string(value)); });
+    return guard(name, [&] {
+      const int i = index(name);
+      if (i <= 0) {
+        m_stmt->bind(name, std::string(value));
+        return;
+      }
+      std::string& kept = kept_value(i);
+      kept.assign(value);
+      m_stmt->bindNoCopy(i, kept);
+    });
   }
   Result<void> bind_blob(const char* name, std::string_view bytes) override
   {
-    return guard(name, [&] { m_stmt->bind(name, bytes.data(), static_cast<int>(bytes.size())); });
+    return guard(name, [&] {
+      const int i = index(name);
+      if (i <= 0) {
+        m_stmt->bind(name, bytes.data(), static_cast<int>(bytes.size()));
+        return;
+      }
+      std::string& kept = kept_value(i);
+      kept.assign(bytes);
+      m_stmt->bindNoCopy(i, kept.data(), static_cast<int>(kept.size()));
+    });
   }
 
   Result<int> exec() override
@@ -126,6 +159,42 @@ private:
     return make_error(ErrorCode::db, e.what()).with_context(fmt::format("query {}", m_name));
   }
 
+  // The parameter index of `name` (0: none). Statements bind their
+  // parameters in the same order on every execution, so the slot after the
+  // previous hit is tried first; names are compared, not their addresses.
+  int index(const char* name)
+  {
+    const std::size_t n = m_index.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t at = (m_next + k) % n;
+      if (m_index[at].first == name) {
+        m_next = at + 1;
+        return m_index[at].second;
+      }
+    }
+    const int i = m_stmt->getIndex(name);
+    if (i > 0) {
+      m_index.emplace_back(name, i);
+      m_next = m_index.size();
+    }
+    return i;
+  }
+
+  // The buffer a text or blob parameter is bound from (SQLITE_STATIC: SQLite
+  // reads it in place, no copy per execution). Each lives, at a stable
+  // address, until the statement is destroyed; reset() unbinds them.
+  std::string& kept_value(int i)
+  {
+    const auto at = static_cast<std::size_t>(i);
+    if (m_kept.size() <= at) {
+      m_kept.resize(at + 1);
+    }
+    if (!m_kept[at]) {
+      m_kept[at] = std::make_unique<std::string>();
+    }
+    return *m_kept[at];
+  }
+
   template <typename Fn> Result<void> guard(const char* name, Fn&& fn)
   {
     try {
@@ -138,6 +207,9 @@ private:
 
   std::unique_ptr<SQLite::Statement> m_stmt;
   std::string m_name;
+  std::vector<std::pair<std::string, int>> m_index; // parameter name → index, as first bound
+  std::size_t m_next = 0;                           // where index() looks first
+  std::vector<std::unique_ptr<std::string>> m_kept; // by parameter index
 };
 
 } // namespace

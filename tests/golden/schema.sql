@@ -1,5 +1,8 @@
 -- index attempt_sources_source
 CREATE INDEX attempt_sources_source ON attempt_sources (source_id);
+-- index attempts_measured
+CREATE INDEX attempts_measured ON attempts (short_name, isolated_speedup)
+  WHERE isolated_speedup IS NOT NULL OR e2e_delta_pct IS NOT NULL;
 -- index attempts_pred_verdict
 CREATE INDEX attempts_pred_verdict ON attempts (pred_verdict_id);
 -- index bench_summaries_run

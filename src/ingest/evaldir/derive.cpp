@@ -339,7 +339,12 @@ std::optional<ParsedArtifact> take_parsed(ParsedFiles* files, const StoredSource
     return std::nullopt;
   }
   const auto it = files->find(src.rel_path);
-  if (it == files->end() || it->second.text != src.raw || !it->second.parsed) {
+  if (it == files->end() || !it->second.parsed) {
+    return std::nullopt;
+  }
+  // A known source_id identifies the stored version (found or stored by
+  // this file's sha256) without comparing the text.
+  if (it->second.source_id != 0 ? it->second.source_id != src.source_id : it->second.text != src.raw) {
     return std::nullopt;
   }
   std::optional<ParsedArtifact> out = std::move(it->second.parsed);
@@ -445,6 +450,9 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     ParsedArtifact p;
     if (auto cached = take_parsed(parsed_files, src)) {
       p = std::move(*cached);
+    } else if (src.text_elided) {
+      return fail(ErrorCode::internal, fmt::format("{} (source_id {}): text not loaded and no parse kept",
+                                                   src.rel_path, src.source_id));
     } else {
       auto parsed = parse_artifact(src.kind, src.rel_path, src.raw, file_warnings);
       if (!parsed) {

@@ -40,6 +40,7 @@ struct StoredSource {
   ArtifactKind kind;
   std::string raw;
   bool superseded = false;
+  bool text_elided = false; // raw not loaded: a ParsedFiles entry with this source_id has the parse
 };
 
 // One artifact parsed and run through its kind's parser: what derive_run
@@ -57,10 +58,12 @@ struct ParsedArtifact {
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
-// when a stored source has the same rel_path and identical text).
+// when a stored source has the same rel_path and identical text, or, once
+// the file is stored, the same source_id).
 struct ParsedFile {
   std::string_view text; // the file's content, owned by the caller
   std::optional<ParsedArtifact> parsed;
+  std::int64_t source_id = 0; // the stored version with this text; 0 = not known
 };
 using ParsedFiles = std::map<std::string, ParsedFile, std::less<>>; // by rel_path
 

@@ -232,11 +232,30 @@ Result<std::string> read_limited(const fs::path& path, const std::string& displa
   std::size_t done = 0;
   for (;;) {
     if (done == content.size()) {
-      // The file may have grown since fstat: read on, within the limit.
+      // The file may have grown since fstat: read on, within the limit. The
+      // usual end-of-file probe reads into a small buffer first, so a file
+      // that did not grow costs no 64 kB resize (zero-filled) per file.
       if (content.size() >= max_bytes + 1) {
         break;
       }
+      char probe[512];
+      const ssize_t p = ::read(f.fd, probe, sizeof probe);
+      if (p < 0 && errno == EINTR) {
+        continue;
+      }
+      if (p < 0) {
+        return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
+      }
+      if (p == 0) {
+        break;
+      }
+      content.append(probe, static_cast<std::size_t>(p));
+      done += static_cast<std::size_t>(p);
+      if (done > max_bytes) {
+        break;
+      }
       content.resize(std::min<std::uint64_t>(max_bytes + 1, content.size() + 65536));
+      continue;
     }
     const ssize_t n = ::read(f.fd, content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) {
