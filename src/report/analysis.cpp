@@ -3,7 +3,9 @@
 // (declarations and rules in report/findings.hpp).
 #include "domain/as_of.hpp"
 #include "domain/normalize.hpp"
+#include "report/digest.hpp"
 #include "report/findings.hpp"
+#include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
 
@@ -22,9 +24,10 @@ namespace {
 // as_of if it is a date, else the newest run date, else the newest imported
 // date (a database of imported knowledge only), else "". Imported knowledge
 // never moves as_of past the runs.
-std::string resolve_as_of(const ReportInput& in)
+std::string resolve_as_of(const ReportInput& in, const domain::NewestDate& folded)
 {
   domain::NewestDate newest;
+  newest.see(folded.value());
   for (const auto& r : in.runs) {
     newest.see(r.run_date);
   }
@@ -43,18 +46,12 @@ struct Scope {
   const ReportInput& in;
   const std::string& as_of;
 
-  bool date_ok(const std::string& date) const
+  bool date_ok(const std::string& date) const { return in_scope(date, "", as_of, in.since, std::nullopt); }
+  bool gfx_ok(const std::string& gfx) const { return in_scope("", gfx, "", std::nullopt, in.gfx_filter); }
+  bool ok(const std::string& date, const std::string& gfx) const
   {
-    if (date.empty()) {
-      return !in.since;
-    }
-    return (as_of.empty() || date <= as_of) && (!in.since || date >= *in.since);
+    return in_scope(date, gfx, as_of, in.since, in.gfx_filter);
   }
-  bool gfx_ok(const std::string& gfx) const
-  {
-    return !in.gfx_filter || domain::gfx_key(gfx) == domain::gfx_key(*in.gfx_filter);
-  }
-  bool ok(const std::string& date, const std::string& gfx) const { return date_ok(date) && gfx_ok(gfx); }
 };
 
 template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>& v, Pred pred)
@@ -169,41 +166,6 @@ std::string newest_run(const ReportInput& s)
   return best.second;
 }
 
-using KernelKey = std::pair<std::string, std::string>; // run_id, short_name
-
-// Best e2e delta and isolated speedup per (run, kernel), built in one pass so
-// routing quality stays linear in the number of attempts.
-std::map<KernelKey, RealizedPick> realized_index(const std::vector<AttemptInfo>& attempts)
-{
-  std::map<KernelKey, RealizedPick> index;
-  for (const auto& a : attempts) {
-    if (!speed_is_evidence(a)) {
-      continue; // wrong output or a kernel that never ran realized nothing
-    }
-    auto& p = index[{a.run_id, a.short_name}];
-    p.short_name = a.short_name;
-    if (a.e2e_delta_pct) {
-      p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
-    }
-    if (a.isolated_speedup) {
-      p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
-    }
-  }
-  return index;
-}
-
-RealizedPick realized(const std::map<KernelKey, RealizedPick>& index, const std::string& run_id,
-                      const std::string& kernel)
-{
-  const auto it = index.find({run_id, kernel});
-  if (it != index.end()) {
-    return it->second;
-  }
-  RealizedPick p;
-  p.short_name = kernel;
-  return p;
-}
-
 void judge(RoutingDisagreement& d)
 {
   std::optional<double> x;
@@ -224,14 +186,13 @@ void judge(RoutingDisagreement& d)
   }
 }
 
-RoutingSummary routing_quality(const ReportInput& s)
+RoutingSummary routing_quality(const ReportInput& s, const AttemptDigest& digest)
 {
   std::map<std::string, std::string> dates;
   for (const auto& r : s.runs) {
     dates[r.run_id] = r.run_date;
   }
   RoutingSummary out;
-  const auto index = realized_index(s.attempts);
   for (const auto& r : s.rankings) {
     if (r.top_by_pct.empty() || r.top_by_gain.empty()) {
       continue;
@@ -242,8 +203,8 @@ RoutingSummary routing_quality(const ReportInput& s)
     }
     RoutingDisagreement d{r,
                           dates[r.run_id],
-                          realized(index, r.run_id, r.top_by_pct),
-                          realized(index, r.run_id, r.top_by_gain),
+                          digest.realized(r.run_id, r.top_by_pct),
+                          digest.realized(r.run_id, r.top_by_gain),
                           "",
                           ""};
     judge(d);
@@ -259,20 +220,40 @@ RoutingSummary routing_quality(const ReportInput& s)
 
 } // namespace
 
+bool in_scope(const std::string& date, const std::string& gfx, const std::string& as_of,
+              const std::optional<std::string>& since, const std::optional<std::string>& gfx_filter)
+{
+  const bool date_ok = date.empty() ? !since : (as_of.empty() || date <= as_of) && (!since || date >= *since);
+  return date_ok && (!gfx_filter || domain::gfx_key(gfx) == domain::gfx_key(*gfx_filter));
+}
+
 Analysis analyze(ReportInput input)
 {
   Analysis a;
-  a.as_of = resolve_as_of(input);
+  std::shared_ptr<AttemptDigest> digest = std::move(input.attempt_digest);
+  if (!digest) {
+    digest = std::make_shared<AttemptDigest>();
+  }
+  a.as_of = resolve_as_of(input, digest->newest);
   a.scoped = scope_input(std::move(input), a.as_of);
-  a.findings = build_findings(a.scoped, a.as_of);
+  for (const auto& r : a.scoped.rankings) {
+    digest->need_realized(r.run_id, r.top_by_pct);
+    digest->need_realized(r.run_id, r.top_by_gain);
+  }
+  for (const auto& at : a.scoped.attempts) {
+    digest->add(at);
+  }
+  a.attempts = digest->attempts;
+  a.findings = detail::findings_from_lines(std::move(digest->lines), a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
-  a.cautions = build_cautions(a.scoped);
+  a.cautions = detail::finish_cautions(std::move(digest->cautions), a.scoped);
   const auto latest = latest_verdicts(a.scoped.heads);
   a.saturated = saturated_groups(latest, a.saturated_heads);
-  a.routing = routing_quality(a.scoped);
+  a.routing = routing_quality(a.scoped, *digest);
   a.newest_run_id = newest_run(a.scoped);
   a.newest_heads = keep_if(latest, [&](const HeadVerdict& h) { return h.run_id == a.newest_run_id; });
   std::sort(a.newest_heads.begin(), a.newest_heads.end(), head_less);
+  a.digest = std::move(digest);
   return a;
 }
 

@@ -46,7 +46,9 @@ std::string validation_figure(const AttemptInfo& a)
                      a.run_validation_class);
 }
 
-void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
+} // namespace
+
+void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
 {
   // Most attempts raise none: decide before building any text.
   const bool iso_win = a.isolated_speedup && domain::is_isolated_win(*a.isolated_speedup);
@@ -104,6 +106,8 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
     out.push_back(std::move(c));
   }
 }
+
+namespace {
 
 // One sentence of imported text without its final period (the caution adds
 // its own punctuation).
@@ -178,8 +182,13 @@ std::vector<Caution> build_cautions(const ReportInput& scoped)
 {
   std::vector<Caution> runs;
   for (const AttemptInfo& a : scoped.attempts) {
-    attempt_cautions(a, runs);
+    detail::attempt_cautions(a, runs);
   }
+  return detail::finish_cautions(std::move(runs), scoped);
+}
+
+std::vector<Caution> detail::finish_cautions(std::vector<Caution> runs, const ReportInput& scoped)
+{
   std::sort(runs.begin(), runs.end(), [](const Caution& x, const Caution& y) {
     return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key, x.text) <
            std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key, y.text);

@@ -290,6 +290,9 @@ struct Analysis {
   RoutingSummary routing;
   std::string newest_run_id;             // "" when there are no runs/heads
   std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc
+  std::size_t attempts = 0;              // attempts in scope
+  // The scoped attempts folded (Calibration reads its samples and misses).
+  std::shared_ptr<const AttemptDigest> digest;
 };
 
 // Compute the analysis. Deterministic: any permutation of the input vectors

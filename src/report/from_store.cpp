@@ -4,6 +4,7 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/digest.hpp"
 #include "report/findings.hpp"
 #include "store/findings_writer.hpp"
 #include "util/text.hpp"
@@ -230,11 +231,10 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
   return h;
 }
 
-// Heads of the latest profiled round of each run in `verdicts`, with whether
-// a byte-reduction lever (fusion or lower precision) was tried on the kernel
-// afterwards; is_newest_run is set by the caller.
-std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts,
-                               const std::set<KernelKey>& byte_reducing)
+// Heads of the latest profiled round of each run in `verdicts`; whether a
+// byte-reduction lever (fusion or lower precision) was tried on the kernel
+// afterwards and is_newest_run are set by the caller.
+std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::map<std::string, int> latest_round;
   for (const auto& v : verdicts) {
@@ -252,31 +252,55 @@ std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts
       continue;
     }
     const auto m = measured.find({v.run_id, v.short_name});
-    HeadVerdict h = head_from(v, m == measured.end() ? nullptr : m->second);
-    h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
-    out.push_back(std::move(h));
+    out.push_back(head_from(v, m == measured.end() ? nullptr : m->second));
   }
   return out;
 }
 
 } // namespace
 
-ReportInputBuilder::ReportInputBuilder() = default;
+ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::string> since,
+                                       std::optional<std::string> gfx_filter)
+    : m_as_of_given(std::move(as_of))
+{
+  m_in.since = std::move(since);
+  m_in.gfx_filter = std::move(gfx_filter);
+  m_in.attempt_digest = std::make_shared<AttemptDigest>();
+}
+
 ReportInputBuilder::~ReportInputBuilder() = default;
 
 void ReportInputBuilder::add_run(const store::RunSummary& r)
 {
+  m_newest_run_date.see(r.run_date.value_or(""));
   m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
 }
 
+void ReportInputBuilder::start_attempts()
+{
+  m_attempts_started = true;
+  flush_run();
+  m_in.as_of = domain::resolve_as_of(m_as_of_given, m_newest_run_date);
+  for (const auto& r : m_in.rankings) {
+    m_in.attempt_digest->need_realized(r.run_id, r.top_by_pct);
+    m_in.attempt_digest->need_realized(r.run_id, r.top_by_gain);
+  }
+}
+
 void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
 {
+  if (!m_attempts_started) {
+    start_attempts();
+  }
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  m_in.attempts.push_back(attempt_info(std::move(a)));
+  const AttemptInfo x = attempt_info(std::move(a));
+  if (in_scope(x.run_date, x.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
+    m_in.attempt_digest->add(x);
+  }
 }
 
 void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
@@ -302,23 +326,21 @@ void ReportInputBuilder::flush_run()
   for (auto& r : rankings(m_run_verdicts)) {
     m_in.rankings.push_back(std::move(r));
   }
-  for (auto& h : heads(m_run_verdicts, m_byte_reducing)) {
+  for (auto& h : heads(m_run_verdicts)) {
     m_in.heads.push_back(std::move(h));
   }
   m_run_verdicts.clear();
 }
 
-ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::string as_of,
-                                       std::optional<std::string> since,
-                                       std::optional<std::string> gfx_filter)
+ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
 {
-  flush_run();
+  if (!m_attempts_started) {
+    start_attempts();
+  }
   for (auto& h : m_in.heads) {
     h.is_newest_run = h.run_id == m_newest_run;
+    h.followed_by_byte_reduction = m_byte_reducing.count({h.run_id, h.short_name}) != 0;
   }
-  m_in.as_of = std::move(as_of);
-  m_in.since = std::move(since);
-  m_in.gfx_filter = std::move(gfx_filter);
   m_in.priors = std::move(priors);
   return std::move(m_in);
 }
@@ -326,22 +348,22 @@ ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::stri
 ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
                                std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
-  ReportInputBuilder b;
+  ReportInputBuilder b(std::move(as_of), std::move(since), std::move(gfx_filter));
   for (const auto& r : ev.runs) {
     b.add_run(r);
   }
-  for (auto& a : ev.attempts) {
-    b.add_attempt(std::move(a));
-  }
-  std::vector<store::ReportAttempt>().swap(ev.attempts);
   for (auto& v : ev.verdicts) {
     b.add_verdict(std::move(v));
   }
   std::vector<store::ReportVerdict>().swap(ev.verdicts);
+  for (auto& a : ev.attempts) {
+    b.add_attempt(std::move(a));
+  }
+  std::vector<store::ReportAttempt>().swap(ev.attempts);
   for (const auto& f : ev.findings) {
     b.add_finding(f);
   }
-  return b.finish(std::move(priors), std::move(as_of), std::move(since), std::move(gfx_filter));
+  return b.finish(std::move(priors));
 }
 
 } // namespace rfdb::report

@@ -10,11 +10,14 @@
 #include "calibrate/priors.hpp"
 #include "domain/prediction.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rfdb::report {
+
+class AttemptDigest; // report/digest.hpp
 
 // One ingested run (retracted runs are left out by the lead).
 struct RunInfo {
@@ -139,6 +142,10 @@ struct ReportInput {
   std::vector<RunInfo> runs;
   calibrate::PriorsResult priors;
   std::vector<AttemptInfo> attempts;
+  // Attempts already scoped and folded as they were read (the store path,
+  // which holds no AttemptInfo per attempt); analyze folds `attempts` into
+  // it as well. Null: only `attempts`.
+  std::shared_ptr<AttemptDigest> attempt_digest;
   std::vector<RoundRanking> rankings;
   std::vector<HeadVerdict> heads;
   std::vector<ImportedFinding> imported;

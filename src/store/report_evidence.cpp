@@ -222,10 +222,10 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
 {
   RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
                      [&](const Row& r) { sink.run(read_run(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
-                     [&](const Row& r) { sink.attempt(read_attempt(r)); }));
   RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
                      [&](const Row& r) { sink.verdict(read_verdict(r)); }));
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
+                     [&](const Row& r) { sink.attempt(read_attempt(r)); }));
   return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
                    [&](const Row& r) { sink.finding(read_finding(r)); });
 }

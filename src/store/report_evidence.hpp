@@ -69,9 +69,9 @@ struct ReportEvidenceSink {
 };
 
 // Stream everything the playbook reads, in this order: runs (by run_date,
-// run_id), attempts, verdicts (a run's rows contiguous, by run_date, run_id,
-// round_order, pct_gpu_time descending, short_name, verdict_id), imported
-// findings. Errors: db.
+// run_id), verdicts (a run's rows contiguous, by run_date, run_id,
+// round_order, pct_gpu_time descending, short_name, verdict_id), attempts,
+// imported findings. Errors: db.
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
 
 // Load everything the playbook reads into memory. Errors: db.

@@ -1,0 +1,131 @@
+// The scoped attempts folded one at a time into what the playbook's
+// sections show (report/digest.hpp).
+#include "report/digest.hpp"
+
+#include "domain/roofline.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace rfdb::report {
+
+namespace {
+
+std::string pick_key(const std::string& run_id, const std::string& kernel)
+{
+  std::string key;
+  key.reserve(run_id.size() + kernel.size() + 1);
+  key += run_id;
+  key += '\n';
+  key += kernel;
+  return key;
+}
+
+} // namespace
+
+void MissList::add(double ratio, const AttemptInfo& attempt)
+{
+  ++total;
+  const auto before = [this](double r, const AttemptInfo& a, const Miss& m) {
+    if (r != m.ratio) {
+      return descending ? r > m.ratio : r < m.ratio;
+    }
+    return std::tie(a.run_id, a.attempt_key) < std::tie(m.attempt.run_id, m.attempt.attempt_key);
+  };
+  if (kept.size() == k_misses_shown && !before(ratio, attempt, kept.back())) {
+    return;
+  }
+  auto at = kept.begin();
+  while (at != kept.end() && !before(ratio, attempt, *at)) {
+    ++at;
+  }
+  kept.insert(at, Miss{ratio, attempt});
+  if (kept.size() > k_misses_shown) {
+    kept.pop_back();
+  }
+}
+
+AttemptDigest::AttemptDigest()
+{
+  over.descending = false;
+}
+
+void AttemptDigest::need_realized(const std::string& run_id, const std::string& kernel)
+{
+  m_realized.try_emplace(pick_key(run_id, kernel));
+}
+
+RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel) const
+{
+  RealizedPick p;
+  if (const auto it = m_realized.find(pick_key(run_id, kernel)); it != m_realized.end()) {
+    p = it->second;
+  }
+  p.short_name = kernel;
+  return p;
+}
+
+void AttemptDigest::add(const AttemptInfo& a)
+{
+  ++attempts;
+  newest.see(a.run_date);
+  const bool config = is_config_trial(a);
+  const bool usable = has_usable_prediction(a);
+  // Calibration: per op class samples (serving-config trials have no kernel
+  // prediction), and the misses beyond the noise band.
+  if (config) {
+    ++config_trials;
+  } else {
+    ClassSample& c = by_class[a.op_class.empty() ? "unknown" : a.op_class];
+    ++c.attempts;
+    if (usable) {
+      c.predicted.push_back(*a.prediction.attainable_speedup);
+    }
+    if (a.isolated_speedup) {
+      c.measured.push_back(*a.isolated_speedup);
+      if (usable) {
+        c.ratio.push_back(*a.isolated_speedup / *a.prediction.attainable_speedup);
+      }
+    }
+  }
+  const bool evidence = speed_is_evidence(a);
+  if (a.isolated_speedup && domain::is_isolated_win(*a.isolated_speedup) && usable && evidence) {
+    const double r = *a.isolated_speedup / *a.prediction.attainable_speedup;
+    if (domain::beats_prediction(r, 1.0)) {
+      under.add(r, a);
+    } else if (r * (1.0 + domain::k_iso_noise) < 1.0) {
+      over.add(r, a);
+    }
+  }
+  detail::attempt_cautions(a, cautions);
+  if (what_works_exclusion(a).empty()) {
+    detail::add_line_attempt(lines, m_index, a);
+  }
+  // Routing quality: the best e2e delta and isolated speedup of a pick.
+  if (evidence && !m_realized.empty()) {
+    if (const auto it = m_realized.find(pick_key(a.run_id, a.short_name)); it != m_realized.end()) {
+      RealizedPick& p = it->second;
+      if (a.e2e_delta_pct) {
+        p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
+      }
+      if (a.isolated_speedup) {
+        p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
+      }
+    }
+  }
+}
+
+AttemptDigest digest_attempts(const ReportInput& scoped)
+{
+  AttemptDigest d;
+  for (const auto& r : scoped.rankings) {
+    d.need_realized(r.run_id, r.top_by_pct);
+    d.need_realized(r.run_id, r.top_by_gain);
+  }
+  for (const auto& a : scoped.attempts) {
+    d.add(a);
+  }
+  return d;
+}
+
+} // namespace rfdb::report
