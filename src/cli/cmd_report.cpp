@@ -171,7 +171,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   {
     // Default as-of: the newest run date. Imported knowledge newer than it is
     // shown with its own date and never moves as-of.
-    report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope);
+    report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
     sink.run = [&](store::RunSummary&& r) { builder.add_run(r); };
     sink.verdict = [&](store::ReportVerdict&& v) { builder.add_verdict(std::move(v)); };

@@ -247,6 +247,11 @@ Analysis analyze(ReportInput input)
   a.findings = detail::findings_from_lines(std::move(digest->lines), a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
   a.cautions = detail::finish_cautions(std::move(digest->cautions), a.scoped);
+  a.run_cautions = digest->keep_all_cautions
+                       ? static_cast<std::size_t>(std::count_if(
+                             a.cautions.begin(), a.cautions.end(),
+                             [](const Caution& c) { return c.kind != CautionKind::imported_negative; }))
+                       : digest->distinct_run_cautions;
   const auto latest = latest_verdicts(a.scoped.heads);
   a.saturated = saturated_groups(latest, a.saturated_heads);
   a.routing = routing_quality(a.scoped, *digest);

@@ -97,7 +97,33 @@ void AttemptDigest::add(const AttemptInfo& a)
       over.add(r, a);
     }
   }
-  detail::attempt_cautions(a, cautions);
+  if (keep_all_cautions) {
+    detail::attempt_cautions(a, cautions, &m_index);
+  } else {
+    m_raised.clear();
+    detail::attempt_cautions(a, m_raised, &m_index, [this](const Caution& c) {
+      std::string key;
+      key.reserve(c.run_id.size() + c.short_name.size() + c.lever_key.size() + 4);
+      key += static_cast<char>('0' + static_cast<int>(c.kind));
+      key += c.run_id;
+      key += '\n';
+      key += c.short_name;
+      key += '\n';
+      key += c.lever_key;
+      if (m_caution_keys.insert(std::move(key)).second) {
+        ++distinct_run_cautions;
+      }
+      // Its text is needed when it may be shown: it ties a shown one, there
+      // is room, or it comes before the last one shown.
+      return cautions.size() < k_run_cautions ||
+             std::any_of(cautions.begin(), cautions.end(),
+                         [&](const Caution& t) { return detail::same_caution(c, t); }) ||
+             detail::run_caution_less(c, cautions.back(), false);
+    });
+    for (auto& c : m_raised) {
+      keep_caution(std::move(c));
+    }
+  }
   if (what_works_exclusion(a).empty()) {
     detail::add_line_attempt(lines, m_index, a);
   }
@@ -112,6 +138,25 @@ void AttemptDigest::add(const AttemptInfo& a)
         p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
       }
     }
+  }
+}
+
+void AttemptDigest::keep_caution(Caution&& c)
+{
+  for (auto& t : cautions) {
+    if (detail::same_caution(c, t)) {
+      if (c.text < t.text) {
+        t = std::move(c); // the duplicate that sorts first is kept
+      }
+      return;
+    }
+  }
+  const auto at =
+      std::upper_bound(cautions.begin(), cautions.end(), c,
+                       [](const Caution& x, const Caution& y) { return detail::run_caution_less(x, y); });
+  cautions.insert(at, std::move(c));
+  if (cautions.size() > k_run_cautions) {
+    cautions.pop_back();
   }
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rfdb::report {
@@ -61,14 +62,23 @@ public:
   std::size_t attempts = 0;      // attempts folded
   std::size_t config_trials = 0; // of them, serving-config trials
   std::map<std::string, ClassSample> by_class;
-  MissList under;                  // the model under-predicted
-  MissList over;                   // the model over-predicted
-  std::vector<Caution> cautions;   // run cautions, unsorted and not deduplicated
-  std::vector<detail::Line> lines; // What works run lines, in arrival order
-  domain::NewestDate newest;       // newest valid run date among the attempts
+  MissList under; // the model under-predicted
+  MissList over;  // the model over-predicted
+  // Run cautions: every one, unsorted and not deduplicated, while
+  // keep_all_cautions (the cards quote them all); else only the
+  // k_run_cautions first in report order, deduplicated.
+  bool keep_all_cautions = true;
+  std::vector<Caution> cautions;
+  std::size_t distinct_run_cautions = 0; // without keep_all_cautions
+  std::vector<detail::Line> lines;       // What works run lines, in arrival order
+  domain::NewestDate newest;             // newest valid run date among the attempts
 
 private:
+  void keep_caution(Caution&& caution);
+
   detail::LineIndex m_index;
+  std::unordered_set<std::string> m_caution_keys;           // distinct run cautions seen (bounded mode)
+  std::vector<Caution> m_raised;                            // one attempt's cautions
   std::unordered_map<std::string, RealizedPick> m_realized; // run_id '\n' kernel
 };
 

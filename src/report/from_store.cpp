@@ -260,12 +260,13 @@ std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts
 } // namespace
 
 ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::string> since,
-                                       std::optional<std::string> gfx_filter)
+                                       std::optional<std::string> gfx_filter, bool for_cards)
     : m_as_of_given(std::move(as_of))
 {
   m_in.since = std::move(since);
   m_in.gfx_filter = std::move(gfx_filter);
   m_in.attempt_digest = std::make_shared<AttemptDigest>();
+  m_in.attempt_digest->keep_all_cautions = for_cards;
 }
 
 ReportInputBuilder::~ReportInputBuilder() = default;

@@ -31,8 +31,10 @@ class ReportInputBuilder {
 public:
   // as_of: the date given (--as-of), "" for the newest run date; since and
   // gfx_filter: the report's scope (analysis rules in report/findings.hpp).
+  // for_cards: the cards quote every run caution, so keep them all (else
+  // only those the playbook shows).
   ReportInputBuilder(std::string as_of, std::optional<std::string> since,
-                     std::optional<std::string> gfx_filter);
+                     std::optional<std::string> gfx_filter, bool for_cards = true);
   ReportInputBuilder(const ReportInputBuilder&) = delete;
   ReportInputBuilder& operator=(const ReportInputBuilder&) = delete;
   ~ReportInputBuilder();

@@ -5,6 +5,7 @@
 
 #include "report/findings.hpp"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -86,8 +87,16 @@ void add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptI
 // `scoped`, before the cap, in report order.
 std::vector<Finding> findings_from_lines(std::vector<Line> lines, const ReportInput& scoped,
                                          std::string_view as_of);
-// The run cautions an attempt raises, appended to `out`.
-void attempt_cautions(const AttemptInfo& attempt, std::vector<Caution>& out);
+// The run cautions an attempt raises, appended to `out`: those `wanted`
+// accepts (decided before any text is built; empty: all). `lever_keys`, when
+// given, caches the lever keys.
+void attempt_cautions(const AttemptInfo& attempt, std::vector<Caution>& out, LineIndex* lever_keys = nullptr,
+                      const std::function<bool(const Caution&)>& wanted = {});
+// One caution under the dedupe rule: same kind, run, kernel and lever key.
+bool same_caution(const Caution& x, const Caution& y);
+// The order of run cautions: newest run first, then run, kind, kernel,
+// lever key and (with_text) text.
+bool run_caution_less(const Caution& x, const Caution& y, bool with_text = true);
 // The run cautions (any order, duplicates allowed) with the imported
 // negatives of `scoped`: sorted and deduplicated as build_cautions.
 std::vector<Caution> finish_cautions(std::vector<Caution> runs, const ReportInput& scoped);
