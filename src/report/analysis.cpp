@@ -54,13 +54,6 @@ struct Scope {
   }
 };
 
-template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>& v, Pred pred)
-{
-  std::vector<T> out;
-  std::copy_if(v.begin(), v.end(), std::back_inserter(out), pred);
-  return out;
-}
-
 // The input after the scope rules, filtered in place (no copy of the
 // history when the caller moves it in).
 ReportInput scope_input(ReportInput in, const std::string& as_of)
@@ -87,83 +80,35 @@ ReportInput scope_input(ReportInput in, const std::string& as_of)
   return in;
 }
 
-// The latest verdict (highest round) per (run, kernel).
-std::vector<HeadVerdict> latest_verdicts(const std::vector<HeadVerdict>& heads)
-{
-  std::map<std::pair<std::string, std::string>, HeadVerdict> latest;
-  for (const auto& h : heads) {
-    auto [it, inserted] = latest.try_emplace({h.run_id, h.short_name}, h);
-    if (!inserted && h.round > it->second.round) {
-      it->second = h;
-    }
-  }
-  std::vector<HeadVerdict> out;
-  for (auto& [k, h] : latest) {
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
-bool head_less(const HeadVerdict& a, const HeadVerdict& b)
-{
-  return std::forward_as_tuple(b.run_date, a.run_id, b.pct_gpu_time, a.short_name) <
-         std::forward_as_tuple(a.run_date, b.run_id, a.pct_gpu_time, b.short_name);
-}
-
-// Saturated heads grouped by kernel class × gfx; the newest head (newest
-// run, then the largest share) of each group is shown.
-std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& latest, std::size_t& total)
-{
-  auto heads = keep_if(latest, [](const HeadVerdict& h) {
-    return domain::is(h.headroom_class, domain::HeadroomClass::saturated) && h.pct_gpu_time >= k_head_min_pct;
-  });
-  total = heads.size();
-  std::sort(heads.begin(), heads.end(), head_less);
-  std::map<std::pair<std::string, std::string>, SaturatedGroup> groups;
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> runs;
-  for (const auto& h : heads) {
-    const std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
-                                                  domain::gfx_key(h.gfx)};
-    auto [it, inserted] = groups.try_emplace(key, SaturatedGroup{h, 0, 0});
-    ++it->second.heads;
-    runs[key].insert(h.run_id);
-  }
-  std::vector<SaturatedGroup> out;
-  for (auto& [key, g] : groups) {
-    g.runs = runs[key].size();
-    out.push_back(std::move(g));
-  }
-  std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
-    return key_less({a.newest.op_class, domain::gfx_key(a.newest.gfx), ""},
-                    {b.newest.op_class, domain::gfx_key(b.newest.gfx), ""});
-  });
-  return out;
-}
-
-// The run the quadrant chart shows: the newest flagged run, else the newest
-// run in scope, else the newest run among the heads; by (date, id).
-std::string newest_run(const ReportInput& s)
+// The newest run in scope by (date, id), "" without runs.
+std::string newest_scoped_run(const ReportInput& s)
 {
   std::pair<std::string, std::string> best;
-  const auto consider = [&](const std::string& date, const std::string& id) {
-    best = std::max(best, std::make_pair(date, id));
-  };
-  for (const auto& h : s.heads) {
-    if (h.is_newest_run) {
-      consider(h.run_date, h.run_id);
-    }
-  }
-  if (best.second.empty()) {
-    for (const auto& r : s.runs) {
-      consider(r.run_date, r.run_id);
-    }
-  }
-  if (best.second.empty()) {
-    for (const auto& h : s.heads) {
-      consider(h.run_date, h.run_id);
-    }
+  for (const auto& r : s.runs) {
+    best = std::max(best, std::make_pair(r.run_date, r.run_id));
   }
   return best.second;
+}
+
+// Fold the heads of `s` into `digest` one run at a time (in their order
+// within a run).
+void fold_heads(const ReportInput& s, HeadDigest& digest)
+{
+  std::vector<const HeadVerdict*> order;
+  order.reserve(s.heads.size());
+  for (const auto& h : s.heads) {
+    order.push_back(&h);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const HeadVerdict* x, const HeadVerdict* y) { return x->run_id < y->run_id; });
+  for (std::size_t i = 0; i < order.size();) {
+    std::vector<HeadVerdict> run;
+    const std::string& id = order[i]->run_id;
+    for (; i < order.size() && order[i]->run_id == id; ++i) {
+      run.push_back(*order[i]);
+    }
+    digest.add_run(std::move(run));
+  }
 }
 
 void judge(RoutingDisagreement& d)
@@ -231,6 +176,7 @@ Analysis analyze(ReportInput input)
 {
   Analysis a;
   std::shared_ptr<AttemptDigest> digest = std::move(input.attempt_digest);
+  std::shared_ptr<HeadDigest> heads = std::move(input.head_digest);
   if (!digest) {
     digest = std::make_shared<AttemptDigest>();
   }
@@ -252,12 +198,16 @@ Analysis analyze(ReportInput input)
                              a.cautions.begin(), a.cautions.end(),
                              [](const Caution& c) { return c.kind != CautionKind::imported_negative; }))
                        : digest->distinct_run_cautions;
-  const auto latest = latest_verdicts(a.scoped.heads);
-  a.saturated = saturated_groups(latest, a.saturated_heads);
+  if (!heads) {
+    heads = std::make_shared<HeadDigest>();
+    heads->watch(newest_scoped_run(a.scoped));
+  }
+  fold_heads(a.scoped, *heads);
+  a.heads = heads->heads;
+  a.saturated = heads->saturated_groups();
+  a.saturated_heads = heads->saturated_heads;
   a.routing = routing_quality(a.scoped, *digest);
-  a.newest_run_id = newest_run(a.scoped);
-  a.newest_heads = keep_if(latest, [&](const HeadVerdict& h) { return h.run_id == a.newest_run_id; });
-  std::sort(a.newest_heads.begin(), a.newest_heads.end(), head_less);
+  std::tie(a.newest_run_id, a.newest_heads) = heads->newest(!a.scoped.runs.empty());
   a.digest = std::move(digest);
   return a;
 }

@@ -2,6 +2,7 @@
 // sections show (report/digest.hpp).
 #include "report/digest.hpp"
 
+#include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 
 #include <algorithm>
@@ -158,6 +159,112 @@ void AttemptDigest::keep_caution(Caution&& c)
   if (cautions.size() > k_run_cautions) {
     cautions.pop_back();
   }
+}
+
+bool head_less(const HeadVerdict& a, const HeadVerdict& b)
+{
+  return std::forward_as_tuple(b.run_date, a.run_id, b.pct_gpu_time, a.short_name) <
+         std::forward_as_tuple(a.run_date, b.run_id, a.pct_gpu_time, b.short_name);
+}
+
+void HeadDigest::watch(std::string run_id)
+{
+  m_watch = std::move(run_id);
+}
+
+void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
+{
+  if (run_heads.empty()) {
+    return;
+  }
+  heads += run_heads.size();
+  // The latest verdict (highest round) per kernel; the first of equals.
+  std::vector<HeadVerdict> latest;
+  for (auto& h : run_heads) {
+    const auto it = std::find_if(latest.begin(), latest.end(),
+                                 [&](const HeadVerdict& l) { return l.short_name == h.short_name; });
+    if (it == latest.end()) {
+      latest.push_back(std::move(h));
+    } else if (h.round > it->round) {
+      *it = std::move(h);
+    }
+  }
+  bool flagged = false;
+  for (const auto& h : latest) {
+    flagged = flagged || h.is_newest_run;
+    if (!domain::is(h.headroom_class, domain::HeadroomClass::saturated) || h.pct_gpu_time < k_head_min_pct) {
+      continue;
+    }
+    ++saturated_heads;
+    std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
+                                            domain::gfx_key(h.gfx)};
+    m_group_runs[key].insert(h.run_id);
+    auto [it, inserted] = m_groups.try_emplace(std::move(key), SaturatedGroup{h, 0, 0});
+    ++it->second.heads;
+    if (!inserted && head_less(h, it->second.newest)) {
+      it->second.newest = h;
+    }
+  }
+  const auto newer = [&](const std::vector<HeadVerdict>& than) {
+    return than.empty() || std::tie(latest.front().run_date, latest.front().run_id) >
+                               std::tie(than.front().run_date, than.front().run_id);
+  };
+  if (latest.front().run_id == m_watch) {
+    m_watched = latest;
+  }
+  if (flagged && newer(m_flagged)) {
+    m_flagged = latest;
+  }
+  if (newer(m_newest)) {
+    m_newest = std::move(latest);
+  }
+}
+
+std::vector<SaturatedGroup> HeadDigest::saturated_groups() const
+{
+  std::vector<SaturatedGroup> out;
+  for (const auto& [key, g] : m_groups) {
+    out.push_back(g);
+    out.back().runs = m_group_runs.at(key).size();
+  }
+  std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
+    return key_less({a.newest.op_class, domain::gfx_key(a.newest.gfx), ""},
+                    {b.newest.op_class, domain::gfx_key(b.newest.gfx), ""});
+  });
+  return out;
+}
+
+void HeadDigest::flag_newest(const std::string& run_id)
+{
+  if (m_newest.empty() || m_newest.front().run_id != run_id) {
+    return;
+  }
+  for (auto& h : m_newest) {
+    h.is_newest_run = true;
+  }
+  if (m_flagged.empty() || std::tie(m_newest.front().run_date, m_newest.front().run_id) >
+                               std::tie(m_flagged.front().run_date, m_flagged.front().run_id)) {
+    m_flagged = m_newest;
+  }
+}
+
+std::pair<std::string, std::vector<HeadVerdict>> HeadDigest::newest(bool have_runs) const
+{
+  const std::vector<HeadVerdict>* shown = &m_newest;
+  std::string run;
+  if (!m_flagged.empty()) {
+    shown = &m_flagged;
+  } else if (have_runs) {
+    run = m_watch;
+    shown = &m_watched;
+  }
+  std::vector<HeadVerdict> out;
+  if (!shown->empty()) {
+    run = shown->front().run_id;
+    out = *shown;
+  }
+  std::sort(out.begin(), out.end(), head_less);
+  return {run, std::move(out)};
 }
 
 AttemptDigest digest_attempts(const ReportInput& scoped)

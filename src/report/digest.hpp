@@ -12,9 +12,11 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace rfdb::report {
@@ -81,6 +83,54 @@ private:
   std::vector<Caution> m_raised;                            // one attempt's cautions
   std::unordered_map<std::string, RealizedPick> m_realized; // run_id '\n' kernel
 };
+
+// The head verdicts in scope folded one run at a time: the saturated heads
+// per kernel class × gfx (the newest of each, their count and runs) and the
+// heads of the runs the quadrant chart may show, so a history's heads are
+// never all held.
+class HeadDigest {
+public:
+  // Keep the heads of this run (the newest run in scope).
+  void watch(std::string run_id);
+  // Fold the heads in scope of one run, in verdict order.
+  void add_run(std::vector<HeadVerdict> heads);
+  // Every head kept (the groups' newest and the candidate runs' heads).
+  template <typename F> void for_each_kept(F&& f)
+  {
+    for (auto& [key, g] : m_groups) {
+      f(g.newest);
+    }
+    for (auto* v : {&m_watched, &m_newest, &m_flagged}) {
+      for (auto& h : *v) {
+        f(h);
+      }
+    }
+  }
+  // The saturated groups in key order.
+  [[nodiscard]] std::vector<SaturatedGroup> saturated_groups() const;
+  // Flag the heads of `run_id` (the newest run with a profiled round, known
+  // once every verdict was read) as is_newest_run: it has heads in scope
+  // exactly when it is the newest run with heads in scope.
+  void flag_newest(const std::string& run_id);
+  // The run the quadrant chart shows (the newest run with a flagged head,
+  // else the watched run when `have_runs`, else the newest run with heads)
+  // and its latest heads, in head order.
+  [[nodiscard]] std::pair<std::string, std::vector<HeadVerdict>> newest(bool have_runs) const;
+
+  std::size_t heads = 0;           // head verdicts in scope
+  std::size_t saturated_heads = 0; // of the latest per (run, kernel), the saturated ones
+
+private:
+  std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> m_group_runs;
+  std::string m_watch;
+  std::vector<HeadVerdict> m_watched; // the watched run's latest heads
+  std::vector<HeadVerdict> m_newest;  // the newest run's latest heads
+  std::vector<HeadVerdict> m_flagged; // the newest flagged run's latest heads
+};
+
+// Head order: newest run first, then run id, then the largest share.
+bool head_less(const HeadVerdict& a, const HeadVerdict& b);
 
 // The scope rule of a dated, GPU-bound row (report/findings.hpp): its date
 // on or before as_of ("" = no bound) and on or after since (an undated row

@@ -295,6 +295,7 @@ struct Analysis {
   std::string newest_run_id;             // "" when there are no runs/heads
   std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc
   std::size_t attempts = 0;              // attempts in scope
+  std::size_t heads = 0;                 // head verdicts in scope
   // The scoped attempts folded (Calibration reads its samples and misses).
   std::shared_ptr<const AttemptDigest> digest;
 };

@@ -267,6 +267,7 @@ ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::str
   m_in.gfx_filter = std::move(gfx_filter);
   m_in.attempt_digest = std::make_shared<AttemptDigest>();
   m_in.attempt_digest->keep_all_cautions = for_cards;
+  m_in.head_digest = std::make_shared<HeadDigest>();
 }
 
 ReportInputBuilder::~ReportInputBuilder() = default;
@@ -279,11 +280,27 @@ void ReportInputBuilder::add_run(const store::RunSummary& r)
                               r.validation_class});
 }
 
+void ReportInputBuilder::start_verdicts()
+{
+  m_verdicts_started = true;
+  m_in.as_of = domain::resolve_as_of(m_as_of_given, m_newest_run_date);
+  // The quadrant chart falls back to the newest run in scope.
+  std::pair<std::string, std::string> newest;
+  for (const auto& r : m_in.runs) {
+    if (in_scope(r.run_date, r.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
+      newest = std::max(newest, std::make_pair(r.run_date, r.run_id));
+    }
+  }
+  m_in.head_digest->watch(newest.second);
+}
+
 void ReportInputBuilder::start_attempts()
 {
+  if (!m_verdicts_started) {
+    start_verdicts();
+  }
   m_attempts_started = true;
   flush_run();
-  m_in.as_of = domain::resolve_as_of(m_as_of_given, m_newest_run_date);
   for (const auto& r : m_in.rankings) {
     m_in.attempt_digest->need_realized(r.run_id, r.top_by_pct);
     m_in.attempt_digest->need_realized(r.run_id, r.top_by_gain);
@@ -306,6 +323,9 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
 
 void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
 {
+  if (!m_verdicts_started) {
+    start_verdicts();
+  }
   if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
@@ -327,9 +347,11 @@ void ReportInputBuilder::flush_run()
   for (auto& r : rankings(m_run_verdicts)) {
     m_in.rankings.push_back(std::move(r));
   }
-  for (auto& h : heads(m_run_verdicts)) {
-    m_in.heads.push_back(std::move(h));
-  }
+  auto run_heads = heads(m_run_verdicts);
+  std::erase_if(run_heads, [&](const HeadVerdict& h) {
+    return !in_scope(h.run_date, h.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
+  });
+  m_in.head_digest->add_run(std::move(run_heads));
   m_run_verdicts.clear();
 }
 
@@ -338,10 +360,10 @@ ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
   if (!m_attempts_started) {
     start_attempts();
   }
-  for (auto& h : m_in.heads) {
-    h.is_newest_run = h.run_id == m_newest_run;
+  m_in.head_digest->flag_newest(m_newest_run);
+  m_in.head_digest->for_each_kept([&](HeadVerdict& h) {
     h.followed_by_byte_reduction = m_byte_reducing.count({h.run_id, h.short_name}) != 0;
-  }
+  });
   m_in.priors = std::move(priors);
   return std::move(m_in);
 }

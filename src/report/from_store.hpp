@@ -50,11 +50,13 @@ public:
 
 private:
   void flush_run();
+  void start_verdicts();
   void start_attempts();
 
   ReportInput m_in;
   std::string m_as_of_given;
   domain::NewestDate m_newest_run_date;
+  bool m_verdicts_started = false;
   bool m_attempts_started = false;
   std::set<std::pair<std::string, std::string>>
       m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt

@@ -18,6 +18,7 @@
 namespace rfdb::report {
 
 class AttemptDigest; // report/digest.hpp
+class HeadDigest;    // report/digest.hpp
 
 // One ingested run (retracted runs are left out by the lead).
 struct RunInfo {
@@ -148,6 +149,9 @@ struct ReportInput {
   std::shared_ptr<AttemptDigest> attempt_digest;
   std::vector<RoundRanking> rankings;
   std::vector<HeadVerdict> heads;
+  // Heads already scoped and folded as they were read (the store path);
+  // analyze folds `heads` into it as well. Null: only `heads`.
+  std::shared_ptr<HeadDigest> head_digest;
   std::vector<ImportedFinding> imported;
 };
 
