@@ -64,7 +64,7 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   if (!e2e_loss && !contradiction && !lost) {
     return;
   }
-  const ReuseKey key = attempt_reuse_key(a);
+  const ReuseKey key = lever_keys != nullptr ? lever_keys->reuse_key(a).first : attempt_reuse_key(a);
   const std::string lever_text = attempt_lever_text(a);
   Caution base{CautionKind::e2e_loss,
                key,

@@ -118,12 +118,30 @@ const std::string& detail::LineIndex::lever_key(const std::string& text, const s
   return it->second;
 }
 
+const std::pair<ReuseKey, std::string>& detail::LineIndex::reuse_key(const AttemptInfo& a)
+{
+  std::string memo;
+  memo.reserve(a.op_class.size() + a.gfx.size() + a.regime.size() + 4);
+  memo += is_config_trial(a) ? 'c' : 'k';
+  memo += a.op_class;
+  memo += '\n';
+  memo += a.gfx;
+  memo += '\n';
+  memo += a.regime;
+  auto [it, inserted] = reuse_keys.try_emplace(std::move(memo));
+  if (inserted) {
+    it->second.first = attempt_reuse_key(a);
+    it->second.second = it->second.first.text();
+  }
+  return it->second;
+}
+
 void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
 {
-  const ReuseKey key = attempt_reuse_key(a);
+  const auto& [key, key_text] = index.reuse_key(a);
   const std::string text = attempt_lever_text(a);
   const std::string& lever_key = index.lever_key(text, key.op_class);
-  auto [it, inserted] = index.lines.try_emplace(key.text() + '\n' + lever_key, lines.size());
+  auto [it, inserted] = index.lines.try_emplace(key_text + '\n' + lever_key, lines.size());
   if (inserted) {
     lines.push_back(Line{});
     lines.back().key = key;

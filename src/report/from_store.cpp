@@ -22,40 +22,44 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-// Moves the strings out of `a`.
-AttemptInfo attempt_info(store::ReportAttempt&& a)
+// `a` as an AttemptInfo in `x`: strings are swapped, so each keeps the
+// other's buffer for its next row.
+void attempt_info(store::ReportAttempt& a, AttemptInfo& x)
 {
-  AttemptInfo x;
-  x.run_id = std::move(a.run_id);
-  x.run_date = std::move(a.run_date);
-  x.gfx = std::move(a.gfx);
-  x.model = std::move(a.model);
+  using std::swap;
+  swap(x.run_id, a.run_id);
+  swap(x.run_date, a.run_date);
+  swap(x.gfx, a.gfx);
+  swap(x.model, a.model);
   x.isl = to_int(a.isl);
   x.osl = to_int(a.osl);
   x.conc = to_int(a.conc);
-  x.short_name = std::move(a.short_name);
-  x.op_class = std::move(a.op_class);
-  x.regime = std::move(a.regime);
-  x.lever = std::move(a.lever);
-  x.lever_kind = std::move(a.lever_kind);
-  x.backend = std::move(a.backend);
+  swap(x.short_name, a.short_name);
+  swap(x.op_class, a.op_class);
+  swap(x.regime, a.regime);
+  swap(x.lever, a.lever);
+  swap(x.lever_kind, a.lever_kind);
+  swap(x.backend, a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
-  x.gate = std::move(a.gate);
-  x.verdict = std::move(a.verdict);
-  x.run_validation_class = std::move(a.validation_class);
+  swap(x.gate, a.gate);
+  swap(x.verdict, a.verdict);
+  swap(x.run_validation_class, a.validation_class);
   x.validation_speedup = a.validation_speedup;
-  x.attempt_key = std::move(a.attempt_key);
-  x.kind = a.kind.empty() ? std::string("kernel") : std::move(a.kind);
-  x.candidate = std::move(a.candidate);
+  swap(x.attempt_key, a.attempt_key);
+  if (a.kind.empty()) {
+    x.kind = "kernel";
+  } else {
+    swap(x.kind, a.kind);
+  }
+  swap(x.candidate, a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
-  x.output_parity = std::move(a.output_parity);
-  x.parity_kind = std::move(a.parity_kind);
-  x.reason = std::move(a.reason);
-  x.reject_reason = std::move(a.reject_reason);
-  x.prediction = std::move(a.prediction);
-  return x;
+  swap(x.output_parity, a.output_parity);
+  swap(x.parity_kind, a.parity_kind);
+  swap(x.reason, a.reason);
+  swap(x.reject_reason, a.reject_reason);
+  swap(x.prediction, a.prediction);
 }
 
 // A card whose kernel_class says "config" (as `rfdb report --cards` writes
@@ -315,9 +319,9 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  const AttemptInfo x = attempt_info(std::move(a));
-  if (in_scope(x.run_date, x.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
-    m_in.attempt_digest->add(x);
+  attempt_info(a, m_attempt);
+  if (in_scope(m_attempt.run_date, m_attempt.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
+    m_in.attempt_digest->add(m_attempt);
   }
 }
 

@@ -56,6 +56,7 @@ private:
   ReportInput m_in;
   std::string m_as_of_given;
   domain::NewestDate m_newest_run_date;
+  AttemptInfo m_attempt; // the attempt being folded (its buffers are reused)
   bool m_verdicts_started = false;
   bool m_attempts_started = false;
   std::set<std::pair<std::string, std::string>>

@@ -77,8 +77,13 @@ struct LineIndex {
   std::unordered_map<std::string, std::size_t> lines;
   std::unordered_map<std::string, std::string> lever_keys;
 
+  std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
+
   // domain::lever_key(text, op_class), computed once per pair.
   const std::string& lever_key(const std::string& text, const std::string& op_class);
+  // attempt_reuse_key(attempt) and its text, computed once per distinct
+  // class, gfx, regime and trial kind.
+  const std::pair<ReuseKey, std::string>& reuse_key(const AttemptInfo& attempt);
 };
 
 // Fold a What works attempt (what_works_exclusion empty) into its line.
