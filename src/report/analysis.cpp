@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rfdb::report {
 
@@ -133,11 +134,8 @@ void judge(RoutingDisagreement& d)
 
 RoutingSummary routing_quality(const ReportInput& s, const AttemptDigest& digest)
 {
-  std::map<std::string, std::string> dates;
-  for (const auto& r : s.runs) {
-    dates[r.run_id] = r.run_date;
-  }
   RoutingSummary out;
+  out.rounds = s.agreed_rounds;
   for (const auto& r : s.rankings) {
     if (r.top_by_pct.empty() || r.top_by_gain.empty()) {
       continue;
@@ -146,14 +144,22 @@ RoutingSummary routing_quality(const ReportInput& s, const AttemptDigest& digest
     if (r.top_by_pct == r.top_by_gain) {
       continue;
     }
-    RoutingDisagreement d{r,
-                          dates[r.run_id],
-                          digest.realized(r.run_id, r.top_by_pct),
-                          digest.realized(r.run_id, r.top_by_gain),
-                          "",
-                          ""};
+    RoutingDisagreement d{
+        r, "", digest.realized(r.run_id, r.top_by_pct), digest.realized(r.run_id, r.top_by_gain), "", ""};
     judge(d);
     out.disagreements.push_back(std::move(d));
+  }
+  // The run dates of the disagreeing rounds ("" for a run not in scope).
+  std::unordered_map<std::string_view, std::vector<RoutingDisagreement*>> by_run;
+  for (auto& d : out.disagreements) {
+    by_run[d.ranking.run_id].push_back(&d);
+  }
+  for (const auto& r : s.runs) {
+    if (const auto it = by_run.find(r.run_id); it != by_run.end()) {
+      for (auto* d : it->second) {
+        d->run_date = r.run_date;
+      }
+    }
   }
   std::sort(out.disagreements.begin(), out.disagreements.end(),
             [](const RoutingDisagreement& a, const RoutingDisagreement& b) {

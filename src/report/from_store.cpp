@@ -348,8 +348,17 @@ void ReportInputBuilder::add_finding(const store::ReportFinding& f)
 
 void ReportInputBuilder::flush_run()
 {
+  // A round whose rankings agree is only counted (routing quality lists the
+  // disagreements); a round of a run out of scope is dropped by the analysis.
+  const bool scoped =
+      !m_run_verdicts.empty() && in_scope(m_run_verdicts.front().run_date, m_run_verdicts.front().gfx,
+                                          m_in.as_of, m_in.since, m_in.gfx_filter);
   for (auto& r : rankings(m_run_verdicts)) {
-    m_in.rankings.push_back(std::move(r));
+    if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
+      ++m_in.agreed_rounds;
+    } else {
+      m_in.rankings.push_back(std::move(r));
+    }
   }
   auto run_heads = heads(m_run_verdicts);
   std::erase_if(run_heads, [&](const HeadVerdict& h) {

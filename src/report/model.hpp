@@ -148,6 +148,9 @@ struct ReportInput {
   // it as well. Null: only `attempts`.
   std::shared_ptr<AttemptDigest> attempt_digest;
   std::vector<RoundRanking> rankings;
+  // Rounds in scope whose two rankings agreed on a named top kernel, counted
+  // instead of listed in `rankings` (the store path).
+  int agreed_rounds = 0;
   std::vector<HeadVerdict> heads;
   // Heads already scoped and folded as they were read (the store path);
   // analyze folds `heads` into it as well. Null: only `heads`.
