@@ -165,27 +165,22 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   if (!priors) {
     return fail(priors.error());
   }
-  // The report's rows are streamed into the input: attempts are converted
-  // as they come and verdicts are kept one run at a time.
+  // The report's rows are streamed into the input: verdicts are kept one
+  // run at a time and attempts are folded into what the sections show.
   std::optional<report::ReportInput> input;
   {
-    report::ReportInputBuilder builder;
     // Default as-of: the newest run date. Imported knowledge newer than it is
     // shown with its own date and never moves as-of.
-    domain::NewestDate newest;
+    report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
-    sink.run = [&](store::RunSummary&& r) {
-      newest.see(r.run_date.value_or(""));
-      builder.add_run(r);
-    };
-    sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
+    sink.run = [&](store::RunSummary&& r) { builder.add_run(r); };
     sink.verdict = [&](store::ReportVerdict&& v) { builder.add_verdict(std::move(v)); };
+    sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
     if (auto ok = store::read_report_evidence(*db, filter, sink); !ok) {
       return fail(ok.error());
     }
-    std::string as_of = domain::resolve_as_of(opts.as_of, newest);
-    input = builder.finish(std::move(*priors), as_of, filter.since, gfx_scope);
+    input = builder.finish(std::move(*priors));
   }
   input->as_of_given = !opts.as_of.empty();
   const auto analysis = report::analyze(std::move(*input));

@@ -3,7 +3,9 @@
 // (declarations and rules in report/findings.hpp).
 #include "domain/as_of.hpp"
 #include "domain/normalize.hpp"
+#include "report/digest.hpp"
 #include "report/findings.hpp"
+#include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
 
@@ -14,6 +16,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rfdb::report {
 
@@ -22,9 +25,10 @@ namespace {
 // as_of if it is a date, else the newest run date, else the newest imported
 // date (a database of imported knowledge only), else "". Imported knowledge
 // never moves as_of past the runs.
-std::string resolve_as_of(const ReportInput& in)
+std::string resolve_as_of(const ReportInput& in, const domain::NewestDate& folded)
 {
   domain::NewestDate newest;
+  newest.see(folded.value());
   for (const auto& r : in.runs) {
     newest.see(r.run_date);
   }
@@ -43,26 +47,13 @@ struct Scope {
   const ReportInput& in;
   const std::string& as_of;
 
-  bool date_ok(const std::string& date) const
+  bool date_ok(const std::string& date) const { return in_scope(date, "", as_of, in.since, std::nullopt); }
+  bool gfx_ok(const std::string& gfx) const { return in_scope("", gfx, "", std::nullopt, in.gfx_filter); }
+  bool ok(const std::string& date, const std::string& gfx) const
   {
-    if (date.empty()) {
-      return !in.since;
-    }
-    return (as_of.empty() || date <= as_of) && (!in.since || date >= *in.since);
+    return in_scope(date, gfx, as_of, in.since, in.gfx_filter);
   }
-  bool gfx_ok(const std::string& gfx) const
-  {
-    return !in.gfx_filter || domain::gfx_key(gfx) == domain::gfx_key(*in.gfx_filter);
-  }
-  bool ok(const std::string& date, const std::string& gfx) const { return date_ok(date) && gfx_ok(gfx); }
 };
-
-template <typename T, typename Pred> std::vector<T> keep_if(const std::vector<T>& v, Pred pred)
-{
-  std::vector<T> out;
-  std::copy_if(v.begin(), v.end(), std::back_inserter(out), pred);
-  return out;
-}
 
 // The input after the scope rules, filtered in place (no copy of the
 // history when the caller moves it in).
@@ -90,118 +81,35 @@ ReportInput scope_input(ReportInput in, const std::string& as_of)
   return in;
 }
 
-// The latest verdict (highest round) per (run, kernel).
-std::vector<HeadVerdict> latest_verdicts(const std::vector<HeadVerdict>& heads)
-{
-  std::map<std::pair<std::string, std::string>, HeadVerdict> latest;
-  for (const auto& h : heads) {
-    auto [it, inserted] = latest.try_emplace({h.run_id, h.short_name}, h);
-    if (!inserted && h.round > it->second.round) {
-      it->second = h;
-    }
-  }
-  std::vector<HeadVerdict> out;
-  for (auto& [k, h] : latest) {
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
-bool head_less(const HeadVerdict& a, const HeadVerdict& b)
-{
-  return std::forward_as_tuple(b.run_date, a.run_id, b.pct_gpu_time, a.short_name) <
-         std::forward_as_tuple(a.run_date, b.run_id, a.pct_gpu_time, b.short_name);
-}
-
-// Saturated heads grouped by kernel class × gfx; the newest head (newest
-// run, then the largest share) of each group is shown.
-std::vector<SaturatedGroup> saturated_groups(const std::vector<HeadVerdict>& latest, std::size_t& total)
-{
-  auto heads = keep_if(latest, [](const HeadVerdict& h) {
-    return domain::is(h.headroom_class, domain::HeadroomClass::saturated) && h.pct_gpu_time >= k_head_min_pct;
-  });
-  total = heads.size();
-  std::sort(heads.begin(), heads.end(), head_less);
-  std::map<std::pair<std::string, std::string>, SaturatedGroup> groups;
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> runs;
-  for (const auto& h : heads) {
-    const std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
-                                                  domain::gfx_key(h.gfx)};
-    auto [it, inserted] = groups.try_emplace(key, SaturatedGroup{h, 0, 0});
-    ++it->second.heads;
-    runs[key].insert(h.run_id);
-  }
-  std::vector<SaturatedGroup> out;
-  for (auto& [key, g] : groups) {
-    g.runs = runs[key].size();
-    out.push_back(std::move(g));
-  }
-  std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
-    return key_less({a.newest.op_class, domain::gfx_key(a.newest.gfx), ""},
-                    {b.newest.op_class, domain::gfx_key(b.newest.gfx), ""});
-  });
-  return out;
-}
-
-// The run the quadrant chart shows: the newest flagged run, else the newest
-// run in scope, else the newest run among the heads; by (date, id).
-std::string newest_run(const ReportInput& s)
+// The newest run in scope by (date, id), "" without runs.
+std::string newest_scoped_run(const ReportInput& s)
 {
   std::pair<std::string, std::string> best;
-  const auto consider = [&](const std::string& date, const std::string& id) {
-    best = std::max(best, std::make_pair(date, id));
-  };
-  for (const auto& h : s.heads) {
-    if (h.is_newest_run) {
-      consider(h.run_date, h.run_id);
-    }
-  }
-  if (best.second.empty()) {
-    for (const auto& r : s.runs) {
-      consider(r.run_date, r.run_id);
-    }
-  }
-  if (best.second.empty()) {
-    for (const auto& h : s.heads) {
-      consider(h.run_date, h.run_id);
-    }
+  for (const auto& r : s.runs) {
+    best = std::max(best, std::make_pair(r.run_date, r.run_id));
   }
   return best.second;
 }
 
-using KernelKey = std::pair<std::string, std::string>; // run_id, short_name
-
-// Best e2e delta and isolated speedup per (run, kernel), built in one pass so
-// routing quality stays linear in the number of attempts.
-std::map<KernelKey, RealizedPick> realized_index(const std::vector<AttemptInfo>& attempts)
+// Fold the heads of `s` into `digest` one run at a time (in their order
+// within a run).
+void fold_heads(const ReportInput& s, HeadDigest& digest)
 {
-  std::map<KernelKey, RealizedPick> index;
-  for (const auto& a : attempts) {
-    if (!speed_is_evidence(a)) {
-      continue; // wrong output or a kernel that never ran realized nothing
-    }
-    auto& p = index[{a.run_id, a.short_name}];
-    p.short_name = a.short_name;
-    if (a.e2e_delta_pct) {
-      p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
-    }
-    if (a.isolated_speedup) {
-      p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
-    }
+  std::vector<const HeadVerdict*> order;
+  order.reserve(s.heads.size());
+  for (const auto& h : s.heads) {
+    order.push_back(&h);
   }
-  return index;
-}
-
-RealizedPick realized(const std::map<KernelKey, RealizedPick>& index, const std::string& run_id,
-                      const std::string& kernel)
-{
-  const auto it = index.find({run_id, kernel});
-  if (it != index.end()) {
-    return it->second;
+  std::stable_sort(order.begin(), order.end(),
+                   [](const HeadVerdict* x, const HeadVerdict* y) { return x->run_id < y->run_id; });
+  for (std::size_t i = 0; i < order.size();) {
+    std::vector<HeadVerdict> run;
+    const std::string& id = order[i]->run_id;
+    for (; i < order.size() && order[i]->run_id == id; ++i) {
+      run.push_back(*order[i]);
+    }
+    digest.add_run(std::move(run));
   }
-  RealizedPick p;
-  p.short_name = kernel;
-  return p;
 }
 
 void judge(RoutingDisagreement& d)
@@ -224,14 +132,10 @@ void judge(RoutingDisagreement& d)
   }
 }
 
-RoutingSummary routing_quality(const ReportInput& s)
+RoutingSummary routing_quality(const ReportInput& s, const AttemptDigest& digest)
 {
-  std::map<std::string, std::string> dates;
-  for (const auto& r : s.runs) {
-    dates[r.run_id] = r.run_date;
-  }
   RoutingSummary out;
-  const auto index = realized_index(s.attempts);
+  out.rounds = s.agreed_rounds;
   for (const auto& r : s.rankings) {
     if (r.top_by_pct.empty() || r.top_by_gain.empty()) {
       continue;
@@ -240,14 +144,22 @@ RoutingSummary routing_quality(const ReportInput& s)
     if (r.top_by_pct == r.top_by_gain) {
       continue;
     }
-    RoutingDisagreement d{r,
-                          dates[r.run_id],
-                          realized(index, r.run_id, r.top_by_pct),
-                          realized(index, r.run_id, r.top_by_gain),
-                          "",
-                          ""};
+    RoutingDisagreement d{
+        r, "", digest.realized(r.run_id, r.top_by_pct), digest.realized(r.run_id, r.top_by_gain), "", ""};
     judge(d);
     out.disagreements.push_back(std::move(d));
+  }
+  // The run dates of the disagreeing rounds ("" for a run not in scope).
+  std::unordered_map<std::string_view, std::vector<RoutingDisagreement*>> by_run;
+  for (auto& d : out.disagreements) {
+    by_run[d.ranking.run_id].push_back(&d);
+  }
+  for (const auto& r : s.runs) {
+    if (const auto it = by_run.find(r.run_id); it != by_run.end()) {
+      for (auto* d : it->second) {
+        d->run_date = r.run_date;
+      }
+    }
   }
   std::sort(out.disagreements.begin(), out.disagreements.end(),
             [](const RoutingDisagreement& a, const RoutingDisagreement& b) {
@@ -259,20 +171,50 @@ RoutingSummary routing_quality(const ReportInput& s)
 
 } // namespace
 
+bool in_scope(const std::string& date, const std::string& gfx, const std::string& as_of,
+              const std::optional<std::string>& since, const std::optional<std::string>& gfx_filter)
+{
+  const bool date_ok = date.empty() ? !since : (as_of.empty() || date <= as_of) && (!since || date >= *since);
+  return date_ok && (!gfx_filter || domain::gfx_key(gfx) == domain::gfx_key(*gfx_filter));
+}
+
 Analysis analyze(ReportInput input)
 {
   Analysis a;
-  a.as_of = resolve_as_of(input);
+  std::shared_ptr<AttemptDigest> digest = std::move(input.attempt_digest);
+  std::shared_ptr<HeadDigest> heads = std::move(input.head_digest);
+  if (!digest) {
+    digest = std::make_shared<AttemptDigest>();
+  }
+  a.as_of = resolve_as_of(input, digest->newest);
   a.scoped = scope_input(std::move(input), a.as_of);
-  a.findings = build_findings(a.scoped, a.as_of);
+  for (const auto& r : a.scoped.rankings) {
+    digest->need_realized(r.run_id, r.top_by_pct);
+    digest->need_realized(r.run_id, r.top_by_gain);
+  }
+  for (const auto& at : a.scoped.attempts) {
+    digest->add(at);
+  }
+  a.attempts = digest->attempts;
+  a.findings = detail::findings_from_lines(std::move(digest->lines), a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
-  a.cautions = build_cautions(a.scoped);
-  const auto latest = latest_verdicts(a.scoped.heads);
-  a.saturated = saturated_groups(latest, a.saturated_heads);
-  a.routing = routing_quality(a.scoped);
-  a.newest_run_id = newest_run(a.scoped);
-  a.newest_heads = keep_if(latest, [&](const HeadVerdict& h) { return h.run_id == a.newest_run_id; });
-  std::sort(a.newest_heads.begin(), a.newest_heads.end(), head_less);
+  a.cautions = detail::finish_cautions(std::move(digest->cautions), a.scoped);
+  a.run_cautions = digest->keep_all_cautions
+                       ? static_cast<std::size_t>(std::count_if(
+                             a.cautions.begin(), a.cautions.end(),
+                             [](const Caution& c) { return c.kind != CautionKind::imported_negative; }))
+                       : digest->distinct_run_cautions;
+  if (!heads) {
+    heads = std::make_shared<HeadDigest>();
+    heads->watch(newest_scoped_run(a.scoped));
+  }
+  fold_heads(a.scoped, *heads);
+  a.heads = heads->heads;
+  a.saturated = heads->saturated_groups();
+  a.saturated_heads = heads->saturated_heads;
+  a.routing = routing_quality(a.scoped, *digest);
+  std::tie(a.newest_run_id, a.newest_heads) = heads->newest(!a.scoped.runs.empty());
+  a.digest = std::move(digest);
   return a;
 }
 

@@ -11,6 +11,7 @@
 // kernel prediction and are left out of the table.
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/digest.hpp"
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 
@@ -24,8 +25,6 @@
 namespace rfdb::report::detail {
 
 namespace {
-
-constexpr std::size_t k_misses_shown = 5; // each way; `rfdb query playbook_misses` lists all
 
 std::optional<double> median(std::vector<double> v)
 {
@@ -49,33 +48,8 @@ std::string times(const std::optional<double>& v)
   return v ? fixed(*v, 3) + "\u00d7" : "-";
 }
 
-struct ClassSample {
-  int attempts = 0;
-  std::vector<double> predicted; // usable predictions' attainable_speedup
-  std::vector<double> measured;  // isolated speedups
-  std::vector<double> ratio;     // measured / predicted, where both exist
-};
-
-std::string class_table(const std::vector<AttemptInfo>& attempts)
+std::string class_table(const std::map<std::string, ClassSample>& by_class)
 {
-  std::map<std::string, ClassSample> by_class;
-  for (const auto& at : attempts) {
-    if (is_config_trial(at)) {
-      continue;
-    }
-    ClassSample& c = by_class[at.op_class.empty() ? "unknown" : at.op_class];
-    ++c.attempts;
-    const bool usable = has_usable_prediction(at);
-    if (usable) {
-      c.predicted.push_back(*at.prediction.attainable_speedup);
-    }
-    if (at.isolated_speedup) {
-      c.measured.push_back(*at.isolated_speedup);
-      if (usable) {
-        c.ratio.push_back(*at.isolated_speedup / *at.prediction.attainable_speedup);
-      }
-    }
-  }
   std::vector<std::string> order(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end());
   for (const auto& [op, c] : by_class) {
     if (std::find(order.begin(), order.end(), op) == order.end()) {
@@ -117,64 +91,28 @@ std::string miss_line(const AttemptInfo& at, double ratio)
                      times(at.isolated_speedup), times(at.prediction.attainable_speedup), fixed(ratio, 3));
 }
 
-using Miss = std::pair<double, const AttemptInfo*>;
-
-// Keep the `k_misses_shown` largest misses, farthest from 1 first; returns
-// how many there were.
-std::size_t keep_largest(std::vector<Miss>& v, bool descending)
+Blocks misses(const AttemptDigest& d)
 {
-  const std::size_t total = v.size();
-  const std::size_t kept = std::min(total, k_misses_shown);
-  std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kept), v.end(),
-                    [descending](const Miss& x, const Miss& y) {
-                      if (x.first != y.first) {
-                        return descending ? x.first > y.first : x.first < y.first;
-                      }
-                      return std::tie(x.second->run_id, x.second->attempt_key) <
-                             std::tie(y.second->run_id, y.second->attempt_key);
-                    });
-  v.resize(kept);
-  return total;
-}
-
-Blocks misses(const std::vector<AttemptInfo>& attempts)
-{
-  std::vector<Miss> under;
-  std::vector<Miss> over;
-  for (const auto& at : attempts) {
-    if (!at.isolated_speedup || !domain::is_isolated_win(*at.isolated_speedup) ||
-        !has_usable_prediction(at) || !speed_is_evidence(at)) {
-      continue; // no prediction, or a null outcome: no evidence about the ceiling
-    }
-    const double r = *at.isolated_speedup / *at.prediction.attainable_speedup;
-    if (domain::beats_prediction(r, 1.0)) {
-      under.emplace_back(r, &at);
-    } else if (r * (1.0 + domain::k_iso_noise) < 1.0) {
-      over.emplace_back(r, &at);
-    }
-  }
-  const std::size_t under_total = keep_largest(under, true);
-  const std::size_t over_total = keep_largest(over, false);
   Blocks out;
-  const auto block = [&](const std::vector<Miss>& v, std::size_t total, std::string_view title,
-                         std::string_view none) {
+  const auto block = [&](const MissList& list, std::string_view title, std::string_view none) {
+    const auto& v = list.kept;
     out.emplace_back(v.empty() ? none : title);
     if (!v.empty()) {
       std::vector<std::string> lines;
-      for (const auto& [r, at] : v) {
-        lines.push_back(miss_line(*at, r));
+      for (const auto& m : v) {
+        lines.push_back(miss_line(m.attempt, m.ratio));
       }
-      if (total > v.size()) {
-        lines.push_back(fmt::format("- {} more: `rfdb query playbook_misses`", total - v.size()));
+      if (list.total > v.size()) {
+        lines.push_back(fmt::format("- {} more: `rfdb query playbook_misses`", list.total - v.size()));
       }
       out.push_back(util::join(lines, "\n"));
     }
   };
-  block(under, under_total,
+  block(d.under,
         "Largest misses where the model under-predicted (an isolated win beyond the predicted "
         "attainable_speedup \u00d7 1.034):",
         "No isolated win beat its predicted attainable_speedup beyond the 3.4 % noise band.");
-  block(over, over_total,
+  block(d.over,
         "Largest misses where the model over-predicted (an isolated win short of the predicted "
         "attainable_speedup by more than the 3.4 % noise band):",
         "No isolated win fell short of its predicted attainable_speedup beyond the 3.4 % noise band.");
@@ -185,11 +123,11 @@ Blocks misses(const std::vector<AttemptInfo>& attempts)
 
 Blocks calibration_section(const Analysis& a)
 {
-  const auto& at = a.scoped.attempts;
-  if (at.empty()) {
+  if (a.attempts == 0 || !a.digest) {
     return {"No attempts yet: nothing to compare predictions with."};
   }
-  const auto configs = static_cast<std::size_t>(std::count_if(at.begin(), at.end(), is_config_trial));
+  const AttemptDigest& d = *a.digest;
+  const std::size_t configs = d.config_trials;
   std::string intro = "Per op class: attempts, median predicted attainable_speedup (real verdicts only: "
                       "suspect and no-verdict rows carry a placeholder 1.0), median measured isolated "
                       "speedup, and the median of measured / predicted over attempts that have both; n "
@@ -199,8 +137,8 @@ Blocks calibration_section(const Analysis& a)
                          plural(configs, "serving-config trial is", "serving-config trials are"));
   }
   Blocks out{intro};
-  if (at.size() > configs) {
-    out.push_back(class_table(at));
+  if (a.attempts > configs) {
+    out.push_back(class_table(d.by_class));
   }
   if (a.scoped.priors.e2e_transfer.empty()) {
     out.emplace_back("No e2e transfer yet: no kernel attempt with a measured e2e delta.");
@@ -211,7 +149,7 @@ Blocks calibration_section(const Analysis& a)
         "prediction's expected_e2e_gain_pct by median_ratio for a calibrated expectation.");
     out.push_back(transfer_table(a.scoped.priors));
   }
-  for (auto& b : misses(at)) {
+  for (auto& b : misses(d)) {
     out.push_back(std::move(b));
   }
   return out;

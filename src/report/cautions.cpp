@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <tuple>
 
 namespace rfdb::report {
@@ -46,7 +48,10 @@ std::string validation_figure(const AttemptInfo& a)
                      a.run_validation_class);
 }
 
-void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
+} // namespace
+
+void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, LineIndex* lever_keys,
+                              const std::function<bool(const Caution&)>& wanted)
 {
   // Most attempts raise none: decide before building any text.
   const bool iso_win = a.isolated_speedup && domain::is_isolated_win(*a.isolated_speedup);
@@ -59,51 +64,66 @@ void attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out)
   if (!e2e_loss && !contradiction && !lost) {
     return;
   }
-  const ReuseKey key = attempt_reuse_key(a);
-  const std::string cond = condition_text(a, key);
+  const ReuseKey key = lever_keys != nullptr ? lever_keys->reuse_key(a).first : attempt_reuse_key(a);
   const std::string lever_text = attempt_lever_text(a);
-  const std::string lever = md_text(lever_text);
-  const std::string where = fmt::format("in run {} ({}, attempt {})", md_code(a.run_id),
-                                        a.run_date.empty() ? "undated" : a.run_date, md_code(a.attempt_key));
-  const Caution base{CautionKind::e2e_loss,
-                     key,
-                     a.run_id,
-                     a.run_date,
-                     a.short_name,
-                     domain::lever_key(lever_text, key.op_class),
-                     ""};
-  if (e2e_loss) {
+  Caution base{CautionKind::e2e_loss,
+               key,
+               a.run_id,
+               a.run_date,
+               a.short_name,
+               lever_keys != nullptr ? lever_keys->lever_key(lever_text, key.op_class)
+                                     : domain::lever_key(lever_text, key.op_class),
+               ""};
+  // The text is built only for a caution the caller keeps.
+  std::optional<std::string> cond, lever, where;
+  const auto texts = [&] {
+    if (!cond) {
+      cond = condition_text(a, key);
+      lever = md_text(lever_text);
+      where = fmt::format("in run {} ({}, attempt {})", md_code(a.run_id),
+                          a.run_date.empty() ? "undated" : a.run_date, md_code(a.attempt_key));
+    }
+  };
+  const auto keep = [&](CautionKind kind) {
+    base.kind = kind;
+    if (wanted && !wanted(base)) {
+      return false;
+    }
+    texts();
+    return true;
+  };
+  if (e2e_loss && keep(CautionKind::e2e_loss)) {
     Caution c = base;
     c.text = fmt::format("Also verify the end-to-end delta before reusing {} on {} ({}): isolated {}\u00d7 "
                          "but e2e {} {}.",
-                         lever, target_text(a), cond, fixed(*a.isolated_speedup, 3),
-                         e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), where);
+                         *lever, target_text(a), *cond, fixed(*a.isolated_speedup, 3),
+                         e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), *where);
     out.push_back(std::move(c));
   }
-  if (contradiction) {
+  if (contradiction && keep(CautionKind::model_contradiction)) {
     Caution c = base;
-    c.kind = CautionKind::model_contradiction;
     c.text =
         fmt::format("Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "
                     "predicted attainable {}\u00d7 (roofline_pct {}, target_eff {}) {}; re-check the "
                     "byte/FLOP counts and target_eff before routing on the prediction.",
-                    target_text(a), cond, lever, fixed(*a.isolated_speedup, 3),
+                    target_text(a), *cond, *lever, fixed(*a.isolated_speedup, 3),
                     fixed(*a.prediction.attainable_speedup, 3),
                     a.prediction.roofline_pct ? fixed(*a.prediction.roofline_pct, 3) : "-",
-                    a.prediction.target_eff ? fixed(*a.prediction.target_eff, 3) : "-", where);
+                    a.prediction.target_eff ? fixed(*a.prediction.target_eff, 3) : "-", *where);
     out.push_back(std::move(c));
   }
-  if (lost) {
+  if (lost && keep(CautionKind::lost_validation)) {
     Caution c = base;
-    c.kind = CautionKind::lost_validation;
     c.text = fmt::format("Also verify the end-to-end win of {} on {} ({}) in the combined stack: its own A/B "
                          "measured e2e {} but the run's Director validation, which included it, came back {} "
                          "{}.",
-                         lever, target_text(a), cond, e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct),
-                         validation_figure(a), where);
+                         *lever, target_text(a), *cond, e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct),
+                         validation_figure(a), *where);
     out.push_back(std::move(c));
   }
 }
+
+namespace {
 
 // One sentence of imported text without its final period (the caution adds
 // its own punctuation).
@@ -159,12 +179,6 @@ void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
   }
 }
 
-bool same_caution(const Caution& x, const Caution& y)
-{
-  return x.kind == y.kind && x.run_id == y.run_id && x.short_name == y.short_name &&
-         x.lever_key == y.lever_key;
-}
-
 } // namespace
 
 bool has_usable_prediction(const AttemptInfo& a)
@@ -178,12 +192,31 @@ std::vector<Caution> build_cautions(const ReportInput& scoped)
 {
   std::vector<Caution> runs;
   for (const AttemptInfo& a : scoped.attempts) {
-    attempt_cautions(a, runs);
+    detail::attempt_cautions(a, runs);
   }
-  std::sort(runs.begin(), runs.end(), [](const Caution& x, const Caution& y) {
-    return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key, x.text) <
-           std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key, y.text);
-  });
+  return detail::finish_cautions(std::move(runs), scoped);
+}
+
+bool detail::same_caution(const Caution& x, const Caution& y)
+{
+  return x.kind == y.kind && x.run_id == y.run_id && x.short_name == y.short_name &&
+         x.lever_key == y.lever_key;
+}
+
+bool detail::run_caution_less(const Caution& x, const Caution& y, bool with_text)
+{
+  if (!with_text) {
+    return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key) <
+           std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key);
+  }
+  return std::forward_as_tuple(y.run_date, x.run_id, x.kind, x.short_name, x.lever_key, x.text) <
+         std::forward_as_tuple(x.run_date, y.run_id, y.kind, y.short_name, y.lever_key, y.text);
+}
+
+std::vector<Caution> detail::finish_cautions(std::vector<Caution> runs, const ReportInput& scoped)
+{
+  std::sort(runs.begin(), runs.end(),
+            [](const Caution& x, const Caution& y) { return run_caution_less(x, y); });
   runs.erase(std::unique(runs.begin(), runs.end(), same_caution), runs.end());
   std::vector<Caution> imported;
   for (const ImportedFinding& f : scoped.imported) {
@@ -193,7 +226,7 @@ std::vector<Caution> build_cautions(const ReportInput& scoped)
     return std::forward_as_tuple(y.run_date, x.short_name, x.lever_key, x.text) <
            std::forward_as_tuple(x.run_date, y.short_name, y.lever_key, y.text);
   });
-  imported.erase(std::unique(imported.begin(), imported.end(), same_caution), imported.end());
+  imported.erase(std::unique(imported.begin(), imported.end(), detail::same_caution), imported.end());
   runs.insert(runs.end(), imported.begin(), imported.end());
   return runs;
 }

@@ -20,6 +20,7 @@
 namespace rfdb::report {
 
 using detail::Line;
+using detail::StrengthKey;
 
 namespace {
 
@@ -42,54 +43,6 @@ bool is_verified(const AttemptInfo& a)
   return validation_won(a) && validation_includes(a);
 }
 
-// Best evidence first: verified, clean, newest, then ids (deterministic).
-bool stronger(const AttemptInfo* x, const AttemptInfo* y)
-{
-  return std::make_tuple(!is_verified(*x), !is_clean(*x), y->run_date, x->run_id, x->attempt_key) <
-         std::make_tuple(!is_verified(*y), !is_clean(*y), x->run_date, y->run_id, y->attempt_key);
-}
-
-// Lines by (reuse key text, lever key), and the lever keys of the texts seen
-// so far: thousands of runs repeat a few dozen lever texts.
-struct LineIndex {
-  std::unordered_map<std::string, std::size_t> lines;
-  std::unordered_map<std::string, std::string> lever_keys;
-
-  const std::string& lever_key(const std::string& text, const std::string& op_class)
-  {
-    auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
-    if (inserted) {
-      it->second = domain::lever_key(text, op_class);
-    }
-    return it->second;
-  }
-};
-
-void add_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
-{
-  const ReuseKey key = attempt_reuse_key(a);
-  const std::string text = attempt_lever_text(a);
-  const std::string& lever_key = index.lever_key(text, key.op_class);
-  auto [it, inserted] = index.lines.try_emplace(key.text() + '\n' + lever_key, lines.size());
-  if (inserted) {
-    lines.push_back(Line{});
-    lines.back().key = key;
-    lines.back().lever_key = lever_key;
-  }
-  Line& l = lines[it->second];
-  l.spellings.insert(text);
-  l.attempts.push_back(&a);
-  l.runs.insert(a.run_id);
-  if (const std::string b = one_line(a.backend); !b.empty()) {
-    l.backend_keys.insert(index.lever_key(b, ""));
-  }
-}
-
-template <typename Set> std::vector<std::string> to_vector(const Set& s)
-{
-  return {s.begin(), s.end()};
-}
-
 std::string gate_of(const AttemptInfo& a)
 {
   if (is_config_trial(a)) {
@@ -98,56 +51,159 @@ std::string gate_of(const AttemptInfo& a)
   return a.gate.empty() ? std::string("none") : a.gate;
 }
 
-// Everything a line's run attempts say, in their strength order.
-void finish_runs(Finding& f, std::vector<const AttemptInfo*> attempts, TierEvidence& e)
+// Keep `key` in `best` when it is stronger than what `best` holds; true when
+// it was kept.
+bool keep_stronger(std::optional<StrengthKey>& best, const StrengthKey& key)
 {
-  std::sort(attempts.begin(), attempts.end(), stronger);
-  std::set<std::string> kernels, backends, kinds, gates, clean, e2e_runs;
-  for (const AttemptInfo* a : attempts) {
-    if (is_clean(*a)) {
-      clean.insert(a->run_id);
-    }
-    if (a->e2e_delta_pct) {
-      e2e_runs.insert(a->run_id);
-    }
-    if (is_verified(*a) && !f.verified_e2e) {
-      f.verified_e2e = true;
-      f.verified_speedup = a->validation_speedup;
-    }
-    if (validation_lost(*a) && !f.lost_validation) {
-      f.lost_validation = LostValidation{
-          {a->run_id, a->attempt_key, a->run_date}, a->run_validation_class, a->validation_speedup};
-    }
-    const auto c = amdahl_ceiling_pct(*a);
-    if (c && a->e2e_delta_pct && *c > 0.0 && *a->e2e_delta_pct > k_beyond_ceiling * *c && !f.beyond_ceiling) {
-      f.beyond_ceiling = BeyondCeiling{{a->run_id, a->attempt_key, a->run_date}, *a->e2e_delta_pct, *c};
-    }
-    if (!a->short_name.empty() && !is_config_trial(*a)) {
-      kernels.insert(a->short_name);
-    }
-    if (const std::string b = one_line(a->backend); !b.empty()) {
-      backends.insert(b);
-    }
-    if (!a->lever_kind.empty()) {
-      kinds.insert(a->lever_kind);
-    }
-    gates.insert(gate_of(*a));
-    detail::widen(f.iso_min, f.iso_max, a->isolated_speedup);
-    detail::widen(f.e2e_min_pct, f.e2e_max_pct, a->e2e_delta_pct);
-    detail::bump_date(f.last_seen, a->run_date);
-    f.refs.push_back({a->run_id, a->attempt_key, a->run_date});
+  if (best && !detail::stronger_key(key, *best)) {
+    return false;
   }
-  f.lever = one_line(attempts.front()->lever.empty() ? attempt_lever_text(*attempts.front())
-                                                     : attempts.front()->lever);
-  f.reason = first_sentence(attempts.front()->reason, 160);
-  f.kernels = to_vector(kernels);
-  f.backends = to_vector(backends);
-  f.lever_kind = kinds.empty() ? std::string() : *kinds.begin();
-  f.gates = to_vector(gates);
-  f.clean_run_ids = to_vector(clean);
-  f.e2e_run_count = static_cast<int>(e2e_runs.size());
-  e.clean_sources += static_cast<int>(clean.size());
-  e.clean_runs = static_cast<int>(clean.size());
+  best = key;
+  return true;
+}
+
+// Fold one qualifying attempt into its line's run evidence (what
+// finish_runs shows, independent of the order attempts arrive in).
+void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
+{
+  const bool clean = is_clean(a);
+  StrengthKey key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
+  if (clean) {
+    r.clean.insert(a.run_id);
+  }
+  if (a.e2e_delta_pct) {
+    r.e2e_runs.insert(a.run_id);
+  }
+  if (!key.unverified && keep_stronger(r.verified, key)) {
+    r.verified_speedup = a.validation_speedup;
+  }
+  if (validation_lost(a) && keep_stronger(r.lost, key)) {
+    r.lost_class = a.run_validation_class;
+    r.lost_speedup = a.validation_speedup;
+  }
+  const auto c = amdahl_ceiling_pct(a);
+  if (c && a.e2e_delta_pct && *c > 0.0 && *a.e2e_delta_pct > k_beyond_ceiling * *c &&
+      keep_stronger(r.beyond, key)) {
+    r.beyond_e2e = *a.e2e_delta_pct;
+    r.beyond_ceiling = *c;
+  }
+  if (!a.short_name.empty() && !is_config_trial(a)) {
+    r.kernels.insert(a.short_name);
+  }
+  if (std::string b = one_line(a.backend); !b.empty()) {
+    r.backends.insert(std::move(b));
+  }
+  if (!a.lever_kind.empty()) {
+    r.kinds.insert(a.lever_kind);
+  }
+  r.gates.insert(gate_of(a));
+  detail::widen(r.iso_min, r.iso_max, a.isolated_speedup);
+  detail::widen(r.e2e_min, r.e2e_max, a.e2e_delta_pct);
+  detail::bump_date(r.last_seen, a.run_date);
+  if (keep_stronger(r.front, key)) {
+    r.front_lever = a.lever.empty() ? attempt_lever_text(a) : a.lever;
+    r.front_reason = a.reason;
+  }
+  r.refs.push_back(std::move(key));
+}
+
+} // namespace
+
+const std::string& detail::LineIndex::lever_key(const std::string& text, const std::string& op_class)
+{
+  auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
+  if (inserted) {
+    it->second = domain::lever_key(text, op_class);
+  }
+  return it->second;
+}
+
+const std::pair<ReuseKey, std::string>& detail::LineIndex::reuse_key(const AttemptInfo& a)
+{
+  std::string memo;
+  memo.reserve(a.op_class.size() + a.gfx.size() + a.regime.size() + 4);
+  memo += is_config_trial(a) ? 'c' : 'k';
+  memo += a.op_class;
+  memo += '\n';
+  memo += a.gfx;
+  memo += '\n';
+  memo += a.regime;
+  auto [it, inserted] = reuse_keys.try_emplace(std::move(memo));
+  if (inserted) {
+    it->second.first = attempt_reuse_key(a);
+    it->second.second = it->second.first.text();
+  }
+  return it->second;
+}
+
+void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
+{
+  const auto& [key, key_text] = index.reuse_key(a);
+  const std::string text = attempt_lever_text(a);
+  const std::string& lever_key = index.lever_key(text, key.op_class);
+  auto [it, inserted] = index.lines.try_emplace(key_text + '\n' + lever_key, lines.size());
+  if (inserted) {
+    lines.push_back(Line{});
+    lines.back().key = key;
+    lines.back().lever_key = lever_key;
+  }
+  Line& l = lines[it->second];
+  l.spellings.insert(text);
+  add_run_evidence(l.run_evidence, a);
+  l.runs.insert(a.run_id);
+  if (const std::string b = one_line(a.backend); !b.empty()) {
+    l.backend_keys.insert(index.lever_key(b, ""));
+  }
+}
+
+namespace {
+
+template <typename Set> std::vector<std::string> to_vector(const Set& s)
+{
+  return {s.begin(), s.end()};
+}
+
+// Everything a line's run attempts say, in their strength order.
+void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
+{
+  std::vector<const StrengthKey*> refs;
+  refs.reserve(r.refs.size());
+  for (const auto& k : r.refs) {
+    refs.push_back(&k);
+  }
+  std::sort(refs.begin(), refs.end(),
+            [](const StrengthKey* x, const StrengthKey* y) { return detail::stronger_key(*x, *y); });
+  f.refs.reserve(refs.size());
+  for (const StrengthKey* k : refs) {
+    f.refs.push_back({k->run_id, k->attempt_key, k->run_date});
+  }
+  if (r.verified) {
+    f.verified_e2e = true;
+    f.verified_speedup = r.verified_speedup;
+  }
+  if (r.lost) {
+    f.lost_validation =
+        LostValidation{{r.lost->run_id, r.lost->attempt_key, r.lost->run_date}, r.lost_class, r.lost_speedup};
+  }
+  if (r.beyond) {
+    f.beyond_ceiling = BeyondCeiling{
+        {r.beyond->run_id, r.beyond->attempt_key, r.beyond->run_date}, r.beyond_e2e, r.beyond_ceiling};
+  }
+  f.iso_min = r.iso_min;
+  f.iso_max = r.iso_max;
+  f.e2e_min_pct = r.e2e_min;
+  f.e2e_max_pct = r.e2e_max;
+  f.last_seen = r.last_seen;
+  f.lever = one_line(r.front_lever);
+  f.reason = first_sentence(r.front_reason, 160);
+  f.kernels = to_vector(r.kernels);
+  f.backends = to_vector(r.backends);
+  f.lever_kind = r.kinds.empty() ? std::string() : *r.kinds.begin();
+  f.gates = to_vector(r.gates);
+  f.clean_run_ids = to_vector(r.clean);
+  f.e2e_run_count = static_cast<int>(r.e2e_runs.size());
+  e.clean_sources += static_cast<int>(r.clean.size());
+  e.clean_runs = static_cast<int>(r.clean.size());
   e.verified_e2e = f.verified_e2e;
   e.validation_lost = f.lost_validation.has_value();
   e.lost_speedup = f.lost_validation ? f.lost_validation->speedup : std::nullopt;
@@ -163,8 +219,8 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.run_ids = to_vector(l.runs);
   TierEvidence e;
   e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
-  if (!l.attempts.empty()) {
-    finish_runs(f, l.attempts, e);
+  if (!l.run_evidence.refs.empty()) {
+    finish_runs(f, l.run_evidence, e);
   } else {
     f.lever = l.display;
   }
@@ -444,12 +500,18 @@ std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t 
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of)
 {
   std::vector<Line> lines;
-  LineIndex index;
+  detail::LineIndex index;
   for (const AttemptInfo& a : scoped.attempts) {
     if (what_works_exclusion(a).empty()) {
-      add_attempt(lines, index, a);
+      detail::add_line_attempt(lines, index, a);
     }
   }
+  return detail::findings_from_lines(std::move(lines), scoped, as_of);
+}
+
+std::vector<Finding> detail::findings_from_lines(std::vector<Line> lines, const ReportInput& scoped,
+                                                 std::string_view as_of)
+{
   // Run lines in report order before the imported findings look for a match,
   // so the result does not depend on the order attempts arrived in.
   std::sort(lines.begin(), lines.end(), [](const Line& x, const Line& y) {
@@ -466,6 +528,12 @@ std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view 
 }
 
 namespace detail {
+
+bool stronger_key(const StrengthKey& x, const StrengthKey& y)
+{
+  return std::tie(x.unverified, x.unclean, y.run_date, x.run_id, x.attempt_key) <
+         std::tie(y.unverified, y.unclean, x.run_date, y.run_id, y.attempt_key);
+}
 
 void widen(std::optional<double>& lo, std::optional<double>& hi, const std::optional<double>& v)
 {

@@ -280,16 +280,24 @@ struct SaturatedGroup {
 
 // Everything the playbook and the cards render, computed once.
 struct Analysis {
-  std::string as_of;                     // resolved as_of ("" when no date exists at all)
-  ReportInput scoped;                    // the input after the scope rules (priors untouched)
-  std::vector<Finding> findings;         // shown, in report order
-  std::vector<Finding> evicted;          // in eviction order
-  std::vector<Caution> cautions;         // every caution: run cautions newest run first, then imported
+  std::string as_of;             // resolved as_of ("" when no date exists at all)
+  ReportInput scoped;            // the input after the scope rules (priors untouched)
+  std::vector<Finding> findings; // shown, in report order
+  std::vector<Finding> evicted;  // in eviction order
+  // Run cautions newest run first, then imported ones: every one, or — when
+  // the input's attempt digest kept only those shown — the k_run_cautions
+  // first run cautions.
+  std::vector<Caution> cautions;
+  std::size_t run_cautions = 0;          // distinct run cautions in all
   std::vector<SaturatedGroup> saturated; // one per kernel class × gfx, in key order
   std::size_t saturated_heads = 0;       // saturated head verdicts in scope
   RoutingSummary routing;
   std::string newest_run_id;             // "" when there are no runs/heads
   std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc
+  std::size_t attempts = 0;              // attempts in scope
+  std::size_t heads = 0;                 // head verdicts in scope
+  // The scoped attempts folded (Calibration reads its samples and misses).
+  std::shared_ptr<const AttemptDigest> digest;
 };
 
 // Compute the analysis. Deterministic: any permutation of the input vectors

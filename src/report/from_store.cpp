@@ -4,6 +4,7 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/digest.hpp"
 #include "report/findings.hpp"
 #include "store/findings_writer.hpp"
 #include "util/text.hpp"
@@ -21,40 +22,44 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-// Moves the strings out of `a`.
-AttemptInfo attempt_info(store::ReportAttempt&& a)
+// `a` as an AttemptInfo in `x`: strings are swapped, so each keeps the
+// other's buffer for its next row.
+void attempt_info(store::ReportAttempt& a, AttemptInfo& x)
 {
-  AttemptInfo x;
-  x.run_id = std::move(a.run_id);
-  x.run_date = std::move(a.run_date);
-  x.gfx = std::move(a.gfx);
-  x.model = std::move(a.model);
+  using std::swap;
+  swap(x.run_id, a.run_id);
+  swap(x.run_date, a.run_date);
+  swap(x.gfx, a.gfx);
+  swap(x.model, a.model);
   x.isl = to_int(a.isl);
   x.osl = to_int(a.osl);
   x.conc = to_int(a.conc);
-  x.short_name = std::move(a.short_name);
-  x.op_class = std::move(a.op_class);
-  x.regime = std::move(a.regime);
-  x.lever = std::move(a.lever);
-  x.lever_kind = std::move(a.lever_kind);
-  x.backend = std::move(a.backend);
+  swap(x.short_name, a.short_name);
+  swap(x.op_class, a.op_class);
+  swap(x.regime, a.regime);
+  swap(x.lever, a.lever);
+  swap(x.lever_kind, a.lever_kind);
+  swap(x.backend, a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
-  x.gate = std::move(a.gate);
-  x.verdict = std::move(a.verdict);
-  x.run_validation_class = std::move(a.validation_class);
+  swap(x.gate, a.gate);
+  swap(x.verdict, a.verdict);
+  swap(x.run_validation_class, a.validation_class);
   x.validation_speedup = a.validation_speedup;
-  x.attempt_key = std::move(a.attempt_key);
-  x.kind = a.kind.empty() ? std::string("kernel") : std::move(a.kind);
-  x.candidate = std::move(a.candidate);
+  swap(x.attempt_key, a.attempt_key);
+  if (a.kind.empty()) {
+    x.kind = "kernel";
+  } else {
+    swap(x.kind, a.kind);
+  }
+  swap(x.candidate, a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
-  x.output_parity = std::move(a.output_parity);
-  x.parity_kind = std::move(a.parity_kind);
-  x.reason = std::move(a.reason);
-  x.reject_reason = std::move(a.reject_reason);
-  x.prediction = std::move(a.prediction);
-  return x;
+  swap(x.output_parity, a.output_parity);
+  swap(x.parity_kind, a.parity_kind);
+  swap(x.reason, a.reason);
+  swap(x.reject_reason, a.reject_reason);
+  swap(x.prediction, a.prediction);
 }
 
 // A card whose kernel_class says "config" (as `rfdb report --cards` writes
@@ -230,11 +235,10 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
   return h;
 }
 
-// Heads of the latest profiled round of each run in `verdicts`, with whether
-// a byte-reduction lever (fusion or lower precision) was tried on the kernel
-// afterwards; is_newest_run is set by the caller.
-std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts,
-                               const std::set<KernelKey>& byte_reducing)
+// Heads of the latest profiled round of each run in `verdicts`; whether a
+// byte-reduction lever (fusion or lower precision) was tried on the kernel
+// afterwards and is_newest_run are set by the caller.
+std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::map<std::string, int> latest_round;
   for (const auto& v : verdicts) {
@@ -252,35 +256,80 @@ std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts
       continue;
     }
     const auto m = measured.find({v.run_id, v.short_name});
-    HeadVerdict h = head_from(v, m == measured.end() ? nullptr : m->second);
-    h.followed_by_byte_reduction = byte_reducing.count({v.run_id, v.short_name}) != 0;
-    out.push_back(std::move(h));
+    out.push_back(head_from(v, m == measured.end() ? nullptr : m->second));
   }
   return out;
 }
 
 } // namespace
 
-ReportInputBuilder::ReportInputBuilder() = default;
+ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::string> since,
+                                       std::optional<std::string> gfx_filter, bool for_cards)
+    : m_as_of_given(std::move(as_of))
+{
+  m_in.since = std::move(since);
+  m_in.gfx_filter = std::move(gfx_filter);
+  m_in.attempt_digest = std::make_shared<AttemptDigest>();
+  m_in.attempt_digest->keep_all_cautions = for_cards;
+  m_in.head_digest = std::make_shared<HeadDigest>();
+}
+
 ReportInputBuilder::~ReportInputBuilder() = default;
 
 void ReportInputBuilder::add_run(const store::RunSummary& r)
 {
+  m_newest_run_date.see(r.run_date.value_or(""));
   m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
 }
 
+void ReportInputBuilder::start_verdicts()
+{
+  m_verdicts_started = true;
+  m_in.as_of = domain::resolve_as_of(m_as_of_given, m_newest_run_date);
+  // The quadrant chart falls back to the newest run in scope.
+  std::pair<std::string, std::string> newest;
+  for (const auto& r : m_in.runs) {
+    if (in_scope(r.run_date, r.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
+      newest = std::max(newest, std::make_pair(r.run_date, r.run_id));
+    }
+  }
+  m_in.head_digest->watch(newest.second);
+}
+
+void ReportInputBuilder::start_attempts()
+{
+  if (!m_verdicts_started) {
+    start_verdicts();
+  }
+  m_attempts_started = true;
+  flush_run();
+  for (const auto& r : m_in.rankings) {
+    m_in.attempt_digest->need_realized(r.run_id, r.top_by_pct);
+    m_in.attempt_digest->need_realized(r.run_id, r.top_by_gain);
+  }
+}
+
 void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
 {
+  if (!m_attempts_started) {
+    start_attempts();
+  }
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  m_in.attempts.push_back(attempt_info(std::move(a)));
+  attempt_info(a, m_attempt);
+  if (in_scope(m_attempt.run_date, m_attempt.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
+    m_in.attempt_digest->add(m_attempt);
+  }
 }
 
 void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
 {
+  if (!m_verdicts_started) {
+    start_verdicts();
+  }
   if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
@@ -299,26 +348,35 @@ void ReportInputBuilder::add_finding(const store::ReportFinding& f)
 
 void ReportInputBuilder::flush_run()
 {
+  // A round whose rankings agree is only counted (routing quality lists the
+  // disagreements); a round of a run out of scope is dropped by the analysis.
+  const bool scoped =
+      !m_run_verdicts.empty() && in_scope(m_run_verdicts.front().run_date, m_run_verdicts.front().gfx,
+                                          m_in.as_of, m_in.since, m_in.gfx_filter);
   for (auto& r : rankings(m_run_verdicts)) {
-    m_in.rankings.push_back(std::move(r));
+    if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
+      ++m_in.agreed_rounds;
+    } else {
+      m_in.rankings.push_back(std::move(r));
+    }
   }
-  for (auto& h : heads(m_run_verdicts, m_byte_reducing)) {
-    m_in.heads.push_back(std::move(h));
-  }
+  auto run_heads = heads(m_run_verdicts);
+  std::erase_if(run_heads, [&](const HeadVerdict& h) {
+    return !in_scope(h.run_date, h.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
+  });
+  m_in.head_digest->add_run(std::move(run_heads));
   m_run_verdicts.clear();
 }
 
-ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::string as_of,
-                                       std::optional<std::string> since,
-                                       std::optional<std::string> gfx_filter)
+ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
 {
-  flush_run();
-  for (auto& h : m_in.heads) {
-    h.is_newest_run = h.run_id == m_newest_run;
+  if (!m_attempts_started) {
+    start_attempts();
   }
-  m_in.as_of = std::move(as_of);
-  m_in.since = std::move(since);
-  m_in.gfx_filter = std::move(gfx_filter);
+  m_in.head_digest->flag_newest(m_newest_run);
+  m_in.head_digest->for_each_kept([&](HeadVerdict& h) {
+    h.followed_by_byte_reduction = m_byte_reducing.count({h.run_id, h.short_name}) != 0;
+  });
   m_in.priors = std::move(priors);
   return std::move(m_in);
 }
@@ -326,22 +384,22 @@ ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors, std::stri
 ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
                                std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
-  ReportInputBuilder b;
+  ReportInputBuilder b(std::move(as_of), std::move(since), std::move(gfx_filter));
   for (const auto& r : ev.runs) {
     b.add_run(r);
   }
-  for (auto& a : ev.attempts) {
-    b.add_attempt(std::move(a));
-  }
-  std::vector<store::ReportAttempt>().swap(ev.attempts);
   for (auto& v : ev.verdicts) {
     b.add_verdict(std::move(v));
   }
   std::vector<store::ReportVerdict>().swap(ev.verdicts);
+  for (auto& a : ev.attempts) {
+    b.add_attempt(std::move(a));
+  }
+  std::vector<store::ReportAttempt>().swap(ev.attempts);
   for (const auto& f : ev.findings) {
     b.add_finding(f);
   }
-  return b.finish(std::move(priors), std::move(as_of), std::move(since), std::move(gfx_filter));
+  return b.finish(std::move(priors));
 }
 
 } // namespace rfdb::report

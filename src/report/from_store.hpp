@@ -6,6 +6,7 @@
 // flagged for Cautions). Pure mapping plus those derivations.
 #pragma once
 
+#include "domain/as_of.hpp"
 #include "report/model.hpp"
 #include "store/report_evidence.hpp"
 
@@ -21,30 +22,43 @@ namespace rfdb::report {
 inline constexpr double k_head_threshold_pct = 5.0;
 
 // Builds the input row by row as the store streams it (store::
-// read_report_evidence): attempts are converted as they come and verdicts
-// are kept one run at a time (their rows arrive grouped by run), so no copy
-// of the history's verdicts is held. Call add_* in the stream's order (runs,
-// attempts, verdicts, findings), then finish once.
+// read_report_evidence): verdicts are kept one run at a time (their rows
+// arrive grouped by run) and attempts are scoped and folded into the
+// input's attempt digest as they come, so neither the history's verdicts nor
+// its attempts are held. Call add_* in the stream's order (runs, verdicts,
+// attempts, findings), then finish once.
 class ReportInputBuilder {
 public:
-  ReportInputBuilder();
+  // as_of: the date given (--as-of), "" for the newest run date; since and
+  // gfx_filter: the report's scope (analysis rules in report/findings.hpp).
+  // for_cards: the cards quote every run caution, so keep them all (else
+  // only those the playbook shows).
+  ReportInputBuilder(std::string as_of, std::optional<std::string> since,
+                     std::optional<std::string> gfx_filter, bool for_cards = true);
   ReportInputBuilder(const ReportInputBuilder&) = delete;
   ReportInputBuilder& operator=(const ReportInputBuilder&) = delete;
   ~ReportInputBuilder();
 
   void add_run(const store::RunSummary& run);
-  void add_attempt(store::ReportAttempt&& attempt);
-  // Rows of one run must be contiguous, in the order report_verdicts gives.
+  // Rows of one run must be contiguous, in the order report_verdicts gives;
+  // every verdict comes before the first attempt.
   void add_verdict(store::ReportVerdict&& verdict);
+  void add_attempt(store::ReportAttempt&& attempt);
   void add_finding(const store::ReportFinding& finding);
-  // The input; the builder is spent afterwards.
-  ReportInput finish(calibrate::PriorsResult priors, std::string as_of, std::optional<std::string> since,
-                     std::optional<std::string> gfx_filter);
+  // The input (as_of resolved); the builder is spent afterwards.
+  ReportInput finish(calibrate::PriorsResult priors);
 
 private:
   void flush_run();
+  void start_verdicts();
+  void start_attempts();
 
   ReportInput m_in;
+  std::string m_as_of_given;
+  domain::NewestDate m_newest_run_date;
+  AttemptInfo m_attempt; // the attempt being folded (its buffers are reused)
+  bool m_verdicts_started = false;
+  bool m_attempts_started = false;
   std::set<std::pair<std::string, std::string>>
       m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt
   std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows

@@ -5,19 +5,58 @@
 
 #include "report/findings.hpp"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace rfdb::report::detail {
 
+// The strength order of a line's qualifying attempts (findings.cpp): best
+// evidence first — verified, clean, newest, then ids (deterministic).
+struct StrengthKey {
+  bool unverified = true;
+  bool unclean = true;
+  std::string run_date;
+  std::string run_id;
+  std::string attempt_key;
+};
+bool stronger_key(const StrengthKey& x, const StrengthKey& y);
+
+// What a line keeps of its qualifying run attempts: the aggregates the
+// finding shows, the strongest attempt of each kind and every reference, so
+// the attempts themselves need not be held.
+struct LineRuns {
+  std::vector<StrengthKey> refs; // every qualifying attempt
+  // The strongest attempt and its lever text and reason.
+  std::optional<StrengthKey> front;
+  std::string front_lever;
+  std::string front_reason;
+  // The strongest verified attempt's Director speedup.
+  std::optional<StrengthKey> verified;
+  std::optional<double> verified_speedup;
+  // The strongest attempt whose run's Director validation was lost.
+  std::optional<StrengthKey> lost;
+  std::string lost_class;
+  std::optional<double> lost_speedup;
+  // The strongest attempt beyond its Amdahl ceiling.
+  std::optional<StrengthKey> beyond;
+  double beyond_e2e = 0.0;
+  double beyond_ceiling = 0.0;
+  std::set<std::string> kernels, backends, kinds, gates, clean, e2e_runs;
+  std::optional<double> iso_min, iso_max, e2e_min, e2e_max;
+  std::string last_seen;
+};
+
 struct Line {
   ReuseKey key;
   std::string lever_key;
-  std::string display;                      // shown lever text
-  std::set<std::string> spellings;          // raw lever texts
-  std::vector<const AttemptInfo*> attempts; // qualifying attempts
+  std::string display;             // shown lever text
+  std::set<std::string> spellings; // raw lever texts
+  LineRuns run_evidence;           // of the qualifying attempts (refs empty: none)
   std::set<std::string> runs;
   std::set<std::string> backend_keys; // lever keys of the attempts' backends
   // Imported knowledge on the line: one source whatever its member count.
@@ -31,6 +70,41 @@ struct Line {
   std::string imported_last_seen;
   std::optional<double> imported_iso_min, imported_iso_max, imported_e2e_min, imported_e2e_max;
 };
+
+// Lines by (reuse key text, lever key), and the lever keys of the texts seen
+// so far: thousands of runs repeat a few dozen lever texts.
+struct LineIndex {
+  std::unordered_map<std::string, std::size_t> lines;
+  std::unordered_map<std::string, std::string> lever_keys;
+
+  std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
+
+  // domain::lever_key(text, op_class), computed once per pair.
+  const std::string& lever_key(const std::string& text, const std::string& op_class);
+  // attempt_reuse_key(attempt) and its text, computed once per distinct
+  // class, gfx, regime and trial kind.
+  const std::pair<ReuseKey, std::string>& reuse_key(const AttemptInfo& attempt);
+};
+
+// Fold a What works attempt (what_works_exclusion empty) into its line.
+void add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& attempt);
+// The findings of the run lines (any order) and the imported findings of
+// `scoped`, before the cap, in report order.
+std::vector<Finding> findings_from_lines(std::vector<Line> lines, const ReportInput& scoped,
+                                         std::string_view as_of);
+// The run cautions an attempt raises, appended to `out`: those `wanted`
+// accepts (decided before any text is built; empty: all). `lever_keys`, when
+// given, caches the lever keys.
+void attempt_cautions(const AttemptInfo& attempt, std::vector<Caution>& out, LineIndex* lever_keys = nullptr,
+                      const std::function<bool(const Caution&)>& wanted = {});
+// One caution under the dedupe rule: same kind, run, kernel and lever key.
+bool same_caution(const Caution& x, const Caution& y);
+// The order of run cautions: newest run first, then run, kind, kernel,
+// lever key and (with_text) text.
+bool run_caution_less(const Caution& x, const Caution& y, bool with_text = true);
+// The run cautions (any order, duplicates allowed) with the imported
+// negatives of `scoped`: sorted and deduplicated as build_cautions.
+std::vector<Caution> finish_cautions(std::vector<Caution> runs, const ReportInput& scoped);
 
 // Add the imported findings of `scoped` to `lines` (rules in findings.hpp).
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped);

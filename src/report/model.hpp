@@ -10,11 +10,15 @@
 #include "calibrate/priors.hpp"
 #include "domain/prediction.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rfdb::report {
+
+class AttemptDigest; // report/digest.hpp
+class HeadDigest;    // report/digest.hpp
 
 // One ingested run (retracted runs are left out by the lead).
 struct RunInfo {
@@ -139,8 +143,18 @@ struct ReportInput {
   std::vector<RunInfo> runs;
   calibrate::PriorsResult priors;
   std::vector<AttemptInfo> attempts;
+  // Attempts already scoped and folded as they were read (the store path,
+  // which holds no AttemptInfo per attempt); analyze folds `attempts` into
+  // it as well. Null: only `attempts`.
+  std::shared_ptr<AttemptDigest> attempt_digest;
   std::vector<RoundRanking> rankings;
+  // Rounds in scope whose two rankings agreed on a named top kernel, counted
+  // instead of listed in `rankings` (the store path).
+  int agreed_rounds = 0;
   std::vector<HeadVerdict> heads;
+  // Heads already scoped and folded as they were read (the store path);
+  // analyze folds `heads` into it as well. Null: only `heads`.
+  std::shared_ptr<HeadDigest> head_digest;
   std::vector<ImportedFinding> imported;
 };
 

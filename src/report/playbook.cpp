@@ -68,8 +68,7 @@ std::string newest_imported_after(const Analysis& a)
 
 bool is_empty(const Analysis& a)
 {
-  return a.scoped.runs.empty() && a.scoped.attempts.empty() && a.scoped.heads.empty() &&
-         imported_used(a) == 0;
+  return a.scoped.runs.empty() && a.attempts == 0 && a.heads == 0 && imported_used(a) == 0;
 }
 
 // At most k_list_shown names, then "and N more" (a history of thousands of

@@ -183,12 +183,13 @@ Blocks cautions_section(const Analysis& a)
     return out;
   }
   std::vector<std::string> lines;
-  std::size_t run_total = 0;
+  const std::size_t run_total = a.run_cautions;
+  std::size_t run_shown = 0;
   std::size_t imported_total = 0;
   std::size_t imported_shown = 0;
   for (const auto& c : a.cautions) {
     const bool imported = c.kind == CautionKind::imported_negative;
-    std::size_t& total = imported ? imported_total : run_total;
+    std::size_t& total = imported ? imported_total : run_shown;
     ++total;
     if (imported ? imported_shown < k_imported_cautions : total <= k_run_cautions) {
       lines.push_back("- " + c.text);

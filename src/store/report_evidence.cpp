@@ -26,6 +26,26 @@ public:
   {
     return m_s.get_opt_text(at(col));
   }
+  // The column's text into `out`, reusing its buffer ("" for NULL).
+  void text_into(const char* col, std::string& out) const
+  {
+    if (const auto v = m_s.get_opt_text_view(at(col))) {
+      out.assign(v->data(), v->size());
+    } else {
+      out.clear();
+    }
+  }
+  void opt_text_into(const char* col, std::optional<std::string>& out) const
+  {
+    if (const auto v = m_s.get_opt_text_view(at(col))) {
+      if (!out) {
+        out.emplace();
+      }
+      out->assign(v->data(), v->size());
+    } else {
+      out.reset();
+    }
+  }
   [[nodiscard]] std::optional<std::int64_t> integer(const char* col) const
   {
     return m_s.get_opt_int(at(col));
@@ -98,49 +118,47 @@ RunSummary read_run(const Row& r)
   return x;
 }
 
-ReportAttempt read_attempt(const Row& r)
+// Every field of `a` from the row; its strings keep their buffers.
+void read_attempt(const Row& r, ReportAttempt& a)
 {
-  ReportAttempt a;
-  a.run_id = r.text("run_id");
-  a.run_date = r.text("run_date");
-  a.gfx = r.text("gfx");
-  a.model = r.text("model");
+  r.text_into("run_id", a.run_id);
+  r.text_into("run_date", a.run_date);
+  r.text_into("gfx", a.gfx);
+  r.text_into("model", a.model);
   a.isl = r.integer("isl");
   a.osl = r.integer("osl");
   a.conc = r.integer("conc");
-  a.attempt_key = r.text("attempt_key");
-  a.kind = r.text("kind");
-  a.candidate = r.text("candidate");
-  a.short_name = r.text("short_name");
-  a.op_class = r.text("op_class");
-  a.regime = r.text("regime");
-  a.lever = r.text("lever");
-  a.lever_kind = r.text("lever_kind");
-  a.backend = r.text("backend");
+  r.text_into("attempt_key", a.attempt_key);
+  r.text_into("kind", a.kind);
+  r.text_into("candidate", a.candidate);
+  r.text_into("short_name", a.short_name);
+  r.text_into("op_class", a.op_class);
+  r.text_into("regime", a.regime);
+  r.text_into("lever", a.lever);
+  r.text_into("lever_kind", a.lever_kind);
+  r.text_into("backend", a.backend);
   a.isolated_speedup = r.num("isolated_speedup");
   a.e2e_delta_pct = r.num("e2e_delta_pct");
-  a.gate = r.text("gate");
-  a.verdict = r.text("verdict");
+  r.text_into("gate", a.gate);
+  r.text_into("verdict", a.verdict);
   a.measured = r.flag("measured");
   a.deployed = r.flag("deployed");
-  a.output_parity = r.text("output_parity");
-  a.parity_kind = r.text("parity_kind");
-  a.reason = r.text("reason");
-  a.reject_reason = r.text("reject_reason");
-  a.validation_class = r.text("validation_class");
+  r.text_into("output_parity", a.output_parity);
+  r.text_into("parity_kind", a.parity_kind);
+  r.text_into("reason", a.reason);
+  r.text_into("reject_reason", a.reject_reason);
+  r.text_into("validation_class", a.validation_class);
   a.validation_speedup = r.num("validation_speedup");
-  a.prediction.source_kind = r.opt_text("pred_source_kind");
+  r.opt_text_into("pred_source_kind", a.prediction.source_kind);
   a.prediction.roofline_pct = r.num("pred_roofline_pct");
   a.prediction.target_eff = r.num("pred_target_eff");
   a.prediction.attainable_speedup = r.num("pred_attainable_speedup");
   a.prediction.expected_e2e_gain_pct = r.num("pred_expected_e2e_gain_pct");
-  a.prediction.headroom_class = r.opt_text("pred_headroom_class");
-  a.prediction.confidence = r.opt_text("pred_confidence");
-  if (const auto v = r.integer("pred_suspect")) {
-    a.prediction.suspect = *v != 0;
-  }
+  r.opt_text_into("pred_headroom_class", a.prediction.headroom_class);
+  r.opt_text_into("pred_confidence", a.prediction.confidence);
+  const auto suspect = r.integer("pred_suspect");
+  a.prediction.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
   a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
-  return a;
 }
 
 ReportVerdict read_verdict(const Row& r)
@@ -222,10 +240,15 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
 {
   RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
                      [&](const Row& r) { sink.run(read_run(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true,
-                     [&](const Row& r) { sink.attempt(read_attempt(r)); }));
   RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
                      [&](const Row& r) { sink.verdict(read_verdict(r)); }));
+  // One attempt object for every row: the sink may take its strings by swap
+  // and hand back buffers the next row reuses.
+  ReportAttempt attempt;
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true, [&](const Row& r) {
+    read_attempt(r, attempt);
+    sink.attempt(std::move(attempt));
+  }));
   return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
                    [&](const Row& r) { sink.finding(read_finding(r)); });
 }

@@ -60,7 +60,9 @@ struct ReportEvidence {
 };
 
 // Receivers of the rows read_report_evidence streams; each row is handed
-// over once and not kept by the store.
+// over once and not kept by the store. Attempts come in one object refilled
+// (every field) for each row: a receiver may move or swap its fields out,
+// and buffers it swaps in are reused for the next row.
 struct ReportEvidenceSink {
   std::function<void(RunSummary&&)> run;
   std::function<void(ReportAttempt&&)> attempt;
@@ -69,9 +71,9 @@ struct ReportEvidenceSink {
 };
 
 // Stream everything the playbook reads, in this order: runs (by run_date,
-// run_id), attempts, verdicts (a run's rows contiguous, by run_date, run_id,
-// round_order, pct_gpu_time descending, short_name, verdict_id), imported
-// findings. Errors: db.
+// run_id), verdicts (a run's rows contiguous, by run_date, run_id,
+// round_order, pct_gpu_time descending, short_name, verdict_id), attempts,
+// imported findings. Errors: db.
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
 
 // Load everything the playbook reads into memory. Errors: db.

@@ -2,6 +2,7 @@
 #include "unit/report/sample_input.hpp"
 
 #include "domain/normalize.hpp"
+#include "report/digest.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 
@@ -523,6 +524,42 @@ std::vector<Caution> cautions_of(std::vector<AttemptInfo> attempts,
   in.attempts = std::move(attempts);
   in.imported = std::move(imported);
   return build_cautions(in);
+}
+
+TEST(Cautions, TheShownOnesAloneMatchEveryCautionSortedAndCounted)
+{
+  // 30 runs, each with duplicate cautions (same kernel and lever, another
+  // attempt key) and a second kernel; fed in a scrambled order.
+  std::vector<AttemptInfo> attempts;
+  for (int i = 0; i < 30; ++i) {
+    const auto r = make_run(fmt::format("run_{:02}", (i * 7) % 30),
+                            fmt::format("2026-03-{:02}", 1 + (i * 7) % 9), "gfx950");
+    for (const char* key : {"cand:b", "cand:a"}) {
+      auto a = make_attempt(r, "tile tune", 1.10 + 0.01 * i, -1.0, "rejected");
+      a.attempt_key = key;
+      attempts.push_back(a);
+    }
+    auto other = make_attempt(r, "split-k", 1.20, -2.0, "rejected");
+    other.short_name = "gemm_other_kernel";
+    other.attempt_key = "cand:c";
+    attempts.push_back(other);
+  }
+  ReportInput in;
+  in.attempts = attempts;
+  const auto every = build_cautions(in);
+  ASSERT_EQ(every.size(), 60u);
+  AttemptDigest d;
+  d.keep_all_cautions = false;
+  for (const auto& a : attempts) {
+    d.add(a);
+  }
+  EXPECT_EQ(d.distinct_run_cautions, every.size());
+  ReportInput none;
+  const auto shown = detail::finish_cautions(d.cautions, none);
+  ASSERT_EQ(shown.size(), k_run_cautions);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    EXPECT_EQ(shown[i].text, every[i].text) << i;
+  }
 }
 
 TEST(Cautions, IsolatedWinThatLostEndToEndNamesConditionAndRun)

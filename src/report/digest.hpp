@@ -1,0 +1,145 @@
+// Internal to report/: the scoped attempts of a report folded one at a time
+// into what the sections show (Calibration's per-class samples and largest
+// misses, the run cautions, the What works lines, the realized gains routing
+// quality reads), so a history of any length is never held attempt by
+// attempt. Not a public API; rules in report/findings.hpp.
+#pragma once
+
+#include "domain/as_of.hpp"
+#include "report/findings.hpp"
+#include "report/lines.hpp"
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace rfdb::report {
+
+// One op class of the Calibration table: its attempts and the samples
+// behind its three medians.
+struct ClassSample {
+  int attempts = 0;
+  std::vector<double> predicted; // usable predictions' attainable_speedup
+  std::vector<double> measured;  // isolated speedups
+  std::vector<double> ratio;     // measured / predicted, where both exist
+};
+
+// A prediction miss: measured / predicted and the attempt behind it.
+struct Miss {
+  double ratio = 0.0;
+  AttemptInfo attempt;
+};
+
+// The largest misses one way: at most k_misses_shown, farthest from 1
+// first (ties by run_id, attempt_key), and how many there were.
+struct MissList {
+  bool descending = true; // under-predicted: largest ratio first
+  std::vector<Miss> kept;
+  std::size_t total = 0;
+  void add(double ratio, const AttemptInfo& attempt);
+};
+
+inline constexpr std::size_t k_misses_shown = 5; // each way; `rfdb query playbook_misses` lists all
+
+class AttemptDigest {
+public:
+  AttemptDigest();
+
+  // Routing quality reads the realized gain of these (run, kernel) picks;
+  // name them before the attempts are added.
+  void need_realized(const std::string& run_id, const std::string& kernel);
+  // Fold one attempt in scope.
+  void add(const AttemptInfo& attempt);
+
+  // The realized gain of a pick named by need_realized (empty when no
+  // attempt realized anything).
+  [[nodiscard]] RealizedPick realized(const std::string& run_id, const std::string& kernel) const;
+
+  std::size_t attempts = 0;      // attempts folded
+  std::size_t config_trials = 0; // of them, serving-config trials
+  std::map<std::string, ClassSample> by_class;
+  MissList under; // the model under-predicted
+  MissList over;  // the model over-predicted
+  // Run cautions: every one, unsorted and not deduplicated, while
+  // keep_all_cautions (the cards quote them all); else only the
+  // k_run_cautions first in report order, deduplicated.
+  bool keep_all_cautions = true;
+  std::vector<Caution> cautions;
+  std::size_t distinct_run_cautions = 0; // without keep_all_cautions
+  std::vector<detail::Line> lines;       // What works run lines, in arrival order
+  domain::NewestDate newest;             // newest valid run date among the attempts
+
+private:
+  void keep_caution(Caution&& caution);
+
+  detail::LineIndex m_index;
+  std::unordered_set<std::string> m_caution_keys;           // distinct run cautions seen (bounded mode)
+  std::vector<Caution> m_raised;                            // one attempt's cautions
+  std::unordered_map<std::string, RealizedPick> m_realized; // run_id '\n' kernel
+};
+
+// The head verdicts in scope folded one run at a time: the saturated heads
+// per kernel class × gfx (the newest of each, their count and runs) and the
+// heads of the runs the quadrant chart may show, so a history's heads are
+// never all held.
+class HeadDigest {
+public:
+  // Keep the heads of this run (the newest run in scope).
+  void watch(std::string run_id);
+  // Fold the heads in scope of one run, in verdict order.
+  void add_run(std::vector<HeadVerdict> heads);
+  // Every head kept (the groups' newest and the candidate runs' heads).
+  template <typename F> void for_each_kept(F&& f)
+  {
+    for (auto& [key, g] : m_groups) {
+      f(g.newest);
+    }
+    for (auto* v : {&m_watched, &m_newest, &m_flagged}) {
+      for (auto& h : *v) {
+        f(h);
+      }
+    }
+  }
+  // The saturated groups in key order.
+  [[nodiscard]] std::vector<SaturatedGroup> saturated_groups() const;
+  // Flag the heads of `run_id` (the newest run with a profiled round, known
+  // once every verdict was read) as is_newest_run: it has heads in scope
+  // exactly when it is the newest run with heads in scope.
+  void flag_newest(const std::string& run_id);
+  // The run the quadrant chart shows (the newest run with a flagged head,
+  // else the watched run when `have_runs`, else the newest run with heads)
+  // and its latest heads, in head order.
+  [[nodiscard]] std::pair<std::string, std::vector<HeadVerdict>> newest(bool have_runs) const;
+
+  std::size_t heads = 0;           // head verdicts in scope
+  std::size_t saturated_heads = 0; // of the latest per (run, kernel), the saturated ones
+
+private:
+  std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> m_group_runs;
+  std::string m_watch;
+  std::vector<HeadVerdict> m_watched; // the watched run's latest heads
+  std::vector<HeadVerdict> m_newest;  // the newest run's latest heads
+  std::vector<HeadVerdict> m_flagged; // the newest flagged run's latest heads
+};
+
+// Head order: newest run first, then run id, then the largest share.
+bool head_less(const HeadVerdict& a, const HeadVerdict& b);
+
+// The scope rule of a dated, GPU-bound row (report/findings.hpp): its date
+// on or before as_of ("" = no bound) and on or after since (an undated row
+// only without since), its gfx that of gfx_filter when one is given.
+bool in_scope(const std::string& date, const std::string& gfx, const std::string& as_of,
+              const std::optional<std::string>& since, const std::optional<std::string>& gfx_filter);
+
+// Fold the attempts of `scoped` into a digest (needing the picks of its
+// rankings).
+AttemptDigest digest_attempts(const ReportInput& scoped);
+
+} // namespace rfdb::report
