@@ -309,18 +309,12 @@ bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& st
 
 // A run whose content is unchanged but some of whose files were touched
 // (or stored before their stat was recorded): record their stat so the next
-// re-ingest decides without reading them. Nothing is written with --dry-run
-// or when every stat is recorded already.
-Result<void> record_stats(Prepared& p, const std::vector<FileData>& files, const StoredStats& stored,
+// re-ingest decides without reading them. `touched` pairs the current
+// version (stored with the file's content) with the file. Nothing is written
+// with --dry-run or when every stat is recorded already.
+Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t, const FileData*>>& touched,
                           const IngestRequest& req)
 {
-  std::vector<std::pair<std::int64_t, const FileData*>> touched;
-  for (const auto& f : files) {
-    const auto it = stored.find(f.rel_path);
-    if (it != stored.end() && it->second.sha256 == f.sha256 && !same_stat(f, it->second)) {
-      touched.emplace_back(it->second.source_id, &f);
-    }
-  }
   if (touched.empty() || req.dry_run == DryRun::yes) {
     return {};
   }
@@ -360,11 +354,17 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
   std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
+  std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
     RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
     if (!stored) {
       fresh.push_back(&f);
+    } else if (stored->current) {
+      const auto it = stored_stats.find(f.rel_path);
+      if (it != stored_stats.end() && !same_stat(f, it->second)) {
+        touched.emplace_back(stored->source_id, &f);
+      }
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -375,7 +375,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
-    return record_stats(p, files, stored_stats, req);
+    return record_stats(p, touched, req);
   }
   if (stale) {
     rep.warnings.push_back(Warning{dir_basename, "",
@@ -547,7 +547,7 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   f.kind = *kind;
   f.content = std::move(*content);
   f.sha256 = sha256_hex(f.content);
-  f.path = file;
+  f.path = file.string();
   f.size = static_cast<std::int64_t>(st.st_size);
   f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (auto r = ingest_run_files(p, *req.run_id, *req.run_id, "", files, req, rep); !r) {
