@@ -420,6 +420,20 @@ TEST(Ingest, JsonReportOfSeveralPathsIsTheIndentedDocument)
   EXPECT_NE(doc["paths"][1]["error"].get<std::string>().find("missing env_report.json"), std::string::npos);
   EXPECT_EQ(doc["paths"][2]["status"], "added");
   EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
+  // Again: unchanged runs (written without building their JSON object) around
+  // the failed path, in the same document.
+  r = run_cli({"--db", db.string(), "ingest", "--format", "json", run_fixture(k_gemm_run).string(),
+               broken.string(), run_fixture(k_canonical_run).string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto again = json::parse(r.out);
+  ASSERT_EQ(again["paths"].size(), 3U) << r.out;
+  EXPECT_EQ(again["paths"][0]["status"], "unchanged");
+  EXPECT_EQ(again["paths"][0]["files"]["unchanged"], doc["paths"][0]["files"]["added"].size());
+  EXPECT_EQ(again["paths"][0]["files"]["added"], json::array());
+  EXPECT_EQ(again["paths"][0]["target"], doc["paths"][0]["target"]);
+  EXPECT_EQ(again["paths"][1]["status"], "failed");
+  EXPECT_EQ(again["paths"][2]["status"], "unchanged");
+  EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
 }
 
 } // namespace rfdb::test
