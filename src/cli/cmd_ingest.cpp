@@ -254,6 +254,9 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   int committed = 0;
   bool stopped = false;
   ingest::Ingester ingester(*db); // statements prepared once for every run
+  if (paths.size() > 1) {
+    ingester.prefetch(paths, req.max_file_size); // list the next runs while storing this one
+  }
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (interrupted(ctx)) {
       stopped = true;

@@ -480,7 +480,8 @@ Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict str
   return {};
 }
 
-PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req)
+PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req,
+                           ListingPrefetcher* prefetch)
 {
   PathReport rep;
   rep.path = dir.string();
@@ -492,7 +493,11 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
                     .with_hint("pass the eval dir by name, or give --run RUN_ID");
     return rep;
   }
-  auto contents = list_eval_dir(dir, req.max_file_size);
+  std::optional<Result<EvalDirContents>> listed;
+  if (prefetch != nullptr) {
+    listed = prefetch->take(rep.path, req.max_file_size);
+  }
+  auto contents = listed ? std::move(*listed) : list_eval_dir(dir, req.max_file_size);
   if (!contents) {
     rep.error = contents.error();
     return rep;
@@ -591,6 +596,12 @@ IngestReport ingest(store::Database& db, const IngestRequest& req,
 Ingester::Ingester(store::Database& db) : m_db(&db) {}
 Ingester::~Ingester() = default;
 
+void Ingester::prefetch(std::vector<std::string> paths, std::uint64_t max_file_size)
+{
+  m_prefetch.reset(); // stop a previous prefetch first
+  m_prefetch = std::make_unique<ListingPrefetcher>(std::move(paths), max_file_size);
+}
+
 IngestReport Ingester::ingest(const IngestRequest& req,
                               const std::function<void(const std::string&)>& progress)
 {
@@ -616,7 +627,7 @@ IngestReport Ingester::ingest(const IngestRequest& req,
     }
     PathReport rep;
     if (fs::is_directory(path, ec)) {
-      rep = looks_like_eval_dir(path) ? ingest_eval_dir(*prepared, path, req)
+      rep = looks_like_eval_dir(path) ? ingest_eval_dir(*prepared, path, req, m_prefetch.get())
                                       : knowledge::ingest_knowledge(db, path, req);
     } else if (fs::is_regular_file(path, ec)) {
       rep = knowledge::is_knowledge_file(path) ? knowledge::ingest_knowledge(db, path, req)
