@@ -92,7 +92,7 @@ public:
 
   // The paths the next ingest() calls will take, in order (one call each,
   // as expand_paths gives them): their eval dirs are listed a few ahead on a
-  // background thread (ListingPrefetcher), with `max_file_size`, so listing
+  // background threads (ListingPrefetcher), with `max_file_size`, so listing
   // the next run overlaps storing this one. Calls for other paths, or in
   // another order, list as usual.
   void prefetch(std::vector<std::string> paths, std::uint64_t max_file_size);

@@ -1,9 +1,9 @@
-// Listing the next eval dirs of an ingest in a background thread while the current run is stored.
+// Listing the next eval dirs of an ingest on background threads while the current run is stored.
 //
 // A re-ingest of unchanged runs spends most of its time in the kernel,
 // listing directories; the rest (the stored stats, the report) waits on
-// it. ListingPrefetcher lists the eval dirs of a command in order, a few
-// runs ahead, on a second thread, so the two overlap. A listing only reads
+// it. ListingPrefetcher lists the eval dirs of a command a few runs ahead,
+// on two threads, so listing overlaps storing (and a second core lists too). A listing only reads
 // directories and stats files (list_eval_dir opens no file): taking it a
 // moment earlier is the same as an eval dir changing while it is ingested.
 #pragma once
@@ -25,14 +25,15 @@ namespace rfdb::ingest {
 class ListingPrefetcher {
 public:
   // Start listing `dirs` (paths as the caller will pass them to take(), in
-  // that order) with `max_file_size`, at most `ahead` listings ahead of the
-  // last take(). A path that is not an eval dir (looks_like_eval_dir) is not
-  // listed. No thread is started when none can be (take() then returns
-  // nullopt).
-  ListingPrefetcher(std::vector<std::string> dirs, std::uint64_t max_file_size, std::size_t ahead = 8);
+  // that order) with `max_file_size` on `threads` threads, at most `ahead`
+  // dirs past the last take(). A path that is not an eval dir
+  // (looks_like_eval_dir) is not listed. When no thread can be started,
+  // take() returns nullopt.
+  ListingPrefetcher(std::vector<std::string> dirs, std::uint64_t max_file_size, std::size_t ahead = 8,
+                    std::size_t threads = 2);
   ListingPrefetcher(const ListingPrefetcher&) = delete;
   ListingPrefetcher& operator=(const ListingPrefetcher&) = delete;
-  // Stops the thread after the listing in progress and joins it.
+  // Stops the threads after the listings in progress and joins them.
   ~ListingPrefetcher();
 
   // The listing of `dir` (what list_eval_dir(dir, max_file_size) returned,
@@ -43,6 +44,12 @@ public:
   std::optional<Result<EvalDirContents>> take(const std::string& dir, std::uint64_t max_file_size);
 
 private:
+  // The listing of one dir, once a thread has made it (nullopt: not an eval dir).
+  struct Slot {
+    bool ready = false;
+    std::optional<Result<EvalDirContents>> listing;
+  };
+
   void run();
 
   std::vector<std::string> m_dirs;
@@ -50,13 +57,12 @@ private:
   std::size_t m_ahead;
   std::mutex m_mutex;
   std::condition_variable m_changed;
-  // Listings of m_dirs[m_taken ...], in order; nullopt for a path that is
-  // not an eval dir.
-  std::deque<std::optional<Result<EvalDirContents>>> m_ready;
-  std::size_t m_taken = 0; // index in m_dirs of m_ready.front()
+  std::deque<Slot> m_slots;  // m_dirs[m_taken + k] is m_slots[k]
+  std::size_t m_taken = 0;   // dirs before it are taken or dropped
+  std::size_t m_next = 0;    // the next dir a thread lists
+  std::size_t m_running = 0; // threads not finished
   bool m_stop = false;
-  bool m_done = false; // the thread listed every dir (or stopped)
-  std::thread m_thread;
+  std::vector<std::thread> m_threads;
 };
 
 } // namespace rfdb::ingest
