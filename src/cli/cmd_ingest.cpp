@@ -15,8 +15,11 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <string_view>
 #include <unistd.h>
 
 namespace rfdb::cli {
@@ -68,6 +71,74 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
   };
 }
 
+// True when nlohmann's dump writes `s` as itself between quotes: printable
+// ASCII without '"' or '\\'.
+bool plain_json_string(std::string_view s)
+{
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+// The element of a path without warnings or error whose strings are all
+// plain, formatted as path_json(p).dump(2) indented by four spaces (what
+// JsonPathSpool::add writes), without building the JSON object: the common
+// case of a re-ingest, one element per unchanged run. nullopt: any other
+// report (format it with nlohmann).
+std::optional<std::string> plain_path_element(const ingest::PathReport& p)
+{
+  if (!p.warnings.empty() || p.error) {
+    return std::nullopt;
+  }
+  for (const std::string* s : {&p.path, &p.kind, &p.target, &p.status}) {
+    if (!plain_json_string(*s)) {
+      return std::nullopt;
+    }
+  }
+  const auto plain = [](const std::vector<std::string>& v) {
+    return std::all_of(v.begin(), v.end(), [](const std::string& s) { return plain_json_string(s); });
+  };
+  if (!plain(p.new_files) || !plain(p.superseded_files)) {
+    return std::nullopt;
+  }
+  std::string out;
+  out.reserve(640 + p.path.size() + p.target.size());
+  auto it = std::back_inserter(out);
+  fmt::format_to(it,
+                 "    {{\n"
+                 "      \"path\": \"{}\",\n"
+                 "      \"kind\": \"{}\",\n"
+                 "      \"target\": \"{}\",\n"
+                 "      \"status\": \"{}\",\n"
+                 "      \"files\": {{\n",
+                 p.path, p.kind, p.target, p.status);
+  const auto array = [&](std::string_view key, const std::vector<std::string>& v) {
+    fmt::format_to(it, "        \"{}\": [", key);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      fmt::format_to(it, "{}\n          \"{}\"", i == 0 ? "" : ",", v[i]);
+    }
+    out += v.empty() ? "],\n" : "\n        ],\n";
+  };
+  array("added", p.new_files);
+  array("superseded", p.superseded_files);
+  fmt::format_to(it,
+                 "        \"unchanged\": {},\n"
+                 "        \"skipped\": {}\n"
+                 "      }},\n"
+                 "      \"rows\": {{\n"
+                 "        \"kernels\": {},\n"
+                 "        \"verdicts\": {},\n"
+                 "        \"verdicts_superseded\": {},\n"
+                 "        \"attempts\": {},\n"
+                 "        \"findings\": {}\n"
+                 "      }},\n"
+                 "      \"warnings\": [],\n"
+                 "      \"error\": null\n"
+                 "    }}",
+                 p.unchanged_files, p.skipped_files, p.kernels, p.verdicts, p.verdicts_superseded, p.attempts,
+                 p.findings);
+  return out;
+}
+
 // The `--format json` report's "paths" elements, each written out as its path
 // finishes: to an unlinked temporary file in $TMPDIR (else /tmp), so one call
 // over thousands of runs keeps a flat memory footprint. Every element is
@@ -82,20 +153,24 @@ public:
 
   void add(const ingest::PathReport& p)
   {
-    // Each element sits two levels deep ("paths" inside the root object):
-    // indent every line of its own dump by four spaces. Strings never hold a
-    // raw newline in JSON text, so splitting on '\n' is safe.
-    const std::string element =
-        path_json(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     std::string out = m_count == 0 ? "\n" : ",\n";
-    std::size_t begin = 0;
-    while (begin <= element.size()) {
-      const auto end = std::min(element.find('\n', begin), element.size());
-      out.append("    ").append(element, begin, end - begin);
-      if (end < element.size()) {
-        out += '\n';
+    if (auto plain = plain_path_element(p)) {
+      out += *plain;
+    } else {
+      // Each element sits two levels deep ("paths" inside the root object):
+      // indent every line of its own dump by four spaces. Strings never hold
+      // a raw newline in JSON text, so splitting on '\n' is safe.
+      const std::string element =
+          path_json(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      std::size_t begin = 0;
+      while (begin <= element.size()) {
+        const auto end = std::min(element.find('\n', begin), element.size());
+        out.append("    ").append(element, begin, end - begin);
+        if (end < element.size()) {
+          out += '\n';
+        }
+        begin = end + 1;
       }
-      begin = end + 1;
     }
     ++m_count;
     if (m_file && std::fwrite(out.data(), 1, out.size(), m_file.get()) == out.size() &&
@@ -241,6 +316,9 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   int committed = 0;
   bool stopped = false;
   ingest::Ingester ingester(*db); // statements prepared once for every run
+  if (paths.size() > 1) {
+    ingester.prefetch(paths, req.max_file_size); // list the next runs while storing this one
+  }
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (interrupted(ctx)) {
       stopped = true;

@@ -330,18 +330,12 @@ bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& st
 
 // A run whose content is unchanged but some of whose files were touched
 // (or stored before their stat was recorded): record their stat so the next
-// re-ingest decides without reading them. Nothing is written with --dry-run
-// or when every stat is recorded already.
-Result<void> record_stats(Prepared& p, const std::vector<FileData>& files, const StoredStats& stored,
+// re-ingest decides without reading them. `touched` pairs the current
+// version (stored with the file's content) with the file. Nothing is written
+// with --dry-run or when every stat is recorded already.
+Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t, const FileData*>>& touched,
                           const IngestRequest& req)
 {
-  std::vector<std::pair<std::int64_t, const FileData*>> touched;
-  for (const auto& f : files) {
-    const auto it = stored.find(f.rel_path);
-    if (it != stored.end() && it->second.sha256 == f.sha256 && !same_stat(f, it->second)) {
-      touched.emplace_back(it->second.source_id, &f);
-    }
-  }
   if (touched.empty() || req.dry_run == DryRun::yes) {
     return {};
   }
@@ -381,11 +375,17 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
   std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
+  std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
     RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
     if (!stored) {
       fresh.push_back(&f);
+    } else if (stored->current) {
+      const auto it = stored_stats.find(f.rel_path);
+      if (it != stored_stats.end() && !same_stat(f, it->second)) {
+        touched.emplace_back(stored->source_id, &f);
+      }
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -396,7 +396,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
-    return record_stats(p, files, stored_stats, req);
+    return record_stats(p, touched, req);
   }
   if (stale) {
     rep.warnings.push_back(Warning{dir_basename, "",
@@ -554,7 +554,8 @@ bool refuse_names(PathReport& rep, const std::vector<FileData>* files)
   return true;
 }
 
-PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req)
+PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest& req,
+                           ListingPrefetcher* prefetch)
 {
   PathReport rep;
   rep.path = dir.string();
@@ -569,7 +570,11 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
   if (refuse_names(rep, nullptr)) {
     return rep;
   }
-  auto contents = list_eval_dir(dir, req.max_file_size);
+  std::optional<Result<EvalDirContents>> listed;
+  if (prefetch != nullptr) {
+    listed = prefetch->take(rep.path, req.max_file_size);
+  }
+  auto contents = listed ? std::move(*listed) : list_eval_dir(dir, req.max_file_size);
   if (!contents) {
     rep.error = contents.error();
     return rep;
@@ -630,7 +635,7 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   f.kind = *kind;
   f.content = std::move(*content);
   f.sha256 = sha256_hex(f.content);
-  f.path = file;
+  f.path = file.string();
   f.size = static_cast<std::int64_t>(st.st_size);
   f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (auto r = ingest_run_files(p, *req.run_id, *req.run_id, "", files, req, rep); !r) {
@@ -674,6 +679,12 @@ IngestReport ingest(store::Database& db, const IngestRequest& req,
 Ingester::Ingester(store::Database& db) : m_db(&db) {}
 Ingester::~Ingester() = default;
 
+void Ingester::prefetch(std::vector<std::string> paths, std::uint64_t max_file_size)
+{
+  m_prefetch.reset(); // stop a previous prefetch first
+  m_prefetch = std::make_unique<ListingPrefetcher>(std::move(paths), max_file_size);
+}
+
 IngestReport Ingester::ingest(const IngestRequest& req,
                               const std::function<void(const std::string&)>& progress)
 {
@@ -699,7 +710,7 @@ IngestReport Ingester::ingest(const IngestRequest& req,
     }
     PathReport rep;
     if (fs::is_directory(path, ec)) {
-      rep = looks_like_eval_dir(path) ? ingest_eval_dir(*prepared, path, req)
+      rep = looks_like_eval_dir(path) ? ingest_eval_dir(*prepared, path, req, m_prefetch.get())
                                       : knowledge::ingest_knowledge(db, path, req);
     } else if (fs::is_regular_file(path, ec)) {
       rep = knowledge::is_knowledge_file(path) ? knowledge::ingest_knowledge(db, path, req)

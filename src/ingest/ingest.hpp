@@ -18,6 +18,7 @@
 
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
+#include "ingest/evaldir/prefetch.hpp"
 #include "store/database.hpp"
 
 #include <cstdint>
@@ -89,11 +90,19 @@ public:
   // As the free ingest() above, on this session's statements.
   IngestReport ingest(const IngestRequest& req, const std::function<void(const std::string&)>& progress);
 
+  // The paths the next ingest() calls will take, in order (one call each,
+  // as expand_paths gives them): their eval dirs are listed a few ahead on a
+  // background threads (ListingPrefetcher), with `max_file_size`, so listing
+  // the next run overlaps storing this one. Calls for other paths, or in
+  // another order, list as usual.
+  void prefetch(std::vector<std::string> paths, std::uint64_t max_file_size);
+
   struct Prepared; // the reused statements (ingest.cpp)
 
 private:
   store::Database* m_db;
-  std::unique_ptr<Prepared> m_prepared; // null until the first call prepares it
+  std::unique_ptr<Prepared> m_prepared;          // null until the first call prepares it
+  std::unique_ptr<ListingPrefetcher> m_prefetch; // null unless prefetch() was called
 };
 
 } // namespace rfdb::ingest

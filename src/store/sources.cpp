@@ -151,8 +151,7 @@ Result<std::vector<SourceStat>> Sources::current_stats(const std::string& run_id
   s.bind(":run_id", run_id);
   std::vector<SourceStat> out;
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
-    out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"),
-                             digest_hex(row.get_blob("sha256")), row.get_int("bytes"),
+    out.push_back(SourceStat{row.get_int("source_id"), row.get_text("rel_path"), row.get_int("bytes"),
                              row.get_opt_int("mtime_ns")});
   }));
   return out;

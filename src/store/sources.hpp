@@ -64,11 +64,11 @@ struct SourceRow {
 };
 
 // The current version of one of a run's files with its size and the mtime
-// recorded when it was read (nullopt: stored before migration 0007).
+// recorded when it was read (nullopt: stored before migration 0007). No
+// digest: compare content with find().
 struct SourceStat {
   std::int64_t source_id = 0;
   std::string rel_path;
-  std::string sha256;
   std::int64_t bytes = 0; // the file's size in bytes (uncompressed)
   std::optional<std::int64_t> mtime_ns;
 };
@@ -101,7 +101,8 @@ public:
   Result<PutSource> put_source(const SourceFile& file, Reverted reverted);
 
   // The current version of each of a run's files with its size and recorded
-  // mtime, by rel_path: one query, no text read. Errors: db.
+  // mtime, by rel_path: one query that reads no stored text (nor its
+  // overflow pages). Errors: db.
   Result<std::vector<SourceStat>> current_stats(const std::string& run_id);
 
   // Record the mtime (ns since the epoch) of a stored version (no-op when it

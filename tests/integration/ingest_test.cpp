@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 
 namespace rfdb::test {
 
@@ -196,6 +197,74 @@ TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
   EXPECT_EQ(status(), "updated");
   EXPECT_NE(query_value(db, stored_sha), sha_before);
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE rel_path = 'env_report.json'"), "2");
+}
+
+// Several runs in one call (their eval dirs listed ahead on a second
+// thread): a file added to a run's directory, a file touched with its
+// content unchanged and a file rewritten with the same size are each seen.
+TEST(Ingest, ReingestOfSeveralRunsSeesAddedTouchedAndRewrittenFiles)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto runs = tmp / "runs";
+  fs::create_directories(runs);
+  for (const auto& name : k_all_runs) {
+    copy_run(name, runs);
+  }
+  const auto ingest = [&] {
+    auto r = run_cli({"--db", db.string(), "ingest", "-q", "--format", "json", runs.string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    std::map<std::string, json> by_run;
+    for (const auto& p : doc["paths"]) {
+      by_run[p["target"].get<std::string>()] = p;
+    }
+    return by_run;
+  };
+  auto first = ingest();
+  ASSERT_EQ(first.size(), 3U);
+  for (const auto& name : k_all_runs) {
+    EXPECT_EQ(first[name]["status"], "added") << name;
+  }
+  auto again = ingest();
+  for (const auto& name : k_all_runs) {
+    EXPECT_EQ(again[name]["status"], "unchanged") << name;
+  }
+  const std::string before = dump_tables(db);
+  const std::string env_mtime = "SELECT mtime_ns FROM sources WHERE run_id = '" + k_canonical_run +
+                                "' AND rel_path = 'env_report.json'";
+  const std::string env_mtime_ns = query_value(db, env_mtime);
+
+  // Added: a new artifact in an existing directory of the gemm run.
+  const auto task = runs / k_gemm_run / "kernels/fused_add_rmsnorm_kernel_task";
+  fs::copy_file(task / "opbench_result.json", task / "opbench_result_try2.json");
+  // Touched: the canonical run's env_report.json, content unchanged.
+  const auto env = runs / k_canonical_run / "env_report.json";
+  const auto mtime = fs::last_write_time(env);
+  fs::last_write_time(env, mtime + std::chrono::seconds(5));
+  // Rewritten: the attention run's env_report.json, same size, other bytes.
+  const auto attn_env = runs / k_attn_run / "env_report.json";
+  std::string text = read_bytes(attn_env);
+  const auto at = text.find("\": ");
+  ASSERT_NE(at, std::string::npos);
+  text[at + 2] = '\t';
+  const auto attn_mtime = fs::last_write_time(attn_env);
+  write_bytes(attn_env, text);
+  fs::last_write_time(attn_env, attn_mtime + std::chrono::seconds(5));
+
+  auto changed = ingest();
+  EXPECT_EQ(changed[k_gemm_run]["status"], "updated");
+  EXPECT_EQ(changed[k_gemm_run]["files"]["added"],
+            json::array({"kernels/fused_add_rmsnorm_kernel_task/opbench_result_try2.json"}));
+  EXPECT_EQ(changed[k_canonical_run]["status"], "unchanged");
+  EXPECT_EQ(changed[k_attn_run]["status"], "updated");
+  EXPECT_EQ(changed[k_attn_run]["files"]["superseded"], json::array({"env_report.json"}));
+  EXPECT_NE(dump_tables(db), before);
+  EXPECT_EQ(query_value(db, env_mtime), std::to_string(std::stoll(env_mtime_ns) + 5'000'000'000));
+  auto settled = ingest();
+  for (const auto& name : k_all_runs) {
+    EXPECT_EQ(settled[name]["status"], "unchanged") << name;
+  }
 }
 
 TEST(Ingest, IngestOrderDoesNotChangeDerivedRows)
@@ -419,6 +488,20 @@ TEST(Ingest, JsonReportOfSeveralPathsIsTheIndentedDocument)
   EXPECT_EQ(doc["paths"][1]["status"], "failed");
   EXPECT_NE(doc["paths"][1]["error"].get<std::string>().find("missing env_report.json"), std::string::npos);
   EXPECT_EQ(doc["paths"][2]["status"], "added");
+  EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
+  // Again: unchanged runs (written without building their JSON object) around
+  // the failed path, in the same document.
+  r = run_cli({"--db", db.string(), "ingest", "--format", "json", run_fixture(k_gemm_run).string(),
+               broken.string(), run_fixture(k_canonical_run).string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto again = json::parse(r.out);
+  ASSERT_EQ(again["paths"].size(), 3U) << r.out;
+  EXPECT_EQ(again["paths"][0]["status"], "unchanged");
+  EXPECT_EQ(again["paths"][0]["files"]["unchanged"], doc["paths"][0]["files"]["added"].size());
+  EXPECT_EQ(again["paths"][0]["files"]["added"], json::array());
+  EXPECT_EQ(again["paths"][0]["target"], doc["paths"][0]["target"]);
+  EXPECT_EQ(again["paths"][1]["status"], "failed");
+  EXPECT_EQ(again["paths"][2]["status"], "unchanged");
   EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
 }
 

@@ -8,8 +8,10 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <dirent.h>
 #include <fcntl.h>
+#include <span>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,46 +21,68 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> split_path(std::string_view rel)
-{
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= rel.size()) {
-    const auto end = rel.find('/', start);
-    parts.emplace_back(rel.substr(start, end == std::string_view::npos ? rel.size() - start : end - start));
-    if (end == std::string_view::npos) {
-      break;
+// The '/'-separated components of a relative path, as views into it: no
+// allocation for paths of up to k_inline components (every real artifact).
+class PathParts {
+public:
+  explicit PathParts(std::string_view rel)
+  {
+    std::size_t start = 0;
+    for (;;) {
+      const auto end = rel.find('/', start);
+      add(rel.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+      if (end == std::string_view::npos) {
+        break;
+      }
+      start = end + 1;
     }
-    start = end + 1;
   }
-  return parts;
-}
 
-bool starts_with(std::string_view s, std::string_view p)
-{
-  return s.substr(0, p.size()) == p;
-}
+  std::span<const std::string_view> parts() const
+  {
+    return m_more.empty() ? std::span<const std::string_view>(m_inline.data(), m_count)
+                          : std::span<const std::string_view>(m_more);
+  }
 
-std::optional<ArtifactKind> classify_bench(const std::vector<std::string>& p)
+private:
+  void add(std::string_view part)
+  {
+    if (m_count < k_inline) {
+      m_inline[m_count++] = part;
+      return;
+    }
+    if (m_more.empty()) {
+      m_more.assign(m_inline.begin(), m_inline.end());
+    }
+    m_more.push_back(part);
+  }
+
+  static constexpr std::size_t k_inline = 16;
+  std::array<std::string_view, k_inline> m_inline{};
+  std::size_t m_count = 0;
+  std::vector<std::string_view> m_more; // every part, once there are more than k_inline
+};
+
+using Parts = std::span<const std::string_view>;
+
+std::optional<ArtifactKind> classify_bench(Parts p)
 {
   const auto n = p.size();
   if (p[0] == "baseline" && n == 2) {
     return ArtifactKind{"bench_summary", "baseline", "baseline", ""};
   }
   if (p[0] == "validation" && n == 3) {
-    const std::string role = p[1] == "base"    ? "validation_base"
-                             : p[1] == "final" ? "validation_final"
-                                               : "other";
-    return ArtifactKind{"bench_summary", role, p[1], ""};
+    const char* role = p[1] == "base" ? "validation_base" : p[1] == "final" ? "validation_final" : "other";
+    return ArtifactKind{"bench_summary", role, std::string(p[1]), ""};
   }
   if (p[0] == "config" && n == 3) {
-    return ArtifactKind{"bench_summary", "config", p[1], ""};
+    return ArtifactKind{"bench_summary", "config", std::string(p[1]), ""};
   }
   // overlay/cand_X/{ref,cand*}/ and final/overlay/cand_X/{ref,cand*}/
   const std::size_t o = p[0] == "final" ? 1 : 0;
-  if (n == o + 4 && p[o] == "overlay" && starts_with(p[o + 1], "cand")) {
-    const std::string role = p[o + 2] == "ref" ? "overlay_ref" : "overlay_cand";
-    return ArtifactKind{"bench_summary", role, p[o + 1], ""};
+  if (n == o + 4 && p[o] == "overlay" && p[o + 1].starts_with("cand")) {
+    const char* role = p[o + 2] == "ref" ? "overlay_ref" : "overlay_cand";
+    return ArtifactKind{"bench_summary", role, std::string(p[o + 1]), ""};
   }
   if (p[0] == "final" && n == 3 && p[1] == "bench") {
     return ArtifactKind{"bench_summary", "final", "final", ""};
@@ -68,10 +92,10 @@ std::optional<ArtifactKind> classify_bench(const std::vector<std::string>& p)
 
 // kernels/<TASK>/roofline/<phase>_roofline.json or
 // kernels/_exp/…/<TASK>/roofline/<phase>/<phase>_roofline.json.
-std::optional<ArtifactKind> classify_measured(const std::vector<std::string>& p)
+std::optional<ArtifactKind> classify_measured(Parts p)
 {
-  const std::string& file = p.back();
-  std::string phase;
+  const std::string_view file = p.back();
+  const char* phase = nullptr;
   if (file == "baseline_roofline.json") {
     phase = "baseline";
   } else if (file == "post_roofline.json") {
@@ -81,7 +105,7 @@ std::optional<ArtifactKind> classify_measured(const std::vector<std::string>& p)
   }
   for (std::size_t i = p.size(); i-- > 1;) {
     if (p[i] == "roofline" && p[0] == "kernels") {
-      return ArtifactKind{"measured_roofline", "", p[i - 1], phase};
+      return ArtifactKind{"measured_roofline", "", std::string(p[i - 1]), phase};
     }
   }
   return std::nullopt;
@@ -91,8 +115,9 @@ std::optional<ArtifactKind> classify_measured(const std::vector<std::string>& p)
 
 std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
 {
-  const auto p = split_path(rel_path);
-  const std::string& file = p.back();
+  const PathParts parts(rel_path);
+  const Parts p = parts.parts();
+  const std::string_view file = p.back();
   if (p.size() == 1) {
     if (file == "env_report.json") {
       return ArtifactKind{"env_report", "", "", ""};
@@ -108,8 +133,8 @@ std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
   if (file == "bench_summary.json") {
     return classify_bench(p);
   }
-  if (p.size() == 3 && p[0] == "profile" && starts_with(p[1], "round_")) {
-    const std::string round = p[1].substr(6);
+  if (p.size() == 3 && p[0] == "profile" && p[1].starts_with("round_")) {
+    const std::string round(p[1].substr(6));
     if (file == "profile_topN.json") {
       return ArtifactKind{"profile_topn", "", round, ""};
     }
@@ -124,12 +149,12 @@ std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
   if (file == "integrate_result.json") {
     const std::size_t o = p[0] == "final" ? 1 : 0;
     if (p.size() == o + 3 && p[o] == "overlay") {
-      return ArtifactKind{"integrate_result", "", p[o + 1], ""};
+      return ArtifactKind{"integrate_result", "", std::string(p[o + 1]), ""};
     }
     return std::nullopt;
   }
-  if (p[0] == "kernels" && p.size() == 3 && starts_with(file, "opbench_result") && file.ends_with(".json")) {
-    return ArtifactKind{"opbench_result", "", p[1], ""};
+  if (p[0] == "kernels" && p.size() == 3 && file.starts_with("opbench_result") && file.ends_with(".json")) {
+    return ArtifactKind{"opbench_result", "", std::string(p[1]), ""};
   }
   if (p[0] == "kernels") {
     return classify_measured(p);
@@ -207,10 +232,10 @@ Error too_big(const std::string& display, std::uint64_t size, std::uint64_t max_
 }
 
 // read_file, naming the file `display` in errors.
-Result<std::string> read_limited(const fs::path& path, const std::string& display, std::uint64_t max_bytes)
+Result<std::string> read_limited(const char* path, const std::string& display, std::uint64_t max_bytes)
 {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-  const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  const Fd f{::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (f.fd < 0) {
     return fail(ErrorCode::io, fmt::format("cannot open {}: {}", display, std::strerror(errno)));
   }
@@ -281,12 +306,16 @@ Result<std::string> read_limited(const fs::path& path, const std::string& displa
 constexpr int k_max_dir_depth = 64;
 
 // `dir`/`name` as `dir / name` spells it, without building a path per entry.
-std::string join(const std::string& dir, const std::string& name)
+std::string join(std::string_view dir, std::string_view name)
 {
-  if (dir.empty()) {
-    return name;
+  std::string out;
+  out.reserve(dir.size() + 1 + name.size());
+  out.append(dir);
+  if (!dir.empty() && dir.back() != '/') {
+    out += '/';
   }
-  return dir.back() == '/' ? dir + name : dir + '/' + name;
+  out.append(name);
+  return out;
 }
 
 // A directory's identity: the same directory reached by two paths (a link
@@ -297,10 +326,36 @@ struct DirId {
   bool operator==(const DirId&) const = default;
 };
 
-// One directory entry as readdir reports it.
+// One directory entry as readdir reports it: its name is the NUL-terminated
+// text at `offset` in its Level's `names`.
 struct Entry {
-  std::string name;
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
   unsigned char type = DT_UNKNOWN;
+};
+
+// The entries of the directory being walked at one depth. Reused for every
+// directory at that depth, so a walk allocates per level, not per entry.
+struct Level {
+  std::vector<char> names;
+  std::vector<Entry> entries;
+
+  const char* c_name(const Entry& e) const { return names.data() + e.offset; }
+  std::string_view name(const Entry& e) const { return {names.data() + e.offset, e.size}; }
+};
+
+// Appends to a string for the life of a scope, then cuts it back: the walk
+// keeps one relative path and one directory path, not a copy per entry.
+class Extend {
+public:
+  Extend(std::string& s, std::string_view part) : m_s(s), m_size(s.size()) { s.append(part); }
+  Extend(const Extend&) = delete;
+  Extend& operator=(const Extend&) = delete;
+  ~Extend() { m_s.resize(m_size); }
+
+private:
+  std::string& m_s;
+  std::size_t m_size;
 };
 
 // The recursive walk of read_eval_dir. Directories are read through their
@@ -317,7 +372,8 @@ public:
     if (fd.fd < 0) {
       return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + std::strerror(errno));
     }
-    RFDB_TRY(walk_fd(fd.fd, dir.string(), "", 0));
+    m_dir = dir.string();
+    RFDB_TRY(walk_fd(fd.fd, 0));
     const auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(m_out.files.begin(), m_out.files.end(), by_path);
     std::sort(m_out.refused.begin(), m_out.refused.end(), by_path);
@@ -351,35 +407,24 @@ private:
     m_out.refused.push_back(RefusedEntry{std::move(rel), std::move(reason)});
   }
 
-  // Walk the directory open as `fd` (owned by the caller), found at `dir`.
-  Result<void> walk_fd(int fd, const std::string& dir, const std::string& prefix, int depth)
+  // The relative path of the directory being walked ("" at the root; m_rel
+  // holds it with a trailing '/').
+  std::string dir_rel() const { return m_rel.empty() ? std::string() : m_rel.substr(0, m_rel.size() - 1); }
+
+  // Read the entries of the directory open as `fd` into `level`, sorted by name.
+  Result<void> read_entries(int fd, Level& level)
   {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
-    }
-    const DirId id{st.st_dev, st.st_ino};
-    if (std::find(m_ancestors.begin(), m_ancestors.end(), id) != m_ancestors.end()) {
-      std::error_code ec;
-      refuse(prefix.substr(0, prefix.size() - 1),
-             fmt::format("symlink loop (→ {})", fs::canonical(dir, ec).string()));
-      return {};
-    }
-    if (depth > k_max_dir_depth) {
-      refuse(prefix.substr(0, prefix.size() - 1),
-             fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
-      return {};
-    }
+    level.names.clear();
+    level.entries.clear();
     // getdents64 on the descriptor: no DIR stream (dup, fcntl, fstat) per directory.
-    std::vector<Entry> entries;
-    alignas(struct dirent64) std::array<char, 16384> buf{};
+    alignas(struct dirent64) std::array<char, 16384> buf; // NOLINT(cppcoreguidelines-pro-type-member-init)
     for (;;) {
       const ssize_t n = ::getdents64(fd, buf.data(), buf.size());
       if (n < 0 && errno == EINTR) {
         continue;
       }
       if (n < 0) {
-        return fail(ErrorCode::io, "cannot list " + dir + ": " + std::strerror(errno));
+        return fail(ErrorCode::io, "cannot list " + m_dir + ": " + std::strerror(errno));
       }
       if (n == 0) {
         break;
@@ -387,112 +432,147 @@ private:
       for (std::size_t off = 0; off < static_cast<std::size_t>(n);) {
         const auto* e = reinterpret_cast<const struct dirent64*>(buf.data() + off);
         off += e->d_reclen;
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
-          entries.push_back(Entry{e->d_name, e->d_type});
+        const std::string_view name(e->d_name);
+        if (name != "." && name != "..") {
+          level.entries.push_back(Entry{static_cast<std::uint32_t>(level.names.size()),
+                                        static_cast<std::uint32_t>(name.size()), e->d_type});
+          level.names.insert(level.names.end(), name.begin(), name.end());
+          level.names.push_back('\0');
         }
       }
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    std::sort(level.entries.begin(), level.entries.end(),
+              [&](const Entry& a, const Entry& b) { return level.name(a) < level.name(b); });
+    return {};
+  }
+
+  // Walk the directory open as `fd` (owned by the caller), found at m_dir,
+  // whose entries are m_rel + their name.
+  Result<void> walk_fd(int fd, int depth)
+  {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      return fail(ErrorCode::io, "cannot list " + m_dir + ": " + std::strerror(errno));
+    }
+    const DirId id{st.st_dev, st.st_ino};
+    if (std::find(m_ancestors.begin(), m_ancestors.end(), id) != m_ancestors.end()) {
+      std::error_code ec;
+      refuse(dir_rel(), fmt::format("symlink loop (→ {})", fs::canonical(m_dir, ec).string()));
+      return {};
+    }
+    if (depth > k_max_dir_depth) {
+      refuse(dir_rel(), fmt::format("directory nested deeper than {} levels", k_max_dir_depth));
+      return {};
+    }
+    while (m_levels.size() <= static_cast<std::size_t>(depth)) {
+      m_levels.emplace_back();
+    }
+    Level& level = m_levels[static_cast<std::size_t>(depth)]; // deque: stable while deeper levels are added
+    RFDB_TRY(read_entries(fd, level));
     m_ancestors.push_back(id);
-    for (const auto& e : entries) {
-      auto r = visit(fd, dir, e, prefix + e.name, depth);
-      if (!r) {
-        return r;
-      }
+    for (const auto& e : level.entries) {
+      const Extend rel(m_rel, level.name(e));
+      RFDB_TRY(visit(fd, level.c_name(e), e.type, depth));
     }
     m_ancestors.pop_back();
     return {};
   }
 
-  Result<void> visit(int dir_fd, const std::string& dir, const Entry& e, const std::string& rel, int depth)
+  // Visit the entry `name` of the directory open as `dir_fd`; m_rel is its
+  // relative path.
+  Result<void> visit(int dir_fd, const char* name, unsigned char type, int depth)
   {
-    if (e.type == DT_REG) {
+    std::optional<ArtifactKind> kind;
+    if (type == DT_REG) {
       // Only an artifact's stat is needed: other files are never read.
-      if (!classify_artifact(rel)) {
+      kind = classify_artifact(m_rel);
+      if (!kind) {
         return {};
       }
-    } else if (e.type == DT_DIR) {
-      return enter(dir_fd, dir, e.name, rel, depth);
+    } else if (type == DT_DIR) {
+      return enter(dir_fd, name, depth);
     }
     struct stat st {};
-    if (::fstatat(dir_fd, e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", rel, std::strerror(errno)));
+    if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", m_rel, std::strerror(errno)));
     }
     if (S_ISLNK(st.st_mode)) {
-      return visit_link(dir_fd, dir, e.name, rel, depth);
+      return visit_link(dir_fd, name, depth);
     }
     if (S_ISDIR(st.st_mode)) {
-      return enter(dir_fd, dir, e.name, rel, depth);
+      return enter(dir_fd, name, depth);
     }
     if (!S_ISREG(st.st_mode)) {
-      refuse(rel, special_type(st));
+      refuse(m_rel, special_type(st));
       return {};
     }
-    return list_artifact(join(dir, e.name), rel, st);
+    if (!kind) {
+      kind = classify_artifact(m_rel);
+    }
+    return list_artifact(join(m_dir, name), std::move(kind), st);
   }
 
-  Result<void> visit_link(int dir_fd, const std::string& dir, const std::string& name, const std::string& rel,
-                          int depth)
+  Result<void> visit_link(int dir_fd, const char* name, int depth)
   {
-    const fs::path path = join(dir, name);
+    std::string path = join(m_dir, name);
     std::error_code ec;
     const fs::path target = fs::canonical(path, ec);
     if (ec) {
-      refuse(rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
+      refuse(m_rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
       return {};
     }
     bool inside = false;
     RFDB_TRY_ASSIGN(inside, inside_root(target));
     if (!inside) {
-      refuse(rel, fmt::format("symlink leaving the eval dir (→ {})", target.string()));
+      refuse(m_rel, fmt::format("symlink leaving the eval dir (→ {})", target.string()));
       return {};
     }
     struct stat st {};
-    if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
-      refuse(rel, fmt::format("symlink that resolves nowhere ({})", std::strerror(errno)));
+    if (::fstatat(dir_fd, name, &st, 0) != 0) {
+      refuse(m_rel, fmt::format("symlink that resolves nowhere ({})", std::strerror(errno)));
       return {};
     }
     if (S_ISDIR(st.st_mode)) {
-      return enter(dir_fd, dir, name, rel, depth);
+      return enter(dir_fd, name, depth);
     }
     if (!S_ISREG(st.st_mode)) {
-      refuse(rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
+      refuse(m_rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
       return {};
     }
-    if (!classify_artifact(rel)) {
-      return {};
-    }
-    return list_artifact(path, rel, st);
+    return list_artifact(std::move(path), classify_artifact(m_rel), st);
   }
 
-  // Walk the subdirectory `name` of the directory open as `dir_fd` (a link
-  // to a directory is followed: the caller checked it stays inside).
-  Result<void> enter(int dir_fd, const std::string& dir, const std::string& name, const std::string& rel,
-                     int depth)
+  // Walk the subdirectory `name` (m_rel) of the directory open as `dir_fd`
+  // (a link to a directory is followed: the caller checked it stays inside).
+  Result<void> enter(int dir_fd, const char* name, int depth)
   {
-    const Fd fd{::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    const Fd fd{::openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
     if (fd.fd < 0) {
-      return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(dir, name), std::strerror(errno)));
+      return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(m_dir, name), std::strerror(errno)));
     }
-    return walk_fd(fd.fd, join(dir, name), rel + "/", depth + 1);
+    const std::string_view sep = !m_dir.empty() && m_dir.back() != '/' ? "/" : "";
+    const Extend dir(m_dir, sep);
+    const Extend dir_name(m_dir, name);
+    const Extend rel(m_rel, "/");
+    return walk_fd(fd.fd, depth + 1);
   }
 
-  // Note an artifact with its stat; its content is read by load_file.
-  Result<void> list_artifact(const fs::path& path, const std::string& rel, const struct stat& st)
+  // Note an artifact (`kind`; nullopt: not an artifact, never read) found at
+  // `path` (m_rel) with its stat; its content is read by load_file.
+  Result<void> list_artifact(std::string path, std::optional<ArtifactKind> kind, const struct stat& st)
   {
-    auto kind = classify_artifact(rel);
     if (!kind) {
-      return {}; // not an artifact: never read
+      return {};
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > m_max_file_size) {
-      return fail(too_big(rel, size, m_max_file_size));
+      return fail(too_big(m_rel, size, m_max_file_size));
     }
-    FileData f{rel,
+    FileData f{m_rel,
                std::move(*kind),
                "",
                "",
-               path,
+               std::move(path),
                static_cast<std::int64_t>(st.st_size),
                static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
                    static_cast<std::int64_t>(st.st_mtim.tv_nsec)};
@@ -503,7 +583,10 @@ private:
   fs::path m_root;
   fs::path m_root_canonical; // empty until a link needs it
   std::uint64_t m_max_file_size;
+  std::string m_dir;              // the directory being walked, as the caller spelled its path
+  std::string m_rel;              // the entry being visited, relative to the root
   std::vector<DirId> m_ancestors; // directories being walked
+  std::deque<Level> m_levels;     // by depth
   EvalDirContents m_out;
 };
 
@@ -511,7 +594,7 @@ private:
 
 Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes)
 {
-  return read_limited(path, path.string(), max_bytes);
+  return read_limited(path.c_str(), path.string(), max_bytes);
 }
 
 Result<EvalDirContents> list_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
@@ -521,7 +604,7 @@ Result<EvalDirContents> list_eval_dir(const fs::path& dir, std::uint64_t max_fil
 
 Result<void> load_file(FileData& file, std::uint64_t max_file_size)
 {
-  RFDB_TRY_ASSIGN(file.content, read_limited(file.path, file.rel_path, max_file_size));
+  RFDB_TRY_ASSIGN(file.content, read_limited(file.path.c_str(), file.rel_path, max_file_size));
   file.sha256 = sha256_hex(file.content);
   return {};
 }
@@ -538,6 +621,14 @@ Result<EvalDirContents> read_eval_dir(const fs::path& dir, std::uint64_t max_fil
 
 std::string directory_name(const fs::path& dir)
 {
+  // A last component that is a name (not ".", ".." or empty after a trailing
+  // separator) is the directory's name however the rest is spelled.
+  const std::string_view whole = dir.native();
+  const auto slash = whole.rfind('/');
+  const std::string_view last = slash == std::string_view::npos ? whole : whole.substr(slash + 1);
+  if (!last.empty() && last != "." && last != "..") {
+    return std::string(last);
+  }
   fs::path p = fs::absolute(dir).lexically_normal();
   if (p.filename().empty()) {
     p = p.parent_path();

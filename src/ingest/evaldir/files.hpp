@@ -36,10 +36,10 @@ struct FileData {
   std::string rel_path;
   ArtifactKind kind;
   std::string content;
-  std::string sha256;         // lower-case hex; empty until loaded
-  std::filesystem::path path; // where it was found (under the link's own path)
-  std::int64_t size = 0;      // stat st_size when listed
-  std::int64_t mtime_ns = 0;  // stat st_mtim when listed, ns since the epoch
+  std::string sha256;        // lower-case hex; empty until loaded
+  std::string path;          // where it was found (under the link's own path)
+  std::int64_t size = 0;     // stat st_size when listed
+  std::int64_t mtime_ns = 0; // stat st_mtim when listed, ns since the epoch
 };
 
 // Files larger than this are refused before they are read (--max-file-size):

@@ -150,6 +150,63 @@ TEST(LooksLikeEvalDir, EarlyMilestoneFilesAndTheProducerNameCount)
   EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "run_m_20260703_142210"));
 }
 
+// classify_artifact over the layout of FORMATS.md §1: kind, role, label and
+// phase of every artifact, and near misses that are not read.
+TEST(ClassifyArtifact, KindRoleLabelAndPhaseFromThePath)
+{
+  const auto kind = [](std::string_view rel) {
+    const auto k = ingest::classify_artifact(rel);
+    return k ? k->kind + "|" + k->role + "|" + k->label + "|" + k->phase : std::string("-");
+  };
+  EXPECT_EQ(kind("env_report.json"), "env_report|||");
+  EXPECT_EQ(kind("director_e2e_validation.json"), "director_validation|||");
+  EXPECT_EQ(kind("workflow_return.json"), "workflow_return|||");
+  EXPECT_EQ(kind("baseline/bench_summary.json"), "bench_summary|baseline|baseline|");
+  EXPECT_EQ(kind("validation/base/bench_summary.json"), "bench_summary|validation_base|base|");
+  EXPECT_EQ(kind("validation/final/bench_summary.json"), "bench_summary|validation_final|final|");
+  EXPECT_EQ(kind("validation/x/bench_summary.json"), "bench_summary|other|x|");
+  EXPECT_EQ(kind("config/cfg2/bench_summary.json"), "bench_summary|config|cfg2|");
+  EXPECT_EQ(kind("overlay/cand_a/ref/bench_summary.json"), "bench_summary|overlay_ref|cand_a|");
+  EXPECT_EQ(kind("final/overlay/cand_a/cand2/bench_summary.json"), "bench_summary|overlay_cand|cand_a|");
+  EXPECT_EQ(kind("final/bench/bench_summary.json"), "bench_summary|final|final|");
+  EXPECT_EQ(kind("profile/round_12/profile_topN.json"), "profile_topn||12|");
+  EXPECT_EQ(kind("profile/round_0/profile_roofline.json"), "profile_roofline||0|");
+  EXPECT_EQ(kind("config/sweep_results.json"), "sweep_results|||");
+  EXPECT_EQ(kind("overlay/cand_b/integrate_result.json"), "integrate_result||cand_b|");
+  EXPECT_EQ(kind("final/overlay/cand_b/integrate_result.json"), "integrate_result||cand_b|");
+  EXPECT_EQ(kind("kernels/gemm_task/opbench_result_try1.json"), "opbench_result||gemm_task|");
+  EXPECT_EQ(kind("kernels/gemm_task/roofline/post_roofline.json"), "measured_roofline||gemm_task|post");
+  EXPECT_EQ(kind("kernels/_exp/a/gemm_task/roofline/baseline/baseline_roofline.json"),
+            "measured_roofline||gemm_task|baseline");
+  // Deeper than the 16 components split without allocating: same rules.
+  std::string deep = "kernels";
+  for (int i = 0; i < 20; ++i) {
+    deep += "/d" + std::to_string(i);
+  }
+  EXPECT_EQ(kind(deep + "/t_task/roofline/post_roofline.json"), "measured_roofline||t_task|post");
+  EXPECT_EQ(kind(deep + "/post_roofline.json"), "-");
+  // Not read.
+  for (const char* rel :
+       {"", "/", "env_report.md", "baseline/bench_runs.jsonl", "baseline/x/bench_summary.json",
+        "profile/round_0/profile_topN.md", "profile/r0/profile_topN.json", "overlay/x/ref/bench_summary.json",
+        "overlay/cand_a/x/integrate_result.json", "kernels/t/opbench_result.txt",
+        "roofline/post_roofline.json", "a/env_report.json"}) {
+    EXPECT_EQ(kind(rel), "-") << rel;
+  }
+}
+
+// directory_name: the name the user means, however the path is spelled.
+TEST(DirectoryName, NamesTheDirectoryWhateverTheSpelling)
+{
+  EXPECT_EQ(ingest::directory_name("runs/e2e_x"), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("runs/e2e_x/"), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("runs/e2e_x/."), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("runs/e2e_x/sub/.."), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("/a//e2e_x"), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("e2e_x"), "e2e_x");
+  EXPECT_EQ(ingest::directory_name("."), fs::current_path().filename().string());
+}
+
 TEST(DescribeSize, BytesThenBinaryUnits)
 {
   EXPECT_EQ(ingest::describe_size(100), "100 bytes");

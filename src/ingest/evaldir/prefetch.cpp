@@ -1,0 +1,112 @@
+// The background listing of the next eval dirs of an ingest (see prefetch.hpp).
+#include "ingest/evaldir/prefetch.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <pthread.h>
+#include <system_error>
+
+namespace rfdb::ingest {
+
+ListingPrefetcher::ListingPrefetcher(std::vector<std::string> dirs, std::uint64_t max_file_size,
+                                     std::size_t ahead, std::size_t threads)
+    : m_dirs(std::move(dirs)), m_max_file_size(max_file_size), m_ahead(std::max<std::size_t>(ahead, 1))
+{
+  // The threads block every signal (they inherit the mask): SIGINT stays
+  // with the main thread, whose handler asks the command to stop between runs.
+  sigset_t all{};
+  sigset_t old{};
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) {
+    try {
+      const std::lock_guard lock(m_mutex);
+      m_threads.emplace_back([this] { run(); });
+      ++m_running;
+    } catch (const std::system_error&) {
+      break; // fewer threads; with none, take() finds nothing and the caller lists
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+ListingPrefetcher::~ListingPrefetcher()
+{
+  {
+    const std::lock_guard lock(m_mutex);
+    m_stop = true;
+  }
+  m_changed.notify_all();
+  for (auto& t : m_threads) {
+    t.join();
+  }
+}
+
+void ListingPrefetcher::run()
+{
+  std::unique_lock lock(m_mutex);
+  for (;;) {
+    m_changed.wait(lock, [&] { return m_stop || m_next >= m_dirs.size() || m_next < m_taken + m_ahead; });
+    if (m_stop || m_next >= m_dirs.size()) {
+      break;
+    }
+    const std::size_t i = std::max(m_next, m_taken); // dirs before m_taken are not needed
+    m_next = i + 1;
+    if (i >= m_dirs.size()) {
+      break;
+    }
+    lock.unlock();
+    std::optional<Result<EvalDirContents>> listing;
+    std::error_code ec;
+    const std::filesystem::path dir(m_dirs[i]);
+    if (std::filesystem::is_directory(dir, ec) && looks_like_eval_dir(dir)) {
+      listing = list_eval_dir(dir, m_max_file_size);
+    }
+    lock.lock();
+    if (i >= m_taken) {
+      const std::size_t k = i - m_taken;
+      if (m_slots.size() <= k) {
+        m_slots.resize(k + 1);
+      }
+      m_slots[k] = Slot{true, std::move(listing)};
+      m_changed.notify_all();
+    }
+  }
+  --m_running;
+  m_changed.notify_all();
+}
+
+std::optional<Result<EvalDirContents>> ListingPrefetcher::take(const std::string& dir,
+                                                               std::uint64_t max_file_size)
+{
+  if (max_file_size != m_max_file_size) {
+    return std::nullopt;
+  }
+  std::unique_lock lock(m_mutex);
+  const auto found = std::find(m_dirs.begin() + static_cast<std::ptrdiff_t>(m_taken), m_dirs.end(), dir);
+  if (found == m_dirs.end()) {
+    return std::nullopt;
+  }
+  const auto index = static_cast<std::size_t>(found - m_dirs.begin());
+  // Drop the dirs before `index` (listed or not) and let the threads run
+  // ahead of it.
+  while (m_taken < index) {
+    if (!m_slots.empty()) {
+      m_slots.pop_front();
+    }
+    ++m_taken;
+  }
+  m_changed.notify_all();
+  m_changed.wait(lock, [&] { return (!m_slots.empty() && m_slots.front().ready) || m_running == 0; });
+  if (m_slots.empty() || !m_slots.front().ready) {
+    return std::nullopt; // no thread left to list it
+  }
+  auto out = std::move(m_slots.front().listing);
+  m_slots.pop_front();
+  ++m_taken;
+  m_changed.notify_all();
+  return out;
+}
+
+} // namespace rfdb::ingest
