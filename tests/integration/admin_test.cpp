@@ -99,23 +99,29 @@ TEST_F(Admin, QueryShowsDigestsAsHexAndTakesThemAsParameters)
   auto listed = run_cli({"--db", db, "query", "sources_list", "--format", "json"});
   ASSERT_EQ(listed.code, 0) << listed.err;
   std::string env_sha;
+  std::string opbench_sha;
   for (const auto& row : json::parse(listed.out)) {
     if (row["run_id"] == k_canonical_run && row["rel_path"] == "env_report.json") {
       env_sha = row["sha256"].get<std::string>();
     }
+    if (row["run_id"] == k_canonical_run &&
+        row["rel_path"] == "kernels/fused_moe_kernel_task/opbench_result.json") {
+      opbench_sha = row["sha256"].get<std::string>();
+    }
   }
   ASSERT_EQ(env_sha.size(), 64U);
-  auto stats =
-      run_cli({"--db", db, "query", "source_stats", "-p", "run_id=" + k_canonical_run, "--format", "json"});
-  ASSERT_EQ(stats.code, 0) << stats.err;
+  ASSERT_EQ(opbench_sha.size(), 64U);
+  auto cited = run_cli({"--db", db, "query", "attempt_cited_sources", "-p", "run_id=" + k_canonical_run, "-p",
+                        "attempt_key=cand:cand_fused_moe_kernel", "--format", "json"});
+  ASSERT_EQ(cited.code, 0) << cited.err;
   bool seen = false;
-  for (const auto& row : json::parse(stats.out)) {
-    if (row["rel_path"] == "env_report.json") {
-      EXPECT_EQ(row["sha256"], env_sha);
+  for (const auto& row : json::parse(cited.out)) {
+    if (row["rel_path"] == "kernels/fused_moe_kernel_task/opbench_result.json") {
+      EXPECT_EQ(row["sha256"], opbench_sha);
       seen = true;
     }
   }
-  EXPECT_TRUE(seen) << stats.out;
+  EXPECT_TRUE(seen) << cited.out;
   auto found = run_cli({"--db", db, "query", "source_find", "-p", "run_id=" + k_canonical_run, "-p",
                         "rel_path=env_report.json", "-p", "sha256=" + env_sha, "--format", "json"});
   ASSERT_EQ(found.code, 0) << found.err;
