@@ -52,8 +52,8 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
   }
   return {
       {"path", p.path},
-      {"kind", p.kind},
-      {"target", p.target},
+      {"kind", p.kind.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.kind)},
+      {"target", p.target.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.target)},
       {"status", p.status},
       {"files",
        {{"added", p.new_files},
@@ -86,7 +86,7 @@ bool plain_json_string(std::string_view s)
 // report (format it with nlohmann).
 std::optional<std::string> plain_path_element(const ingest::PathReport& p)
 {
-  if (!p.warnings.empty() || p.error) {
+  if (!p.warnings.empty() || p.error || p.kind.empty() || p.target.empty()) {
     return std::nullopt;
   }
   for (const std::string* s : {&p.path, &p.kind, &p.target, &p.status}) {

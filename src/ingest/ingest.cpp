@@ -717,7 +717,9 @@ IngestReport Ingester::ingest(const IngestRequest& req,
                                                : ingest_artifact(*prepared, path, req);
     } else {
       rep.path = p;
-      rep.error = make_error(ErrorCode::io, "no such file or directory");
+      rep.error = make_error(ErrorCode::io, fs::exists(path, ec)
+                                                ? "not a regular file or directory (a FIFO, socket or device)"
+                                                : "no such file or directory");
     }
     if (rep.error) {
       rep.status = "failed";

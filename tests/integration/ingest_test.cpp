@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <sys/stat.h>
 
 namespace rfdb::test {
 
@@ -467,6 +468,32 @@ TEST(Ingest, MissingEnvReportFailsAndWritesNothing)
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("missing env_report.json"), std::string::npos) << r.err;
   EXPECT_EQ(read_bytes(db), before);
+}
+
+// An empty directory is not silently "unchanged": it warns. A path that is
+// neither a file nor a directory fails with kind and target null.
+TEST(Ingest, AnEmptyDirectoryWarnsAndAFifoFailsWithoutAKind)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  fs::create_directories(tmp / "empty");
+  ASSERT_EQ(::mkfifo((tmp / "fifo").c_str(), 0600), 0);
+  auto r = run_cli(
+      {"--db", db.string(), "ingest", "--format", "json", (tmp / "empty").string(), (tmp / "fifo").string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto doc = json::parse(r.out);
+  ASSERT_EQ(doc["paths"].size(), 2U) << r.out;
+  EXPECT_EQ(doc["paths"][0]["kind"], "knowledge");
+  EXPECT_EQ(doc["paths"][0]["status"], "unchanged");
+  ASSERT_EQ(doc["paths"][0]["warnings"].size(), 1U) << r.out;
+  EXPECT_NE(doc["paths"][0]["warnings"][0]["message"].get<std::string>().find("nothing to read here"),
+            std::string::npos);
+  EXPECT_EQ(doc["paths"][1]["status"], "failed");
+  EXPECT_TRUE(doc["paths"][1]["kind"].is_null()) << r.out;
+  EXPECT_TRUE(doc["paths"][1]["target"].is_null()) << r.out;
+  EXPECT_NE(doc["paths"][1]["error"].get<std::string>().find("not a regular file or directory"),
+            std::string::npos);
+  EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
 }
 
 // The --format json report is written path by path (spooled, so memory stays

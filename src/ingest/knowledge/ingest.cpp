@@ -242,6 +242,13 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     const auto check = cross_check_index(index->rel_path, index->content, card_names);
     kw.insert(kw.end(), check.warnings.begin(), check.warnings.end());
   }
+  if (files->empty()) {
+    // A mistyped or empty directory: say so rather than report it unchanged
+    // in silence (an empty cards dir of a new team is not an error).
+    kw.push_back(Warning{Severity::warning, rep.path, 0,
+                         "nothing to read here: no eval dir (env_report.json), learned card (*.md), "
+                         "backend_playbook.md or _inbox proposal"});
+  }
   for (const auto& w : kw) {
     rep.warnings.push_back(to_warning(w));
   }
