@@ -260,10 +260,14 @@ int newest_schema_version()
 namespace {
 
 // A read-write connection with the connection PRAGMAs every writer uses.
+// Like a read-only one it is used by one thread only (ingest's background
+// threads list and read files, never the store), so it takes no mutex
+// (OPEN_NOMUTEX): the serialized mode's locking was ~2.5 % of ingest CPU.
 Result<std::unique_ptr<SQLite::Database>> connect_read_write(const std::string& path)
 {
   try {
-    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE |
+                                                           SQLite::OPEN_NOMUTEX);
     db->setBusyTimeout(k_busy_timeout_ms);
     // 8 KiB pages for a new file (a no-op on an existing one): a stored file's
     // row (its zstd frame inline) packs into them with less slack than into
