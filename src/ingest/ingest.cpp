@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -38,6 +39,7 @@ struct Ingester::Prepared {
   store::Database& db;
   store::RunWriter writer;
   store::Sources sources;
+  bool read_files = false; // the last eval dir's files had to be read (not unchanged by their stat)
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -273,14 +275,35 @@ std::vector<store::NewAttempt> attempt_rows(const std::vector<DerivedAttempt>& a
 // Parse every file up front: bad input fails before the database is touched.
 // A key repeated with equal values, or outside the measured fields, is a
 // warning (parse_json_text refuses the rest). Each file's parse is kept in
-// `parsed` for derive_run, which then does not parse it again.
-Result<void> prevalidate(const std::vector<const FileData*>& files, std::vector<Warning>& warnings,
+// `parsed` for derive_run, which then does not parse it again. `parses`
+// (by index into `all`, which holds every file of `files`) are the parses
+// made ahead by the prefetcher: one made of the same text is taken instead
+// of parsing again, with its warnings and error as they were.
+Result<void> prevalidate(const std::vector<const FileData*>& files, const std::vector<FileData>& all,
+                         std::vector<std::optional<PreParse>>* parses, std::vector<Warning>& warnings,
                          ParsedFiles& parsed)
 {
   for (const FileData* file : files) {
     const FileData& f = *file;
+    std::optional<PreParse> pre;
+    if (parses != nullptr) {
+      const auto i = static_cast<std::size_t>(file - all.data());
+      if (i < parses->size() && (*parses)[i] && (*parses)[i]->text.data() == f.content.data() &&
+          (*parses)[i]->text.size() == f.content.size()) {
+        pre = std::move((*parses)[i]);
+      }
+      if (i < parses->size()) {
+        (*parses)[i].reset(); // a retry parses again
+      }
+    }
     ParsedArtifact artifact;
-    RFDB_TRY_ASSIGN(artifact, parse_artifact(f.kind, f.rel_path, f.content, warnings));
+    if (pre) {
+      warnings.insert(warnings.end(), std::make_move_iterator(pre->warnings.begin()),
+                      std::make_move_iterator(pre->warnings.end()));
+      RFDB_TRY_ASSIGN(artifact, std::move(pre->artifact));
+    } else {
+      RFDB_TRY_ASSIGN(artifact, parse_artifact(f.kind, f.rel_path, f.content, warnings));
+    }
     for (const auto& d : artifact.duplicates) {
       const std::string message =
           d.measured ? fmt::format("duplicate key '{}' repeats the same value {}", d.key, d.last_value)
@@ -351,8 +374,10 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
 
 Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                                    const std::string& eval_dir, std::vector<FileData>& files,
-                                   const IngestRequest& req, PathReport& rep)
+                                   std::vector<std::optional<PreParse>>* parses, const IngestRequest& req,
+                                   PathReport& rep)
 {
+  p.read_files = false;
   // Decide "unchanged" from the stat before reading anything: one query
   // for the run's stored stats, and no write lock.
   StoredStats stored_stats;
@@ -366,6 +391,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
       return {};
     }
   }
+  p.read_files = true;
   for (auto& f : files) {
     if (f.sha256.empty()) {
       RFDB_TRY(load_file(f, req.max_file_size));
@@ -405,7 +431,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
                                    true});
   }
   ParsedFiles parsed;
-  RFDB_TRY(prevalidate(fresh, rep.warnings, parsed));
+  RFDB_TRY(prevalidate(fresh, files, parses, rep.warnings, parsed));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -468,12 +494,13 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
 // as it was, and then sees the other writer's rows (a copy, or unchanged).
 Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                               const std::string& eval_dir, std::vector<FileData>& files,
-                              const IngestRequest& req, PathReport& rep)
+                              const IngestRequest& req, PathReport& rep,
+                              std::vector<std::optional<PreParse>>* parses = nullptr)
 {
   const PathReport before = rep;
   return store::with_retry([&] {
     rep = before;
-    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, req, rep);
+    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, parses, req, rep);
   });
 }
 
@@ -570,11 +597,15 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
   if (refuse_names(rep, nullptr)) {
     return rep;
   }
-  std::optional<Result<EvalDirContents>> listed;
+  std::optional<PrefetchedDir> listed;
   if (prefetch != nullptr) {
     listed = prefetch->take(rep.path, req.max_file_size);
   }
-  auto contents = listed ? std::move(*listed) : list_eval_dir(dir, req.max_file_size);
+  std::vector<std::optional<PreParse>> parses;
+  if (listed) {
+    parses = std::move(listed->parses);
+  }
+  auto contents = listed ? std::move(listed->listing) : list_eval_dir(dir, req.max_file_size);
   if (!contents) {
     rep.error = contents.error();
     return rep;
@@ -591,7 +622,7 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
     rep.error = make_error(ErrorCode::invalid_input,
                            "missing env_report.json (the run's identity: model, gfx, backend)")
                     .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
-  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep); !r2) {
+  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep, &parses); !r2) {
     rep.error = r2.error();
   }
   return rep;
@@ -710,8 +741,15 @@ IngestReport Ingester::ingest(const IngestRequest& req,
     }
     PathReport rep;
     if (fs::is_directory(path, ec)) {
-      rep = looks_like_eval_dir(path) ? ingest_eval_dir(*prepared, path, req, m_prefetch.get())
-                                      : knowledge::ingest_knowledge(db, path, req);
+      if (looks_like_eval_dir(path)) {
+        prepared->read_files = false;
+        rep = ingest_eval_dir(*prepared, path, req, m_prefetch.get());
+        if (m_prefetch) { // load the next runs ahead while runs need reading
+          m_prefetch->set_load(prepared->read_files);
+        }
+      } else {
+        rep = knowledge::ingest_knowledge(db, path, req);
+      }
     } else if (fs::is_regular_file(path, ec)) {
       rep = knowledge::is_knowledge_file(path) ? knowledge::ingest_knowledge(db, path, req)
                                                : ingest_artifact(*prepared, path, req);

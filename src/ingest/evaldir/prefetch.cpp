@@ -1,4 +1,4 @@
-// The background listing of the next eval dirs of an ingest (see prefetch.hpp).
+// The background listing and loading of the next eval dirs of an ingest (see prefetch.hpp).
 #include "ingest/evaldir/prefetch.hpp"
 
 #include <algorithm>
@@ -10,8 +10,9 @@
 namespace rfdb::ingest {
 
 ListingPrefetcher::ListingPrefetcher(std::vector<std::string> dirs, std::uint64_t max_file_size,
-                                     std::size_t ahead, std::size_t threads)
-    : m_dirs(std::move(dirs)), m_max_file_size(max_file_size), m_ahead(std::max<std::size_t>(ahead, 1))
+                                     std::size_t ahead, std::size_t threads, std::uint64_t load_budget)
+    : m_dirs(std::move(dirs)), m_max_file_size(max_file_size), m_ahead(std::max<std::size_t>(ahead, 1)),
+      m_load_budget(load_budget)
 {
   // The threads block every signal (they inherit the mask): SIGINT stays
   // with the main thread, whose handler asks the command to stop between runs.
@@ -43,6 +44,39 @@ ListingPrefetcher::~ListingPrefetcher()
   }
 }
 
+namespace {
+
+std::uint64_t listed_bytes(const EvalDirContents& contents)
+{
+  std::uint64_t sum = 0;
+  for (const auto& f : contents.files) {
+    sum += static_cast<std::uint64_t>(std::max<std::int64_t>(f.size, 0));
+  }
+  return sum;
+}
+
+// Load and parse every file of `contents` as ingest would (load_file, then
+// parse_artifact). A file that cannot be read is left unloaded, for ingest
+// to read and report itself.
+std::vector<std::optional<PreParse>> load_ahead(EvalDirContents& contents, std::uint64_t max_file_size)
+{
+  std::vector<std::optional<PreParse>> parses(contents.files.size());
+  for (std::size_t i = 0; i < contents.files.size(); ++i) {
+    FileData& f = contents.files[i];
+    if (!load_file(f, max_file_size)) {
+      f.content.clear();
+      f.sha256.clear();
+      continue;
+    }
+    PreParse pre{f.content, ParsedArtifact{}, {}};
+    pre.artifact = parse_artifact(f.kind, f.rel_path, f.content, pre.warnings);
+    parses[i] = std::move(pre);
+  }
+  return parses;
+}
+
+} // namespace
+
 void ListingPrefetcher::run()
 {
   std::unique_lock lock(m_mutex);
@@ -56,12 +90,28 @@ void ListingPrefetcher::run()
     if (i >= m_dirs.size()) {
       break;
     }
+    const bool load = m_load;
     lock.unlock();
-    std::optional<Result<EvalDirContents>> listing;
+    std::optional<PrefetchedDir> listed;
+    std::uint64_t loaded_bytes = 0;
+    bool loaded = false;
     std::error_code ec;
     const std::filesystem::path dir(m_dirs[i]);
     if (std::filesystem::is_directory(dir, ec) && looks_like_eval_dir(dir)) {
-      listing = list_eval_dir(dir, m_max_file_size);
+      listed = PrefetchedDir{list_eval_dir(dir, m_max_file_size), {}};
+      if (load && listed->listing) {
+        const std::uint64_t bytes = listed_bytes(*listed->listing);
+        lock.lock();
+        if (m_loaded_bytes + bytes <= m_load_budget && i >= m_taken) {
+          m_loaded_bytes += bytes;
+          loaded_bytes = bytes;
+          loaded = true;
+        }
+        lock.unlock();
+        if (loaded) {
+          listed->parses = load_ahead(*listed->listing, m_max_file_size);
+        }
+      }
     }
     lock.lock();
     if (i >= m_taken) {
@@ -69,16 +119,29 @@ void ListingPrefetcher::run()
       if (m_slots.size() <= k) {
         m_slots.resize(k + 1);
       }
-      m_slots[k] = Slot{true, std::move(listing)};
+      m_slots[k] = Slot{true, std::move(listed), loaded_bytes};
       m_changed.notify_all();
+    } else {
+      m_loaded_bytes -= loaded_bytes; // dropped while it was loaded
     }
   }
   --m_running;
   m_changed.notify_all();
 }
 
-std::optional<Result<EvalDirContents>> ListingPrefetcher::take(const std::string& dir,
-                                                               std::uint64_t max_file_size)
+void ListingPrefetcher::pop_front_slot()
+{
+  m_loaded_bytes -= m_slots.front().loaded_bytes;
+  m_slots.pop_front();
+}
+
+void ListingPrefetcher::set_load(bool load)
+{
+  const std::lock_guard lock(m_mutex);
+  m_load = load;
+}
+
+std::optional<PrefetchedDir> ListingPrefetcher::take(const std::string& dir, std::uint64_t max_file_size)
 {
   if (max_file_size != m_max_file_size) {
     return std::nullopt;
@@ -93,7 +156,7 @@ std::optional<Result<EvalDirContents>> ListingPrefetcher::take(const std::string
   // ahead of it.
   while (m_taken < index) {
     if (!m_slots.empty()) {
-      m_slots.pop_front();
+      pop_front_slot();
     }
     ++m_taken;
   }
@@ -102,8 +165,8 @@ std::optional<Result<EvalDirContents>> ListingPrefetcher::take(const std::string
   if (m_slots.empty() || !m_slots.front().ready) {
     return std::nullopt; // no thread left to list it
   }
-  auto out = std::move(m_slots.front().listing);
-  m_slots.pop_front();
+  auto out = std::move(m_slots.front().dir);
+  pop_front_slot();
   ++m_taken;
   m_changed.notify_all();
   return out;
