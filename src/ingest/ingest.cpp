@@ -61,14 +61,35 @@ using Prepared = Ingester::Prepared;
 
 // Store the files that are new (or new versions); fill the report's lists.
 // Each parse in `parsed` learns the source_id of its stored version.
+// The file of `files` (`f`) as loaded ahead, when it was loaded with the
+// same content (null otherwise).
+FileAhead* ahead_of(const FileData& f, const std::vector<FileData>& files,
+                    std::vector<std::optional<FileAhead>>* ahead)
+{
+  if (ahead == nullptr) {
+    return nullptr;
+  }
+  const auto i = static_cast<std::size_t>(&f - files.data());
+  if (i >= ahead->size() || !(*ahead)[i]) {
+    return nullptr;
+  }
+  FileAhead& a = *(*ahead)[i];
+  return a.text.data() == f.content.data() && a.text.size() == f.content.size() ? &a : nullptr;
+}
+
+// `ahead`: the files as the prefetcher loaded them (see prevalidate), whose
+// frames put_source uses when made with the dictionary it compresses against.
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
-                           const std::string& now, ParsedFiles& parsed, PathReport& rep)
+                           std::vector<std::optional<FileAhead>>* ahead, const std::string& now,
+                           ParsedFiles& parsed, PathReport& rep)
 {
   for (const auto& f : files) {
+    const FileAhead* a = ahead_of(f, files, ahead);
+    const store::FrameAhead* frame = a != nullptr && a->frame ? &*a->frame : nullptr;
     store::PutSource put;
     RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
                                                                 f.sha256, f.content, now, f.mtime_ns},
-                                              store::Reverted::unchanged));
+                                              store::Reverted::unchanged, frame));
     if (const auto it = parsed.find(f.rel_path);
         it != parsed.end() && it->second.text.data() == f.content.data()) {
       it->second.source_id = put.source_id;
@@ -275,32 +296,27 @@ std::vector<store::NewAttempt> attempt_rows(const std::vector<DerivedAttempt>& a
 // Parse every file up front: bad input fails before the database is touched.
 // A key repeated with equal values, or outside the measured fields, is a
 // warning (parse_json_text refuses the rest). Each file's parse is kept in
-// `parsed` for derive_run, which then does not parse it again. `parses`
-// (by index into `all`, which holds every file of `files`) are the parses
-// made ahead by the prefetcher: one made of the same text is taken instead
-// of parsing again, with its warnings and error as they were.
+// `parsed` for derive_run, which then does not parse it again. `ahead` (by
+// index into `all`, which holds every file of `files`) are the files the
+// prefetcher loaded: a parse made there of the same text is taken instead of
+// parsing again, with its warnings and error as they were.
 Result<void> prevalidate(const std::vector<const FileData*>& files, const std::vector<FileData>& all,
-                         std::vector<std::optional<PreParse>>* parses, std::vector<Warning>& warnings,
+                         std::vector<std::optional<FileAhead>>* ahead, std::vector<Warning>& warnings,
                          ParsedFiles& parsed)
 {
   for (const FileData* file : files) {
     const FileData& f = *file;
-    std::optional<PreParse> pre;
-    if (parses != nullptr) {
-      const auto i = static_cast<std::size_t>(file - all.data());
-      if (i < parses->size() && (*parses)[i] && (*parses)[i]->text.data() == f.content.data() &&
-          (*parses)[i]->text.size() == f.content.size()) {
-        pre = std::move((*parses)[i]);
-      }
-      if (i < parses->size()) {
-        (*parses)[i].reset(); // a retry parses again
-      }
+    std::optional<Result<ParsedArtifact>> pre;
+    if (FileAhead* a = ahead_of(f, all, ahead); a != nullptr && a->artifact) {
+      pre = std::move(a->artifact);
+      a->artifact.reset(); // a retry parses again
+      warnings.insert(warnings.end(), std::make_move_iterator(a->warnings.begin()),
+                      std::make_move_iterator(a->warnings.end()));
+      a->warnings.clear();
     }
     ParsedArtifact artifact;
     if (pre) {
-      warnings.insert(warnings.end(), std::make_move_iterator(pre->warnings.begin()),
-                      std::make_move_iterator(pre->warnings.end()));
-      RFDB_TRY_ASSIGN(artifact, std::move(pre->artifact));
+      RFDB_TRY_ASSIGN(artifact, std::move(*pre));
     } else {
       RFDB_TRY_ASSIGN(artifact, parse_artifact(f.kind, f.rel_path, f.content, warnings));
     }
@@ -374,7 +390,7 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
 
 Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                                    const std::string& eval_dir, std::vector<FileData>& files,
-                                   std::vector<std::optional<PreParse>>* parses, const IngestRequest& req,
+                                   std::vector<std::optional<FileAhead>>* ahead, const IngestRequest& req,
                                    PathReport& rep)
 {
   p.read_files = false;
@@ -431,7 +447,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
                                    true});
   }
   ParsedFiles parsed;
-  RFDB_TRY(prevalidate(fresh, files, parses, rep.warnings, parsed));
+  RFDB_TRY(prevalidate(fresh, files, ahead, rep.warnings, parsed));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -448,7 +464,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   RunRow placeholder;
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
-  RFDB_TRY(store_sources(p, run_id, files, req.now, parsed, rep));
+  RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, parsed, rep));
   if (rep.new_files.empty() && !stale) {
     rep.status = "unchanged";
     tx.rollback();
@@ -495,12 +511,12 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
 Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                               const std::string& eval_dir, std::vector<FileData>& files,
                               const IngestRequest& req, PathReport& rep,
-                              std::vector<std::optional<PreParse>>* parses = nullptr)
+                              std::vector<std::optional<FileAhead>>* ahead = nullptr)
 {
   const PathReport before = rep;
   return store::with_retry([&] {
     rep = before;
-    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, parses, req, rep);
+    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, ahead, req, rep);
   });
 }
 
@@ -601,9 +617,9 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
   if (prefetch != nullptr) {
     listed = prefetch->take(rep.path, req.max_file_size);
   }
-  std::vector<std::optional<PreParse>> parses;
+  std::vector<std::optional<FileAhead>> ahead; // the files as loaded ahead, if they were
   if (listed) {
-    parses = std::move(listed->parses);
+    ahead = std::move(listed->files);
   }
   auto contents = listed ? std::move(listed->listing) : list_eval_dir(dir, req.max_file_size);
   if (!contents) {
@@ -622,7 +638,7 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
     rep.error = make_error(ErrorCode::invalid_input,
                            "missing env_report.json (the run's identity: model, gfx, backend)")
                     .with_hint("is this an e2e_workflow eval dir? ingest single artifacts with --run RUN_ID");
-  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep, &parses); !r2) {
+  } else if (auto r2 = ingest_run_files(p, rep.target, basename, rep.path, files, req, rep, &ahead); !r2) {
     rep.error = r2.error();
   }
   return rep;
@@ -745,7 +761,7 @@ IngestReport Ingester::ingest(const IngestRequest& req,
         prepared->read_files = false;
         rep = ingest_eval_dir(*prepared, path, req, m_prefetch.get());
         if (m_prefetch) { // load the next runs ahead while runs need reading
-          m_prefetch->set_load(prepared->read_files);
+          m_prefetch->set_load(prepared->read_files, prepared->sources.newest_dictionary());
         }
       } else {
         rep = knowledge::ingest_knowledge(db, path, req);

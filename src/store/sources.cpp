@@ -99,7 +99,12 @@ Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::stri
   return out;
 }
 
-Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
+std::shared_ptr<const util::zstd::Dictionary> Sources::newest_dictionary() const
+{
+  return m_codec.newest_dictionary();
+}
+
+Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted, const FrameAhead* ahead)
 {
   std::optional<StoredVersion> stored;
   RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
@@ -130,7 +135,7 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted)
     insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);
     insert.bind(":variant", file.variant).bind_blob(":sha256", digest_bytes(file.sha256));
     std::string frame;
-    RFDB_TRY_ASSIGN(frame, m_codec.compress(file.raw, file.ingested_at));
+    RFDB_TRY_ASSIGN(frame, m_codec.compress(file.raw, file.ingested_at, ahead));
     insert.bind(":bytes", static_cast<std::int64_t>(file.raw.size())).bind_blob(":raw_zst", frame);
     insert.bind(":ingested_at", file.ingested_at).bind(":mtime_ns", file.mtime_ns);
     RFDB_TRY(insert.exec());

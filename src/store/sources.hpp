@@ -97,8 +97,14 @@ public:
   // Make `file` the current version of its path: unchanged when this content
   // is current already; otherwise insert it (or, with Reverted::revive,
   // re-point the older version holding it to current) and supersede the
-  // previous current version. Call inside a write transaction. Errors: db.
-  Result<PutSource> put_source(const SourceFile& file, Reverted reverted);
+  // previous current version. Call inside a write transaction. `ahead`: a
+  // frame of file.raw made by TextCodec::compress_ahead with
+  // newest_dictionary(), used when that is still the dictionary to compress
+  // against (TextCodec::compress). Errors: db.
+  Result<PutSource> put_source(const SourceFile& file, Reverted reverted, const FrameAhead* ahead = nullptr);
+
+  // The dictionary put_source compressed against last (TextCodec::newest_dictionary).
+  [[nodiscard]] std::shared_ptr<const util::zstd::Dictionary> newest_dictionary() const;
 
   // The current version of each of a run's files with its size and recorded
   // mtime, by rel_path: one query that reads no stored text (nor its

@@ -116,7 +116,7 @@ Result<void> TextCodec::train(std::int64_t files, std::string_view now)
   return {};
 }
 
-Result<std::string> TextCodec::compress(std::string_view text, std::string_view now)
+Result<std::string> TextCodec::compress(std::string_view text, std::string_view now, const FrameAhead* ahead)
 {
   if (!m_state) {
     auto prepared = m_db->prepare(sql::k_dict_state, "dict_state");
@@ -146,10 +146,27 @@ Result<std::string> TextCodec::compress(std::string_view text, std::string_view 
   if (files >= m_next_training) {
     RFDB_TRY(train(files, now));
   }
-  if (!m_newest) {
-    return util::zstd::compress(text);
+  const std::shared_ptr<const util::zstd::Dictionary> dict = m_newest ? m_dicts.at(*m_newest) : nullptr;
+  if (ahead != nullptr && ahead->dict == dict) {
+    return ahead->frame;
   }
-  return util::zstd::compress(text, *m_dicts.at(*m_newest));
+  return compress_ahead(text, dict).frame;
+}
+
+std::shared_ptr<const util::zstd::Dictionary> TextCodec::newest_dictionary() const
+{
+  if (!m_newest) {
+    return nullptr;
+  }
+  const auto it = m_dicts.find(*m_newest);
+  return it == m_dicts.end() ? nullptr : it->second;
+}
+
+FrameAhead TextCodec::compress_ahead(std::string_view text,
+                                     std::shared_ptr<const util::zstd::Dictionary> dict)
+{
+  std::string frame = dict ? util::zstd::compress(text, *dict) : util::zstd::compress(text);
+  return FrameAhead{std::move(dict), std::move(frame)};
 }
 
 Result<std::string> TextCodec::decompress(std::string_view frame, std::int64_t bytes)

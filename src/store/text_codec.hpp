@@ -31,6 +31,13 @@ inline constexpr std::int64_t k_training_samples = 1024;
 // Dictionary size, bytes (zstd's default).
 inline constexpr std::size_t k_dictionary_bytes = 112640;
 
+// A frame compressed ahead of TextCodec::compress, on another thread, with
+// the dictionary newest_dictionary() returned then (null: none).
+struct FrameAhead {
+  std::shared_ptr<const util::zstd::Dictionary> dict;
+  std::string frame;
+};
+
 class TextCodec {
 public:
   explicit TextCodec(Database& db);
@@ -43,7 +50,20 @@ public:
   // and stores a new dictionary (trained_at = `now`, ISO-8601 UTC). Call
   // inside the write transaction that stores the frame. Errors: db, or a
   // stored text that does not decompress while sampling (invalid_input).
-  Result<std::string> compress(std::string_view text, std::string_view now);
+  // `ahead`, when given, is a frame of `text` made by compress_ahead: it is
+  // returned as is when its dictionary is the one this call compresses
+  // against (the same loaded dictionary, not merely the same id), so the
+  // frame is byte for byte the one this call would make.
+  Result<std::string> compress(std::string_view text, std::string_view now,
+                               const FrameAhead* ahead = nullptr);
+
+  // The dictionary compress() used last (null: none yet, or no dictionary).
+  // Safe to hand to another thread: a loaded dictionary is never modified.
+  [[nodiscard]] std::shared_ptr<const util::zstd::Dictionary> newest_dictionary() const;
+
+  // A frame of `text` against `dict` (null: none), as compress() makes it;
+  // touches no database, so any thread may call it.
+  static FrameAhead compress_ahead(std::string_view text, std::shared_ptr<const util::zstd::Dictionary> dict);
 
   // The text in `frame`, which must be `bytes` bytes long, decompressed with
   // the dictionary it names (loaded once per codec). Errors (invalid_input):

@@ -55,12 +55,13 @@ std::uint64_t listed_bytes(const EvalDirContents& contents)
   return sum;
 }
 
-// Load and parse every file of `contents` as ingest would (load_file, then
-// parse_artifact). A file that cannot be read is left unloaded, for ingest
-// to read and report itself.
-std::vector<std::optional<PreParse>> load_ahead(EvalDirContents& contents, std::uint64_t max_file_size)
+// Load, parse and compress every file of `contents` as ingest would
+// (load_file, parse_artifact, TextCodec::compress_ahead with `dict`). A file
+// that cannot be read is left unloaded, for ingest to read and report itself.
+std::vector<std::optional<FileAhead>> load_ahead(EvalDirContents& contents, std::uint64_t max_file_size,
+                                                 const std::shared_ptr<const util::zstd::Dictionary>& dict)
 {
-  std::vector<std::optional<PreParse>> parses(contents.files.size());
+  std::vector<std::optional<FileAhead>> out(contents.files.size());
   for (std::size_t i = 0; i < contents.files.size(); ++i) {
     FileData& f = contents.files[i];
     if (!load_file(f, max_file_size)) {
@@ -68,11 +69,13 @@ std::vector<std::optional<PreParse>> load_ahead(EvalDirContents& contents, std::
       f.sha256.clear();
       continue;
     }
-    PreParse pre{f.content, ParsedArtifact{}, {}};
-    pre.artifact = parse_artifact(f.kind, f.rel_path, f.content, pre.warnings);
-    parses[i] = std::move(pre);
+    FileAhead ahead;
+    ahead.text = f.content;
+    ahead.artifact = parse_artifact(f.kind, f.rel_path, f.content, ahead.warnings);
+    ahead.frame = store::TextCodec::compress_ahead(f.content, dict);
+    out[i] = std::move(ahead);
   }
-  return parses;
+  return out;
 }
 
 } // namespace
@@ -91,6 +94,7 @@ void ListingPrefetcher::run()
       break;
     }
     const bool load = m_load;
+    const std::shared_ptr<const util::zstd::Dictionary> dict = m_dict;
     lock.unlock();
     std::optional<PrefetchedDir> listed;
     std::uint64_t loaded_bytes = 0;
@@ -109,7 +113,7 @@ void ListingPrefetcher::run()
         }
         lock.unlock();
         if (loaded) {
-          listed->parses = load_ahead(*listed->listing, m_max_file_size);
+          listed->files = load_ahead(*listed->listing, m_max_file_size, dict);
         }
       }
     }
@@ -135,10 +139,11 @@ void ListingPrefetcher::pop_front_slot()
   m_slots.pop_front();
 }
 
-void ListingPrefetcher::set_load(bool load)
+void ListingPrefetcher::set_load(bool load, std::shared_ptr<const util::zstd::Dictionary> dict)
 {
   const std::lock_guard lock(m_mutex);
   m_load = load;
+  m_dict = std::move(dict);
 }
 
 std::optional<PrefetchedDir> ListingPrefetcher::take(const std::string& dir, std::uint64_t max_file_size)

@@ -11,7 +11,8 @@
 // A first ingest spends a third of its time reading, hashing and parsing
 // files. While the runs ingested need reading (set_load), the threads also
 // load each listed file (load_file: content and sha256) and parse it
-// (parse_artifact) ahead, within a byte budget. Ingest still decides on its
+// (parse_artifact) and compresses it (as store::TextCodec would) ahead,
+// within a byte budget. Ingest still decides on its
 // own thread, with the store, which files are unchanged and which content
 // is new; it uses a parse made ahead only for new content, exactly as if it
 // had parsed the file itself (same result, same warnings, same error).
@@ -19,11 +20,13 @@
 
 #include "ingest/evaldir/derive.hpp"
 #include "ingest/evaldir/files.hpp"
+#include "store/text_codec.hpp"
 
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -33,20 +36,23 @@
 
 namespace rfdb::ingest {
 
-// One file's parse_artifact made ahead: its result and the warnings it gave.
-// `text` is the content parsed (a view of the FileData's content).
-struct PreParse {
+// One file loaded ahead: the content ingest will use (a view of the
+// FileData's content), parse_artifact's result and warnings for it, and its
+// zstd frame (store::TextCodec::compress_ahead with the dictionary given to
+// set_load). Ingest takes (resets) the parse and the frame when it uses them.
+struct FileAhead {
   std::string_view text;
-  Result<ParsedArtifact> artifact;
+  std::optional<Result<ParsedArtifact>> artifact;
   std::vector<Warning> warnings;
+  std::optional<store::FrameAhead> frame;
 };
 
 // An eval dir as a thread prefetched it: its listing and, when its files
-// were loaded ahead, a parse per file (by index into listing->files; empty
-// or nullopt where ingest loads and parses the file itself).
+// were loaded ahead, one entry per file (by index into listing->files; empty
+// or nullopt where ingest loads the file itself).
 struct PrefetchedDir {
   Result<EvalDirContents> listing;
-  std::vector<std::optional<PreParse>> parses;
+  std::vector<std::optional<FileAhead>> files;
 };
 
 class ListingPrefetcher {
@@ -72,11 +78,11 @@ public:
   // caller lists it itself.
   std::optional<PrefetchedDir> take(const std::string& dir, std::uint64_t max_file_size);
 
-  // Whether the dirs listed from now on also have their files loaded and
-  // parsed ahead: true while the runs ingested need reading (a first
-  // ingest), false while they are unchanged by their stat (a re-ingest
-  // reads nothing it does not need).
-  void set_load(bool load);
+  // Whether the dirs listed from now on also have their files loaded,
+  // parsed and compressed (against `dict`, null: none) ahead: true while
+  // the runs ingested need reading (a first ingest), false while they are
+  // unchanged by their stat (a re-ingest reads nothing it does not need).
+  void set_load(bool load, std::shared_ptr<const util::zstd::Dictionary> dict);
 
 private:
   // The listing of one dir, once a thread has made it (nullopt: not an eval dir).
@@ -101,6 +107,7 @@ private:
   std::size_t m_running = 0; // threads not finished
   bool m_stop = false;
   bool m_load = false;
+  std::shared_ptr<const util::zstd::Dictionary> m_dict; // for the frames made ahead
   std::uint64_t m_load_budget;
   std::uint64_t m_loaded_bytes = 0; // sizes of the files of the slots loaded ahead
   std::vector<std::thread> m_threads;
