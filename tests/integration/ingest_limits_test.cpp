@@ -4,13 +4,16 @@
 // exits 1 with the file named and leaves the database byte-for-byte as it was.
 #include "support/helpers.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <filesystem>
 #include <string>
 #include <sys/stat.h>
 #include <thread>
+#include <vector>
 
 namespace rfdb::test {
 
@@ -423,6 +426,47 @@ TEST(IngestEvalDirs, ADirNamedLikeAnEvalDirIsOneEvenWhenEmpty)
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.err, "missing env_report.json")) << r.err;
   EXPECT_EQ(read_bytes(s.db), s.before);
+}
+
+// ---- many runs in one command: the prefetch threads load, parse and
+// compress the files of the runs ahead (from the tenth run on)
+
+TEST(IngestAhead, ManyRunsInOneCommandStoreAndReportWhatOneRunPerCommandDoes)
+{
+  TempDir tmp;
+  const auto runs = tmp / "runs";
+  fs::create_directories(runs);
+  std::vector<fs::path> dirs;
+  for (int i = 0; i < 14; ++i) {
+    dirs.push_back(copy_run_as(k_canonical_run, runs, fmt::format("e2e_Copy_20260801_0000{:02}_{}", i, i)));
+  }
+  patch(dirs[11] / "env_report.json", "{", R"({"note": "first", "note": "second",)");
+  const std::string bad = "overlay/cand_fused_moe_kernel/integrate_result.json";
+  patch(dirs[12] / bad, "\"isolated_speedup\": 1.047",
+        "\"isolated_speedup\": 1.047, \"isolated_speedup\": 5.0");
+  const auto together = tmp / "together.sqlite";
+  const auto one_by_one = tmp / "one_by_one.sqlite";
+  const auto all =
+      run_cli({"--db", together.string(), "ingest", "--allow-copy", "--format", "json", runs.string()});
+  EXPECT_EQ(all.code, 1) << all.err;
+  EXPECT_TRUE(contains(all.err, bad + ": /isolated_speedup: duplicate key 'isolated_speedup' with different"))
+      << all.err;
+  EXPECT_TRUE(contains(all.err, "env_report.json /note: duplicate key 'note': the last value is kept"))
+      << all.err;
+  const auto report = nlohmann::json::parse(all.out);
+  ASSERT_EQ(report.at("paths").size(), dirs.size());
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    const auto one = run_cli(
+        {"--db", one_by_one.string(), "ingest", "--allow-copy", "--format", "json", dirs[i].string()});
+    EXPECT_EQ(one.code, i == 12 ? 1 : 0) << one.err;
+    EXPECT_EQ(report.at("paths").at(i), nlohmann::json::parse(one.out).at("paths").at(0)) << dirs[i];
+  }
+  const std::string frames = "SELECT group_concat(run_id || rel_path || hex(raw_zst), ',') FROM "
+                             "(SELECT * FROM sources ORDER BY run_id, rel_path)";
+  EXPECT_EQ(query_value(together, frames), query_value(one_by_one, frames));
+  EXPECT_EQ(run_cli({"--db", together.string(), "export"}).out,
+            run_cli({"--db", one_by_one.string(), "export"}).out);
+  EXPECT_EQ(query_value(together, "SELECT count(*) FROM runs"), "13");
 }
 
 } // namespace rfdb::test
