@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <exception>
 #include <filesystem>
 #include <pthread.h>
 #include <system_error>
@@ -69,11 +70,16 @@ std::vector<std::optional<FileAhead>> load_ahead(EvalDirContents& contents, std:
       f.sha256.clear();
       continue;
     }
-    FileAhead ahead;
-    ahead.text = f.content;
-    ahead.artifact = parse_artifact(f.kind, f.rel_path, f.content, ahead.warnings);
-    ahead.frame = store::TextCodec::compress_ahead(f.content, dict);
-    out[i] = std::move(ahead);
+    try {
+      FileAhead ahead;
+      ahead.text = f.content;
+      ahead.artifact = parse_artifact(f.kind, f.rel_path, f.content, ahead.warnings);
+      ahead.frame = store::TextCodec::compress_ahead(f.content, dict);
+      out[i] = std::move(ahead);
+    } catch (const std::exception&) {
+      // Out of memory (or a zstd failure): ingest parses and compresses
+      // the file itself, and meets the failure there.
+    }
   }
   return out;
 }
