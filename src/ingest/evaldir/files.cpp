@@ -1,6 +1,8 @@
 // Finding, classifying and reading the artifacts of an eval dir (links, FIFOs and size limits refused).
 #include "ingest/evaldir/files.hpp"
 
+#include "util/hex.hpp"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
@@ -167,14 +169,7 @@ std::string sha256_hex(std::string_view data)
   std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), md.data(), &len, EVP_sha256(), nullptr);
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(std::size_t{len} * 2);
-  for (unsigned int i = 0; i < len; ++i) {
-    out += k_hex[md[i] >> 4];
-    out += k_hex[md[i] & 0xF];
-  }
-  return out;
+  return util::hex_encode(std::string_view(reinterpret_cast<const char*>(md.data()), len));
 }
 
 std::string describe_size(std::uint64_t bytes)
