@@ -226,6 +226,21 @@ Error too_big(const std::string& display, std::uint64_t size, std::uint64_t max_
       .with_hint("raise the limit with --max-file-size (e.g. 256M) if the file is genuine");
 }
 
+// One read(2) of at most `n` bytes into `buf`, retried on EINTR: the bytes
+// read, 0 at end of file; an io error naming `display` on failure.
+Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& display)
+{
+  for (;;) {
+    const ssize_t got = ::read(fd, buf, n);
+    if (got >= 0) {
+      return static_cast<std::size_t>(got);
+    }
+    if (errno != EINTR) {
+      return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
+    }
+  }
+}
+
 // read_file, naming the file `display` in errors.
 Result<std::string> read_limited(const char* path, const std::string& display, std::uint64_t max_bytes)
 {
@@ -259,35 +274,25 @@ Result<std::string> read_limited(const char* path, const std::string& display, s
         break;
       }
       char probe[512];
-      const ssize_t p = ::read(f.fd, probe, sizeof probe);
-      if (p < 0 && errno == EINTR) {
-        continue;
-      }
-      if (p < 0) {
-        return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
-      }
+      std::size_t p = 0;
+      RFDB_TRY_ASSIGN(p, read_some(f.fd, probe, sizeof probe, display));
       if (p == 0) {
         break;
       }
-      content.append(probe, static_cast<std::size_t>(p));
-      done += static_cast<std::size_t>(p);
+      content.append(probe, p);
+      done += p;
       if (done > max_bytes) {
         break;
       }
       content.resize(std::min<std::uint64_t>(max_bytes + 1, content.size() + 65536));
       continue;
     }
-    const ssize_t n = ::read(f.fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
-    }
+    std::size_t n = 0;
+    RFDB_TRY_ASSIGN(n, read_some(f.fd, content.data() + done, content.size() - done, display));
     if (n == 0) {
       break;
     }
-    done += static_cast<std::size_t>(n);
+    done += n;
   }
   if (done > max_bytes) {
     return fail(ErrorCode::invalid_input, fmt::format("{} grew past the limit of {} while being read",
