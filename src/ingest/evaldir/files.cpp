@@ -546,6 +546,11 @@ private:
   // (a link to a directory is followed: the caller checked it stays inside).
   Result<void> enter(int dir_fd, const char* name, int depth)
   {
+    if (classify_artifact(m_rel)) {
+      // e.g. an integrate_result.json that is a directory: say so, or the
+      // run would silently lack the artifact its name promises.
+      refuse(m_rel, "a directory, not the artifact file its name says");
+    }
     const Fd fd{::openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
     if (fd.fd < 0) {
       return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(m_dir, name), std::strerror(errno)));
