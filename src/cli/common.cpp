@@ -3,6 +3,7 @@
 
 #include "store/admin.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -117,11 +118,16 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
 
 Result<std::string> resolve_run(store::Database& db, const std::string& prefix)
 {
+  if (prefix.empty()) {
+    return fail(
+        make_error(ErrorCode::usage, "the run id is empty")
+            .with_hint("`rfdb runs --all` lists the stored runs; a unique prefix of a run id is enough"));
+  }
   std::vector<std::string> ids;
   RFDB_TRY_ASSIGN(ids, store::runs_with_prefix(db, prefix));
   if (ids.empty()) {
     return fail(
-        make_error(ErrorCode::not_found, "no run '" + prefix + "'")
+        make_error(ErrorCode::not_found, "no run '" + util::escape_for_display(prefix) + "'")
             .with_hint("`rfdb runs --all` lists the stored runs; a unique prefix of a run id is enough"));
   }
   if (ids.size() == 1 || ids.front() == prefix) {
@@ -131,7 +137,8 @@ Result<std::string> resolve_run(store::Database& db, const std::string& prefix)
   if (more) {
     ids.resize(store::k_prefix_candidates);
   }
-  return fail(make_error(ErrorCode::usage, fmt::format("run id prefix '{}' is ambiguous", prefix))
+  return fail(make_error(ErrorCode::usage,
+                         fmt::format("run id prefix '{}' is ambiguous", util::escape_for_display(prefix)))
                   .with_hint(fmt::format("it matches {}{}; give more of the id", fmt::join(ids, ", "),
                                          more ? ", …" : "")));
 }

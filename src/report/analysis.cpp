@@ -8,6 +8,7 @@
 #include "report/lines.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -266,7 +267,7 @@ std::string workload_text(const std::optional<int>& isl, const std::optional<int
 
 std::string one_line(std::string_view text)
 {
-  return util::collapse_spaces(text);
+  return util::escape_for_display(util::collapse_spaces(text));
 }
 
 std::string short_identity(std::string_view identity)

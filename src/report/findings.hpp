@@ -321,7 +321,9 @@ std::string e2e_range_text(const std::optional<double>& lo, const std::optional<
 // "isl/osl/conc 1024/1024/64" with "?" for an absent part; "" when all absent.
 std::string workload_text(const std::optional<int>& isl, const std::optional<int>& osl,
                           const std::optional<int>& conc);
-// Collapse whitespace (tabs, newlines) to single spaces and trim.
+// Collapse whitespace (tabs, newlines) to single spaces and trim; any other
+// control character or ill-formed UTF-8 byte is written as \xHH, so stored
+// text can neither break a markdown line nor reach a terminal raw.
 std::string one_line(std::string_view text);
 // An imported finding's identity as shown: a legacy playbook line
 // ("file#date|model|…|opening text") is cut to "file#date"; others as is.

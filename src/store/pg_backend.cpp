@@ -4,6 +4,7 @@
 
 #include "rfdb_sql.hpp"
 
+#include "util/hex.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
@@ -97,43 +98,16 @@ Result<ResultPtr> run_params(PGconn* conn, const char* sql, const std::vector<st
 
 std::string hex_bytea(std::string_view bytes)
 {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string out = "\\x";
-  out.reserve(2 + bytes.size() * 2);
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out += k_digits[b >> 4];
-    out += k_digits[b & 0x0f];
-  }
-  return out;
+  return "\\x" + util::hex_encode(bytes);
 }
 
-int hex_value(char c)
-{
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return 0;
-}
-
-// bytea's hex output ("\x…") as bytes.
+// bytea's hex output ("\x…") as bytes; other text (never bytea) as is.
 std::string unhex_bytea(std::string_view text)
 {
   if (!text.starts_with("\\x")) {
     return std::string(text);
   }
-  std::string out;
-  out.reserve((text.size() - 2) / 2);
-  for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
-    out += static_cast<char>(hex_value(text[i]) * 16 + hex_value(text[i + 1]));
-  }
-  return out;
+  return util::hex_decode(text.substr(2)).value_or(std::string(text));
 }
 
 // One statement prepared on one connection: its server-side name, the

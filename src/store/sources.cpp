@@ -4,58 +4,22 @@
 
 #include "rfdb_sql.hpp"
 
+#include "util/hex.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
 namespace rfdb::store {
 
-namespace {
-
-int hex_value(char c)
-{
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-} // namespace
-
 std::string digest_bytes(std::string_view hex)
 {
-  if (hex.size() % 2 != 0) {
-    return std::string(hex);
-  }
-  std::string out(hex.size() / 2, '\0');
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const int hi = hex_value(hex[2 * i]);
-    const int lo = hex_value(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      return std::string(hex);
-    }
-    out[i] = static_cast<char>((hi << 4) | lo);
-  }
-  return out;
+  return util::hex_decode(hex).value_or(std::string(hex));
 }
 
 std::string digest_hex(std::string_view bytes)
 {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out += k_hex[b >> 4U];
-    out += k_hex[b & 0xFU];
-  }
-  return out;
+  return util::hex_encode(bytes);
 }
 
 struct Sources::Statements {

@@ -228,6 +228,15 @@ TEST_F(DailyUse, RunIdsAcceptAnyUniquePrefix)
   r = run_cli({"--db", db(), "show", "e2e_mistral"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(contains(r.err, "rfdb: error: show: no run 'e2e_mistral'\n")) << r.err;
+  // An empty id is no prefix of every run: a usage error, not "ambiguous".
+  r = run_cli({"--db", db(), "show", ""});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "rfdb: error: show: the run id is empty\n")) << r.err;
+  // A control character in the id is shown escaped, never raw.
+  r = run_cli({"--db", db(), "show", "e2e\x1b[2J"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "no run 'e2e\\x1B[2J'\n")) << r.err;
 }
 
 TEST_F(DailyUse, RunsFiltersNarrowTheList)

@@ -309,6 +309,28 @@ TEST(IngestLinks, FifoNamedLikeAnArtifactDoesNotHangAndIsRefused)
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
 }
 
+TEST(IngestLinks, DirectoryNamedLikeAnArtifactIsRefusedNotSkippedInSilence)
+{
+  StoredGemm s;
+  const auto run = copy_run(k_canonical_run, s.tmp.path());
+  const auto dir = run / "director_e2e_validation.json";
+  fs::remove(dir);
+  fs::create_directory(dir);
+  auto r = run_cli({"--db", s.db.string(), "ingest", "--strict", run.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "--strict: refused to read director_e2e_validation.json (a directory, not the "
+                              "artifact file its name says)"))
+      << r.err;
+  EXPECT_EQ(read_bytes(s.db), s.before);
+
+  r = run_cli({"--db", s.db.string(), "ingest", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: a directory, not the "
+                              "artifact file its name says"))
+      << r.err;
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
+}
+
 // ---- duplicate JSON keys
 
 TEST(IngestDuplicateKeys, MeasuredKeyWithDifferentValuesFailsAndChangesNothing)

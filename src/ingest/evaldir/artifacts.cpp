@@ -17,6 +17,44 @@ void warn(std::vector<Warning>& warnings, std::string_view file, std::string poi
   warnings.push_back(Warning{std::string(file), std::move(pointer), std::move(message)});
 }
 
+namespace {
+
+// `key` lower-cased without '_', '-' or spaces: the form two spellings of one
+// field share.
+std::string folded_key(std::string_view key)
+{
+  std::string out;
+  for (const char c : key) {
+    if (c != '_' && c != '-' && c != ' ') {
+      out += util::lower_ascii(c);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+void warn_misspelled_keys(const json& obj, std::initializer_list<std::string_view> expected,
+                          const std::string& pointer, std::string_view file, std::vector<Warning>& warnings)
+{
+  if (!obj.is_object()) {
+    return;
+  }
+  for (const std::string_view want : expected) {
+    if (obj.contains(want)) {
+      continue;
+    }
+    const std::string folded = folded_key(want);
+    for (const auto& [key, value] : obj.items()) {
+      if (folded_key(key) == folded) {
+        warn(warnings, file, child_pointer(pointer, key),
+             fmt::format("'{}' is not read: this field is spelled '{}'", key, want));
+        break;
+      }
+    }
+  }
+}
+
 tl::unexpected<Error> invalid(std::string message)
 {
   return fail(ErrorCode::invalid_input, std::move(message));

@@ -112,6 +112,8 @@ void finish_lever(AttemptRecord& a, std::string_view origin, const std::optional
 Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::string_view rel_path,
                                     std::vector<Warning>& warnings)
 {
+  detail::warn_misspelled_keys(doc, {"isolated_speedup", "e2e_delta_pct", "gate"}, k_root, rel_path,
+                               warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(doc, "isolated_speedup", k_root, detail::ZeroSpeedup::reject));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(doc, "e2e_delta_pct", k_root));
@@ -221,6 +223,7 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
     return invalid("/short_name: missing, and no task directory in the path");
   }
   a.short_name = std::string(detail::strip_suffix(*name, "_task"));
+  detail::warn_misspelled_keys(doc, {"isolated_speedup", "gate"}, k_root, rel_path, warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(doc, "isolated_speedup", k_root, detail::ZeroSpeedup::reject));
   RFDB_TRY_ASSIGN(a.verdict_raw, get_string(doc, "gate", k_root));

@@ -6,6 +6,7 @@
 #include "util/result.hpp"
 #include "util/text.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,15 @@ inline auto add_file(std::string_view rel_path)
 
 // Append a Warning for `file` at `pointer`.
 void warn(std::vector<Warning>& warnings, std::string_view file, std::string pointer, std::string message);
+
+// Warn once for each key of `expected` that the object `obj` (at `pointer`
+// in `file`) lacks but holds under another spelling: a key equal to it when
+// ASCII case, '_', '-' and spaces are ignored (`isolatedSpeedup` for
+// `isolated_speedup`). Such a key is not read, since a spelling FORMATS.md
+// does not list is never guessed; the warning keeps its value from
+// vanishing in silence. Nothing happens when `obj` is not an object.
+void warn_misspelled_keys(const json& obj, std::initializer_list<std::string_view> expected,
+                          const std::string& pointer, std::string_view file, std::vector<Warning>& warnings);
 
 // Error of code invalid_input with `message`.
 tl::unexpected<Error> invalid(std::string message);

@@ -1,6 +1,8 @@
 // Finding, classifying and reading the artifacts of an eval dir (links, FIFOs and size limits refused).
 #include "ingest/evaldir/files.hpp"
 
+#include "util/hex.hpp"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
@@ -167,14 +169,7 @@ std::string sha256_hex(std::string_view data)
   std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), md.data(), &len, EVP_sha256(), nullptr);
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(std::size_t{len} * 2);
-  for (unsigned int i = 0; i < len; ++i) {
-    out += k_hex[md[i] >> 4];
-    out += k_hex[md[i] & 0xF];
-  }
-  return out;
+  return util::hex_encode(std::string_view(reinterpret_cast<const char*>(md.data()), len));
 }
 
 std::string describe_size(std::uint64_t bytes)
@@ -231,6 +226,21 @@ Error too_big(const std::string& display, std::uint64_t size, std::uint64_t max_
       .with_hint("raise the limit with --max-file-size (e.g. 256M) if the file is genuine");
 }
 
+// One read(2) of at most `n` bytes into `buf`, retried on EINTR: the bytes
+// read, 0 at end of file; an io error naming `display` on failure.
+Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::string& display)
+{
+  for (;;) {
+    const ssize_t got = ::read(fd, buf, n);
+    if (got >= 0) {
+      return static_cast<std::size_t>(got);
+    }
+    if (errno != EINTR) {
+      return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
+    }
+  }
+}
+
 // read_file, naming the file `display` in errors.
 Result<std::string> read_limited(const char* path, const std::string& display, std::uint64_t max_bytes)
 {
@@ -264,35 +274,25 @@ Result<std::string> read_limited(const char* path, const std::string& display, s
         break;
       }
       char probe[512];
-      const ssize_t p = ::read(f.fd, probe, sizeof probe);
-      if (p < 0 && errno == EINTR) {
-        continue;
-      }
-      if (p < 0) {
-        return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
-      }
+      std::size_t p = 0;
+      RFDB_TRY_ASSIGN(p, read_some(f.fd, probe, sizeof probe, display));
       if (p == 0) {
         break;
       }
-      content.append(probe, static_cast<std::size_t>(p));
-      done += static_cast<std::size_t>(p);
+      content.append(probe, p);
+      done += p;
       if (done > max_bytes) {
         break;
       }
       content.resize(std::min<std::uint64_t>(max_bytes + 1, content.size() + 65536));
       continue;
     }
-    const ssize_t n = ::read(f.fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return fail(ErrorCode::io, fmt::format("cannot read {}: {}", display, std::strerror(errno)));
-    }
+    std::size_t n = 0;
+    RFDB_TRY_ASSIGN(n, read_some(f.fd, content.data() + done, content.size() - done, display));
     if (n == 0) {
       break;
     }
-    done += static_cast<std::size_t>(n);
+    done += n;
   }
   if (done > max_bytes) {
     return fail(ErrorCode::invalid_input, fmt::format("{} grew past the limit of {} while being read",
@@ -546,6 +546,11 @@ private:
   // (a link to a directory is followed: the caller checked it stays inside).
   Result<void> enter(int dir_fd, const char* name, int depth)
   {
+    if (classify_artifact(m_rel)) {
+      // e.g. an integrate_result.json that is a directory: say so, or the
+      // run would silently lack the artifact its name promises.
+      refuse(m_rel, "a directory, not the artifact file its name says");
+    }
     const Fd fd{::openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
     if (fd.fd < 0) {
       return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(m_dir, name), std::strerror(errno)));

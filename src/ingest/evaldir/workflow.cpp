@@ -74,6 +74,8 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
     a.backend = direction->substr(colon + 1);
   }
   a.candidate = direction;
+  detail::warn_misspelled_keys(row, {"isolated_speedup", "e2e_delta_pct", "verdict"}, ptr, rel_path,
+                               warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(row, "isolated_speedup", ptr, ZeroSpeedup::means_not_measured));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));
@@ -113,6 +115,7 @@ Result<AttemptRecord> accepted_row(const json& row, const std::string& ptr, std:
   RFDB_TRY_ASSIGN(a.short_name, required_short_name(row, ptr));
   RFDB_TRY_ASSIGN(a.backend, get_string(row, "backend", ptr));
   RFDB_TRY_ASSIGN(a.winner_kind, detail::first_string(row, {"kind", "winner_kind"}, ptr));
+  detail::warn_misspelled_keys(row, {"isolated", "e2e_delta_pct"}, ptr, rel_path, warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(row, "isolated", ptr, ZeroSpeedup::means_not_measured));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));

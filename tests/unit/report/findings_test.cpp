@@ -769,6 +769,11 @@ TEST(Text, FixedPrecisionAndRanges)
             "\\#1 see <https://example.com/x> and a\\@b.c");
   EXPECT_EQ(md_code("fused_moe_kernel"), "`fused_moe_kernel`");
   EXPECT_EQ(md_code(""), "-");
+  // Control characters and ill-formed UTF-8 from stored text never reach the
+  // markdown raw: tabs and newlines fold to spaces, the rest become \xHH.
+  EXPECT_EQ(one_line("a\tb\n c\x1b[0m\xff"), "a b c\\x1B[0m\\xFF");
+  EXPECT_EQ(md_text("lever\x07 x"), "lever\\\\x07 x");
+  EXPECT_EQ(md_code("k\x01"), "`k\\x01`");
 }
 
 } // namespace

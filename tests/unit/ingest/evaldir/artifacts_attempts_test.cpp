@@ -62,6 +62,39 @@ TEST(ParseIntegrateResult, ParsesTheCanonicalMoeAttempt)
   EXPECT_TRUE(warnings.empty());
 }
 
+TEST(ParseIntegrateResult, AMisspelledMeasuredKeyIsWarnedNotGuessed)
+{
+  std::vector<Warning> warnings;
+  const auto r = parse_integrate_result(doc_of(R"json({"short_name": "fused_moe_kernel",
+      "isolatedSpeedup": 1.3, "E2E-Delta-Pct": 0.8, "gate": "accepted", "winner_kind": "env",
+      "backend": "aiter"})json"),
+                                        k_integrate_path, warnings);
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->size(), 1U);
+  EXPECT_FALSE(r->front().isolated_speedup.has_value()); // a spelling FORMATS.md lacks is not read
+  EXPECT_FALSE(r->front().e2e_delta_pct.has_value());
+  ASSERT_EQ(warnings.size(), 2U);
+  EXPECT_EQ(warnings[0].file, k_integrate_path);
+  EXPECT_EQ(warnings[0].pointer, "/isolatedSpeedup");
+  EXPECT_EQ(warnings[0].message, "'isolatedSpeedup' is not read: this field is spelled 'isolated_speedup'");
+  EXPECT_EQ(warnings[1].pointer, "/E2E-Delta-Pct");
+  EXPECT_EQ(warnings[1].message, "'E2E-Delta-Pct' is not read: this field is spelled 'e2e_delta_pct'");
+}
+
+TEST(ParseWorkflowReturn, AMisspelledLedgerKeyIsWarnedAtItsRow)
+{
+  std::vector<Warning> warnings;
+  const auto r = parse_workflow_return(doc_of(R"json({"schema_version": 1, "mode": "e2e",
+      "state": {"history": {"ledger": [{"direction": "gemm0:triton", "Isolated_Speedup": 1.2,
+      "verdict": "confirmed", "e2e_delta_pct": 1.0}]}}})json"),
+                                       "workflow_return.json", warnings);
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->attempts.size(), 1U);
+  EXPECT_FALSE(r->attempts[0].isolated_speedup.has_value());
+  ASSERT_EQ(warnings.size(), 1U) << warnings[0].message;
+  EXPECT_EQ(warnings[0].pointer, "/state/history/ledger/0/Isolated_Speedup");
+}
+
 TEST(ParseIntegrateResult, RejectsZeroNegativeSpeedupsAndBadPct)
 {
   std::vector<Warning> warnings;
