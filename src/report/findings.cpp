@@ -104,7 +104,16 @@ void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
     r.front_lever = a.lever.empty() ? attempt_lever_text(a) : a.lever;
     r.front_reason = a.reason;
   }
-  r.refs.push_back(std::move(key));
+  // Only the references shown are kept, and how many there were.
+  ++r.ref_count;
+  if (r.refs.size() == k_refs_shown && !detail::stronger_key(key, r.refs.back())) {
+    return;
+  }
+  const auto at = std::upper_bound(r.refs.begin(), r.refs.end(), key, detail::stronger_key);
+  r.refs.insert(at, std::move(key));
+  if (r.refs.size() > k_refs_shown) {
+    r.refs.pop_back();
+  }
 }
 
 } // namespace
@@ -166,17 +175,11 @@ template <typename Set> std::vector<std::string> to_vector(const Set& s)
 // Everything a line's run attempts say, in their strength order.
 void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
 {
-  std::vector<const StrengthKey*> refs;
-  refs.reserve(r.refs.size());
-  for (const auto& k : r.refs) {
-    refs.push_back(&k);
+  f.refs.reserve(r.refs.size());
+  for (const StrengthKey& k : r.refs) { // kept strongest first
+    f.refs.push_back({k.run_id, k.attempt_key, k.run_date});
   }
-  std::sort(refs.begin(), refs.end(),
-            [](const StrengthKey* x, const StrengthKey* y) { return detail::stronger_key(*x, *y); });
-  f.refs.reserve(refs.size());
-  for (const StrengthKey* k : refs) {
-    f.refs.push_back({k->run_id, k->attempt_key, k->run_date});
-  }
+  f.ref_count = r.ref_count;
   if (r.verified) {
     f.verified_e2e = true;
     f.verified_speedup = r.verified_speedup;
@@ -219,7 +222,7 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.run_ids = to_vector(l.runs);
   TierEvidence e;
   e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
-  if (!l.run_evidence.refs.empty()) {
+  if (l.run_evidence.ref_count != 0) {
     finish_runs(f, l.run_evidence, e);
   } else {
     f.lever = l.display;
@@ -520,8 +523,9 @@ std::vector<Finding> detail::findings_from_lines(std::vector<Line> lines, const 
   detail::merge_imported(lines, scoped);
   std::vector<Finding> findings;
   findings.reserve(lines.size());
-  for (const Line& l : lines) {
+  for (Line& l : lines) {
     findings.push_back(finish_line(l, as_of));
+    l = Line{}; // released as it is converted: the lines and findings are never both held whole
   }
   std::sort(findings.begin(), findings.end(), report_less);
   return findings;
