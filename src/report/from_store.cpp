@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace rfdb::report {
@@ -132,28 +133,29 @@ ImportedFinding imported(const store::ReportFinding& f)
   return x;
 }
 
-using RoundKey = std::pair<std::string, std::string>; // run_id, round
-
-// Top kernel by pct_gpu_time and by expected gain for every profiled round.
+// Top kernel by pct_gpu_time and by expected gain for every profiled round
+// of one run's verdicts (in their report order), rounds in first-seen order.
 std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::vector<RoundRanking> out;
-  std::map<RoundKey, std::size_t> index;
-  std::map<RoundKey, std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops;
+  std::vector<std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops; // by out index
   for (const auto& v : verdicts) {
     if (domain::is(v.source_kind, domain::SourceKind::measured) && v.round.empty()) {
       continue; // a measured baseline, not a profiled round
     }
-    const RoundKey key{v.run_id, v.round};
-    auto& [by_pct, by_gain] = tops[key];
-    if (!index.count(key)) {
-      index[key] = out.size();
+    std::size_t i = 0;
+    while (i < out.size() && !(out[i].run_id == v.run_id && out[i].round_label == v.round)) {
+      ++i;
+    }
+    if (i == out.size()) {
       RoundRanking r;
       r.run_id = v.run_id;
       r.round = v.round_order.value_or(0);
       r.round_label = v.round;
       out.push_back(std::move(r));
+      tops.emplace_back(nullptr, nullptr);
     }
+    auto& [by_pct, by_gain] = tops[i];
     if (by_pct == nullptr || v.pct_gpu_time.value_or(0) > by_pct->pct_gpu_time.value_or(0)) {
       by_pct = &v;
     }
@@ -162,14 +164,15 @@ std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verd
       by_gain = &v;
     }
   }
-  for (const auto& [key, pair] : tops) {
-    auto& r = out[index[key]];
-    r.top_by_pct = pair.first->short_name;
-    r.top_by_pct_pct_gpu_time = pair.first->pct_gpu_time;
-    r.top_by_pct_expected_gain_pct = pair.first->expected_e2e_gain_pct;
-    r.top_by_gain = pair.second->short_name;
-    r.top_by_gain_pct_gpu_time = pair.second->pct_gpu_time;
-    r.top_by_gain_expected_gain_pct = pair.second->expected_e2e_gain_pct;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto& r = out[i];
+    const auto& [by_pct, by_gain] = tops[i];
+    r.top_by_pct = by_pct->short_name;
+    r.top_by_pct_pct_gpu_time = by_pct->pct_gpu_time;
+    r.top_by_pct_expected_gain_pct = by_pct->expected_e2e_gain_pct;
+    r.top_by_gain = by_gain->short_name;
+    r.top_by_gain_pct_gpu_time = by_gain->pct_gpu_time;
+    r.top_by_gain_expected_gain_pct = by_gain->expected_e2e_gain_pct;
   }
   return out;
 }
@@ -181,24 +184,36 @@ bool usable_measured(const store::ReportVerdict& v)
          domain::is_banded(v.headroom_class);
 }
 
-using KernelKey = std::pair<std::string, std::string>; // run_id, kernel
+// The measured baseline roofline of each (run, kernel) of one run's
+// verdicts, by its kernel key and by the device kernel it matched (a task
+// dir may name either); the first one wins.
+using Baselines =
+    std::vector<std::pair<std::pair<std::string_view, std::string_view>, const store::ReportVerdict*>>;
 
-// The measured baseline roofline of each (run, kernel), by its kernel key
-// and by the device kernel it matched (a task dir may name either).
-std::map<KernelKey, const store::ReportVerdict*>
-measured_baselines(const std::vector<store::ReportVerdict>& vs)
+Baselines measured_baselines(const std::vector<store::ReportVerdict>& vs)
 {
-  std::map<KernelKey, const store::ReportVerdict*> out;
+  Baselines out;
   for (const auto& v : vs) {
     if (!domain::is(v.source_kind, domain::SourceKind::measured) || !v.round.empty() || !usable_measured(v)) {
       continue;
     }
-    out.try_emplace({v.run_id, v.short_name}, &v);
+    out.push_back({{v.run_id, v.short_name}, &v});
     if (!v.name.empty()) {
-      out.try_emplace({v.run_id, v.name}, &v);
+      out.push_back({{v.run_id, v.name}, &v});
     }
   }
   return out;
+}
+
+const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view run_id,
+                                          std::string_view kernel)
+{
+  for (const auto& [key, v] : bs) {
+    if (key.first == run_id && key.second == kernel) {
+      return v;
+    }
+  }
+  return nullptr;
 }
 
 // True for an attempt that reduces bytes (fusion or lower precision).
@@ -257,8 +272,7 @@ std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
     }
-    const auto m = measured.find({v.run_id, v.short_name});
-    out.push_back(head_from(v, run, m == measured.end() ? nullptr : m->second));
+    out.push_back(head_from(v, run, find_baseline(measured, v.run_id, v.short_name)));
   }
   return out;
 }

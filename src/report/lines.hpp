@@ -79,6 +79,7 @@ struct LineIndex {
   std::unordered_map<std::string, std::string> lever_keys;
 
   std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
+  std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
 
   // domain::lever_key(text, op_class), computed once per pair.
   const std::string& lever_key(const std::string& text, const std::string& op_class);
