@@ -210,7 +210,7 @@ ReportFinding read_finding(const Row& r)
   return f;
 }
 
-enum class Binds { none, gfx, since_and_gfx };
+enum class Binds { gfx, since_and_gfx };
 
 // Run query `q` with the filter's parameters the query takes, calling `read`
 // on every row.
@@ -224,9 +224,7 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
   if (binds == Binds::since_and_gfx) {
     s->bind(":since", filter.since);
   }
-  if (binds != Binds::none) {
-    s->bind(":gfx", filter.gfx);
-  }
+  s->bind(":gfx", filter.gfx);
   const Row row(*s);
   return for_each_row(*s, [&](const Statement&) { read(row); });
 }
@@ -237,15 +235,16 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
 {
   RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.run(read_run(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::none,
+  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.verdict(read_verdict(r)); }));
   // One attempt object for every row: the sink may take its strings by swap
   // and hand back buffers the next row reuses.
   ReportAttempt attempt;
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::none, [&](const Row& r) {
-    read_attempt(r, attempt);
-    sink.attempt(std::move(attempt));
-  }));
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
+                     [&](const Row& r) {
+                       read_attempt(r, attempt);
+                       sink.attempt(std::move(attempt));
+                     }));
   return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, Binds::gfx,
                    [&](const Row& r) { sink.finding(read_finding(r)); });
 }

@@ -75,12 +75,11 @@ struct ReportEvidenceSink {
 };
 
 // Stream everything the playbook reads, in this order: runs (by run_date,
-// run_id; the filter applies to them), verdicts (of every non-retracted run,
-// a run's rows contiguous, runs in no given order, a run's rows in no given
-// order), attempts (of every non-retracted run, in no given order),
-// imported findings (the filter's gfx applies). The receiver scopes
-// verdicts and attempts by their run: one whose run was not streamed is out
-// of the filter. Errors: db.
+// run_id), verdicts (a run's rows contiguous; runs, and a run's rows, in no
+// given order), attempts (in no given order), imported findings (the
+// filter's gfx only). Runs, verdicts and attempts are of the non-retracted
+// runs the filter keeps; verdicts and attempts carry no run columns: the
+// receiver joins them to the streamed runs. Errors: db.
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
 
 // Load everything the playbook reads into memory. Errors: db.
