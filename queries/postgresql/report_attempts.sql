@@ -1,10 +1,12 @@
 -- PostgreSQL text of queries/report_attempts.sql. Optional text parameters are CAST so PostgreSQL can type them.
--- Every attempt of a non-retracted run as the playbook reads it: run
--- identity, the attempt model's outcome facts (gate, parity, reason, the
--- run's Director validation) and the prediction snapshot. Optional filters
--- :since (run_date on or after) and :gfx.
-SELECT a.run_id, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc,
-       a.attempt_key, a.kind, a.candidate, a.short_name, a.op_class, a.regime,
+-- Every attempt of a non-retracted run as the playbook reads it: the attempt
+-- model's outcome facts (gate, parity, reason, the run's Director
+-- validation) and the prediction snapshot. No run columns: the reader joins
+-- each row to the run rows of report_runs, which the optional filters :since
+-- (run_date on or after) and :gfx also narrow here (a set of run ids built
+-- once, no join per row). In table order, no sort: the analysis does not
+-- depend on the order.
+SELECT a.run_id, a.attempt_key, a.kind, a.candidate, a.short_name, a.op_class, a.regime,
        a.lever, a.lever_kind, a.backend, a.isolated_speedup, a.e2e_delta_pct,
        a.gate, a.verdict, a.measured, a.deployed, a.output_parity, a.parity_kind,
        a.reason, a.reject_reason, a.validation_class, a.validation_speedup,
@@ -12,8 +14,7 @@ SELECT a.run_id, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc,
        a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence, a.pred_suspect,
        a.pred_pct_gpu_time
 FROM attempts a
-JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
-  AND (CAST(:since AS text) IS NULL OR r.run_date >= :since)
-  AND (CAST(:gfx AS text) IS NULL OR r.gfx = :gfx)
-ORDER BY a.run_id, a.attempt_key;
+  AND (CAST(:since AS text) IS NULL AND CAST(:gfx AS text) IS NULL
+       OR a.run_id IN (SELECT run_id FROM runs
+                       WHERE (CAST(:since AS text) IS NULL OR run_date >= :since) AND (CAST(:gfx AS text) IS NULL OR gfx = :gfx)));

@@ -51,14 +51,34 @@ std::string gate_of(const AttemptInfo& a)
   return a.gate.empty() ? std::string("none") : a.gate;
 }
 
+// A StrengthKey over the attempt's own strings: compared without a copy,
+// copied only when kept.
+struct StrengthView {
+  bool unverified = true;
+  bool unclean = true;
+  std::string_view run_date, run_id, attempt_key;
+  [[nodiscard]] StrengthKey key() const
+  {
+    return {unverified, unclean, std::string(run_date), std::string(run_id), std::string(attempt_key)};
+  }
+};
+
+// detail::stronger_key of the view against a kept key.
+bool stronger(const StrengthView& x, const StrengthKey& y)
+{
+  const std::string_view y_date = y.run_date, y_run = y.run_id, y_key = y.attempt_key;
+  return std::tie(x.unverified, x.unclean, y_date, x.run_id, x.attempt_key) <
+         std::tie(y.unverified, y.unclean, x.run_date, y_run, y_key);
+}
+
 // Keep `key` in `best` when it is stronger than what `best` holds; true when
 // it was kept.
-bool keep_stronger(std::optional<StrengthKey>& best, const StrengthKey& key)
+bool keep_stronger(std::optional<StrengthKey>& best, const StrengthView& key)
 {
-  if (best && !detail::stronger_key(key, *best)) {
+  if (best && !stronger(key, *best)) {
     return false;
   }
-  best = key;
+  best = key.key();
   return true;
 }
 
@@ -67,7 +87,7 @@ bool keep_stronger(std::optional<StrengthKey>& best, const StrengthKey& key)
 void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
 {
   const bool clean = is_clean(a);
-  StrengthKey key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
+  const StrengthView key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
   if (clean) {
     r.clean.insert(a.run_id);
   }
@@ -104,32 +124,45 @@ void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
     r.front_lever = a.lever.empty() ? attempt_lever_text(a) : a.lever;
     r.front_reason = a.reason;
   }
-  r.refs.push_back(std::move(key));
+  // Only the references shown are kept, and how many there were.
+  ++r.ref_count;
+  if (r.refs.size() == k_refs_shown && !stronger(key, r.refs.back())) {
+    return;
+  }
+  const auto at = std::upper_bound(r.refs.begin(), r.refs.end(), key, stronger);
+  r.refs.insert(at, key.key());
+  if (r.refs.size() > k_refs_shown) {
+    r.refs.pop_back();
+  }
 }
 
 } // namespace
 
 const std::string& detail::LineIndex::lever_key(const std::string& text, const std::string& op_class)
 {
-  auto [it, inserted] = lever_keys.try_emplace(op_class + '\n' + text);
-  if (inserted) {
-    it->second = domain::lever_key(text, op_class);
+  scratch.assign(op_class);
+  scratch += '\n';
+  scratch += text;
+  auto it = lever_keys.find(scratch);
+  if (it == lever_keys.end()) {
+    it = lever_keys.emplace(scratch, domain::lever_key(text, op_class)).first;
   }
   return it->second;
 }
 
 const std::pair<ReuseKey, std::string>& detail::LineIndex::reuse_key(const AttemptInfo& a)
 {
-  std::string memo;
-  memo.reserve(a.op_class.size() + a.gfx.size() + a.regime.size() + 4);
+  std::string& memo = scratch;
+  memo.clear();
   memo += is_config_trial(a) ? 'c' : 'k';
   memo += a.op_class;
   memo += '\n';
   memo += a.gfx;
   memo += '\n';
   memo += a.regime;
-  auto [it, inserted] = reuse_keys.try_emplace(std::move(memo));
-  if (inserted) {
+  auto it = reuse_keys.find(memo);
+  if (it == reuse_keys.end()) {
+    it = reuse_keys.emplace(memo, std::pair<ReuseKey, std::string>()).first;
     it->second.first = attempt_reuse_key(a);
     it->second.second = it->second.first.text();
   }
@@ -141,8 +174,13 @@ void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const 
   const auto& [key, key_text] = index.reuse_key(a);
   const std::string text = attempt_lever_text(a);
   const std::string& lever_key = index.lever_key(text, key.op_class);
-  auto [it, inserted] = index.lines.try_emplace(key_text + '\n' + lever_key, lines.size());
-  if (inserted) {
+  std::string& line_key = index.line_scratch;
+  line_key.assign(key_text);
+  line_key += '\n';
+  line_key += lever_key;
+  auto it = index.lines.find(line_key);
+  if (it == index.lines.end()) {
+    it = index.lines.emplace(line_key, lines.size()).first;
     lines.push_back(Line{});
     lines.back().key = key;
     lines.back().lever_key = lever_key;
@@ -166,17 +204,11 @@ template <typename Set> std::vector<std::string> to_vector(const Set& s)
 // Everything a line's run attempts say, in their strength order.
 void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
 {
-  std::vector<const StrengthKey*> refs;
-  refs.reserve(r.refs.size());
-  for (const auto& k : r.refs) {
-    refs.push_back(&k);
+  f.refs.reserve(r.refs.size());
+  for (const StrengthKey& k : r.refs) { // kept strongest first
+    f.refs.push_back({k.run_id, k.attempt_key, k.run_date});
   }
-  std::sort(refs.begin(), refs.end(),
-            [](const StrengthKey* x, const StrengthKey* y) { return detail::stronger_key(*x, *y); });
-  f.refs.reserve(refs.size());
-  for (const StrengthKey* k : refs) {
-    f.refs.push_back({k->run_id, k->attempt_key, k->run_date});
-  }
+  f.ref_count = r.ref_count;
   if (r.verified) {
     f.verified_e2e = true;
     f.verified_speedup = r.verified_speedup;
@@ -219,7 +251,7 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.run_ids = to_vector(l.runs);
   TierEvidence e;
   e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
-  if (!l.run_evidence.refs.empty()) {
+  if (l.run_evidence.ref_count != 0) {
     finish_runs(f, l.run_evidence, e);
   } else {
     f.lever = l.display;
@@ -520,8 +552,9 @@ std::vector<Finding> detail::findings_from_lines(std::vector<Line> lines, const 
   detail::merge_imported(lines, scoped);
   std::vector<Finding> findings;
   findings.reserve(lines.size());
-  for (const Line& l : lines) {
+  for (Line& l : lines) {
     findings.push_back(finish_line(l, as_of));
+    l = Line{}; // released as it is converted: the lines and findings are never both held whole
   }
   std::sort(findings.begin(), findings.end(), report_less);
   return findings;

@@ -198,7 +198,8 @@ struct Finding {
   std::optional<double> verified_speedup; // the Director speedup of the newest verifying run
   std::vector<std::string> gates;         // the attempts' gates ("kept" for a config trial), sorted
   std::string reason;                     // one sentence of the newest best attempt's reason
-  std::vector<AttemptRef> refs;           // every qualifying attempt, newest first
+  std::vector<AttemptRef> refs;           // the k_refs_shown strongest qualifying attempts, newest first
+  std::size_t ref_count = 0;              // every qualifying attempt
   std::optional<BeyondCeiling> beyond_ceiling;
   std::optional<LostValidation> lost_validation;
   std::vector<std::string> imported_identities; // imported findings merged here, sorted

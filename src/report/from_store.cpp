@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <tuple>
 
 namespace rfdb::report {
 
@@ -24,16 +26,16 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
 
 // `a` as an AttemptInfo in `x`: strings are swapped, so each keeps the
 // other's buffer for its next row.
-void attempt_info(store::ReportAttempt& a, AttemptInfo& x)
+void attempt_info(store::ReportAttempt& a, const RunInfo& run, AttemptInfo& x)
 {
   using std::swap;
   swap(x.run_id, a.run_id);
-  swap(x.run_date, a.run_date);
-  swap(x.gfx, a.gfx);
-  swap(x.model, a.model);
-  x.isl = to_int(a.isl);
-  x.osl = to_int(a.osl);
-  x.conc = to_int(a.conc);
+  x.run_date = run.run_date;
+  x.gfx = run.gfx;
+  x.model = run.model;
+  x.isl = run.isl;
+  x.osl = run.osl;
+  x.conc = run.conc;
   swap(x.short_name, a.short_name);
   swap(x.op_class, a.op_class);
   swap(x.regime, a.regime);
@@ -131,28 +133,29 @@ ImportedFinding imported(const store::ReportFinding& f)
   return x;
 }
 
-using RoundKey = std::pair<std::string, std::string>; // run_id, round
-
-// Top kernel by pct_gpu_time and by expected gain for every profiled round.
+// Top kernel by pct_gpu_time and by expected gain for every profiled round
+// of one run's verdicts (in their report order), rounds in first-seen order.
 std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::vector<RoundRanking> out;
-  std::map<RoundKey, std::size_t> index;
-  std::map<RoundKey, std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops;
+  std::vector<std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops; // by out index
   for (const auto& v : verdicts) {
     if (domain::is(v.source_kind, domain::SourceKind::measured) && v.round.empty()) {
       continue; // a measured baseline, not a profiled round
     }
-    const RoundKey key{v.run_id, v.round};
-    auto& [by_pct, by_gain] = tops[key];
-    if (!index.count(key)) {
-      index[key] = out.size();
+    std::size_t i = 0;
+    while (i < out.size() && !(out[i].run_id == v.run_id && out[i].round_label == v.round)) {
+      ++i;
+    }
+    if (i == out.size()) {
       RoundRanking r;
       r.run_id = v.run_id;
-      r.round = v.round_order;
+      r.round = v.round_order.value_or(0);
       r.round_label = v.round;
       out.push_back(std::move(r));
+      tops.emplace_back(nullptr, nullptr);
     }
+    auto& [by_pct, by_gain] = tops[i];
     if (by_pct == nullptr || v.pct_gpu_time.value_or(0) > by_pct->pct_gpu_time.value_or(0)) {
       by_pct = &v;
     }
@@ -161,14 +164,15 @@ std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verd
       by_gain = &v;
     }
   }
-  for (const auto& [key, pair] : tops) {
-    auto& r = out[index[key]];
-    r.top_by_pct = pair.first->short_name;
-    r.top_by_pct_pct_gpu_time = pair.first->pct_gpu_time;
-    r.top_by_pct_expected_gain_pct = pair.first->expected_e2e_gain_pct;
-    r.top_by_gain = pair.second->short_name;
-    r.top_by_gain_pct_gpu_time = pair.second->pct_gpu_time;
-    r.top_by_gain_expected_gain_pct = pair.second->expected_e2e_gain_pct;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto& r = out[i];
+    const auto& [by_pct, by_gain] = tops[i];
+    r.top_by_pct = by_pct->short_name;
+    r.top_by_pct_pct_gpu_time = by_pct->pct_gpu_time;
+    r.top_by_pct_expected_gain_pct = by_pct->expected_e2e_gain_pct;
+    r.top_by_gain = by_gain->short_name;
+    r.top_by_gain_pct_gpu_time = by_gain->pct_gpu_time;
+    r.top_by_gain_expected_gain_pct = by_gain->expected_e2e_gain_pct;
   }
   return out;
 }
@@ -180,24 +184,36 @@ bool usable_measured(const store::ReportVerdict& v)
          domain::is_banded(v.headroom_class);
 }
 
-using KernelKey = std::pair<std::string, std::string>; // run_id, kernel
+// The measured baseline roofline of each (run, kernel) of one run's
+// verdicts, by its kernel key and by the device kernel it matched (a task
+// dir may name either); the first one wins.
+using Baselines =
+    std::vector<std::pair<std::pair<std::string_view, std::string_view>, const store::ReportVerdict*>>;
 
-// The measured baseline roofline of each (run, kernel), by its kernel key
-// and by the device kernel it matched (a task dir may name either).
-std::map<KernelKey, const store::ReportVerdict*>
-measured_baselines(const std::vector<store::ReportVerdict>& vs)
+Baselines measured_baselines(const std::vector<store::ReportVerdict>& vs)
 {
-  std::map<KernelKey, const store::ReportVerdict*> out;
+  Baselines out;
   for (const auto& v : vs) {
     if (!domain::is(v.source_kind, domain::SourceKind::measured) || !v.round.empty() || !usable_measured(v)) {
       continue;
     }
-    out.try_emplace({v.run_id, v.short_name}, &v);
+    out.push_back({{v.run_id, v.short_name}, &v});
     if (!v.name.empty()) {
-      out.try_emplace({v.run_id, v.name}, &v);
+      out.push_back({{v.run_id, v.name}, &v});
     }
   }
   return out;
+}
+
+const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view run_id,
+                                          std::string_view kernel)
+{
+  for (const auto& [key, v] : bs) {
+    if (key.first == run_id && key.second == kernel) {
+      return v;
+    }
+  }
+  return nullptr;
 }
 
 // True for an attempt that reduces bytes (fusion or lower precision).
@@ -207,13 +223,13 @@ bool reduces_bytes(const store::ReportAttempt& a)
          domain::is(a.lever_kind, domain::LeverKind::precision);
 }
 
-HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict* measured)
+HeadVerdict head_from(const store::ReportVerdict& v, const RunInfo& run, const store::ReportVerdict* measured)
 {
   HeadVerdict h;
   h.run_id = v.run_id;
-  h.run_date = v.run_date;
-  h.gfx = v.gfx;
-  h.round = v.round_order;
+  h.run_date = run.run_date;
+  h.gfx = run.gfx;
+  h.round = v.round_order.value_or(0);
   h.round_label = v.round;
   h.short_name = v.short_name;
   h.op_class = v.op_class;
@@ -238,27 +254,46 @@ HeadVerdict head_from(const store::ReportVerdict& v, const store::ReportVerdict*
 // Heads of the latest profiled round of each run in `verdicts`; whether a
 // byte-reduction lever (fusion or lower precision) was tried on the kernel
 // afterwards and is_newest_run are set by the caller.
-std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts)
+std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts, const RunInfo& run)
 {
   std::map<std::string, int> latest_round;
   for (const auto& v : verdicts) {
     if (v.round.empty()) {
       continue;
     }
-    auto [it, inserted] = latest_round.try_emplace(v.run_id, v.round_order);
-    it->second = std::max(it->second, v.round_order);
+    const int round = v.round_order.value_or(0);
+    auto [it, inserted] = latest_round.try_emplace(v.run_id, round);
+    it->second = std::max(it->second, round);
   }
   const auto measured = measured_baselines(verdicts);
   std::vector<HeadVerdict> out;
   for (const auto& v : verdicts) {
-    if (v.round.empty() || v.round_order != latest_round[v.run_id] ||
+    if (v.round.empty() || v.round_order.value_or(0) != latest_round[v.run_id] ||
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
     }
-    const auto m = measured.find({v.run_id, v.short_name});
-    out.push_back(head_from(v, m == measured.end() ? nullptr : m->second));
+    out.push_back(head_from(v, run, find_baseline(measured, v.run_id, v.short_name)));
   }
   return out;
+}
+
+// A run's verdicts in report order: round_order (none first), pct_gpu_time
+// descending (none last), short_name, verdict_id — what the rankings' and
+// heads' first-of-equals rules read.
+void sort_run_verdicts(std::vector<store::ReportVerdict>& vs)
+{
+  std::sort(vs.begin(), vs.end(), [](const store::ReportVerdict& a, const store::ReportVerdict& b) {
+    if (a.round_order != b.round_order) {
+      return a.round_order < b.round_order; // nullopt first
+    }
+    if (a.pct_gpu_time.has_value() != b.pct_gpu_time.has_value()) {
+      return a.pct_gpu_time.has_value();
+    }
+    if (a.pct_gpu_time && *a.pct_gpu_time != *b.pct_gpu_time) {
+      return *a.pct_gpu_time > *b.pct_gpu_time;
+    }
+    return std::tie(a.short_name, a.verdict_id) < std::tie(b.short_name, b.verdict_id);
+  });
 }
 
 } // namespace
@@ -279,6 +314,7 @@ ReportInputBuilder::~ReportInputBuilder() = default;
 void ReportInputBuilder::add_run(const store::RunSummary& r)
 {
   m_newest_run_date.see(r.run_date.value_or(""));
+  m_undated.push_back(!r.run_date.has_value());
   m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
                               r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
                               r.validation_class});
@@ -296,6 +332,27 @@ void ReportInputBuilder::start_verdicts()
     }
   }
   m_in.head_digest->watch(newest.second);
+  m_by_id.resize(m_in.runs.size());
+  for (std::uint32_t i = 0; i < m_by_id.size(); ++i) {
+    m_by_id[i] = i;
+  }
+  std::sort(m_by_id.begin(), m_by_id.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return m_in.runs[x].run_id < m_in.runs[y].run_id; });
+}
+
+const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
+{
+  if (m_last_run != nullptr && m_last_run->run_id == run_id) {
+    return m_last_run;
+  }
+  const auto it =
+      std::lower_bound(m_by_id.begin(), m_by_id.end(), run_id,
+                       [&](std::uint32_t i, const std::string& id) { return m_in.runs[i].run_id < id; });
+  if (it == m_by_id.end() || m_in.runs[*it].run_id != run_id) {
+    return nullptr;
+  }
+  m_last_run = &m_in.runs[*it];
+  return m_last_run;
 }
 
 void ReportInputBuilder::start_attempts()
@@ -316,10 +373,14 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
   if (!m_attempts_started) {
     start_attempts();
   }
+  const RunInfo* run = run_of(a.run_id);
+  if (run == nullptr) {
+    return; // a run out of the filter
+  }
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  attempt_info(a, m_attempt);
+  attempt_info(a, *run, m_attempt);
   if (in_scope(m_attempt.run_date, m_attempt.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
     m_in.attempt_digest->add(m_attempt);
   }
@@ -333,9 +394,14 @@ void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
   if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
+  const RunInfo* run = run_of(v.run_id);
+  if (run == nullptr) {
+    return; // a run out of the filter
+  }
+  m_verdict_run = run;
   if (!v.round.empty() &&
-      (v.run_date > m_newest_date || (v.run_date == m_newest_date && v.run_id > m_newest_run))) {
-    m_newest_date = v.run_date;
+      (run->run_date > m_newest_date || (run->run_date == m_newest_date && v.run_id > m_newest_run))) {
+    m_newest_date = run->run_date;
     m_newest_run = v.run_id;
   }
   m_run_verdicts.push_back(std::move(v));
@@ -350,9 +416,12 @@ void ReportInputBuilder::flush_run()
 {
   // A round whose rankings agree is only counted (routing quality lists the
   // disagreements); a round of a run out of scope is dropped by the analysis.
-  const bool scoped =
-      !m_run_verdicts.empty() && in_scope(m_run_verdicts.front().run_date, m_run_verdicts.front().gfx,
-                                          m_in.as_of, m_in.since, m_in.gfx_filter);
+  if (m_run_verdicts.empty()) {
+    return;
+  }
+  const RunInfo& run = *m_verdict_run;
+  const bool scoped = in_scope(run.run_date, run.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
+  sort_run_verdicts(m_run_verdicts);
   for (auto& r : rankings(m_run_verdicts)) {
     if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
       ++m_in.agreed_rounds;
@@ -360,7 +429,7 @@ void ReportInputBuilder::flush_run()
       m_in.rankings.push_back(std::move(r));
     }
   }
-  auto run_heads = heads(m_run_verdicts);
+  auto run_heads = heads(m_run_verdicts, run);
   std::erase_if(run_heads, [&](const HeadVerdict& h) {
     return !in_scope(h.run_date, h.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
   });
@@ -372,6 +441,25 @@ ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
 {
   if (!m_attempts_started) {
     start_attempts();
+  }
+  // Rankings in run order (run_date, undated first, then run_id), a run's
+  // in its verdict order.
+  std::vector<std::pair<std::uint32_t, RoundRanking>> ranked;
+  ranked.reserve(m_in.rankings.size());
+  for (auto& r : m_in.rankings) {
+    const RunInfo* run = run_of(r.run_id);
+    ranked.emplace_back(static_cast<std::uint32_t>(run - m_in.runs.data()), std::move(r));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const auto& x, const auto& y) {
+    const RunInfo& a = m_in.runs[x.first];
+    const RunInfo& b = m_in.runs[y.first];
+    const bool a_dated = !m_undated[x.first];
+    const bool b_dated = !m_undated[y.first];
+    return std::tie(a_dated, a.run_date, a.run_id) < std::tie(b_dated, b.run_date, b.run_id);
+  });
+  m_in.rankings.clear();
+  for (auto& [i, r] : ranked) {
+    m_in.rankings.push_back(std::move(r));
   }
   m_in.head_digest->flag_newest(m_newest_run);
   m_in.head_digest->for_each_kept([&](HeadVerdict& h) {

@@ -10,6 +10,7 @@
 #include "report/model.hpp"
 #include "store/report_evidence.hpp"
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
@@ -39,10 +40,13 @@ public:
   ReportInputBuilder& operator=(const ReportInputBuilder&) = delete;
   ~ReportInputBuilder();
 
+  // Every run comes before the first verdict or attempt: a verdict or an
+  // attempt is scoped by its run, and one whose run was not added is out.
   void add_run(const store::RunSummary& run);
-  // Rows of one run must be contiguous, in the order report_verdicts gives;
-  // every verdict comes before the first attempt.
+  // Rows of one run must be contiguous (the runs and a run's rows in any
+  // order); every verdict comes before the first attempt.
   void add_verdict(store::ReportVerdict&& verdict);
+  // Attempts in any order.
   void add_attempt(store::ReportAttempt&& attempt);
   void add_finding(const store::ReportFinding& finding);
   // The input (as_of resolved); the builder is spent afterwards.
@@ -52,6 +56,8 @@ private:
   void flush_run();
   void start_verdicts();
   void start_attempts();
+  // The run added with this id, or nullptr.
+  const RunInfo* run_of(const std::string& run_id);
 
   ReportInput m_in;
   std::string m_as_of_given;
@@ -62,6 +68,10 @@ private:
   std::set<std::pair<std::string, std::string>>
       m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt
   std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows
+  const RunInfo* m_verdict_run = nullptr;           // their run
+  std::vector<bool> m_undated;                      // per run: run_date NULL
+  std::vector<std::uint32_t> m_by_id;               // m_in.runs indices by run_id
+  const RunInfo* m_last_run = nullptr;              // run_of's last answer
   std::string m_newest_run;                         // newest run with a profiled round
   std::string m_newest_date;
 };

@@ -30,7 +30,8 @@ bool stronger_key(const StrengthKey& x, const StrengthKey& y);
 // finding shows, the strongest attempt of each kind and every reference, so
 // the attempts themselves need not be held.
 struct LineRuns {
-  std::vector<StrengthKey> refs; // every qualifying attempt
+  std::vector<StrengthKey> refs; // the k_refs_shown strongest qualifying attempts, strongest first
+  std::size_t ref_count = 0;     // every qualifying attempt
   // The strongest attempt and its lever text and reason.
   std::optional<StrengthKey> front;
   std::string front_lever;
@@ -56,7 +57,7 @@ struct Line {
   std::string lever_key;
   std::string display;             // shown lever text
   std::set<std::string> spellings; // raw lever texts
-  LineRuns run_evidence;           // of the qualifying attempts (refs empty: none)
+  LineRuns run_evidence;           // of the qualifying attempts (ref_count 0: none)
   std::set<std::string> runs;
   std::set<std::string> backend_keys; // lever keys of the attempts' backends
   // Imported knowledge on the line: one source whatever its member count.
@@ -78,6 +79,7 @@ struct LineIndex {
   std::unordered_map<std::string, std::string> lever_keys;
 
   std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
+  std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
 
   // domain::lever_key(text, op_class), computed once per pair.
   const std::string& lever_key(const std::string& text, const std::string& op_class);

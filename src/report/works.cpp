@@ -113,9 +113,13 @@ std::string finding_line(const Finding& f)
   for (const auto& r : f.refs) {
     refs.push_back(md_code(r.text()));
   }
-  if (!refs.empty()) {
-    parts.push_back(fmt::format("{} {}", refs.size() == 1 ? "attempt" : "attempts",
-                                capped(refs, k_refs_shown, " (`rfdb export`)")));
+  if (f.ref_count != 0) {
+    // f.refs holds the k_refs_shown strongest of ref_count references.
+    std::string shown = util::join(refs, ", ");
+    if (f.ref_count > refs.size()) {
+      shown += fmt::format(" and {} more (`rfdb export`)", f.ref_count - refs.size());
+    }
+    parts.push_back(fmt::format("{} {}", f.ref_count == 1 ? "attempt" : "attempts", shown));
   }
   if (!f.imported_identities.empty()) {
     parts.push_back(imported_text(f));

@@ -122,12 +122,6 @@ RunSummary read_run(const Row& r)
 void read_attempt(const Row& r, ReportAttempt& a)
 {
   r.text_into("run_id", a.run_id);
-  r.text_into("run_date", a.run_date);
-  r.text_into("gfx", a.gfx);
-  r.text_into("model", a.model);
-  a.isl = r.integer("isl");
-  a.osl = r.integer("osl");
-  a.conc = r.integer("conc");
   r.text_into("attempt_key", a.attempt_key);
   r.text_into("kind", a.kind);
   r.text_into("candidate", a.candidate);
@@ -165,10 +159,9 @@ ReportVerdict read_verdict(const Row& r)
 {
   ReportVerdict v;
   v.run_id = r.text("run_id");
-  v.run_date = r.text("run_date");
-  v.gfx = r.text("gfx");
+  v.verdict_id = r.integer("verdict_id").value_or(0);
   v.round = r.text("round");
-  v.round_order = static_cast<int>(r.integer("round_order").value_or(0));
+  v.round_order = r.int32("round_order");
   v.short_name = r.text("short_name");
   v.name = r.text("name");
   v.op_class = r.text("op_class");
@@ -217,16 +210,18 @@ ReportFinding read_finding(const Row& r)
   return f;
 }
 
-// Run query `q` with the filter's gfx (and since, when the query takes it),
-// calling `read` on every row.
+enum class Binds { gfx, since_and_gfx };
+
+// Run query `q` with the filter's parameters the query takes, calling `read`
+// on every row.
 template <typename F>
-Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, bool with_since, F&& read)
+Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, Binds binds, F&& read)
 {
   auto s = db.prepare(q.sql, q.name);
   if (!s) {
     return fail(std::move(s).error());
   }
-  if (with_since) {
+  if (binds == Binds::since_and_gfx) {
     s->bind(":since", filter.since);
   }
   s->bind(":gfx", filter.gfx);
@@ -238,18 +233,19 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
 
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink)
 {
-  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, true,
+  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.run(read_run(r)); }));
-  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, true,
+  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.verdict(read_verdict(r)); }));
   // One attempt object for every row: the sink may take its strings by swap
   // and hand back buffers the next row reuses.
   ReportAttempt attempt;
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, true, [&](const Row& r) {
-    read_attempt(r, attempt);
-    sink.attempt(std::move(attempt));
-  }));
-  return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, false,
+  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
+                     [&](const Row& r) {
+                       read_attempt(r, attempt);
+                       sink.attempt(std::move(attempt));
+                     }));
+  return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, Binds::gfx,
                    [&](const Row& r) { sink.finding(read_finding(r)); });
 }
 

@@ -17,9 +17,10 @@
 
 namespace rfdb::store {
 
+// An attempt's own facts; its run's (date, gfx, model, workload) are those
+// of its run row.
 struct ReportAttempt {
-  std::string run_id, run_date, gfx, model;
-  std::optional<std::int64_t> isl, osl, conc;
+  std::string run_id;
   std::string attempt_key, kind, candidate, short_name, op_class, regime, lever, lever_kind, backend;
   std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
   std::string gate, verdict;
@@ -31,10 +32,13 @@ struct ReportAttempt {
 };
 
 // A profile-round verdict (round set) or a measured baseline roofline
-// (round empty, source_kind measured).
+// (round empty, source_kind measured); its run's date and gfx are those of
+// its run row.
 struct ReportVerdict {
-  std::string run_id, run_date, gfx, round;
-  int round_order = 0;
+  std::string run_id;
+  std::int64_t verdict_id = 0;
+  std::string round;
+  std::optional<int> round_order;
   std::string short_name, name, op_class, source_kind;
   std::optional<double> pct_gpu_time, roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
   std::string headroom_class;
@@ -71,9 +75,11 @@ struct ReportEvidenceSink {
 };
 
 // Stream everything the playbook reads, in this order: runs (by run_date,
-// run_id), verdicts (a run's rows contiguous, by run_date, run_id,
-// round_order, pct_gpu_time descending, short_name, verdict_id), attempts,
-// imported findings. Errors: db.
+// run_id), verdicts (a run's rows contiguous; runs, and a run's rows, in no
+// given order), attempts (in no given order), imported findings (the
+// filter's gfx only). Runs, verdicts and attempts are of the non-retracted
+// runs the filter keeps; verdicts and attempts carry no run columns: the
+// receiver joins them to the streamed runs. Errors: db.
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
 
 // Load everything the playbook reads into memory. Errors: db.

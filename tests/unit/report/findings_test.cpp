@@ -5,6 +5,7 @@
 #include "report/digest.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
+#include "report/playbook.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -117,6 +118,28 @@ TEST(Tier, TwoIndependentCleanRunsAreThreeStars)
   EXPECT_EQ(f[0].lever, "Tile Tune"); // the newest attempt's spelling, whitespace collapsed
   EXPECT_EQ(f[0].spellings, (std::vector<std::string>{"Tile Tune", "tile tune"}));
   EXPECT_EQ(f[0].refs[0].run_id, "r2"); // newest first
+}
+
+TEST(Findings, KeepsTheThreeStrongestReferencesAndCountsThemAll)
+{
+  auto in = one_key_input();
+  for (int i = 1; i <= 5; ++i) {
+    auto a = make_attempt(make_run(fmt::format("r{}", i), fmt::format("2026-03-0{}", i), "gfx942"),
+                          "tile tune", 1.10, 0.8, "accepted");
+    a.attempt_key = fmt::format("cand:k{}", i);
+    in.attempts.push_back(a);
+  }
+  std::reverse(in.attempts.begin(), in.attempts.end()); // arrival order does not matter
+  const auto f = findings_of(in);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].ref_count, 5u);
+  ASSERT_EQ(f[0].refs.size(), k_refs_shown);
+  EXPECT_EQ(f[0].refs[0].text(), "r5#cand:k5"); // newest first
+  EXPECT_EQ(f[0].refs[1].text(), "r4#cand:k4");
+  EXPECT_EQ(f[0].refs[2].text(), "r3#cand:k3");
+  EXPECT_NE(render_playbook(in).find(
+                "attempts `r5#cand:k5`, `r4#cand:k4`, `r3#cand:k3` and 2 more (`rfdb export`)"),
+            std::string::npos);
 }
 
 TEST(Tier, VerifiedNeedsADirectorWinAboveOneThatIncludesTheLever)
