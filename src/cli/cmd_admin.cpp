@@ -255,6 +255,7 @@ Result<int> run_export(const ExportOptions& opts, Context& ctx)
     return fail(make_error(ErrorCode::usage, "RUN, --all, --out and --force go with --raw")
                     .with_hint("rfdb export --raw RUN --out DIR writes a run's stored files back"));
   }
+  RFDB_TRY(refuse_database_target(ctx, opts.output, "-o"));
   auto format = export_format(opts, ctx);
   if (!format) {
     return fail(format.error());

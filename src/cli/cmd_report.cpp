@@ -187,6 +187,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   const std::string markdown = report::render_playbook(analysis);
   // Check every target before writing anything: a refused one writes nothing.
   if (!opts.output.empty()) {
+    RFDB_TRY(refuse_database_target(ctx, opts.output, "-o"));
     if (auto ok = util::check_plain_target(opts.output); !ok) {
       return fail(ok.error());
     }

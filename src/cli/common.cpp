@@ -116,6 +116,26 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
                                             fmt::join(allowed, ", ")));
 }
 
+Result<void> refuse_database_target(const Context& ctx, const std::string& target, std::string_view option)
+{
+  const std::string& db = ctx.db_path;
+  if (target.empty() || db.empty() || db == ":memory:" || db.rfind("postgresql://", 0) == 0 ||
+      db.rfind("postgres://", 0) == 0) {
+    return {};
+  }
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    const std::string file = db + suffix;
+    if (target == file || (fs::exists(target, ec) && fs::equivalent(target, file, ec))) {
+      return fail(make_error(ErrorCode::usage,
+                             fmt::format("{} {} names the database itself ({})", option,
+                                         util::escape_for_display(target), util::escape_for_display(file)))
+                      .with_hint("write the output to another file"));
+    }
+  }
+  return {};
+}
+
 Result<std::string> resolve_run(store::Database& db, const std::string& prefix)
 {
   if (prefix.empty()) {

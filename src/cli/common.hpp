@@ -36,6 +36,11 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
 // run; hint `rfdb runs`), usage (several runs match; the hint lists them).
 Result<std::string> resolve_run(store::Database& db, const std::string& prefix);
 
+// Refuse an output file that is the database itself (or its -wal/-shm
+// file): writing there would destroy the store. `option` names the flag in
+// the message ("-o"). Errors: usage. A PostgreSQL URL has no file to hit.
+Result<void> refuse_database_target(const Context& ctx, const std::string& target, std::string_view option);
+
 // CLI11 validators whose messages say what is expected in words.
 CLI::Validator iso_date_validator();
 CLI::Validator one_of(std::vector<std::string> values);

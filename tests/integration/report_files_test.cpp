@@ -116,6 +116,24 @@ TEST_F(ReportFiles, ASymlinkAtTheOutputPathIsRefused)
   EXPECT_TRUE(fs::is_symlink(tmp / "pb.md"));
 }
 
+TEST_F(ReportFiles, TheDatabaseItselfIsNeverAnOutputFile)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "store.sqlite";
+  fs::copy_file(s_db, db);
+  const std::string before = read_bytes(db);
+  for (const std::string& target :
+       {db.string(), (tmp / "." / "store.sqlite").string(), db.string() + "-wal"}) {
+    auto r = run_cli({"--db", db.string(), "report", "-o", target});
+    EXPECT_EQ(r.code, 2) << target;
+    EXPECT_TRUE(contains(r.err, "-o " + target + " names the database itself")) << r.err;
+    r = run_cli({"--db", db.string(), "export", "-o", target});
+    EXPECT_EQ(r.code, 2) << target;
+    EXPECT_TRUE(contains(r.err, "names the database itself")) << r.err;
+  }
+  EXPECT_EQ(read_bytes(db), before);
+}
+
 TEST_F(ReportFiles, AFullDiskLeavesEveryExistingFileIntact)
 {
   TempDir tmp;
