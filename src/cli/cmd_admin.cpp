@@ -12,6 +12,7 @@
 #include "store/sources.hpp"
 #include "util/safe_file.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -46,7 +47,8 @@ Result<int> run_retract(const RetractOptions& opts, Context& ctx)
   if (!r) {
     return fail(r.error());
   }
-  fmt::print(ctx.out, "retracted {}: {}\n", *run_id, opts.reason);
+  fmt::print(ctx.out, "retracted {}: {}\n", util::escape_for_display(*run_id),
+             util::escape_for_display(opts.reason));
   return 0;
 }
 

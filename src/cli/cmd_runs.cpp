@@ -7,6 +7,7 @@
 #include "domain/vocab.hpp"
 #include "store/runs.hpp"
 #include "util/table.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -158,12 +159,14 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
   fmt::print(out, "throughput {} → {} tok/s ({}×), validation {}\n", throughput(r.baseline_throughput_tok_s),
              throughput(r.final_throughput_tok_s), fmt_speedup(r.throughput_speedup), r.validation_class);
   if (r.retracted_reason) {
-    fmt::print(out, "RETRACTED  {} ({})\n", *r.retracted_reason, opt_text(r.retracted_at));
+    fmt::print(out, "RETRACTED  {} ({})\n", util::escape_for_display(*r.retracted_reason),
+               opt_text(r.retracted_at));
   }
   if (!r.retraction_history.empty()) {
     fmt::print(out, "history\n");
     for (const auto& e : r.retraction_history) {
-      fmt::print(out, "  {}  {}{}\n", e.at, e.action, e.reason ? ": " + *e.reason : "");
+      fmt::print(out, "  {}  {}{}\n", e.at, e.action,
+                 e.reason ? ": " + util::escape_for_display(*e.reason) : "");
     }
   }
   std::vector<std::vector<std::string>> rows;
