@@ -222,6 +222,7 @@ Result<void> read_validation(const json& doc, std::string_view rel_path, std::ve
                *o.validation_status));
     }
   }
+  warn_misspelled_keys(doc, {"output_parity", "validation_status"}, "", rel_path, warnings);
   RFDB_TRY_ASSIGN(o.output_parity, get_string(doc, "output_parity", ""));
   return {};
 }

@@ -112,8 +112,9 @@ void finish_lever(AttemptRecord& a, std::string_view origin, const std::optional
 Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::string_view rel_path,
                                     std::vector<Warning>& warnings)
 {
-  detail::warn_misspelled_keys(doc, {"isolated_speedup", "e2e_delta_pct", "gate"}, k_root, rel_path,
-                               warnings);
+  detail::warn_misspelled_keys(doc,
+                               {"isolated_speedup", "e2e_delta_pct", "gate", "output_parity", "parity_kind"},
+                               k_root, rel_path, warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(doc, "isolated_speedup", k_root, detail::ZeroSpeedup::reject));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(doc, "e2e_delta_pct", k_root));

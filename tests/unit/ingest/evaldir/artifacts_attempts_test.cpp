@@ -67,18 +67,21 @@ TEST(ParseIntegrateResult, AMisspelledMeasuredKeyIsWarnedNotGuessed)
   std::vector<Warning> warnings;
   const auto r = parse_integrate_result(doc_of(R"json({"short_name": "fused_moe_kernel",
       "isolatedSpeedup": 1.3, "E2E-Delta-Pct": 0.8, "gate": "accepted", "winner_kind": "env",
+      "outputParity": "fail",
       "backend": "aiter"})json"),
                                         k_integrate_path, warnings);
   ASSERT_TRUE(r) << r.error().describe();
   ASSERT_EQ(r->size(), 1U);
   EXPECT_FALSE(r->front().isolated_speedup.has_value()); // a spelling FORMATS.md lacks is not read
   EXPECT_FALSE(r->front().e2e_delta_pct.has_value());
-  ASSERT_EQ(warnings.size(), 2U);
+  EXPECT_FALSE(r->front().output_parity.has_value());
+  ASSERT_EQ(warnings.size(), 3U);
   EXPECT_EQ(warnings[0].file, k_integrate_path);
   EXPECT_EQ(warnings[0].pointer, "/isolatedSpeedup");
   EXPECT_EQ(warnings[0].message, "'isolatedSpeedup' is not read: this field is spelled 'isolated_speedup'");
   EXPECT_EQ(warnings[1].pointer, "/E2E-Delta-Pct");
   EXPECT_EQ(warnings[1].message, "'E2E-Delta-Pct' is not read: this field is spelled 'e2e_delta_pct'");
+  EXPECT_EQ(warnings[2].pointer, "/outputParity"); // a parity failure must not pass for a win in silence
 }
 
 TEST(ParseWorkflowReturn, AMisspelledLedgerKeyIsWarnedAtItsRow)
