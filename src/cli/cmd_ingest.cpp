@@ -303,6 +303,16 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
+  // Expanded here so each run is its own call, reported and flushed as it commits.
+  const auto paths = ingest::expand_paths(opts.paths);
+  if (!opts.run_id.empty() && paths.size() > 1) {
+    // Several eval dirs under one id would be merged into one run.
+    return fail(
+        make_error(ErrorCode::usage,
+                   fmt::format("--run names one run, but {} paths were given{}", paths.size(),
+                               paths.size() != opts.paths.size() ? " (expanded)" : ""))
+            .with_hint("give --run one PATH, or drop --run to name each eval dir after its directory"));
+  }
   // A dry run never creates a database: a missing file reads as empty.
   auto db = opts.dry_run ? open_for_dry_run(ctx) : open_for_write(ctx);
   if (!db) {
@@ -319,8 +329,6 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
     req.max_file_size = opts.max_file_size;
   }
   req.now = util::format_iso_timestamp(ctx.now());
-  // Expanded here so each run is its own call, reported and flushed as it commits.
-  const auto paths = ingest::expand_paths(opts.paths);
   const bool progress = !ctx.quiet && paths.size() > 1;
   const bool text = domain::is(*format, domain::OutputFormat::table);
   SigintScope sigint(ctx);

@@ -618,6 +618,13 @@ TEST(Ingest, UnusableNamesAreRefusedAndWriteNothing)
     EXPECT_NE(bad.err.find(why), std::string::npos) << bad.err;
   }
   EXPECT_EQ(dump_tables(db), before);
+
+  // One id for two eval dirs would merge them into one run: a usage error.
+  const auto other = copy_run(k_gemm_run, tmp.path());
+  auto merged = run_cli({"--db", db.string(), "ingest", "--run", "one_id", run.string(), other.string()});
+  EXPECT_EQ(merged.code, 2);
+  EXPECT_NE(merged.err.find("--run names one run, but 2 paths were given"), std::string::npos) << merged.err;
+  EXPECT_EQ(dump_tables(db), before);
 }
 
 } // namespace rfdb::test
