@@ -671,12 +671,19 @@ bool looks_like_eval_dir(const fs::path& dir)
     return true;
   }
   std::error_code ec;
-  for (const char* marker :
-       {"env_report.json", "env_info.txt", "model_path.txt", "env_report.md", "baseline", "profile",
-        "overlay", "kernels", "validation", "workflow_return.json", "director_e2e_validation.json"}) {
+  for (const char* marker : {"env_report.json", "env_info.txt", "model_path.txt", "env_report.md",
+                             "workflow_return.json", "director_e2e_validation.json"}) {
     // symlink_status: a marker that is a (possibly dangling) link still marks
     // the dir; the walk reports the link.
     if (fs::exists(fs::symlink_status(dir / marker, ec))) {
+      return true;
+    }
+  }
+  // The stage directories mark it only as directories (or links): a plain
+  // file named `profile` (/etc/profile) makes no eval dir.
+  for (const char* marker : {"baseline", "profile", "overlay", "kernels", "validation"}) {
+    const auto st = fs::symlink_status(dir / marker, ec);
+    if (fs::is_directory(st) || fs::is_symlink(st)) {
       return true;
     }
   }

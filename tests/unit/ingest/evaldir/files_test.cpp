@@ -148,6 +148,9 @@ TEST(LooksLikeEvalDir, EarlyMilestoneFilesAndTheProducerNameCount)
   EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "e2e_m_2026073_142210"));
   fs::create_directories(tmp / "run_m_20260703_142210");
   EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "run_m_20260703_142210"));
+  // A stage name marks a dir only as a directory: /etc holds a file `profile`.
+  write_bytes(tmp / "etc/profile", "x");
+  EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "etc"));
 }
 
 // classify_artifact over the layout of FORMATS.md §1: kind, role, label and
