@@ -430,8 +430,11 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   rfdb ingest --dry-run --format json exp/e2e_x
   rfdb ingest --max-file-size 256M exp/e2e_x   # the default limit is 64M
 
-Re-ingesting is safe: files already stored are skipped, rewritten files supersede
-their older version (older roofline verdicts stay queryable). A file that cannot
+Re-ingesting is safe: a file whose size and mtime match the stored version is
+skipped unread; a file with a new size or mtime is hashed, and new content
+supersedes the older version (older roofline verdicts stay queryable). An edit
+that keeps both size and mtime is not seen, and content the path held before
+(a reverted file) is not stored again. A file that cannot
 be parsed, a value that would poison calibration, a measured field given twice
 with different values, or a file over --max-file-size fails that run with the
 file (and JSON pointer) named, exit 1, and the database unchanged.

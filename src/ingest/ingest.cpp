@@ -535,8 +535,9 @@ Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict str
     }
     return fail(
         make_error(ErrorCode::invalid_input, "--strict: refused to read " + list)
-            .with_hint("replace links that leave the eval dir by the files themselves, or drop --strict "
-                       "to store the run without them"));
+            .with_hint("put the files themselves in place of these entries (a link that leaves the eval "
+                       "dir, a FIFO, a directory named like an artifact), or drop --strict to store the "
+                       "run without them"));
   }
   for (const auto& r : refused) {
     warnings.push_back(Warning{r.rel_path, "", "not read: " + r.reason, false});
