@@ -252,19 +252,24 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
                     model_id(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
                     std::to_string(r.verdicts), std::to_string(r.attempts),
                     fmt_speedup(r.throughput_speedup)});
+    if (opts.retracted) {
+      rows.back().push_back(r.retracted_reason.value_or(""));
+    }
   }
   using util::Align;
-  fmt::print(ctx.out, "{}",
-             util::render_table({{"run_id"},
-                                 {"date"},
-                                 {"model"},
-                                 {"gfx"},
-                                 {"backend"},
-                                 {"isl/osl/conc"},
-                                 {"verdicts", Align::right},
-                                 {"attempts", Align::right},
-                                 {"speedup_×", Align::right}},
-                                rows));
+  std::vector<util::Column> columns = {{"run_id"},
+                                       {"date"},
+                                       {"model"},
+                                       {"gfx"},
+                                       {"backend"},
+                                       {"isl/osl/conc"},
+                                       {"verdicts", Align::right},
+                                       {"attempts", Align::right},
+                                       {"speedup_×", Align::right}};
+  if (opts.retracted) {
+    columns.push_back({"retracted_reason"});
+  }
+  fmt::print(ctx.out, "{}", util::render_table(columns, rows));
   if (!ctx.quiet) {
     fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), store::display_name(ctx.db_path));
   }

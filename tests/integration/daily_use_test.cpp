@@ -325,6 +325,10 @@ TEST(DailyUseRetract, ASecondRetractKeepsTheHistoryOfReasons)
   const json retracted = json::parse(run_cli({"--db", db.string(), "runs", "--retracted"}).out);
   ASSERT_EQ(retracted.size(), 1U);
   EXPECT_EQ(retracted[0]["retracted_reason"], "wrong driver");
+  // The table says why too, as --help promises.
+  const auto listed = run_cli({"--db", db.string(), "runs", "--retracted", "--format", "table"});
+  EXPECT_TRUE(contains(listed.out, "retracted_reason\n")) << listed.out;
+  EXPECT_TRUE(contains(listed.out, "wrong driver\n")) << listed.out;
   ASSERT_EQ(run_cli({"--db", db.string(), "restore", "e2e_Qwen"}).code, 0);
   const json restored = json::parse(run_cli({"--db", db.string(), "show", k_gemm_run}).out);
   EXPECT_EQ(restored["retracted"], false);
