@@ -10,7 +10,7 @@
 #include "util/text.hpp"
 
 #include <algorithm>
-#include <map>
+#include <limits>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -134,7 +134,8 @@ ImportedFinding imported(const store::ReportFinding& f)
 }
 
 // Top kernel by pct_gpu_time and by expected gain for every profiled round
-// of one run's verdicts (in their report order), rounds in first-seen order.
+// of one run's verdicts (all of one run_id, in their report order), rounds
+// in first-seen order.
 std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verdicts)
 {
   std::vector<RoundRanking> out;
@@ -144,7 +145,7 @@ std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verd
       continue; // a measured baseline, not a profiled round
     }
     std::size_t i = 0;
-    while (i < out.size() && !(out[i].run_id == v.run_id && out[i].round_label == v.round)) {
+    while (i < out.size() && out[i].round_label != v.round) {
       ++i;
     }
     if (i == out.size()) {
@@ -184,11 +185,10 @@ bool usable_measured(const store::ReportVerdict& v)
          domain::is_banded(v.headroom_class);
 }
 
-// The measured baseline roofline of each (run, kernel) of one run's
-// verdicts, by its kernel key and by the device kernel it matched (a task
-// dir may name either); the first one wins.
-using Baselines =
-    std::vector<std::pair<std::pair<std::string_view, std::string_view>, const store::ReportVerdict*>>;
+// The measured baseline roofline of each kernel of one run's verdicts (all
+// of one run_id), by its kernel key and by the device kernel it matched (a
+// task dir may name either); the first one wins.
+using Baselines = std::vector<std::pair<std::string_view, const store::ReportVerdict*>>;
 
 Baselines measured_baselines(const std::vector<store::ReportVerdict>& vs)
 {
@@ -197,19 +197,18 @@ Baselines measured_baselines(const std::vector<store::ReportVerdict>& vs)
     if (!domain::is(v.source_kind, domain::SourceKind::measured) || !v.round.empty() || !usable_measured(v)) {
       continue;
     }
-    out.push_back({{v.run_id, v.short_name}, &v});
+    out.emplace_back(v.short_name, &v);
     if (!v.name.empty()) {
-      out.push_back({{v.run_id, v.name}, &v});
+      out.emplace_back(v.name, &v);
     }
   }
   return out;
 }
 
-const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view run_id,
-                                          std::string_view kernel)
+const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view kernel)
 {
   for (const auto& [key, v] : bs) {
-    if (key.first == run_id && key.second == kernel) {
+    if (key == kernel) {
       return v;
     }
   }
@@ -251,28 +250,25 @@ HeadVerdict head_from(const store::ReportVerdict& v, const RunInfo& run, const s
   return h;
 }
 
-// Heads of the latest profiled round of each run in `verdicts`; whether a
+// Heads of the latest profiled round of one run's `verdicts`; whether a
 // byte-reduction lever (fusion or lower precision) was tried on the kernel
 // afterwards and is_newest_run are set by the caller.
 std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts, const RunInfo& run)
 {
-  std::map<std::string, int> latest_round;
+  int latest_round = std::numeric_limits<int>::min(); // read only for verdicts with a round
   for (const auto& v : verdicts) {
-    if (v.round.empty()) {
-      continue;
+    if (!v.round.empty()) {
+      latest_round = std::max(latest_round, v.round_order.value_or(0));
     }
-    const int round = v.round_order.value_or(0);
-    auto [it, inserted] = latest_round.try_emplace(v.run_id, round);
-    it->second = std::max(it->second, round);
   }
   const auto measured = measured_baselines(verdicts);
   std::vector<HeadVerdict> out;
   for (const auto& v : verdicts) {
-    if (v.round.empty() || v.round_order.value_or(0) != latest_round[v.run_id] ||
+    if (v.round.empty() || v.round_order.value_or(0) != latest_round ||
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
     }
-    out.push_back(head_from(v, run, find_baseline(measured, v.run_id, v.short_name)));
+    out.push_back(head_from(v, run, find_baseline(measured, v.short_name)));
   }
   return out;
 }
