@@ -258,7 +258,6 @@ private:
   bool m_lost = false; // the file could not be read back
 };
 
-// One path's result line (and its superseded files).
 // Keep freed memory in the process between runs. Ingest allocates and frees
 // a run's files, parses and rows for every run; glibc's defaults give large
 // blocks back to the kernel (mmap'd above 128 KiB, heap trimmed above
@@ -272,6 +271,7 @@ void keep_freed_memory()
   mallopt(M_TOP_PAD, 64 << 20);
 }
 
+// One path's result line (and its superseded files).
 void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
 {
   const char* would = dry_run ? "would be " : "";

@@ -59,8 +59,6 @@ namespace {
 
 using Prepared = Ingester::Prepared;
 
-// Store the files that are new (or new versions); fill the report's lists.
-// Each parse in `parsed` learns the source_id of its stored version.
 // The file of `files` (`f`) as loaded ahead, when it was loaded with the
 // same content (null otherwise).
 FileAhead* ahead_of(const FileData& f, const std::vector<FileData>& files,
@@ -77,6 +75,8 @@ FileAhead* ahead_of(const FileData& f, const std::vector<FileData>& files,
   return a.text.data() == f.content.data() && a.text.size() == f.content.size() ? &a : nullptr;
 }
 
+// Store the files that are new (or new versions); fill the report's lists.
+// Each parse in `parsed` learns the source_id of its stored version.
 // `ahead`: the files as the prefetcher loaded them (see prevalidate), whose
 // frames put_source uses when made with the dictionary it compresses against.
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
