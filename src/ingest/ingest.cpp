@@ -89,7 +89,7 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
     store::PutSource put;
     RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
                                                                 f.sha256, f.content, now, f.mtime_ns},
-                                              store::Reverted::unchanged, frame));
+                                              frame));
     if (const auto it = parsed.find(f.rel_path);
         it != parsed.end() && it->second.text.data() == f.content.data()) {
       it->second.source_id = put.source_id;
@@ -416,8 +416,11 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // A file already stored with this content was validated when it was
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
+  // Content an older version holds (a file reverted on disk) is not parsed
+  // again but is a change: that version becomes current again.
   std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
   std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
+  bool reverted = false;
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
     RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
@@ -428,6 +431,8 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
       if (it != stored_stats.end() && !same_stat(f, it->second)) {
         touched.emplace_back(stored->source_id, &f);
       }
+    } else {
+      reverted = true;
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -435,7 +440,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   std::optional<std::int64_t> derived_by;
   RFDB_TRY_ASSIGN(derived_by, p.writer.derived_by(run_id));
   const bool stale = derived_by && *derived_by < k_derivation_version;
-  if (fresh.empty() && !files.empty() && !stale) {
+  if (fresh.empty() && !reverted && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
     return record_stats(p, touched, req);

@@ -68,12 +68,12 @@ std::shared_ptr<const util::zstd::Dictionary> Sources::newest_dictionary() const
   return m_codec.newest_dictionary();
 }
 
-Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted, const FrameAhead* ahead)
+Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* ahead)
 {
   std::optional<StoredVersion> stored;
   RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
-  if (stored && (stored->current || reverted == Reverted::unchanged)) {
-    if (stored->current && file.mtime_ns) {
+  if (stored && stored->current) {
+    if (file.mtime_ns) {
       RFDB_TRY(set_stat(stored->source_id, *file.mtime_ns));
     }
     return PutSource{PutSource::Action::unchanged, stored->source_id, std::nullopt};
@@ -89,11 +89,14 @@ Result<PutSource> Sources::put_source(const SourceFile& file, Reverted reverted,
   PutSource out;
   if (stored) {
     // The unique (path, sha256) index forbids a second row: point the
-    // stored version back to current.
+    // stored version back to current, with the stat the file has now.
     out.action = PutSource::Action::revived;
     out.source_id = stored->source_id;
     supersede.bind(":new_id", std::nullopt).bind(":old_id", out.source_id);
     RFDB_TRY(supersede.exec());
+    if (file.mtime_ns) {
+      RFDB_TRY(set_stat(out.source_id, *file.mtime_ns));
+    }
   } else {
     Statement& insert = m_s->insert;
     insert.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path).bind(":kind", file.kind);

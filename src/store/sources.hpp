@@ -39,12 +39,6 @@ struct StoredVersion {
   bool current = false; // false: a later version superseded it
 };
 
-// What put_source does with content that is stored as an older version.
-enum class Reverted {
-  unchanged, // leave the chain as it is (eval dirs: the file is not new)
-  revive,    // make that version current again (knowledge: a card reverted on disk)
-};
-
 // What put_source did.
 struct PutSource {
   enum class Action { unchanged, inserted, revived };
@@ -95,13 +89,12 @@ public:
                                             const std::string& rel_path, const std::string& sha256);
 
   // Make `file` the current version of its path: unchanged when this content
-  // is current already; otherwise insert it (or, with Reverted::revive,
-  // re-point the older version holding it to current) and supersede the
-  // previous current version. Call inside a write transaction. `ahead`: a
-  // frame of file.raw made by TextCodec::compress_ahead with
-  // newest_dictionary(), used when that is still the dictionary to compress
-  // against (TextCodec::compress). Errors: db.
-  Result<PutSource> put_source(const SourceFile& file, Reverted reverted, const FrameAhead* ahead = nullptr);
+  // is current already; otherwise insert it (or, when an older version holds
+  // this content, a file reverted on disk, make that version current again
+  // with the file's mtime) and supersede the previous current version. Call inside a write transaction.
+  // `ahead`: a frame of file.raw made by TextCodec::compress_ahead with newest_dictionary(), used when that
+  // is still the dictionary to compress against (TextCodec::compress). Errors: db.
+  Result<PutSource> put_source(const SourceFile& file, const FrameAhead* ahead = nullptr);
 
   // The dictionary put_source compressed against last (TextCodec::newest_dictionary).
   [[nodiscard]] std::shared_ptr<const util::zstd::Dictionary> newest_dictionary() const;

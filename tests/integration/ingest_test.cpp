@@ -319,6 +319,54 @@ TEST(Ingest, StageBRooflineSupersedesStageAAndKeepsItQueryable)
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
 }
 
+TEST(Ingest, AFileRevertedOnDiskMakesItsOlderVersionCurrentAgain)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto roofline = run / "profile/round_0/profile_roofline.json";
+  const std::string stage_b = read_bytes(roofline);
+  const std::string stage_a = read_bytes(fixtures_dir() / "variants/canonical_profile_roofline.stage_A.json");
+  write_bytes(roofline, stage_a);
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run.string()}).code, 0);
+  write_bytes(roofline, stage_b);
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", run.string()}).code, 0);
+  const auto current_stage = [&] {
+    return query_value(db, "SELECT stage || ',' || roofline_pct FROM verdicts "
+                           "WHERE short_name = 'fused_moe_kernel' AND superseded = 0");
+  };
+  ASSERT_EQ(current_stage(), "B,0.88");
+
+  // Back to stage A on disk (a later mtime): no third version is stored, the
+  // stage A version is current again and the run is derived from it.
+  write_bytes(roofline, stage_a);
+  fs::last_write_time(roofline, fs::last_write_time(roofline) + std::chrono::seconds(5));
+  auto r = run_cli({"--db", db.string(), "ingest", "--format", "table", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("updated: 1 new file(s), 1 superseded"), std::string::npos) << r.out;
+  EXPECT_EQ(current_stage(), "A,0.85");
+  EXPECT_EQ(query_value(
+                db, "SELECT count(*) FROM sources WHERE rel_path = 'profile/round_0/profile_roofline.json'"),
+            "2");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NULL "
+                            "AND rel_path = 'profile/round_0/profile_roofline.json'"),
+            "1");
+
+  // The revived version holds the file's stat, so the next ingest decides
+  // "unchanged" without reading the file.
+  struct stat st {};
+  ASSERT_EQ(::stat(roofline.c_str(), &st), 0);
+  EXPECT_EQ(
+      query_value(db, "SELECT mtime_ns FROM sources WHERE superseded_by IS NULL "
+                      "AND rel_path = 'profile/round_0/profile_roofline.json'"),
+      std::to_string(static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec));
+  const std::string before = dump_tables(db);
+  r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["paths"][0]["status"], "unchanged") << r.out;
+  EXPECT_EQ(dump_tables(db), before);
+}
+
 TEST(Ingest, DryRunReportsButWritesNothing)
 {
   TempDir tmp;

@@ -152,10 +152,9 @@ Result<void> write_knowledge(store::Database& db, store::Sources& sources, const
   for (const auto& p : parsed) {
     const auto& f = *p.file;
     store::PutSource put;
-    RFDB_TRY_ASSIGN(put,
-                    sources.put_source(store::SourceFile{std::nullopt, f.rel_path, source_kind_for(f.role),
-                                                         f.role, f.sha256, f.content, req.now, std::nullopt},
-                                       store::Reverted::revive));
+    RFDB_TRY_ASSIGN(
+        put, sources.put_source(store::SourceFile{std::nullopt, f.rel_path, source_kind_for(f.role), f.role,
+                                                  f.sha256, f.content, req.now, std::nullopt}));
     if (put.action == store::PutSource::Action::unchanged) { // another writer stored it meanwhile
       ++rep.unchanged_files;
       continue;

@@ -10,7 +10,6 @@ namespace rfdb::test {
 namespace {
 
 using store::PutSource;
-using store::Reverted;
 
 store::SourceFile card(const std::string& sha, std::string_view raw)
 {
@@ -27,31 +26,28 @@ TEST(StoreSources, PutSourceInsertsSupersedesAndRevives)
   auto sources = store::Sources::prepare(*db);
   ASSERT_TRUE(sources);
 
-  auto first = sources->put_source(card("aa", "v1"), Reverted::revive);
+  auto first = sources->put_source(card("aa", "v1"));
   ASSERT_TRUE(first);
   EXPECT_EQ(first->action, PutSource::Action::inserted);
   EXPECT_FALSE(first->superseded_id);
 
-  auto same = sources->put_source(card("aa", "v1"), Reverted::revive);
+  auto same = sources->put_source(card("aa", "v1"));
   ASSERT_TRUE(same);
   EXPECT_EQ(same->action, PutSource::Action::unchanged);
   EXPECT_EQ(same->source_id, first->source_id);
 
-  auto second = sources->put_source(card("bb", "v2"), Reverted::revive);
+  auto second = sources->put_source(card("bb", "v2"));
   ASSERT_TRUE(second);
   EXPECT_EQ(second->action, PutSource::Action::inserted);
   EXPECT_EQ(second->superseded_id, first->source_id);
 
-  // Old content under Reverted::unchanged is left alone (eval dirs).
-  auto kept = sources->put_source(card("aa", "v1"), Reverted::unchanged);
-  ASSERT_TRUE(kept);
-  EXPECT_EQ(kept->action, PutSource::Action::unchanged);
   auto v1 = sources->find(std::nullopt, "learned/a.md", "aa");
   ASSERT_TRUE(v1 && *v1);
   EXPECT_FALSE((*v1)->current);
 
-  // Under Reverted::revive the old version becomes current again.
-  auto revived = sources->put_source(card("aa", "v1"), Reverted::revive);
+  // Content an older version holds (a file reverted on disk) makes that
+  // version current again.
+  auto revived = sources->put_source(card("aa", "v1"));
   ASSERT_TRUE(revived);
   EXPECT_EQ(revived->action, PutSource::Action::revived);
   EXPECT_EQ(revived->source_id, first->source_id);

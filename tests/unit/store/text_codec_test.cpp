@@ -71,7 +71,7 @@ TEST(StoreTextCodec, TrainsADictionaryFromStoredFilesAndReadsEveryFrameBack)
   for (int i = 0; i < 300; ++i) {
     const std::string rel = "learned/card_" + std::to_string(1000 + i) + ".json";
     texts[rel] = json_like(i);
-    ASSERT_TRUE(sources->put_source(file(rel, texts[rel]), store::Reverted::revive));
+    ASSERT_TRUE(sources->put_source(file(rel, texts[rel])));
   }
   EXPECT_EQ(one(*db, "SELECT count(*) || ' ' || min(dict_id) || ' ' || min(trained_files) FROM zstd_dicts"),
             "1 32768 256");
@@ -106,7 +106,7 @@ TEST(StoreTextCodec, ADictionaryRolledBackWithItsTransactionIsNotUsed)
   const auto put = [&](int i) {
     const std::string rel = "learned/card_" + std::to_string(1000 + i) + ".json";
     texts[rel] = json_like(i);
-    ASSERT_TRUE(sources->put_source(file(rel, texts[rel]), store::Reverted::revive));
+    ASSERT_TRUE(sources->put_source(file(rel, texts[rel])));
   };
   for (int i = 0; i < 256; ++i) {
     put(i);
@@ -115,7 +115,7 @@ TEST(StoreTextCodec, ADictionaryRolledBackWithItsTransactionIsNotUsed)
     auto tx = db->begin_immediate();
     ASSERT_TRUE(tx);
     const std::string rel = "learned/rolled_back.json";
-    ASSERT_TRUE(sources->put_source(file(rel, json_like(999)), store::Reverted::revive));
+    ASSERT_TRUE(sources->put_source(file(rel, json_like(999))));
     EXPECT_EQ(one(*db, "SELECT count(*) FROM zstd_dicts"), "1"); // trained in this transaction
   }                                                              // rolled back
   EXPECT_EQ(one(*db, "SELECT count(*) FROM zstd_dicts"), "0");
