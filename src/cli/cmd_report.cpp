@@ -138,10 +138,43 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
                                           : fmt::format("GPUs with runs: {}", fmt::join(gpus, ", "))));
 }
 
+// The usage error of --cards with a report narrowed by `what`.
+Error cards_narrowed(const std::string& what)
+{
+  return make_error(ErrorCode::usage, fmt::format("--cards cannot be combined with {}", what))
+      .with_hint("the cards directory follows all the evidence: write it with `rfdb report --cards DIR` "
+                 "(an --as-of on or after the newest date), and narrow the playbook in a separate call");
+}
+
+// The newest run or imported finding dated after the report's as-of (what
+// a given --as-of leaves out), as (what, date); nullopt when none is.
+std::optional<std::pair<std::string, std::string>> evidence_after(const report::ReportInput& in)
+{
+  std::optional<std::pair<std::string, std::string>> out;
+  const auto note = [&](const std::string& date, const std::string& what) {
+    if (date > in.as_of && (!out || date > out->second)) {
+      out = std::make_pair(what, date);
+    }
+  };
+  for (const auto& r : in.runs) {
+    note(r.run_date, "run " + report::one_line(r.run_id));
+  }
+  for (const auto& f : in.imported) {
+    note(f.last_seen, "imported knowledge " + report::one_line(f.identity));
+  }
+  return out;
+}
+
 } // namespace
 
 Result<int> run_report(const ReportOptions& opts, Context& ctx)
 {
+  // The cards directory follows all the evidence: cards from a narrowed
+  // report would archive the others (other GPUs, older runs) and drop them
+  // from INDEX.md. An --as-of is checked once the dates are known.
+  if (!opts.cards_dir.empty() && (!opts.gfx.empty() || !opts.since.empty())) {
+    return fail(cards_narrowed(!opts.gfx.empty() ? "--gfx" : "--since"));
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return fail(db.error());
@@ -183,6 +216,12 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     input = builder.finish(std::move(*priors));
   }
   input->as_of_given = !opts.as_of.empty();
+  if (!opts.cards_dir.empty() && input->as_of_given) {
+    if (const auto later = evidence_after(*input); later) {
+      return fail(cards_narrowed(
+          fmt::format("an --as-of that leaves out {} (dated {})", later->first, later->second)));
+    }
+  }
   const auto analysis = report::analyze(std::move(*input));
   const std::string markdown = report::render_playbook(analysis);
   // Check every target before writing anything: a refused one writes nothing.
@@ -235,7 +274,8 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(iso_date_validator());
   cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950");
   cmd->add_option("--cards", opts->cards_dir,
-                  "Also write one learned card per finding plus INDEX.md into DIR")
+                  "Also write one learned card per finding plus INDEX.md into DIR (all the evidence: "
+                  "not with --gfx, --since or --as-of)")
       ->type_name("DIR");
   cmd->footer(R"(Sections: target_eff priors, Calibration, Routing quality, What works (tiers ★/★★/★★★,
 at most 40 lines), Cautions, Saturated heads, and a quadrant chart of the newest run. Every

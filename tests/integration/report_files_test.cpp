@@ -103,6 +103,37 @@ TEST_F(ReportFiles, AFifoNamedIndexIsRefusedWithoutHanging)
   EXPECT_EQ(listing(cards).size(), 1u);
 }
 
+// The cards directory follows all the evidence: a narrowed report would
+// archive the other cards and drop them from INDEX.md, so --cards with
+// --gfx, --since or an --as-of that leaves a run out is a usage error that
+// writes nothing.
+TEST_F(ReportFiles, CardsOfANarrowedReportAreRefusedAndNothingIsWritten)
+{
+  TempDir tmp;
+  const fs::path cards = tmp / "cards";
+  const fs::path pb = tmp / "pb.md";
+  const auto refused = [&](const std::vector<std::string>& narrowing, const std::string& message) {
+    std::vector<std::string> args{"--db",      s_db.string(), "report",      "-o",
+                                  pb.string(), "--cards",     cards.string()};
+    args.insert(args.end(), narrowing.begin(), narrowing.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+    EXPECT_TRUE(contains(r.err, "write it with `rfdb report --cards DIR`")) << r.err;
+    EXPECT_FALSE(fs::exists(cards));
+    EXPECT_FALSE(fs::exists(pb));
+  };
+  refused({"--gfx", "gfx950"}, "--cards cannot be combined with --gfx");
+  refused({"--since", "2026-01-01"}, "--cards cannot be combined with --since");
+  refused({"--as-of", "2026-08-01"},
+          "--cards cannot be combined with an --as-of that leaves out run "
+          "e2e_meta-llama-Llama-3.1-70B-Instruct_20260815_083000_3311_zz9f (dated 2026-08-15)");
+  // An --as-of on or after every date narrows nothing: the cards are written.
+  const auto r = report({"-o", pb.string(), "--cards", cards.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(cards / "INDEX.md"));
+}
+
 TEST_F(ReportFiles, ASymlinkAtTheOutputPathIsRefused)
 {
   TempDir tmp;
