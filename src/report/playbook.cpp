@@ -157,6 +157,21 @@ std::string priors_table(const calibrate::PriorsResult& p, const std::optional<s
                {"---", "---:", "---:", "---:", "---", "---:", "---", "---"}, rows);
 }
 
+// The priors' attempts dated in their window (--since … as-of): an
+// --as-of before the newest run leaves the later attempts out, and the
+// sentence counts what the priors were computed from.
+int attempts_in_window(const calibrate::PriorsResult& p)
+{
+  int n = p.attempts;
+  for (const auto& e : p.excluded) {
+    if (e.reason == calibrate::ExclusionReason::after_as_of ||
+        e.reason == calibrate::ExclusionReason::before_since) {
+      n -= e.count;
+    }
+  }
+  return n;
+}
+
 Blocks priors_section(const Analysis& a)
 {
   const auto& p = a.scoped.priors;
@@ -173,7 +188,7 @@ Blocks priors_section(const Analysis& a)
                       "observations shows its parent's value (source parent); the interval is the 90 % "
                       "bootstrap interval and collapses to a point with a single observation.",
                       a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
-                      plural(static_cast<std::size_t>(p.attempts), "attempt", "attempts"),
+                      plural(static_cast<std::size_t>(attempts_in_window(p)), "attempt", "attempts"),
                       plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
           priors_table(p, a.scoped.gfx_filter)};
 }

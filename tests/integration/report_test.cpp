@@ -107,6 +107,16 @@ TEST(Report, GoldenPlaybookForTheEmptyDatabase)
   RFDB_EXPECT_GOLDEN("report/empty.md", r.out);
 }
 
+// The priors sentence counts the attempts the priors were computed from: an
+// --as-of before the newest run (2026-08-15) leaves its 2 attempts out.
+TEST_F(ReportSample, PriorsSentenceCountsTheAttemptsUpToAsOf)
+{
+  EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-11-30"}).out,
+                       "(as of 2026-11-30; 9 attempts, 4 observations)"));
+  EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-08-14"}).out,
+                       "(as of 2026-08-14; 7 attempts, 3 observations)"));
+}
+
 TEST_F(ReportSample, UnknownGfxNamesTheGpusThatExist)
 {
   const auto r = report(s_db, {"--gfx", "gfx1201"});
