@@ -74,6 +74,7 @@ Result<int> run_compare(const PriorsOptions& opts, const calibrate::ObservationT
 
 Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
 {
+  RFDB_TRY(check_date_window(opts.since, "--since", opts.as_of, "--as-of"));
   auto params = make_params(opts);
   if (!params) {
     return fail(params.error());

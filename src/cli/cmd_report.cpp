@@ -169,6 +169,7 @@ std::optional<std::pair<std::string, std::string>> evidence_after(const report::
 
 Result<int> run_report(const ReportOptions& opts, Context& ctx)
 {
+  RFDB_TRY(check_date_window(opts.since, "--since", opts.as_of, "--as-of"));
   // The cards directory follows all the evidence: cards from a narrowed
   // report would archive the others (other GPUs, older runs) and drop them
   // from INDEX.md. An --as-of is checked once the dates are known.
@@ -272,7 +273,9 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(iso_date_validator());
   cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
       ->check(iso_date_validator());
-  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950");
+  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950")
+      ->type_name("GFX")
+      ->check(gfx_validator());
   cmd->add_option("--cards", opts->cards_dir,
                   "Also write one learned card per finding plus INDEX.md into DIR (all the evidence: "
                   "not with --gfx, --since or --as-of)")

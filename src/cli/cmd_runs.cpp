@@ -212,6 +212,7 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
 
 Result<int> run_runs(const RunsOptions& opts, Context& ctx)
 {
+  RFDB_TRY(check_date_window(opts.since, "--since", opts.until, "--until"));
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
   if (!format) {
     return fail(format.error());
@@ -285,7 +286,9 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(one_of({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
   cmd->add_flag("--retracted", opts->retracted, "Only list retracted runs (with their reason)");
-  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950");
+  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950")
+      ->type_name("GFX")
+      ->check(gfx_validator());
   cmd->add_option("--model", opts->model, "Only runs whose model name contains TEXT (any case)")
       ->type_name("TEXT");
   cmd->add_option("--backend", opts->backend, "Only runs on this serving stack, e.g. vllm");

@@ -175,6 +175,26 @@ CLI::Validator iso_date_validator()
       "DATE", "iso_date");
 }
 
+CLI::Validator gfx_validator()
+{
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        return value.empty() ? "expected a GPU name such as gfx950, got an empty string" : std::string();
+      },
+      "", "gfx");
+}
+
+Result<void> check_date_window(const std::string& from, std::string_view from_option, const std::string& to,
+                               std::string_view to_option)
+{
+  if (from.empty() || to.empty() || from <= to) {
+    return {};
+  }
+  return fail(make_error(ErrorCode::usage, fmt::format("{} {} is after {} {}: the window holds no run",
+                                                       from_option, from, to_option, to))
+                  .with_hint(fmt::format("give a {} on or before the {} date", from_option, to_option)));
+}
+
 CLI::Validator one_of(std::vector<std::string> values)
 {
   const std::string names = fmt::format("{}", fmt::join(values, "|"));

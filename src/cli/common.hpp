@@ -43,9 +43,16 @@ Result<void> refuse_database_target(const Context& ctx, const std::string& targe
 
 // CLI11 validators whose messages say what is expected in words.
 CLI::Validator iso_date_validator();
+CLI::Validator gfx_validator(); // a GPU name: not empty (--gfx '' is no filter, so refused)
 CLI::Validator one_of(std::vector<std::string> values);
 CLI::Validator positive_number();     // a finite number > 0
 CLI::Validator non_negative_number(); // a finite number ≥ 0
+
+// A date window whose start (`from_option`, e.g. --since) is after its end
+// (`to_option`, --as-of or --until) selects nothing: a usage error naming
+// both. Empty strings are not given. Errors: usage.
+Result<void> check_date_window(const std::string& from, std::string_view from_option, const std::string& to,
+                               std::string_view to_option);
 
 // Today's date (UTC, YYYY-MM-DD) from the injected clock.
 std::string today(const Context& ctx);

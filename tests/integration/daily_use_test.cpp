@@ -265,6 +265,30 @@ TEST_F(DailyUse, RunsFiltersNarrowTheList)
   EXPECT_TRUE(contains(bad.err, "--since: expected a date YYYY-MM-DD, got 'July'")) << bad.err;
 }
 
+// A filter that can select nothing by its own terms is a usage error, not
+// an empty answer: an empty --gfx, or a window that ends before it starts.
+TEST_F(DailyUse, AnEmptyGfxOrAnInvertedDateWindowIsAUsageError)
+{
+  const auto usage = [&](const std::vector<std::string>& args, const std::string& message) {
+    std::vector<std::string> full{"--db", db()};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto r = run_cli(full);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+  };
+  usage({"report", "--gfx", ""}, "--gfx: expected a GPU name such as gfx950, got an empty string");
+  usage({"runs", "--gfx", ""}, "--gfx: expected a GPU name such as gfx950, got an empty string");
+  usage({"priors", "--since", "2026-09-01", "--as-of", "2026-08-01"},
+        "--since 2026-09-01 is after --as-of 2026-08-01: the window holds no run");
+  usage({"report", "--since", "2026-09-01", "--as-of", "2026-08-01"},
+        "--since 2026-09-01 is after --as-of 2026-08-01: the window holds no run");
+  usage({"runs", "--since", "2026-09-01", "--until", "2026-08-01"},
+        "--since 2026-09-01 is after --until 2026-08-01: the window holds no run");
+  // A one-day window is a window.
+  EXPECT_EQ(run_cli({"--db", db(), "priors", "--since", "2026-08-15", "--as-of", "2026-08-15"}).code, 0);
+}
+
 // ---- query -------------------------------------------------------------------
 
 TEST_F(DailyUse, QueryParametersAreCheckedAgainstTheQuery)
