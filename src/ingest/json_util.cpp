@@ -53,12 +53,102 @@ std::string position_of(std::string_view text, std::size_t offset)
   return fmt::format("line {}:{}", line, 1 + util::utf8_length(line_head));
 }
 
+enum class ScanState { code, string, line_comment, block_comment };
+
+// The JSON pointer of the innermost value being read at byte `offset`: one
+// pass over text[0, offset) keeping, per open container, the member name
+// last read (objects) or the element index (arrays). Strings and comments
+// are skipped as the prescan skips them; a member name's escapes other than
+// \" and \\ are kept as written. "" at the top level.
+std::string pointer_at(std::string_view text, std::size_t offset)
+{
+  struct Frame {
+    bool object = false;
+    bool has_key = false; // a member name was read since '{' or ','
+    std::string key;
+    std::size_t index = 0;
+  };
+  std::vector<Frame> stack;
+  ScanState state = ScanState::code;
+  bool reading_key = false;
+  std::string str;
+  const std::size_t end = std::min(offset, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    const char c = text[i];
+    const char next = i + 1 < end ? text[i + 1] : '\0';
+    switch (state) {
+    case ScanState::string:
+      if (c == '\\' && next != '\0') {
+        if (reading_key) {
+          str += next == '"' || next == '\\' ? std::string(1, next) : std::string{c, next};
+        }
+        ++i;
+      } else if (c == '"') {
+        state = ScanState::code;
+        if (reading_key) {
+          stack.back().key = std::move(str);
+          stack.back().has_key = true;
+        }
+      } else if (reading_key) {
+        str += c;
+      }
+      break;
+    case ScanState::line_comment:
+      state = c == '\n' ? ScanState::code : state;
+      break;
+    case ScanState::block_comment:
+      if (c == '*' && next == '/') {
+        state = ScanState::code;
+        ++i;
+      }
+      break;
+    case ScanState::code:
+      if (c == '/' && (next == '/' || next == '*')) {
+        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
+        ++i;
+      } else if (c == '{' || c == '[') {
+        stack.push_back(Frame{c == '{', false, {}, 0});
+      } else if ((c == '}' || c == ']') && !stack.empty()) {
+        stack.pop_back();
+      } else if (c == ',' && !stack.empty()) {
+        stack.back().has_key = false;
+        ++stack.back().index;
+      } else if (c == '"') {
+        state = ScanState::string;
+        reading_key = !stack.empty() && stack.back().object && !stack.back().has_key;
+        str.clear();
+      }
+      break;
+    }
+  }
+  std::string out;
+  for (const auto& f : stack) {
+    if (!f.object) {
+      out = child_pointer(out, f.index);
+    } else if (f.has_key) {
+      out = child_pointer(out, f.key);
+    } else {
+      break; // between members: the object itself
+    }
+  }
+  return out;
+}
+
+// Where a problem at byte `offset` is: "/pointer: line L:C", or "line L:C"
+// at the top level or when the pointer is too long to help (a nesting-depth
+// error is 128 levels down).
+std::string location_of(std::string_view text, std::size_t offset)
+{
+  constexpr std::size_t k_max_pointer_shown = 200;
+  const std::string pointer = pointer_at(text, offset);
+  return pointer.empty() || pointer.size() > k_max_pointer_shown ? position_of(text, offset)
+                                                                 : pointer + ": " + position_of(text, offset);
+}
+
 struct ScanIssue {
   std::size_t offset = 0;
   std::string what;
 };
-
-enum class ScanState { code, string, line_comment, block_comment };
 
 // Fast path inside a string literal: the index of the last byte before the
 // next one that needs the full scanner ('"', '\\', NUL or non-ASCII).
@@ -222,10 +312,10 @@ Result<json> parse_with_nlohmann(std::string_view text, DuplicateTracker* tracke
     const std::string what = e.what();
     if (what.find("unexpected end of input") != std::string::npos) {
       return fail(ErrorCode::invalid_input,
-                  fmt::format("{}: truncated JSON (unexpected end of input)", position_of(text, offset)));
+                  fmt::format("{}: truncated JSON (unexpected end of input)", location_of(text, offset)));
     }
     return fail(ErrorCode::invalid_input,
-                fmt::format("{}: invalid JSON: {}", position_of(text, offset), syntax_reason(what)));
+                fmt::format("{}: invalid JSON: {}", location_of(text, offset), syntax_reason(what)));
   } catch (const json::out_of_range& e) {
     // 406: a literal such as 1e999 overflows a double. nlohmann names the
     // literal but not where it is: find its first occurrence as a token.
@@ -236,7 +326,7 @@ Result<json> parse_with_nlohmann(std::string_view text, DuplicateTracker* tracke
       const std::string literal = what.substr(open + 1, close - open - 1);
       if (const auto at = find_number_token(text, literal)) {
         return fail(ErrorCode::invalid_input, fmt::format("{}: non-finite number '{}' (overflows a double)",
-                                                          position_of(text, *at), literal));
+                                                          location_of(text, *at), literal));
       }
       return fail(ErrorCode::invalid_input,
                   fmt::format("non-finite number '{}' (overflows a double)", literal));
@@ -316,7 +406,7 @@ Result<Screened> screen(std::string_view text)
   KeyScan keys;
   if (auto issue = prescan(text, saw_value, keys)) {
     return fail(ErrorCode::invalid_input,
-                fmt::format("{}: {}", position_of(text, issue->offset), issue->what));
+                fmt::format("{}: {}", location_of(text, issue->offset), issue->what));
   }
   if (!saw_value) {
     return fail(ErrorCode::invalid_input, "empty file (only whitespace or comments, no JSON value)");

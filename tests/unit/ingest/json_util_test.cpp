@@ -55,8 +55,8 @@ TEST(ParseJsonText, RejectsEmptyWhitespaceAndCommentOnlyFiles)
 TEST(ParseJsonText, RejectsNulBytesAndInvalidUtf8WithPosition)
 {
   const std::string with_nul("{\"a\":\n 1\0}", 10);
-  EXPECT_EQ(parse_error(with_nul), "line 2:3: binary or non-UTF-8 content (NUL byte)");
-  EXPECT_EQ(parse_error("{\"a\": \"\xff\"}"), "line 1:8: binary or non-UTF-8 content (invalid UTF-8)");
+  EXPECT_EQ(parse_error(with_nul), "/a: line 2:3: binary or non-UTF-8 content (NUL byte)");
+  EXPECT_EQ(parse_error("{\"a\": \"\xff\"}"), "/a: line 1:8: binary or non-UTF-8 content (invalid UTF-8)");
   // Overlong encoding of '/' and a lone continuation byte are not UTF-8 either.
   EXPECT_NE(parse_error("[\"\xC0\xAF\"]").find("non-UTF-8"), std::string::npos);
   EXPECT_NE(parse_error("[\"\x80\"]").find("non-UTF-8"), std::string::npos);
@@ -93,20 +93,35 @@ TEST(ParseJsonText, AcceptsExactly128LevelsAndIgnoresBracketsInStrings)
 
 TEST(ParseJsonText, ReportsTruncatedJsonWithPosition)
 {
-  EXPECT_EQ(parse_error("{\"a\": [1, 2"), "line 1:12: truncated JSON (unexpected end of input)");
+  EXPECT_EQ(parse_error("{\"a\": [1, 2"), "/a/1: line 1:12: truncated JSON (unexpected end of input)");
   EXPECT_NE(parse_error("{\n\"entries\": [\n{\"name\": \"x\"").find("truncated JSON"), std::string::npos);
+}
+
+// A syntax error names the JSON pointer of the value being read, then the
+// line and column: member names (with escapes, skipping strings and
+// comments that look like structure) and array indexes, down to the value.
+TEST(ParseJsonText, SyntaxErrorsNameTheJsonPointerOfTheValue)
+{
+  EXPECT_EQ(
+      parse_error("{\"cases\": [{\"ok\": 1}, {\"roofline_pct\": 0.5,\n \"bound\": memory}]}").substr(0, 29),
+      "/cases/1/bound: line 2:11: in");
+  EXPECT_EQ(parse_error("// {\"not\": [\n{\"a\\\"b\": {\"c/d\": \"[{\", \"e~\": tru}}").substr(0, 27),
+            "/a\"b/e~0: line 2:33: invali");
+  // Between members, the object itself; at the top level, no pointer.
+  EXPECT_EQ(parse_error("{\"a\": {\"b\": 1,, \"c\": 2}}").substr(0, 16), "/a: line 1:15: i");
+  EXPECT_EQ(parse_error("{\"a\": 1} x").substr(0, 12), "line 1:10: i");
 }
 
 TEST(ParseJsonText, RejectsNonFiniteLiterals)
 {
   EXPECT_EQ(parse_error("{\"roofline_pct\": NaN}"),
-            "line 1:18: non-finite number 'NaN' (JSON has no NaN/Infinity)");
+            "/roofline_pct: line 1:18: non-finite number 'NaN' (JSON has no NaN/Infinity)");
   EXPECT_NE(parse_error("[-Infinity]").find("non-finite number 'Infinity'"), std::string::npos);
   EXPECT_NE(parse_error("[inf]").find("non-finite number"), std::string::npos);
   // An overflowing literal is found where it stands, not inside another number.
   EXPECT_EQ(parse_error("{\"y\": \"1e999x\",\n \"x\": 1e999}"),
-            "line 2:7: non-finite number '1e999' (overflows a double)");
-  EXPECT_EQ(parse_error("[-1e400]"), "line 1:2: non-finite number '-1e400' (overflows a double)");
+            "/x: line 2:7: non-finite number '1e999' (overflows a double)");
+  EXPECT_EQ(parse_error("[-1e400]"), "/0: line 1:2: non-finite number '-1e400' (overflows a double)");
   // The words are fine inside strings, and exponents are numbers, not words.
   EXPECT_EQ(parse_error("{\"note\": \"NaN Infinity\", \"b\": 8.0e12, \"c\": 2.5E-3}"), "");
 }
