@@ -155,27 +155,26 @@ void read_attempt(const Row& r, ReportAttempt& a)
   a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
 }
 
-ReportVerdict read_verdict(const Row& r)
+// Every field of `v` from the row; its strings keep their buffers.
+void read_verdict(const Row& r, ReportVerdict& v)
 {
-  ReportVerdict v;
-  v.run_id = r.text("run_id");
+  r.text_into("run_id", v.run_id);
   v.verdict_id = r.integer("verdict_id").value_or(0);
-  v.round = r.text("round");
+  r.text_into("round", v.round);
   v.round_order = r.int32("round_order");
-  v.short_name = r.text("short_name");
-  v.name = r.text("name");
-  v.op_class = r.text("op_class");
-  v.source_kind = r.text("source_kind");
+  r.text_into("short_name", v.short_name);
+  r.text_into("name", v.name);
+  r.text_into("op_class", v.op_class);
+  r.text_into("source_kind", v.source_kind);
   v.pct_gpu_time = r.num("pct_gpu_time");
   v.roofline_pct = r.num("roofline_pct");
   v.target_eff = r.num("target_eff");
   v.attainable_speedup = r.num("attainable_speedup");
   v.expected_e2e_gain_pct = r.num("expected_e2e_gain_pct");
-  v.headroom_class = r.text("headroom_class");
+  r.text_into("headroom_class", v.headroom_class);
   v.suspect = r.flag("suspect");
   v.dispatch_bound = r.flag("dispatch_bound");
   v.byte_reduction_levers = r.strings("byte_reduction_levers");
-  return v;
 }
 
 ReportFinding read_finding(const Row& r)
@@ -235,10 +234,14 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
 {
   RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.run(read_run(r)); }));
+  // One verdict and one attempt object for every row: the sink may take
+  // their strings by swap and hand back buffers the next row reuses.
+  ReportVerdict verdict;
   RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
-                     [&](const Row& r) { sink.verdict(read_verdict(r)); }));
-  // One attempt object for every row: the sink may take its strings by swap
-  // and hand back buffers the next row reuses.
+                     [&](const Row& r) {
+                       read_verdict(r, verdict);
+                       sink.verdict(std::move(verdict));
+                     }));
   ReportAttempt attempt;
   RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) {

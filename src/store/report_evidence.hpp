@@ -64,9 +64,9 @@ struct ReportEvidence {
 };
 
 // Receivers of the rows read_report_evidence streams; each row is handed
-// over once and not kept by the store. Attempts come in one object refilled
-// (every field) for each row: a receiver may move or swap its fields out,
-// and buffers it swaps in are reused for the next row.
+// over once and not kept by the store. Verdicts and attempts each come in
+// one object refilled (every field) for each row: a receiver may move or
+// swap its fields out, and buffers it swaps in are reused for the next row.
 struct ReportEvidenceSink {
   std::function<void(RunSummary&&)> run;
   std::function<void(ReportAttempt&&)> attempt;
