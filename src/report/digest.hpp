@@ -77,11 +77,18 @@ public:
 
 private:
   void keep_caution(Caution&& caution);
+  // The pick of (run_id, kernel) named by need_realized, or nullptr.
+  RealizedPick* pick_of(const std::string& run_id, const std::string& kernel);
 
   detail::LineIndex m_index;
-  std::unordered_set<std::string> m_caution_keys;           // distinct run cautions seen (bounded mode)
-  std::vector<Caution> m_raised;                            // one attempt's cautions
-  std::unordered_map<std::string, RealizedPick> m_realized; // run_id '\n' kernel
+  std::unordered_set<std::string> m_caution_keys; // distinct run cautions seen (bounded mode)
+  std::vector<Caution> m_raised;                  // one attempt's cautions
+  // The picks by run id, then kernel; attempts arrive a run at a time, so
+  // the last run's picks are looked up first.
+  using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
+  std::unordered_map<std::string, RunPicks> m_realized;
+  std::string m_last_pick_run;
+  RunPicks* m_last_picks = nullptr; // m_last_pick_run's picks, or nullptr when it has none
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads
