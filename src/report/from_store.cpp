@@ -55,11 +55,9 @@ void attempt_info(store::ReportAttempt& a, const RunInfo& run, AttemptInfo& x)
   } else {
     swap(x.kind, a.kind);
   }
-  swap(x.candidate, a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
   swap(x.output_parity, a.output_parity);
-  swap(x.parity_kind, a.parity_kind);
   swap(x.reason, a.reason);
   swap(x.reject_reason, a.reject_reason);
   swap(x.prediction, a.prediction);

@@ -124,7 +124,6 @@ void read_attempt(const Row& r, ReportAttempt& a)
   r.text_into("run_id", a.run_id);
   r.text_into("attempt_key", a.attempt_key);
   r.text_into("kind", a.kind);
-  r.text_into("candidate", a.candidate);
   r.text_into("short_name", a.short_name);
   r.text_into("op_class", a.op_class);
   r.text_into("regime", a.regime);
@@ -138,18 +137,14 @@ void read_attempt(const Row& r, ReportAttempt& a)
   a.measured = r.flag("measured");
   a.deployed = r.flag("deployed");
   r.text_into("output_parity", a.output_parity);
-  r.text_into("parity_kind", a.parity_kind);
   r.text_into("reason", a.reason);
   r.text_into("reject_reason", a.reject_reason);
   r.text_into("validation_class", a.validation_class);
   a.validation_speedup = r.num("validation_speedup");
-  r.opt_text_into("pred_source_kind", a.prediction.source_kind);
   a.prediction.roofline_pct = r.num("pred_roofline_pct");
   a.prediction.target_eff = r.num("pred_target_eff");
   a.prediction.attainable_speedup = r.num("pred_attainable_speedup");
-  a.prediction.expected_e2e_gain_pct = r.num("pred_expected_e2e_gain_pct");
   r.opt_text_into("pred_headroom_class", a.prediction.headroom_class);
-  r.opt_text_into("pred_confidence", a.prediction.confidence);
   const auto suspect = r.integer("pred_suspect");
   a.prediction.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
   a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");

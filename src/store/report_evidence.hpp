@@ -19,16 +19,18 @@ namespace rfdb::store {
 
 // An attempt's own facts; its run's (date, gfx, model, workload) are those
 // of its run row.
+// Only the columns the playbook reads.
 struct ReportAttempt {
   std::string run_id;
-  std::string attempt_key, kind, candidate, short_name, op_class, regime, lever, lever_kind, backend;
+  std::string attempt_key, kind, short_name, op_class, regime, lever, lever_kind, backend;
   std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
   std::string gate, verdict;
   bool measured = false, deployed = false;
-  std::string output_parity, parity_kind, reason, reject_reason;
+  std::string output_parity, reason, reject_reason;
   std::string validation_class;             // the run's Director validation
   std::optional<double> validation_speedup; // × the run's throughput_speedup
-  domain::Prediction prediction;            // stage, bound_type, dispatch_bound and round are not read
+  domain::Prediction prediction; // roofline_pct, target_eff, attainable_speedup, headroom_class, suspect and
+                                 // pct_gpu_time only
 };
 
 // A profile-round verdict (round set) or a measured baseline roofline
