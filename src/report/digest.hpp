@@ -129,7 +129,7 @@ public:
 
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> m_group_runs;
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
   std::string m_watch;
   std::vector<HeadVerdict> m_watched; // the watched run's latest heads
   std::vector<HeadVerdict> m_newest;  // the newest run's latest heads

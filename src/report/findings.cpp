@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -76,7 +77,10 @@ bool keep_stronger(std::optional<StrengthKey>& best, const StrengthView& key)
 
 // Fold one qualifying attempt into its line's run evidence (what
 // finish_runs shows, independent of the order attempts arrive in).
-void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const AttemptInfo& a)
+// `new_shape`: the first attempt of its shape (LineIndex::shapes) on the
+// line; the sets keyed by shape fields only (backends, kinds, gates) already
+// hold what a repeat would add.
+void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const AttemptInfo& a, bool new_shape)
 {
   const bool clean = is_clean(a);
   const StrengthView key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
@@ -102,17 +106,19 @@ void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const Attem
   if (!a.short_name.empty() && !is_config_trial(a)) {
     r.kernels.insert(a.short_name);
   }
-  if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
-    r.backends.insert(b);
-  }
-  if (!a.lever_kind.empty()) {
-    r.kinds.insert(a.lever_kind);
-  }
-  // The gate shown: a config trial is kept; no gate reads "none".
-  if (is_config_trial(a)) {
-    r.gates.insert("kept");
-  } else {
-    r.gates.insert(a.gate.empty() ? std::string("none") : a.gate);
+  if (new_shape) {
+    if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
+      r.backends.insert(b);
+    }
+    if (!a.lever_kind.empty()) {
+      r.kinds.insert(a.lever_kind);
+    }
+    // The gate shown: a config trial is kept; no gate reads "none".
+    if (is_config_trial(a)) {
+      r.gates.insert("kept");
+    } else {
+      r.gates.insert(a.gate.empty() ? std::string("none") : a.gate);
+    }
   }
   detail::widen(r.iso_min, r.iso_max, a.isolated_speedup);
   detail::widen(r.e2e_min, r.e2e_max, a.e2e_delta_pct);
@@ -189,27 +195,43 @@ const std::pair<ReuseKey, std::string>& detail::LineIndex::reuse_key(const Attem
 
 void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
 {
-  const auto& [key, key_text] = index.reuse_key(a);
-  const std::string& text = index.lever_text(a);
-  const std::string& lever_key = index.lever_key(text, key.op_class);
-  std::string& line_key = index.line_scratch;
-  line_key.assign(key_text);
-  line_key += '\n';
-  line_key += lever_key;
-  auto it = index.lines.find(line_key);
-  if (it == index.lines.end()) {
-    it = index.lines.emplace(line_key, lines.size()).first;
-    lines.push_back(Line{});
-    lines.back().key = key;
-    lines.back().lever_key = lever_key;
+  // The line, its lever text and backend key follow from the attempt's
+  // shape: found once per distinct shape.
+  std::string& shape = index.shape_scratch;
+  shape.clear();
+  for (const std::string* field :
+       {&a.kind, &a.lever_kind, &a.op_class, &a.gfx, &a.regime, &a.lever, &a.backend, &a.gate}) {
+    const auto size =
+        static_cast<std::uint32_t>(field->size()); // length-prefixed: free text may hold anything
+    shape.append(reinterpret_cast<const char*>(&size), sizeof size);
+    shape += *field;
   }
-  Line& l = lines[it->second];
-  l.spellings.insert(text);
-  add_run_evidence(l.run_evidence, index, a);
+  const auto [at, new_shape] = index.shapes.try_emplace(shape, 0);
+  if (new_shape) {
+    const auto& [key, key_text] = index.reuse_key(a);
+    const std::string& text = index.lever_text(a);
+    const std::string& lever_key = index.lever_key(text, key.op_class);
+    std::string& line_key = index.line_scratch;
+    line_key.assign(key_text);
+    line_key += '\n';
+    line_key += lever_key;
+    auto it = index.lines.find(line_key);
+    if (it == index.lines.end()) {
+      it = index.lines.emplace(line_key, lines.size()).first;
+      lines.push_back(Line{});
+      lines.back().key = key;
+      lines.back().lever_key = lever_key;
+    }
+    at->second = it->second;
+    Line& l = lines[it->second];
+    l.spellings.insert(text);
+    if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
+      l.backend_keys.insert(index.lever_key(b, ""));
+    }
+  }
+  Line& l = lines[at->second];
+  add_run_evidence(l.run_evidence, index, a, new_shape);
   l.runs.insert(a.run_id);
-  if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
-    l.backend_keys.insert(index.lever_key(b, ""));
-  }
 }
 
 namespace {
@@ -597,7 +619,7 @@ void widen(std::optional<double>& lo, std::optional<double>& hi, const std::opti
 
 void bump_date(std::string& date, std::string_view candidate)
 {
-  if (util::parse_iso_date(candidate) && std::string(candidate) > date) {
+  if (candidate > std::string_view(date) && util::parse_iso_date(candidate)) {
     date = std::string(candidate);
   }
 }

@@ -114,6 +114,10 @@ struct LineIndex {
   std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
 
   std::unordered_map<std::string, std::string> one_lines;
+  // Line index by attempt shape: kind, lever_kind, op_class, gfx, regime,
+  // lever, backend and gate, each preceded by its length.
+  std::unordered_map<std::string, std::size_t> shapes;
+  std::string shape_scratch;
 
   // one_line(text), computed once per distinct text.
   const std::string& one_line_of(const std::string& text);
