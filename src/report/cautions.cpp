@@ -64,7 +64,9 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   if (!e2e_loss && !contradiction && !lost) {
     return;
   }
-  const ReuseKey key = lever_keys != nullptr ? lever_keys->reuse_key(a).first : attempt_reuse_key(a);
+  ReuseKey own_key;
+  const ReuseKey& key =
+      lever_keys != nullptr ? lever_keys->reuse_key(a).first : (own_key = attempt_reuse_key(a));
   std::string own_lever_text;
   const std::string& lever_text =
       lever_keys != nullptr ? lever_keys->lever_text(a) : (own_lever_text = attempt_lever_text(a));
