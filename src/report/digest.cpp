@@ -46,8 +46,6 @@ void AttemptDigest::need_realized(const std::string& run_id, const std::string& 
     }
   }
   picks.emplace_back(kernel, RealizedPick{});
-  m_last_pick_run.clear();
-  m_last_picks = nullptr;
 }
 
 RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel) const
@@ -142,15 +140,11 @@ void AttemptDigest::add(const AttemptInfo& a)
 
 RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)
 {
-  if (run_id != m_last_pick_run || m_last_pick_run.empty()) {
-    m_last_pick_run = run_id;
-    const auto it = m_realized.find(run_id);
-    m_last_picks = it == m_realized.end() ? nullptr : &it->second;
-  }
-  if (m_last_picks == nullptr) {
+  const auto it = m_realized.find(run_id);
+  if (it == m_realized.end()) {
     return nullptr;
   }
-  for (auto& [name, pick] : *m_last_picks) {
+  for (auto& [name, pick] : it->second) {
     if (name == kernel) {
       return &pick;
     }

@@ -83,12 +83,9 @@ private:
   detail::LineIndex m_index;
   std::unordered_set<std::string> m_caution_keys; // distinct run cautions seen (bounded mode)
   std::vector<Caution> m_raised;                  // one attempt's cautions
-  // The picks by run id, then kernel; attempts arrive a run at a time, so
-  // the last run's picks are looked up first.
+  // The picks by run id, then kernel (no key string built per attempt).
   using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
   std::unordered_map<std::string, RunPicks> m_realized;
-  std::string m_last_pick_run;
-  RunPicks* m_last_picks = nullptr; // m_last_pick_run's picks, or nullptr when it has none
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads
