@@ -1,17 +1,18 @@
 -- Every attempt of a non-retracted run as the playbook reads it: the attempt
 -- model's outcome facts (gate, parity, reason, the run's Director
--- validation) and the prediction snapshot. No run columns: the reader joins
+-- validation) and the prediction snapshot (only the columns the playbook
+-- reads: no candidate, parity_kind, pred_source_kind, pred_confidence or
+-- pred_expected_e2e_gain_pct). No run columns: the reader joins
 -- each row to the run rows of report_runs, which the optional filters :since
 -- (run_date on or after) and :gfx also narrow here (a set of run ids built
 -- once, no join per row). In table order, no sort: the analysis does not
 -- depend on the order.
-SELECT a.run_id, a.attempt_key, a.kind, a.candidate, a.short_name, a.op_class, a.regime,
+SELECT a.run_id, a.attempt_key, a.kind, a.short_name, a.op_class, a.regime,
        a.lever, a.lever_kind, a.backend, a.isolated_speedup, a.e2e_delta_pct,
-       a.gate, a.verdict, a.measured, a.deployed, a.output_parity, a.parity_kind,
+       a.gate, a.verdict, a.measured, a.deployed, a.output_parity,
        a.reason, a.reject_reason, a.validation_class, a.validation_speedup,
-       a.pred_source_kind, a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
-       a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence, a.pred_suspect,
-       a.pred_pct_gpu_time
+       a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
+       a.pred_headroom_class, a.pred_suspect, a.pred_pct_gpu_time
 FROM attempts a
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
   AND (:since IS NULL AND :gfx IS NULL

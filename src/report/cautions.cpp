@@ -64,8 +64,12 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   if (!e2e_loss && !contradiction && !lost) {
     return;
   }
-  const ReuseKey key = lever_keys != nullptr ? lever_keys->reuse_key(a).first : attempt_reuse_key(a);
-  const std::string lever_text = attempt_lever_text(a);
+  ReuseKey own_key;
+  const ReuseKey& key =
+      lever_keys != nullptr ? lever_keys->reuse_key(a).first : (own_key = attempt_reuse_key(a));
+  std::string own_lever_text;
+  const std::string& lever_text =
+      lever_keys != nullptr ? lever_keys->lever_text(a) : (own_lever_text = attempt_lever_text(a));
   Caution base{CautionKind::e2e_loss,
                key,
                a.run_id,

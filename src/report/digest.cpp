@@ -10,20 +10,6 @@
 
 namespace rfdb::report {
 
-namespace {
-
-std::string pick_key(const std::string& run_id, const std::string& kernel)
-{
-  std::string key;
-  key.reserve(run_id.size() + kernel.size() + 1);
-  key += run_id;
-  key += '\n';
-  key += kernel;
-  return key;
-}
-
-} // namespace
-
 void MissList::add(double ratio, const AttemptInfo& attempt)
 {
   ++total;
@@ -53,14 +39,24 @@ AttemptDigest::AttemptDigest()
 
 void AttemptDigest::need_realized(const std::string& run_id, const std::string& kernel)
 {
-  m_realized.try_emplace(pick_key(run_id, kernel));
+  RunPicks& picks = m_realized[run_id];
+  for (const auto& [name, pick] : picks) {
+    if (name == kernel) {
+      return;
+    }
+  }
+  picks.emplace_back(kernel, RealizedPick{});
 }
 
 RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel) const
 {
   RealizedPick p;
-  if (const auto it = m_realized.find(pick_key(run_id, kernel)); it != m_realized.end()) {
-    p = it->second;
+  if (const auto it = m_realized.find(run_id); it != m_realized.end()) {
+    for (const auto& [name, pick] : it->second) {
+      if (name == kernel) {
+        p = pick;
+      }
+    }
   }
   p.short_name = kernel;
   return p;
@@ -130,8 +126,8 @@ void AttemptDigest::add(const AttemptInfo& a)
   }
   // Routing quality: the best e2e delta and isolated speedup of a pick.
   if (evidence && !m_realized.empty()) {
-    if (const auto it = m_realized.find(pick_key(a.run_id, a.short_name)); it != m_realized.end()) {
-      RealizedPick& p = it->second;
+    if (RealizedPick* pick = pick_of(a.run_id, a.short_name); pick != nullptr) {
+      RealizedPick& p = *pick;
       if (a.e2e_delta_pct) {
         p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
       }
@@ -140,6 +136,20 @@ void AttemptDigest::add(const AttemptInfo& a)
       }
     }
   }
+}
+
+RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)
+{
+  const auto it = m_realized.find(run_id);
+  if (it == m_realized.end()) {
+    return nullptr;
+  }
+  for (auto& [name, pick] : it->second) {
+    if (name == kernel) {
+      return &pick;
+    }
+  }
+  return nullptr;
 }
 
 void AttemptDigest::keep_caution(Caution&& c)

@@ -77,11 +77,15 @@ public:
 
 private:
   void keep_caution(Caution&& caution);
+  // The pick of (run_id, kernel) named by need_realized, or nullptr.
+  RealizedPick* pick_of(const std::string& run_id, const std::string& kernel);
 
   detail::LineIndex m_index;
-  std::unordered_set<std::string> m_caution_keys;           // distinct run cautions seen (bounded mode)
-  std::vector<Caution> m_raised;                            // one attempt's cautions
-  std::unordered_map<std::string, RealizedPick> m_realized; // run_id '\n' kernel
+  std::unordered_set<std::string> m_caution_keys; // distinct run cautions seen (bounded mode)
+  std::vector<Caution> m_raised;                  // one attempt's cautions
+  // The picks by run id, then kernel (no key string built per attempt).
+  using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
+  std::unordered_map<std::string, RunPicks> m_realized;
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads
@@ -122,7 +126,7 @@ public:
 
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> m_group_runs;
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
   std::string m_watch;
   std::vector<HeadVerdict> m_watched; // the watched run's latest heads
   std::vector<HeadVerdict> m_newest;  // the newest run's latest heads

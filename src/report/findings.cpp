@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -41,14 +42,6 @@ bool is_clean(const AttemptInfo& a)
 bool is_verified(const AttemptInfo& a)
 {
   return validation_won(a) && validation_includes(a);
-}
-
-std::string gate_of(const AttemptInfo& a)
-{
-  if (is_config_trial(a)) {
-    return "kept";
-  }
-  return a.gate.empty() ? std::string("none") : a.gate;
 }
 
 // A StrengthKey over the attempt's own strings: compared without a copy,
@@ -84,7 +77,10 @@ bool keep_stronger(std::optional<StrengthKey>& best, const StrengthView& key)
 
 // Fold one qualifying attempt into its line's run evidence (what
 // finish_runs shows, independent of the order attempts arrive in).
-void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
+// `new_shape`: the first attempt of its shape (LineIndex::shapes) on the
+// line; the sets keyed by shape fields only (backends, kinds, gates) already
+// hold what a repeat would add.
+void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const AttemptInfo& a, bool new_shape)
 {
   const bool clean = is_clean(a);
   const StrengthView key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
@@ -110,18 +106,25 @@ void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
   if (!a.short_name.empty() && !is_config_trial(a)) {
     r.kernels.insert(a.short_name);
   }
-  if (std::string b = one_line(a.backend); !b.empty()) {
-    r.backends.insert(std::move(b));
+  if (new_shape) {
+    if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
+      r.backends.insert(b);
+    }
+    if (!a.lever_kind.empty()) {
+      r.kinds.insert(a.lever_kind);
+    }
+    // The gate shown: a config trial is kept; no gate reads "none".
+    if (is_config_trial(a)) {
+      r.gates.insert("kept");
+    } else {
+      r.gates.insert(a.gate.empty() ? std::string("none") : a.gate);
+    }
   }
-  if (!a.lever_kind.empty()) {
-    r.kinds.insert(a.lever_kind);
-  }
-  r.gates.insert(gate_of(a));
   detail::widen(r.iso_min, r.iso_max, a.isolated_speedup);
   detail::widen(r.e2e_min, r.e2e_max, a.e2e_delta_pct);
   detail::bump_date(r.last_seen, a.run_date);
   if (keep_stronger(r.front, key)) {
-    r.front_lever = a.lever.empty() ? attempt_lever_text(a) : a.lever;
+    r.front_lever = a.lever.empty() ? index.lever_text(a) : a.lever;
     r.front_reason = a.reason;
   }
   // Only the references shown are kept, and how many there were.
@@ -137,6 +140,27 @@ void add_run_evidence(detail::LineRuns& r, const AttemptInfo& a)
 }
 
 } // namespace
+
+const std::string& detail::LineIndex::one_line_of(const std::string& text)
+{
+  auto it = one_lines.find(text);
+  if (it == one_lines.end()) {
+    it = one_lines.emplace(text, one_line(text)).first;
+  }
+  return it->second;
+}
+
+const std::string& detail::LineIndex::lever_text(const AttemptInfo& a)
+{
+  static const std::string k_unnamed = "unnamed lever";
+  if (const std::string& l = one_line_of(a.lever); !l.empty()) {
+    return l;
+  }
+  if (const std::string& b = one_line_of(a.backend); !b.empty()) {
+    return b;
+  }
+  return k_unnamed;
+}
 
 const std::string& detail::LineIndex::lever_key(const std::string& text, const std::string& op_class)
 {
@@ -171,27 +195,43 @@ const std::pair<ReuseKey, std::string>& detail::LineIndex::reuse_key(const Attem
 
 void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& a)
 {
-  const auto& [key, key_text] = index.reuse_key(a);
-  const std::string text = attempt_lever_text(a);
-  const std::string& lever_key = index.lever_key(text, key.op_class);
-  std::string& line_key = index.line_scratch;
-  line_key.assign(key_text);
-  line_key += '\n';
-  line_key += lever_key;
-  auto it = index.lines.find(line_key);
-  if (it == index.lines.end()) {
-    it = index.lines.emplace(line_key, lines.size()).first;
-    lines.push_back(Line{});
-    lines.back().key = key;
-    lines.back().lever_key = lever_key;
+  // The line, its lever text and backend key follow from the attempt's
+  // shape: found once per distinct shape.
+  std::string& shape = index.shape_scratch;
+  shape.clear();
+  for (const std::string* field :
+       {&a.kind, &a.lever_kind, &a.op_class, &a.gfx, &a.regime, &a.lever, &a.backend, &a.gate}) {
+    const auto size =
+        static_cast<std::uint32_t>(field->size()); // length-prefixed: free text may hold anything
+    shape.append(reinterpret_cast<const char*>(&size), sizeof size);
+    shape += *field;
   }
-  Line& l = lines[it->second];
-  l.spellings.insert(text);
-  add_run_evidence(l.run_evidence, a);
+  const auto [at, new_shape] = index.shapes.try_emplace(shape, 0);
+  if (new_shape) {
+    const auto& [key, key_text] = index.reuse_key(a);
+    const std::string& text = index.lever_text(a);
+    const std::string& lever_key = index.lever_key(text, key.op_class);
+    std::string& line_key = index.line_scratch;
+    line_key.assign(key_text);
+    line_key += '\n';
+    line_key += lever_key;
+    auto it = index.lines.find(line_key);
+    if (it == index.lines.end()) {
+      it = index.lines.emplace(line_key, lines.size()).first;
+      lines.push_back(Line{});
+      lines.back().key = key;
+      lines.back().lever_key = lever_key;
+    }
+    at->second = it->second;
+    Line& l = lines[it->second];
+    l.spellings.insert(text);
+    if (const std::string& b = index.one_line_of(a.backend); !b.empty()) {
+      l.backend_keys.insert(index.lever_key(b, ""));
+    }
+  }
+  Line& l = lines[at->second];
+  add_run_evidence(l.run_evidence, index, a, new_shape);
   l.runs.insert(a.run_id);
-  if (const std::string b = one_line(a.backend); !b.empty()) {
-    l.backend_keys.insert(index.lever_key(b, ""));
-  }
 }
 
 namespace {
@@ -232,7 +272,7 @@ void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
   f.backends = to_vector(r.backends);
   f.lever_kind = r.kinds.empty() ? std::string() : *r.kinds.begin();
   f.gates = to_vector(r.gates);
-  f.clean_run_ids = to_vector(r.clean);
+  f.clean_run_ids = r.clean.sorted();
   f.e2e_run_count = static_cast<int>(r.e2e_runs.size());
   e.clean_sources += static_cast<int>(r.clean.size());
   e.clean_runs = static_cast<int>(r.clean.size());
@@ -248,7 +288,7 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.key = l.key;
   f.lever_key = l.lever_key;
   f.spellings = to_vector(l.spellings);
-  f.run_ids = to_vector(l.runs);
+  f.run_ids = l.runs.sorted();
   TierEvidence e;
   e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
   if (l.run_evidence.ref_count != 0) {
@@ -579,7 +619,7 @@ void widen(std::optional<double>& lo, std::optional<double>& hi, const std::opti
 
 void bump_date(std::string& date, std::string_view candidate)
 {
-  if (util::parse_iso_date(candidate) && std::string(candidate) > date) {
+  if (candidate > std::string_view(date) && util::parse_iso_date(candidate)) {
     date = std::string(candidate);
   }
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -54,11 +55,9 @@ void attempt_info(store::ReportAttempt& a, const RunInfo& run, AttemptInfo& x)
   } else {
     swap(x.kind, a.kind);
   }
-  swap(x.candidate, a.candidate);
   x.measured = a.measured;
   x.deployed = a.deployed;
   swap(x.output_parity, a.output_parity);
-  swap(x.parity_kind, a.parity_kind);
   swap(x.reason, a.reason);
   swap(x.reject_reason, a.reject_reason);
   swap(x.prediction, a.prediction);
@@ -136,7 +135,7 @@ ImportedFinding imported(const store::ReportFinding& f)
 // Top kernel by pct_gpu_time and by expected gain for every profiled round
 // of one run's verdicts (all of one run_id, in their report order), rounds
 // in first-seen order.
-std::vector<RoundRanking> rankings(const std::vector<store::ReportVerdict>& verdicts)
+std::vector<RoundRanking> rankings(std::span<const store::ReportVerdict> verdicts)
 {
   std::vector<RoundRanking> out;
   std::vector<std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops; // by out index
@@ -190,7 +189,7 @@ bool usable_measured(const store::ReportVerdict& v)
 // task dir may name either); the first one wins.
 using Baselines = std::vector<std::pair<std::string_view, const store::ReportVerdict*>>;
 
-Baselines measured_baselines(const std::vector<store::ReportVerdict>& vs)
+Baselines measured_baselines(std::span<const store::ReportVerdict> vs)
 {
   Baselines out;
   for (const auto& v : vs) {
@@ -253,7 +252,7 @@ HeadVerdict head_from(const store::ReportVerdict& v, const RunInfo& run, const s
 // Heads of the latest profiled round of one run's `verdicts`; whether a
 // byte-reduction lever (fusion or lower precision) was tried on the kernel
 // afterwards and is_newest_run are set by the caller.
-std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts, const RunInfo& run)
+std::vector<HeadVerdict> heads(std::span<const store::ReportVerdict> verdicts, const RunInfo& run)
 {
   int latest_round = std::numeric_limits<int>::min(); // read only for verdicts with a round
   for (const auto& v : verdicts) {
@@ -276,7 +275,7 @@ std::vector<HeadVerdict> heads(const std::vector<store::ReportVerdict>& verdicts
 // A run's verdicts in report order: round_order (none first), pct_gpu_time
 // descending (none last), short_name, verdict_id — what the rankings' and
 // heads' first-of-equals rules read.
-void sort_run_verdicts(std::vector<store::ReportVerdict>& vs)
+void sort_run_verdicts(std::span<store::ReportVerdict> vs)
 {
   std::sort(vs.begin(), vs.end(), [](const store::ReportVerdict& a, const store::ReportVerdict& b) {
     if (a.round_order != b.round_order) {
@@ -387,7 +386,7 @@ void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
   if (!m_verdicts_started) {
     start_verdicts();
   }
-  if (!m_run_verdicts.empty() && m_run_verdicts.front().run_id != v.run_id) {
+  if (m_run_count != 0 && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
   const RunInfo* run = run_of(v.run_id);
@@ -400,7 +399,14 @@ void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
     m_newest_date = run->run_date;
     m_newest_run = v.run_id;
   }
-  m_run_verdicts.push_back(std::move(v));
+  // The slots of earlier runs are reused: `v` takes the old strings' buffers
+  // back to the reader.
+  if (m_run_count < m_run_verdicts.size()) {
+    std::swap(m_run_verdicts[m_run_count], v);
+  } else {
+    m_run_verdicts.push_back(std::move(v));
+  }
+  ++m_run_count;
 }
 
 void ReportInputBuilder::add_finding(const store::ReportFinding& f)
@@ -412,25 +418,26 @@ void ReportInputBuilder::flush_run()
 {
   // A round whose rankings agree is only counted (routing quality lists the
   // disagreements); a round of a run out of scope is dropped by the analysis.
-  if (m_run_verdicts.empty()) {
+  if (m_run_count == 0) {
     return;
   }
+  const std::span<store::ReportVerdict> verdicts(m_run_verdicts.data(), m_run_count);
   const RunInfo& run = *m_verdict_run;
   const bool scoped = in_scope(run.run_date, run.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
-  sort_run_verdicts(m_run_verdicts);
-  for (auto& r : rankings(m_run_verdicts)) {
+  sort_run_verdicts(verdicts);
+  for (auto& r : rankings(verdicts)) {
     if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
       ++m_in.agreed_rounds;
     } else {
       m_in.rankings.push_back(std::move(r));
     }
   }
-  auto run_heads = heads(m_run_verdicts, run);
+  auto run_heads = heads(verdicts, run);
   std::erase_if(run_heads, [&](const HeadVerdict& h) {
     return !in_scope(h.run_date, h.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
   });
   m_in.head_digest->add_run(std::move(run_heads));
-  m_run_verdicts.clear();
+  m_run_count = 0;
 }
 
 ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)

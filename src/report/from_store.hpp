@@ -67,7 +67,8 @@ private:
   bool m_attempts_started = false;
   std::set<std::pair<std::string, std::string>>
       m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt
-  std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows
+  std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows first, then spare slots
+  std::size_t m_run_count = 0;                      // the current run's rows in m_run_verdicts
   const RunInfo* m_verdict_run = nullptr;           // their run
   std::vector<bool> m_undated;                      // per run: run_date NULL
   std::vector<std::uint32_t> m_by_id;               // m_in.runs indices by run_id

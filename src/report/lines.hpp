@@ -5,12 +5,14 @@
 
 #include "report/findings.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rfdb::report::detail {
@@ -25,6 +27,35 @@ struct StrengthKey {
   std::string attempt_key;
 };
 bool stronger_key(const StrengthKey& x, const StrengthKey& y);
+
+// A set of run ids, filled from attempts that mostly arrive a run at a time:
+// a hash set (no ordered compare of long ids per insert) with the last id
+// inserted checked first. sorted() gives the std::set order.
+class RunSet {
+public:
+  void insert(const std::string& run_id)
+  {
+    if (run_id == m_last) {
+      return;
+    }
+    m_last = run_id;
+    m_ids.insert(run_id);
+  }
+  [[nodiscard]] std::size_t count(const std::string& run_id) const { return m_ids.count(run_id); }
+  [[nodiscard]] std::size_t size() const { return m_ids.size(); }
+  [[nodiscard]] bool empty() const { return m_ids.empty(); }
+  // The ids in ascending order.
+  [[nodiscard]] std::vector<std::string> sorted() const
+  {
+    std::vector<std::string> out(m_ids.begin(), m_ids.end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+private:
+  std::unordered_set<std::string> m_ids;
+  std::string m_last;
+};
 
 // What a line keeps of its qualifying run attempts: the aggregates the
 // finding shows, the strongest attempt of each kind and every reference, so
@@ -47,7 +78,8 @@ struct LineRuns {
   std::optional<StrengthKey> beyond;
   double beyond_e2e = 0.0;
   double beyond_ceiling = 0.0;
-  std::set<std::string> kernels, backends, kinds, gates, clean, e2e_runs;
+  std::set<std::string> kernels, backends, kinds, gates;
+  RunSet clean, e2e_runs;
   std::optional<double> iso_min, iso_max, e2e_min, e2e_max;
   std::string last_seen;
 };
@@ -58,7 +90,7 @@ struct Line {
   std::string display;             // shown lever text
   std::set<std::string> spellings; // raw lever texts
   LineRuns run_evidence;           // of the qualifying attempts (ref_count 0: none)
-  std::set<std::string> runs;
+  RunSet runs;
   std::set<std::string> backend_keys; // lever keys of the attempts' backends
   // Imported knowledge on the line: one source whatever its member count.
   std::set<std::string> imported_ids;
@@ -81,6 +113,16 @@ struct LineIndex {
   std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
   std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
 
+  std::unordered_map<std::string, std::string> one_lines;
+  // Line index by attempt shape: kind, lever_kind, op_class, gfx, regime,
+  // lever, backend and gate, each preceded by its length.
+  std::unordered_map<std::string, std::size_t> shapes;
+  std::string shape_scratch;
+
+  // one_line(text), computed once per distinct text.
+  const std::string& one_line_of(const std::string& text);
+  // attempt_lever_text(attempt) from the memoized one_line texts.
+  const std::string& lever_text(const AttemptInfo& attempt);
   // domain::lever_key(text, op_class), computed once per pair.
   const std::string& lever_key(const std::string& text, const std::string& op_class);
   // attempt_reuse_key(attempt) and its text, computed once per distinct

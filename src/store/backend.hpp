@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,19 @@ public:
   // The text form without a copy where the backend keeps it (valid until the
   // next step or reset); a NULL reads as an empty view.
   [[nodiscard]] virtual std::string_view get_text_view(int col) const = 0;
+  // The column or nullopt for NULL; backends may read both in one call.
+  [[nodiscard]] virtual std::optional<std::string_view> get_opt_text_view(int col) const
+  {
+    return is_null(col) ? std::nullopt : std::optional<std::string_view>(get_text_view(col));
+  }
+  [[nodiscard]] virtual std::optional<double> get_opt_double(int col) const
+  {
+    return is_null(col) ? std::nullopt : std::optional<double>(get_double(col));
+  }
+  [[nodiscard]] virtual std::optional<std::int64_t> get_opt_int(int col) const
+  {
+    return is_null(col) ? std::nullopt : std::optional<std::int64_t>(get_int(col));
+  }
   [[nodiscard]] virtual std::string get_blob(int col) const = 0;
   [[nodiscard]] virtual int column_count() const = 0;
   [[nodiscard]] virtual std::string column_name(int col) const = 0;

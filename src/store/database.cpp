@@ -158,11 +158,11 @@ std::string Statement::get_blob(int col) const
 }
 std::optional<std::int64_t> Statement::get_opt_int(int col) const
 {
-  return is_null(col) ? std::nullopt : std::optional<std::int64_t>(get_int(col));
+  return m_impl->get_opt_int(col);
 }
 std::optional<double> Statement::get_opt_double(int col) const
 {
-  return is_null(col) ? std::nullopt : std::optional<double>(get_double(col));
+  return m_impl->get_opt_double(col);
 }
 std::optional<std::string> Statement::get_opt_text(int col) const
 {
@@ -170,10 +170,7 @@ std::optional<std::string> Statement::get_opt_text(int col) const
 }
 std::optional<std::string_view> Statement::get_opt_text_view(int col) const
 {
-  if (is_null(col)) {
-    return std::nullopt;
-  }
-  return m_impl->get_text_view(col);
+  return m_impl->get_opt_text_view(col);
 }
 int Statement::index_of(const char* col) const
 {

@@ -124,7 +124,6 @@ void read_attempt(const Row& r, ReportAttempt& a)
   r.text_into("run_id", a.run_id);
   r.text_into("attempt_key", a.attempt_key);
   r.text_into("kind", a.kind);
-  r.text_into("candidate", a.candidate);
   r.text_into("short_name", a.short_name);
   r.text_into("op_class", a.op_class);
   r.text_into("regime", a.regime);
@@ -138,44 +137,39 @@ void read_attempt(const Row& r, ReportAttempt& a)
   a.measured = r.flag("measured");
   a.deployed = r.flag("deployed");
   r.text_into("output_parity", a.output_parity);
-  r.text_into("parity_kind", a.parity_kind);
   r.text_into("reason", a.reason);
   r.text_into("reject_reason", a.reject_reason);
   r.text_into("validation_class", a.validation_class);
   a.validation_speedup = r.num("validation_speedup");
-  r.opt_text_into("pred_source_kind", a.prediction.source_kind);
   a.prediction.roofline_pct = r.num("pred_roofline_pct");
   a.prediction.target_eff = r.num("pred_target_eff");
   a.prediction.attainable_speedup = r.num("pred_attainable_speedup");
-  a.prediction.expected_e2e_gain_pct = r.num("pred_expected_e2e_gain_pct");
   r.opt_text_into("pred_headroom_class", a.prediction.headroom_class);
-  r.opt_text_into("pred_confidence", a.prediction.confidence);
   const auto suspect = r.integer("pred_suspect");
   a.prediction.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
   a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
 }
 
-ReportVerdict read_verdict(const Row& r)
+// Every field of `v` from the row; its strings keep their buffers.
+void read_verdict(const Row& r, ReportVerdict& v)
 {
-  ReportVerdict v;
-  v.run_id = r.text("run_id");
+  r.text_into("run_id", v.run_id);
   v.verdict_id = r.integer("verdict_id").value_or(0);
-  v.round = r.text("round");
+  r.text_into("round", v.round);
   v.round_order = r.int32("round_order");
-  v.short_name = r.text("short_name");
-  v.name = r.text("name");
-  v.op_class = r.text("op_class");
-  v.source_kind = r.text("source_kind");
+  r.text_into("short_name", v.short_name);
+  r.text_into("name", v.name);
+  r.text_into("op_class", v.op_class);
+  r.text_into("source_kind", v.source_kind);
   v.pct_gpu_time = r.num("pct_gpu_time");
   v.roofline_pct = r.num("roofline_pct");
   v.target_eff = r.num("target_eff");
   v.attainable_speedup = r.num("attainable_speedup");
   v.expected_e2e_gain_pct = r.num("expected_e2e_gain_pct");
-  v.headroom_class = r.text("headroom_class");
+  r.text_into("headroom_class", v.headroom_class);
   v.suspect = r.flag("suspect");
   v.dispatch_bound = r.flag("dispatch_bound");
   v.byte_reduction_levers = r.strings("byte_reduction_levers");
-  return v;
 }
 
 ReportFinding read_finding(const Row& r)
@@ -235,10 +229,14 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
 {
   RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) { sink.run(read_run(r)); }));
+  // One verdict and one attempt object for every row: the sink may take
+  // their strings by swap and hand back buffers the next row reuses.
+  ReportVerdict verdict;
   RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
-                     [&](const Row& r) { sink.verdict(read_verdict(r)); }));
-  // One attempt object for every row: the sink may take its strings by swap
-  // and hand back buffers the next row reuses.
+                     [&](const Row& r) {
+                       read_verdict(r, verdict);
+                       sink.verdict(std::move(verdict));
+                     }));
   ReportAttempt attempt;
   RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
                      [&](const Row& r) {

@@ -19,16 +19,18 @@ namespace rfdb::store {
 
 // An attempt's own facts; its run's (date, gfx, model, workload) are those
 // of its run row.
+// Only the columns the playbook reads.
 struct ReportAttempt {
   std::string run_id;
-  std::string attempt_key, kind, candidate, short_name, op_class, regime, lever, lever_kind, backend;
+  std::string attempt_key, kind, short_name, op_class, regime, lever, lever_kind, backend;
   std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
   std::string gate, verdict;
   bool measured = false, deployed = false;
-  std::string output_parity, parity_kind, reason, reject_reason;
+  std::string output_parity, reason, reject_reason;
   std::string validation_class;             // the run's Director validation
   std::optional<double> validation_speedup; // × the run's throughput_speedup
-  domain::Prediction prediction;            // stage, bound_type, dispatch_bound and round are not read
+  domain::Prediction prediction; // roofline_pct, target_eff, attainable_speedup, headroom_class, suspect and
+                                 // pct_gpu_time only
 };
 
 // A profile-round verdict (round set) or a measured baseline roofline
@@ -64,9 +66,9 @@ struct ReportEvidence {
 };
 
 // Receivers of the rows read_report_evidence streams; each row is handed
-// over once and not kept by the store. Attempts come in one object refilled
-// (every field) for each row: a receiver may move or swap its fields out,
-// and buffers it swaps in are reused for the next row.
+// over once and not kept by the store. Verdicts and attempts each come in
+// one object refilled (every field) for each row: a receiver may move or
+// swap its fields out, and buffers it swaps in are reused for the next row.
 struct ReportEvidenceSink {
   std::function<void(RunSummary&&)> run;
   std::function<void(ReportAttempt&&)> attempt;

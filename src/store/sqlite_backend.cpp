@@ -1,4 +1,4 @@
-// The SQLite backend: SQLiteCpp statements bound by name, read by column (see sqlite_backend.hpp).
+// The SQLite backend: raw sqlite3 statements bound by name, read by column (see sqlite_backend.hpp).
 #include "store/sqlite_backend.hpp"
 
 #include "store/sqlite_error.hpp"
@@ -6,8 +6,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <sqlite3.h>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,133 +33,209 @@ Error from_sqlite(const SQLite::Exception& e, std::string_view what)
 
 namespace {
 
+// Error from a failed sqlite3 call on `db`, as SQLiteCpp's Exception(db, rc)
+// reports it: SQLite's message with the call's code and the connection's
+// extended code.
+Error raw_error(sqlite3* db, int rc, std::string_view what)
+{
+  Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended {})", sqlite3_errmsg(db),
+                                                    rc, sqlite3_extended_errcode(db)));
+  if (rc == SQLITE_NOTADB) {
+    err.code = ErrorCode::not_rfdb_db;
+    err.message = "not an rfdb database (not an SQLite file)";
+  }
+  return std::move(err).with_context(std::string(what));
+}
+
+// An error that is not the connection's last one (no extended code), as
+// SQLiteCpp's Exception(message, rc) reports it.
+Error raw_error(const char* message, int rc, std::string_view what)
+{
+  return make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended -1)", message, rc))
+      .with_context(std::string(what));
+}
+
+// A statement on the raw sqlite3 API: columns are read with one sqlite3
+// call each (no wrapper object per column), binds and steps report errors
+// as SQLiteCpp did (see raw_error).
 class SqliteStatement final : public StatementImpl {
 public:
-  SqliteStatement(std::unique_ptr<SQLite::Statement> stmt, std::string name)
-      : m_stmt(std::move(stmt)), m_name(std::move(name))
+  SqliteStatement(sqlite3* db, sqlite3_stmt* stmt, std::string name)
+      : m_db(db), m_stmt(stmt, sqlite3_finalize), m_name(std::move(name)),
+        m_columns(sqlite3_column_count(stmt))
   {
   }
 
-  // A name that is not a parameter binds through SQLiteCpp by name, which
-  // throws its "out of range" error.
+  // A name that is not a parameter binds at index 0, which fails with
+  // SQLite's "column index out of range".
   Result<void> bind_null(const char* name) override
   {
-    return guard(name, [&] {
-      const int i = index(name);
-      i > 0 ? m_stmt->bind(i) : m_stmt->bind(name);
-    });
+    return check_bind(name, sqlite3_bind_null(raw(), index(name)));
   }
   Result<void> bind_int(const char* name, std::int64_t value) override
   {
-    return guard(name, [&] {
-      const int i = index(name);
-      i > 0 ? m_stmt->bind(i, value) : m_stmt->bind(name, value);
-    });
+    return check_bind(name, sqlite3_bind_int64(raw(), index(name), value));
   }
   Result<void> bind_double(const char* name, double value) override
   {
-    return guard(name, [&] {
-      const int i = index(name);
-      i > 0 ? m_stmt->bind(i, value) : m_stmt->bind(name, value);
-    });
+    return check_bind(name, sqlite3_bind_double(raw(), index(name), value));
   }
   Result<void> bind_text(const char* name, std::string_view value) override
   {
-    return guard(name, [&] {
-      const int i = index(name);
-      if (i <= 0) {
-        m_stmt->bind(name, std::string(value));
-        return;
-      }
-      std::string& kept = kept_value(i);
-      kept.assign(value);
-      m_stmt->bindNoCopy(i, kept);
-    });
+    const int i = index(name);
+    if (i <= 0) {
+      return check_bind(
+          name, sqlite3_bind_text(raw(), i, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT));
+    }
+    std::string& kept = kept_value(i);
+    kept.assign(value);
+    return check_bind(name,
+                      sqlite3_bind_text(raw(), i, kept.data(), static_cast<int>(kept.size()), SQLITE_STATIC));
   }
   Result<void> bind_blob(const char* name, std::string_view bytes) override
   {
-    return guard(name, [&] {
-      const int i = index(name);
-      if (i <= 0) {
-        m_stmt->bind(name, bytes.data(), static_cast<int>(bytes.size()));
-        return;
-      }
-      std::string& kept = kept_value(i);
-      kept.assign(bytes);
-      m_stmt->bindNoCopy(i, kept.data(), static_cast<int>(kept.size()));
-    });
+    const int i = index(name);
+    if (i <= 0) {
+      return check_bind(
+          name, sqlite3_bind_blob(raw(), i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
+    }
+    std::string& kept = kept_value(i);
+    kept.assign(bytes);
+    return check_bind(name,
+                      sqlite3_bind_blob(raw(), i, kept.data(), static_cast<int>(kept.size()), SQLITE_STATIC));
   }
 
   Result<int> exec() override
   {
-    try {
-      const int changed = m_stmt->exec();
+    const int rc = sqlite3_step(raw());
+    if (rc == SQLITE_DONE) {
+      const int changed = sqlite3_changes(m_db);
       reset();
       return changed;
-    } catch (const std::exception& e) {
-      Error err = error(e);
-      reset();
-      return fail(std::move(err));
     }
+    Error err = rc == SQLITE_ROW ? raw_error("exec() does not expect results. Use executeStep.", -1, what())
+                                 : step_error(rc);
+    reset();
+    return fail(std::move(err));
   }
 
   Result<bool> step() override
   {
-    try {
-      const bool row = m_stmt->executeStep();
-      if (!row) {
-        reset(); // ready for the next binding, as documented
-      }
-      return row;
-    } catch (const std::exception& e) {
-      Error err = error(e);
-      reset();
-      return fail(std::move(err));
+    const int rc = sqlite3_step(raw());
+    if (rc == SQLITE_ROW) {
+      return true;
     }
+    if (rc == SQLITE_DONE) {
+      reset(); // ready for the next binding, as documented
+      return false;
+    }
+    Error err = step_error(rc);
+    reset();
+    return fail(std::move(err));
   }
 
   void reset() noexcept override
   {
-    try {
-      m_stmt->reset();
-      m_stmt->clearBindings();
-    } catch (const std::exception&) {
-      // reset() reports the previous step's error again; it was already returned.
-    }
+    // sqlite3_reset reports the previous step's error again; it was already returned.
+    sqlite3_reset(raw());
+    sqlite3_clear_bindings(raw());
   }
 
-  [[nodiscard]] bool is_null(int col) const override { return m_stmt->isColumnNull(col); }
+  [[nodiscard]] bool is_null(int col) const override
+  {
+    return sqlite3_column_type(raw(), col) == SQLITE_NULL;
+  }
   [[nodiscard]] bool is_number(int col) const override
   {
-    const auto column = m_stmt->getColumn(col);
-    return column.isInteger() || column.isFloat();
+    const int type = sqlite3_column_type(raw(), col);
+    return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
   }
-  [[nodiscard]] std::int64_t get_int(int col) const override { return m_stmt->getColumn(col).getInt64(); }
-  [[nodiscard]] double get_double(int col) const override { return m_stmt->getColumn(col).getDouble(); }
-  [[nodiscard]] std::string get_text(int col) const override { return m_stmt->getColumn(col).getString(); }
+  [[nodiscard]] std::int64_t get_int(int col) const override { return sqlite3_column_int64(raw(), col); }
+  [[nodiscard]] double get_double(int col) const override { return sqlite3_column_double(raw(), col); }
+  [[nodiscard]] std::string get_text(int col) const override
+  {
+    // As SQLiteCpp's getString: the bytes of the value's text or blob form.
+    const auto* bytes = static_cast<const char*>(sqlite3_column_blob(raw(), col));
+    return bytes == nullptr ? std::string()
+                            : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(raw(), col)));
+  }
   [[nodiscard]] std::string_view get_text_view(int col) const override
   {
-    const auto column = m_stmt->getColumn(col);
-    const char* text = column.getText(); // before getBytes: the length is of the text form
-    return {text, static_cast<std::size_t>(column.getBytes())};
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(raw(), col)); // before the length
+    return text == nullptr
+               ? std::string_view()
+               : std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(raw(), col)));
+  }
+  // The optional readers take the column's value once (one sqlite3_column
+  // call, which enters the connection) and read it with the value API.
+  [[nodiscard]] std::optional<std::string_view> get_opt_text_view(int col) const override
+  {
+    sqlite3_value* v = sqlite3_column_value(raw(), col);
+    if (sqlite3_value_type(v) == SQLITE_NULL) {
+      return std::nullopt;
+    }
+    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v)); // before the length
+    return text == nullptr ? std::string_view()
+                           : std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(v)));
+  }
+  [[nodiscard]] std::optional<double> get_opt_double(int col) const override
+  {
+    sqlite3_value* v = sqlite3_column_value(raw(), col);
+    if (sqlite3_value_type(v) == SQLITE_NULL) {
+      return std::nullopt;
+    }
+    return sqlite3_value_double(v);
+  }
+  [[nodiscard]] std::optional<std::int64_t> get_opt_int(int col) const override
+  {
+    sqlite3_value* v = sqlite3_column_value(raw(), col);
+    if (sqlite3_value_type(v) == SQLITE_NULL) {
+      return std::nullopt;
+    }
+    return sqlite3_value_int64(v);
   }
   [[nodiscard]] std::string get_blob(int col) const override
   {
-    const auto column = m_stmt->getColumn(col);
-    const auto* bytes = static_cast<const char*>(column.getBlob());
-    return bytes == nullptr ? std::string() : std::string(bytes, static_cast<std::size_t>(column.getBytes()));
+    const auto* bytes = static_cast<const char*>(sqlite3_column_blob(raw(), col));
+    return bytes == nullptr ? std::string()
+                            : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(raw(), col)));
   }
-  [[nodiscard]] int column_count() const override { return m_stmt->getColumnCount(); }
-  [[nodiscard]] std::string column_name(int col) const override { return m_stmt->getColumnName(col); }
-  [[nodiscard]] int index_of(const char* col) const override { return m_stmt->getColumnIndex(col); }
+  [[nodiscard]] int column_count() const override { return m_columns; }
+  [[nodiscard]] std::string column_name(int col) const override
+  {
+    if (col < 0 || col >= m_columns) {
+      throw std::out_of_range("Column index out of range.");
+    }
+    return sqlite3_column_name(raw(), col);
+  }
+  [[nodiscard]] int index_of(const char* col) const override
+  {
+    for (int i = 0; i < m_columns; ++i) {
+      if (std::strcmp(sqlite3_column_name(raw(), i), col) == 0) {
+        return i;
+      }
+    }
+    throw std::out_of_range(fmt::format("Unknown column name {}.", col));
+  }
 
 private:
-  Error error(const std::exception& e) const
+  [[nodiscard]] sqlite3_stmt* raw() const { return m_stmt.get(); }
+  [[nodiscard]] std::string what() const { return fmt::format("query {}", m_name); }
+
+  // A failed step: the connection's error when it is this step's, else the
+  // code alone (SQLiteCpp's "Statement needs to be reseted").
+  Error step_error(int rc) const
   {
-    if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
-      return from_sqlite(*se, fmt::format("query {}", m_name));
+    return rc == sqlite3_errcode(m_db) ? raw_error(m_db, rc, what())
+                                       : raw_error("Statement needs to be reseted", rc, what());
+  }
+
+  Result<void> check_bind(const char* name, int rc) const
+  {
+    if (rc == SQLITE_OK) {
+      return {};
     }
-    return make_error(ErrorCode::db, e.what()).with_context(fmt::format("query {}", m_name));
+    return fail(raw_error(m_db, rc, what()).with_context(fmt::format("bind {}", name)));
   }
 
   // The parameter index of `name` (0: none). Statements bind their
@@ -172,7 +251,7 @@ private:
         return m_index[at].second;
       }
     }
-    const int i = m_stmt->getIndex(name);
+    const int i = sqlite3_bind_parameter_index(raw(), name);
     if (i > 0) {
       m_index.emplace_back(name, i);
       m_next = m_index.size();
@@ -195,18 +274,10 @@ private:
     return *m_kept[at];
   }
 
-  template <typename Fn> Result<void> guard(const char* name, Fn&& fn)
-  {
-    try {
-      fn();
-      return {};
-    } catch (const std::exception& e) {
-      return fail(error(e).with_context(fmt::format("bind {}", name)));
-    }
-  }
-
-  std::unique_ptr<SQLite::Statement> m_stmt;
+  sqlite3* m_db;
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> m_stmt;
   std::string m_name;
+  int m_columns;
   std::vector<std::pair<std::string, int>> m_index; // parameter name → index, as first bound
   std::size_t m_next = 0;                           // where index() looks first
   std::vector<std::unique_ptr<std::string>> m_kept; // by parameter index
@@ -219,12 +290,14 @@ SqliteDatabase::~SqliteDatabase() = default;
 
 Result<std::unique_ptr<StatementImpl>> SqliteDatabase::prepare(std::string_view sql, std::string_view name)
 {
-  try {
-    return std::unique_ptr<StatementImpl>(std::make_unique<SqliteStatement>(
-        std::make_unique<SQLite::Statement>(*m_db, std::string(sql)), std::string(name)));
-  } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, fmt::format("prepare {}", name)));
+  sqlite3* db = m_db->getHandle();
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return fail(raw_error(db, rc, fmt::format("prepare {}", name)));
   }
+  return std::unique_ptr<StatementImpl>(std::make_unique<SqliteStatement>(db, stmt, std::string(name)));
 }
 
 Result<void> SqliteDatabase::exec(std::string_view sql, std::string_view name)
