@@ -79,9 +79,11 @@ FileAhead* ahead_of(const FileData& f, const std::vector<FileData>& files,
 // Each parse in `parsed` learns the source_id of its stored version.
 // `ahead`: the files as the prefetcher loaded them (see prevalidate), whose
 // frames put_source uses when made with the dictionary it compresses against.
+// `unstored`: the run stores no file yet (checked in this transaction), so
+// put_source looks nothing up.
 Result<void> store_sources(Prepared& p, const std::string& run_id, const std::vector<FileData>& files,
                            std::vector<std::optional<FileAhead>>* ahead, const std::string& now,
-                           ParsedFiles& parsed, PathReport& rep)
+                           bool unstored, ParsedFiles& parsed, PathReport& rep)
 {
   for (const auto& f : files) {
     const FileAhead* a = ahead_of(f, files, ahead);
@@ -89,7 +91,7 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
     store::PutSource put;
     RFDB_TRY_ASSIGN(put, p.sources.put_source(store::SourceFile{run_id, f.rel_path, f.kind.kind, std::nullopt,
                                                                 f.sha256, f.content, now, f.mtime_ns},
-                                              frame));
+                                              frame, unstored));
     if (const auto it = parsed.find(f.rel_path);
         it != parsed.end() && it->second.text.data() == f.content.data()) {
       it->second.source_id = put.source_id;
@@ -417,13 +419,20 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
   // Content an older version holds (a file reverted on disk) is not parsed
-  // again but is a change: that version becomes current again.
+  // again but is a change: that version becomes current again. A run that
+  // stores no file yet has nothing to look up.
+  bool stores_files = !stored_stats.empty();
+  if (!stores_files) {
+    RFDB_TRY_ASSIGN(stores_files, p.sources.run_stores_files(run_id));
+  }
   std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
   std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
   bool reverted = false;
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
-    RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
+    if (stores_files) {
+      RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
+    }
     if (!stored) {
       fresh.push_back(&f);
     } else if (stored->current) {
@@ -465,11 +474,14 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   }
   store::Transaction& tx = *tx_result;
   store::RunWriter& writer = p.writer;
+  // Asked again under the write lock: another ingest may have stored the run since.
+  bool stored_now = true;
+  RFDB_TRY_ASSIGN(stored_now, p.sources.run_stores_files(run_id));
   // The run row must exist before its sources reference it.
   RunRow placeholder;
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
-  RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, parsed, rep));
+  RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, !stored_now, parsed, rep));
   if (rep.new_files.empty() && !stale) {
     rep.status = "unchanged";
     tx.rollback();

@@ -289,6 +289,7 @@ Result<StatementInfo> Database::describe(std::string_view sql, std::string_view 
 Result<Transaction> Database::begin_immediate()
 {
   RFDB_TRY(m_impl->begin_write());
+  m_write_tx = ++m_write_txs;
   return Transaction(*this);
 }
 
@@ -327,6 +328,7 @@ Result<void> Transaction::commit()
   auto r = m_db->exec("COMMIT", "commit");
   if (r) {
     m_open = false;
+    m_db->m_write_tx = 0;
   }
   return r;
 }
@@ -337,6 +339,7 @@ void Transaction::rollback() noexcept
     return;
   }
   m_open = false;
+  m_db->m_write_tx = 0;
   try {
     if (m_db->m_impl->in_transaction()) {
       (void)m_db->m_impl->exec("ROLLBACK", "rollback");

@@ -226,6 +226,11 @@ public:
   // statement in it may fail with ErrorCode::retry, and with_retry re-runs
   // the whole unit.
   Result<Transaction> begin_immediate();
+  // A number naming the write transaction begin_immediate opened, while it
+  // is open (0: none is); every begin_immediate gets a new one. Lets a
+  // writer keep what it read earlier in the same transaction, which no
+  // other connection can have changed.
+  [[nodiscard]] std::uint64_t write_transaction() const { return m_write_tx; }
 
   // The key of the row the last insert wrote (PostgreSQL: the value of the
   // insert's RETURNING column, see queries/postgresql/).
@@ -250,6 +255,8 @@ private:
   std::unique_ptr<detail::DatabaseImpl> m_impl;
   std::string m_path;
   bool m_read_only = false;
+  std::uint64_t m_write_tx = 0;  // the open write transaction (write_transaction)
+  std::uint64_t m_write_txs = 0; // write transactions begun
   friend class Transaction;
 };
 

@@ -23,7 +23,7 @@ std::string digest_hex(std::string_view bytes)
 }
 
 struct Sources::Statements {
-  Statement find, latest, insert, supersede, run_sources, stats, set_stat;
+  Statement find, latest, insert, supersede, run_sources, stats, set_stat, run_stored;
 };
 
 Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)), m_codec(db) {}
@@ -42,10 +42,11 @@ Result<Sources> Sources::prepare(Database& db)
                                            {sql::k_run_sources, "run_sources"},
                                            {sql::k_source_stats, "source_stats"},
                                            {sql::k_source_set_stat, "source_set_stat"},
+                                           {sql::k_source_run_stored, "source_run_stored"},
                                        }));
   return Sources(db, std::make_unique<Statements>(Statements{
                          std::move(all[0]), std::move(all[1]), std::move(all[2]), std::move(all[3]),
-                         std::move(all[4]), std::move(all[5]), std::move(all[6])}));
+                         std::move(all[4]), std::move(all[5]), std::move(all[6]), std::move(all[7])}));
 }
 
 Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::string>& run_id,
@@ -68,23 +69,38 @@ std::shared_ptr<const util::zstd::Dictionary> Sources::newest_dictionary() const
   return m_codec.newest_dictionary();
 }
 
-Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* ahead)
+Result<bool> Sources::run_stores_files(const std::string& run_id)
+{
+  Statement& s = m_s->run_stored;
+  s.bind(":run_id", run_id);
+  bool found = false;
+  RFDB_TRY(for_each_row(s, [&](const Statement&) { found = true; }));
+  return found;
+}
+
+Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* ahead, bool unstored)
 {
   std::optional<StoredVersion> stored;
-  RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
+  if (!unstored) {
+    RFDB_TRY_ASSIGN(stored, find(file.run_id, file.rel_path, file.sha256));
+  }
   if (stored && stored->current) {
     if (file.mtime_ns) {
       RFDB_TRY(set_stat(stored->source_id, *file.mtime_ns));
     }
     return PutSource{PutSource::Action::unchanged, stored->source_id, std::nullopt};
   }
-  Statement& latest = m_s->latest;
-  latest.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path);
-  bool has_old = false;
-  RFDB_TRY_ASSIGN(has_old, latest.step());
-  const std::optional<std::int64_t> old_id =
-      has_old ? std::optional(latest.get_int("source_id")) : std::nullopt;
-  latest.reset();
+  std::optional<std::int64_t> old_id;
+  if (!unstored) {
+    Statement& latest = m_s->latest;
+    latest.bind(":run_id", file.run_id).bind(":rel_path", file.rel_path);
+    bool has_old = false;
+    RFDB_TRY_ASSIGN(has_old, latest.step());
+    if (has_old) {
+      old_id = latest.get_int("source_id");
+    }
+    latest.reset();
+  }
   Statement& supersede = m_s->supersede;
   PutSource out;
   if (stored) {
@@ -108,6 +124,7 @@ Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* 
     RFDB_TRY(insert.exec());
     out.action = PutSource::Action::inserted;
     out.source_id = m_db->last_insert_rowid();
+    m_codec.stored(out.source_id);
   }
   if (old_id) {
     supersede.bind(":new_id", out.source_id).bind(":old_id", *old_id);

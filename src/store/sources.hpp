@@ -91,10 +91,18 @@ public:
   // Make `file` the current version of its path: unchanged when this content
   // is current already; otherwise insert it (or, when an older version holds
   // this content, a file reverted on disk, make that version current again
-  // with the file's mtime) and supersede the previous current version. Call inside a write transaction.
-  // `ahead`: a frame of file.raw made by TextCodec::compress_ahead with newest_dictionary(), used when that
-  // is still the dictionary to compress against (TextCodec::compress). Errors: db.
-  Result<PutSource> put_source(const SourceFile& file, const FrameAhead* ahead = nullptr);
+  // with the file's mtime) and supersede the previous current version. Call
+  // inside a write transaction. `ahead`: a frame of file.raw made by
+  // TextCodec::compress_ahead with newest_dictionary(), used when that is
+  // still the dictionary to compress against (TextCodec::compress).
+  // `unstored`: the caller knows that no version of the file's path is stored
+  // (run_stores_files was false in this transaction), so nothing is looked up
+  // and the file is inserted. Errors: db.
+  Result<PutSource> put_source(const SourceFile& file, const FrameAhead* ahead = nullptr,
+                               bool unstored = false);
+
+  // True when some version of some file of `run_id` is stored. Errors: db.
+  Result<bool> run_stores_files(const std::string& run_id);
 
   // The dictionary put_source compressed against last (TextCodec::newest_dictionary).
   [[nodiscard]] std::shared_ptr<const util::zstd::Dictionary> newest_dictionary() const;

@@ -125,23 +125,32 @@ Result<std::string> TextCodec::compress(std::string_view text, std::string_view 
     }
     m_state.emplace(std::move(*prepared));
   }
-  Statement* s = &*m_state;
-  if (m_loaded) {
-    s->bind(":dict_id", m_newest ? std::optional<std::int64_t>(*m_newest) : std::nullopt);
-  }
-  bool row = false;
-  RFDB_TRY_ASSIGN(row, s->step());
-  const std::int64_t files = row ? s->get_int("files") : 0;
-  // A dictionary this codec trained in a transaction that was rolled back
-  // (or one another process dropped) is gone: reload the newest stored one.
-  const bool present = row && s->get_int("present") != 0;
-  s->reset();
-  if (m_newest && !present) {
-    m_dicts.clear(); // its id may come back with other content
-    m_loaded = false;
-  }
-  if (!m_loaded) {
-    RFDB_TRY(load_newest());
+  // Once per write transaction: in it no other writer stores files or
+  // dictionaries, so the count then moves only with stored().
+  const std::uint64_t tx = m_db->write_transaction();
+  std::int64_t files = m_files;
+  if (tx == 0 || tx != m_state_tx || !m_loaded) {
+    Statement* s = &*m_state;
+    if (m_loaded) {
+      s->bind(":dict_id", m_newest ? std::optional<std::int64_t>(*m_newest) : std::nullopt);
+    }
+    bool row = false;
+    RFDB_TRY_ASSIGN(row, s->step());
+    files = row ? s->get_int("files") : 0;
+    // A dictionary this codec trained in a transaction that was rolled back
+    // (or one another process dropped) is gone: reload the newest stored one.
+    const bool present = row && s->get_int("present") != 0;
+    s->reset();
+    m_state_tx = 0;
+    if (m_newest && !present) {
+      m_dicts.clear(); // its id may come back with other content
+      m_loaded = false;
+    }
+    if (!m_loaded) {
+      RFDB_TRY(load_newest());
+    }
+    m_state_tx = tx;
+    m_files = files;
   }
   if (files >= m_next_training) {
     RFDB_TRY(train(files, now));
@@ -151,6 +160,13 @@ Result<std::string> TextCodec::compress(std::string_view text, std::string_view 
     return ahead->frame;
   }
   return compress_ahead(text, dict).frame;
+}
+
+void TextCodec::stored(std::int64_t source_id)
+{
+  if (m_state_tx != 0 && m_state_tx == m_db->write_transaction()) {
+    m_files = std::max(m_files, source_id);
+  }
 }
 
 std::shared_ptr<const util::zstd::Dictionary> TextCodec::newest_dictionary() const

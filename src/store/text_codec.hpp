@@ -71,6 +71,13 @@ public:
   // does not hold; db.
   Result<std::string> decompress(std::string_view frame, std::int64_t bytes);
 
+  // Tell the codec that the caller inserted the stored file `source_id`
+  // with the frame compress() returned last: within one write transaction
+  // compress() then counts the stored files itself instead of querying them
+  // for every file (exact while only this codec's caller inserts files in
+  // the transaction, as put_source does).
+  void stored(std::int64_t source_id);
+
 private:
   Result<void> load_newest();
   Result<void> train(std::int64_t files, std::string_view now);
@@ -81,6 +88,8 @@ private:
   bool m_loaded = false;
   std::optional<std::uint32_t> m_newest; // dict_id used to compress
   std::int64_t m_next_training = 0;      // source_id at which to train next
+  std::uint64_t m_state_tx = 0;          // the write transaction m_files is of (0: none)
+  std::int64_t m_files = 0;              // stored file count (max source_id) in m_state_tx
   std::map<std::uint32_t, std::shared_ptr<const util::zstd::Dictionary>> m_dicts;
 };
 

@@ -1,6 +1,7 @@
 // store/text_codec: a dictionary is trained from the stored files once
-// enough exist, later files name it, every frame reads back byte-identical,
-// and a dictionary whose transaction rolled back is never used.
+// enough exist (also when they are stored in one transaction), later files
+// name it, every frame reads back byte-identical, and a dictionary whose
+// transaction rolled back is never used.
 #include "store/sources.hpp"
 #include "util/zstd.hpp"
 
@@ -94,6 +95,56 @@ TEST(StoreTextCodec, TrainsADictionaryFromStoredFilesAndReadsEveryFrameBack)
   // Per file, frames against the dictionary are at most half the size.
   EXPECT_LT(after * 2 * without_dict, before * with_dict);
   EXPECT_EQ(read_back(*db), texts);
+}
+
+// In one write transaction the codec queries the stored file count once and
+// then counts the files it stores: the dictionary is still trained at the
+// 256th file, and the next transaction reads the count again.
+TEST(StoreTextCodec, TrainsAtTheSameFileWhenEveryFileIsStoredInOneTransaction)
+{
+  auto db = store::Database::open(":memory:");
+  ASSERT_TRUE(db);
+  auto sources = store::Sources::prepare(*db);
+  ASSERT_TRUE(sources);
+  std::map<std::string, std::string> texts;
+  const auto put = [&](int i) {
+    const std::string rel = "learned/card_" + std::to_string(1000 + i) + ".json";
+    texts[rel] = json_like(i);
+    ASSERT_TRUE(sources->put_source(file(rel, texts[rel])));
+  };
+  {
+    auto tx = db->begin_immediate();
+    ASSERT_TRUE(tx);
+    EXPECT_NE(db->write_transaction(), 0U);
+    for (int i = 0; i < 300; ++i) {
+      put(i);
+    }
+    ASSERT_TRUE(tx->commit());
+    EXPECT_EQ(db->write_transaction(), 0U);
+  }
+  EXPECT_EQ(one(*db, "SELECT count(*) || ' ' || min(trained_files) FROM zstd_dicts"), "1 256");
+  auto s = db->prepare("SELECT source_id, raw_zst FROM sources ORDER BY source_id", "test");
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(store::for_each_row(*s, [&](const store::Statement& row) {
+    const std::uint32_t id = util::zstd::frame_dictionary_id(row.get_blob("raw_zst"));
+    EXPECT_EQ(id, row.get_int("source_id") <= 256 ? 0U : 32768U) << row.get_int("source_id");
+  }));
+  // Files another writer stored between two transactions are counted: the
+  // next training point (1024) is reached from the count read anew.
+  auto other = store::Sources::prepare(*db);
+  ASSERT_TRUE(other);
+  for (int i = 0; i < 723; ++i) {
+    const std::string rel = "other/card_" + std::to_string(i) + ".json";
+    ASSERT_TRUE(other->put_source(file(rel, json_like(i))));
+  }
+  {
+    auto tx = db->begin_immediate();
+    ASSERT_TRUE(tx);
+    put(300);
+    put(301);
+    ASSERT_TRUE(tx->commit());
+  }
+  EXPECT_EQ(one(*db, "SELECT count(*) || ' ' || max(trained_files) FROM zstd_dicts"), "2 1024");
 }
 
 TEST(StoreTextCodec, ADictionaryRolledBackWithItsTransactionIsNotUsed)
