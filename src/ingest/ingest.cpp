@@ -418,30 +418,28 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // A file already stored with this content was validated when it was
   // stored: only new content is parsed, and a run with none is unchanged
   // without taking the write lock (re-ingest costs reading and hashing).
-  // Content an older version holds (a file reverted on disk) is not parsed
-  // again but is a change: that version becomes current again. A run that
-  // stores no file yet has nothing to look up.
+  // Content an older version holds (a file reverted on disk) is parsed again,
+  // so its warnings are shown as when it was first stored, and that version
+  // becomes current again. A run that stores no file yet has nothing to look
+  // up.
   bool stores_files = !stored_stats.empty();
   if (!stores_files) {
     RFDB_TRY_ASSIGN(stores_files, p.sources.run_stores_files(run_id));
   }
-  std::vector<const FileData*> fresh; // not copied: a file's content can be megabytes
+  std::vector<const FileData*> fresh; // new or reverted; not copied: a file's content can be megabytes
   std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
-  bool reverted = false;
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
     if (stores_files) {
       RFDB_TRY_ASSIGN(stored, p.sources.find(run_id, f.rel_path, f.sha256));
     }
-    if (!stored) {
+    if (!stored || !stored->current) {
       fresh.push_back(&f);
-    } else if (stored->current) {
+    } else {
       const auto it = stored_stats.find(f.rel_path);
       if (it != stored_stats.end() && !same_stat(f, it->second)) {
         touched.emplace_back(stored->source_id, &f);
       }
-    } else {
-      reverted = true;
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -449,7 +447,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   std::optional<std::int64_t> derived_by;
   RFDB_TRY_ASSIGN(derived_by, p.writer.derived_by(run_id));
   const bool stale = derived_by && *derived_by < k_derivation_version;
-  if (fresh.empty() && !reverted && !files.empty() && !stale) {
+  if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = "unchanged";
     return record_stats(p, touched, req);

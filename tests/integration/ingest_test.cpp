@@ -367,6 +367,41 @@ TEST(Ingest, AFileRevertedOnDiskMakesItsOlderVersionCurrentAgain)
   EXPECT_EQ(dump_tables(db), before);
 }
 
+// A reverted file is parsed again: the warnings of the version it goes back
+// to are shown again, as when that version was first stored.
+TEST(Ingest, AFileRevertedToAVersionWithAWarningWarnsAgain)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto roofline = run / "profile/round_0/profile_roofline.json";
+  const std::string clean = read_bytes(roofline);
+  std::string misspelled = clean;
+  const std::string from = "\"headroom_class\": \"saturated\"";
+  ASSERT_NE(misspelled.find(from), std::string::npos);
+  misspelled.replace(misspelled.find(from), from.size(), "\"headroom_class\": \"saturatedd\"");
+  int step = 0;
+  const auto warnings = [&](const std::string& text) {
+    write_bytes(roofline, text);
+    fs::last_write_time(roofline, fs::file_time_type::clock::now() + std::chrono::seconds(++step));
+    const auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    std::vector<std::string> out;
+    for (const auto& w : doc["paths"][0]["warnings"]) {
+      out.push_back(w["pointer"].get<std::string>());
+    }
+    return out;
+  };
+  const std::vector<std::string> headroom{"/entries/0/headroom_class"};
+  EXPECT_EQ(warnings(misspelled), headroom);
+  EXPECT_EQ(warnings(clean), std::vector<std::string>{});
+  EXPECT_EQ(warnings(misspelled), headroom);
+  EXPECT_EQ(query_value(
+                db, "SELECT count(*) FROM sources WHERE rel_path = 'profile/round_0/profile_roofline.json'"),
+            "2");
+}
+
 TEST(Ingest, DryRunReportsButWritesNothing)
 {
   TempDir tmp;
