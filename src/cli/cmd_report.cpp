@@ -142,27 +142,8 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
 Error cards_narrowed(const std::string& what)
 {
   return make_error(ErrorCode::usage, fmt::format("--cards cannot be combined with {}", what))
-      .with_hint("the cards directory follows all the evidence: write it with `rfdb report --cards DIR` "
-                 "(an --as-of on or after the newest date), and narrow the playbook in a separate call");
-}
-
-// The newest run or imported finding dated after the report's as-of (what
-// a given --as-of leaves out), as (what, date); nullopt when none is.
-std::optional<std::pair<std::string, std::string>> evidence_after(const report::ReportInput& in)
-{
-  std::optional<std::pair<std::string, std::string>> out;
-  const auto note = [&](const std::string& date, const std::string& what) {
-    if (date > in.as_of && (!out || date > out->second)) {
-      out = std::make_pair(what, date);
-    }
-  };
-  for (const auto& r : in.runs) {
-    note(r.run_date, "run " + report::one_line(r.run_id));
-  }
-  for (const auto& f : in.imported) {
-    note(f.last_seen, "imported knowledge " + report::one_line(f.identity));
-  }
-  return out;
+      .with_hint("the cards directory follows all the evidence as of the newest run: write it with `rfdb "
+                 "report --cards DIR`, and narrow the playbook in a separate call");
 }
 
 } // namespace
@@ -170,11 +151,12 @@ std::optional<std::pair<std::string, std::string>> evidence_after(const report::
 Result<int> run_report(const ReportOptions& opts, Context& ctx)
 {
   RFDB_TRY(check_date_window(opts.since, "--since", opts.as_of, "--as-of"));
-  // The cards directory follows all the evidence: cards from a narrowed
-  // report would archive the others (other GPUs, older runs) and drop them
-  // from INDEX.md. An --as-of is checked once the dates are known.
-  if (!opts.cards_dir.empty() && (!opts.gfx.empty() || !opts.since.empty())) {
-    return fail(cards_narrowed(!opts.gfx.empty() ? "--gfx" : "--since"));
+  // The cards directory follows all the evidence as of the newest run: cards
+  // from a narrowed report would archive the others (other GPUs, older runs)
+  // and drop them from INDEX.md, and an --as-of moves which findings are
+  // fresh enough to be shown, so the next plain run would flip them back.
+  if (!opts.cards_dir.empty() && (!opts.gfx.empty() || !opts.since.empty() || !opts.as_of.empty())) {
+    return fail(cards_narrowed(!opts.gfx.empty() ? "--gfx" : !opts.since.empty() ? "--since" : "--as-of"));
   }
   auto db = open_for_read(ctx);
   if (!db) {
@@ -217,12 +199,6 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     input = builder.finish(std::move(*priors));
   }
   input->as_of_given = !opts.as_of.empty();
-  if (!opts.cards_dir.empty() && input->as_of_given) {
-    if (const auto later = evidence_after(*input); later) {
-      return fail(cards_narrowed(
-          fmt::format("an --as-of that leaves out {} (dated {})", later->first, later->second)));
-    }
-  }
   const auto analysis = report::analyze(std::move(*input));
   const std::string markdown = report::render_playbook(analysis);
   // Check every target before writing anything: a refused one writes nothing.
@@ -277,7 +253,8 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("GFX")
       ->check(gfx_validator());
   cmd->add_option("--cards", opts->cards_dir,
-                  "Also write one learned card per finding plus INDEX.md into DIR (all the evidence: "
+                  "Also write one learned card per finding plus INDEX.md into DIR (all the evidence, as of "
+                  "the newest run: "
                   "not with --gfx, --since or --as-of)")
       ->type_name("DIR");
   cmd->footer(R"(Sections: target_eff priors, Calibration, Routing quality, What works (tiers ★/★★/★★★,

@@ -192,8 +192,7 @@ TEST_F(ReportSample, CardsDirectoryIsWrittenOnceAndASecondRunRewritesNothing)
 {
   TempDir tmp;
   const auto dir = tmp / "cards";
-  const std::vector<std::string> args = {"--as-of", "2026-11-30", "-o", (tmp / "pb.md").string(),
-                                         "--cards", dir.string()};
+  const std::vector<std::string> args = {"-o", (tmp / "pb.md").string(), "--cards", dir.string()};
   const auto r = report(s_db, args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "4 written, 0 unchanged, 0 archived")) << r.err;
@@ -222,8 +221,7 @@ TEST_F(ReportSample, CardsDirectoryIsWrittenOnceAndASecondRunRewritesNothing)
 TEST_F(ReportSample, GoldenCardsIndex)
 {
   TempDir tmp;
-  const auto r = report(
-      s_db, {"--as-of", "2026-11-30", "-o", (tmp / "pb.md").string(), "--cards", (tmp / "cards").string()});
+  const auto r = report(s_db, {"-o", (tmp / "pb.md").string(), "--cards", (tmp / "cards").string()});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string index = read_bytes(tmp / "cards" / "INDEX.md");
   EXPECT_TRUE(contains(index, "\n<!-- CARDS:BEGIN -->\n"));
@@ -234,8 +232,7 @@ TEST_F(ReportSample, GoldenCardsIndex)
 TEST_F(ReportSample, GoldenCard)
 {
   TempDir tmp;
-  const auto r = report(
-      s_db, {"--as-of", "2026-11-30", "-o", (tmp / "pb.md").string(), "--cards", (tmp / "cards").string()});
+  const auto r = report(s_db, {"-o", (tmp / "pb.md").string(), "--cards", (tmp / "cards").string()});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string card = read_bytes(tmp / "cards" / "authored-triton-kernel-attn-gfx950-decode.md");
   EXPECT_TRUE(contains(card, "\nconfidence: \u2605\u2605\u2605\n"));
