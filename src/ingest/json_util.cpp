@@ -55,11 +55,25 @@ std::string position_of(std::string_view text, std::size_t offset)
 
 enum class ScanState { code, string, line_comment, block_comment };
 
+// A member name as written between its quotes, with its escapes decoded
+// (\/, \u00e9 …); as written when they are not valid.
+std::string decoded_key(const std::string& raw)
+{
+  if (raw.find('\\') == std::string::npos) {
+    return raw;
+  }
+  try {
+    return json::parse("\"" + raw + "\"").get<std::string>();
+  } catch (const json::exception&) {
+    return raw;
+  }
+}
+
 // The JSON pointer of the innermost value being read at byte `offset`: one
 // pass over text[0, offset) keeping, per open container, the member name
-// last read (objects) or the element index (arrays). Strings and comments
-// are skipped as the prescan skips them; a member name's escapes other than
-// \" and \\ are kept as written. "" at the top level.
+// last read (objects, escapes decoded) or the element index (arrays).
+// Strings and comments are skipped as the prescan skips them. "" at the
+// top level.
 std::string pointer_at(std::string_view text, std::size_t offset)
 {
   struct Frame {
@@ -80,13 +94,14 @@ std::string pointer_at(std::string_view text, std::size_t offset)
     case ScanState::string:
       if (c == '\\' && next != '\0') {
         if (reading_key) {
-          str += next == '"' || next == '\\' ? std::string(1, next) : std::string{c, next};
+          str += c;
+          str += next;
         }
         ++i;
       } else if (c == '"') {
         state = ScanState::code;
         if (reading_key) {
-          stack.back().key = std::move(str);
+          stack.back().key = decoded_key(str);
           stack.back().has_key = true;
         }
       } else if (reading_key) {
@@ -277,16 +292,45 @@ std::string syntax_reason(const std::string& what)
 }
 
 // Offset of the first occurrence of the number `literal` in `text` standing
-// alone as a token (not inside a longer number or a word), or nullopt.
+// alone as a token (not inside a longer number or a word, nor in a string
+// or a comment), or nullopt.
 std::optional<std::size_t> find_number_token(std::string_view text, std::string_view literal)
 {
   const auto part_of_number = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '+' || c == '-';
   };
-  for (auto at = text.find(literal); at != std::string_view::npos; at = text.find(literal, at + 1)) {
-    const std::size_t end = at + literal.size();
-    if ((at == 0 || !part_of_number(text[at - 1])) && (end == text.size() || !part_of_number(text[end]))) {
-      return at;
+  ScanState state = ScanState::code;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (state) {
+    case ScanState::string:
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        state = ScanState::code;
+      }
+      break;
+    case ScanState::line_comment:
+      state = c == '\n' ? ScanState::code : state;
+      break;
+    case ScanState::block_comment:
+      if (c == '*' && next == '/') {
+        state = ScanState::code;
+        ++i;
+      }
+      break;
+    case ScanState::code:
+      if (c == '"') {
+        state = ScanState::string;
+      } else if (c == '/' && (next == '/' || next == '*')) {
+        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
+        ++i;
+      } else if (text.substr(i, literal.size()) == literal && (i == 0 || !part_of_number(text[i - 1])) &&
+                 (i + literal.size() == text.size() || !part_of_number(text[i + literal.size()]))) {
+        return i;
+      }
+      break;
     }
   }
   return std::nullopt;

@@ -107,6 +107,9 @@ TEST(ParseJsonText, SyntaxErrorsNameTheJsonPointerOfTheValue)
       "/cases/1/bound: line 2:11: in");
   EXPECT_EQ(parse_error("// {\"not\": [\n{\"a\\\"b\": {\"c/d\": \"[{\", \"e~\": tru}}").substr(0, 27),
             "/a\"b/e~0: line 2:33: invali");
+  // Escapes in a member name are decoded before the pointer escapes ~ and /.
+  EXPECT_EQ(parse_error("{\"a\\/b\": @}").substr(0, 8), "/a~1b: l");
+  EXPECT_EQ(parse_error("{\"caf\\u00e9\": @}").substr(0, 8), "/caf\u00e9: ");
   // Between members, the object itself; at the top level, no pointer.
   EXPECT_EQ(parse_error("{\"a\": {\"b\": 1,, \"c\": 2}}").substr(0, 16), "/a: line 1:15: i");
   EXPECT_EQ(parse_error("{\"a\": 1} x").substr(0, 12), "line 1:10: i");
@@ -122,6 +125,9 @@ TEST(ParseJsonText, RejectsNonFiniteLiterals)
   EXPECT_EQ(parse_error("{\"y\": \"1e999x\",\n \"x\": 1e999}"),
             "/x: line 2:7: non-finite number '1e999' (overflows a double)");
   EXPECT_EQ(parse_error("[-1e400]"), "/0: line 1:2: non-finite number '-1e400' (overflows a double)");
+  // The same text in a string, a comment or a member name is not the number.
+  EXPECT_EQ(parse_error("{\"note\": \"1e999\", \"1e999\": 2, // 1e999\n \"x\": 1e999}"),
+            "/x: line 2:7: non-finite number '1e999' (overflows a double)");
   // The words are fine inside strings, and exponents are numbers, not words.
   EXPECT_EQ(parse_error("{\"note\": \"NaN Infinity\", \"b\": 8.0e12, \"c\": 2.5E-3}"), "");
 }
