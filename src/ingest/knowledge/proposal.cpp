@@ -2,6 +2,7 @@
 // LLM-written: comments are tolerated, card values may be strings, numbers
 // or arrays, and a missing key is simply absent.
 #include "domain/vocab.hpp"
+#include "ingest/json_util.hpp"
 #include "ingest/knowledge/detail.hpp"
 #include "ingest/knowledge/knowledge.hpp"
 #include "util/text.hpp"
@@ -182,6 +183,12 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
   try {
     doc = Json::parse(content.begin(), content.end(), nullptr, true, true);
   } catch (const nlohmann::json::parse_error& e) {
+    // The run artifacts' reader words the error: JSON pointer, line:column.
+    auto located = parse_json_text(content);
+    if (!located) {
+      return fail(
+          make_error(ErrorCode::invalid_input, located.error().message).with_context(std::string(file_name)));
+    }
     const std::size_t at = std::min(content.size(), e.byte == 0 ? std::size_t{0} : e.byte - 1);
     const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<long>(at), '\n');
     return fail(make_error(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()))

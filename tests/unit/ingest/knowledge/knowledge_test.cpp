@@ -375,12 +375,13 @@ TEST(KnowledgeProposal, NotAcceptedIsStoredArchivedWithANote)
   EXPECT_NE(w[0].message.find("validation_status is 'pending'"), std::string::npos);
 }
 
-TEST(KnowledgeProposal, InvalidJsonNamesTheLine)
+TEST(KnowledgeProposal, InvalidJsonNamesThePointerAndTheLine)
 {
   std::vector<Warning> w;
   const auto bad = parse_proposal("p.json", "{\n  \"cards\": [\n    {\"a\": 1,,}\n]}", w);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().context, std::vector<std::string>{"p.json:3"});
+  EXPECT_EQ(bad.error().context, std::vector<std::string>{"p.json"});
+  EXPECT_EQ(bad.error().message.substr(0, 34), "/cards/0: line 3:13: invalid JSON:");
   const auto no_cards = parse_proposal("q.json", "{\"run_id\": \"x\"}", w);
   ASSERT_FALSE(no_cards.has_value());
   EXPECT_EQ(no_cards.error().code, ErrorCode::invalid_input);
