@@ -295,7 +295,9 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
          "csv | json | table (default: from -o's extension; else table on a terminal, json otherwise); "
          "--raw: table | json summary")
       ->check(one_of({"csv", "json", "table"}));
-  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of stdout")->type_name("FILE");
+  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of stdout")
+      ->type_name("FILE")
+      ->check(path_validator());
   cmd->add_flag("--raw", opts->raw,
                 "Write the current version of every stored file back, byte-identical to what was "
                 "ingested, to DIR/<run_id>/<rel_path> (knowledge files: DIR/knowledge/<rel_path>)");

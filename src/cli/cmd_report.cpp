@@ -242,7 +242,8 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
   auto* cmd =
       app.add_subcommand("report", "Generate the backend playbook (markdown) from the stored evidence");
   cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(path_validator());
   cmd->add_option("--as-of", opts->as_of,
                   "Date the playbook is written for (default: the newest run date; imported knowledge "
                   "dated after it is shown with its own date)")
@@ -253,10 +254,10 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("GFX")
       ->check(gfx_validator());
   cmd->add_option("--cards", opts->cards_dir,
-                  "Also write one learned card per finding plus INDEX.md into DIR (all the evidence, as of "
-                  "the newest run: "
-                  "not with --gfx, --since or --as-of)")
-      ->type_name("DIR");
+                  "Also write one learned card per finding plus INDEX.md into DIR (all the evidence as of "
+                  "the newest run: not with --gfx, --since or --as-of)")
+      ->type_name("DIR")
+      ->check(path_validator());
   cmd->footer(R"(Sections: target_eff priors, Calibration, Routing quality, What works (tiers ★/★★/★★★,
 at most 40 lines), Cautions, Saturated heads, and a quadrant chart of the newest run. Every
 section is capped, so the playbook stays small at any history size.

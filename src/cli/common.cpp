@@ -184,6 +184,15 @@ CLI::Validator gfx_validator()
       "", "gfx");
 }
 
+CLI::Validator path_validator()
+{
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        return value.empty() ? "expected a path, got an empty string" : "";
+      },
+      "", "path");
+}
+
 Result<void> check_date_window(const std::string& from, std::string_view from_option, const std::string& to,
                                std::string_view to_option)
 {

@@ -43,7 +43,8 @@ Result<void> refuse_database_target(const Context& ctx, const std::string& targe
 
 // CLI11 validators whose messages say what is expected in words.
 CLI::Validator iso_date_validator();
-CLI::Validator gfx_validator(); // a GPU name: not empty (--gfx '' is no filter, so refused)
+CLI::Validator gfx_validator();  // a GPU name: not empty (--gfx '' is no filter, so refused)
+CLI::Validator path_validator(); // a path: not empty ('' would read as "not given")
 CLI::Validator one_of(std::vector<std::string> values);
 CLI::Validator positive_number();     // a finite number > 0
 CLI::Validator non_negative_number(); // a finite number ≥ 0

@@ -285,6 +285,9 @@ TEST_F(DailyUse, AnEmptyGfxOrAnInvertedDateWindowIsAUsageError)
         "--since 2026-09-01 is after --as-of 2026-08-01: the window holds no run");
   usage({"runs", "--since", "2026-09-01", "--until", "2026-08-01"},
         "--since 2026-09-01 is after --until 2026-08-01: the window holds no run");
+  usage({"report", "-o", ""}, "--output: expected a path, got an empty string");
+  usage({"report", "--cards", "", "--gfx", "gfx950"}, "--cards: expected a path, got an empty string");
+  usage({"export", "-o", ""}, "--output: expected a path, got an empty string");
   // A one-day window is a window.
   EXPECT_EQ(run_cli({"--db", db(), "priors", "--since", "2026-08-15", "--as-of", "2026-08-15"}).code, 0);
 }
