@@ -8,6 +8,7 @@
 #include "cli/cmd_query.hpp"
 #include "cli/cmd_report.hpp"
 #include "cli/cmd_runs.hpp"
+#include "cli/common.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -56,7 +57,9 @@ struct GlobalOptions {
 
 void add_global_options(CLI::App& app, GlobalOptions& g, bool with_format)
 {
-  app.add_option("--db", g.db, "SQLite database (default: $RFDB_DB, else ./rfdb.sqlite)")->type_name("PATH");
+  app.add_option("--db", g.db, "SQLite database (default: $RFDB_DB, else ./rfdb.sqlite)")
+      ->type_name("PATH")
+      ->check(path_validator());
   if (with_format) {
     app.add_option("--format", g.format,
                    "Output format of the command (default: table on a terminal, else json)")

@@ -158,13 +158,15 @@ std::string priors_table(const calibrate::PriorsResult& p, const std::optional<s
 }
 
 // The priors' attempts dated in their window (--since … as-of): an
-// --as-of before the newest run leaves the later attempts out, and the
-// sentence counts what the priors were computed from.
+// --as-of before the newest run leaves the later attempts out, undated runs
+// are never in it, and the sentence counts what the priors were computed
+// from.
 int attempts_in_window(const calibrate::PriorsResult& p)
 {
   int n = p.attempts;
   for (const auto& e : p.excluded) {
-    if (e.reason == calibrate::ExclusionReason::after_as_of ||
+    if (e.reason == calibrate::ExclusionReason::bad_run_date ||
+        e.reason == calibrate::ExclusionReason::after_as_of ||
         e.reason == calibrate::ExclusionReason::before_since) {
       n -= e.count;
     }

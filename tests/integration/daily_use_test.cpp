@@ -288,6 +288,9 @@ TEST_F(DailyUse, AnEmptyGfxOrAnInvertedDateWindowIsAUsageError)
   usage({"report", "-o", ""}, "--output: expected a path, got an empty string");
   usage({"report", "--cards", "", "--gfx", "gfx950"}, "--cards: expected a path, got an empty string");
   usage({"export", "-o", ""}, "--output: expected a path, got an empty string");
+  const auto no_db = run_cli({"--db", "", "runs"});
+  EXPECT_EQ(no_db.code, 2);
+  EXPECT_TRUE(contains(no_db.err, "--db: expected a path, got an empty string")) << no_db.err;
   // A one-day window is a window.
   EXPECT_EQ(run_cli({"--db", db(), "priors", "--since", "2026-08-15", "--as-of", "2026-08-15"}).code, 0);
 }

@@ -656,6 +656,17 @@ TEST(IngestPaths, ARunWithoutADateIsStoredWithAWarning)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("rfdb: warning: myrun: no _YYYYmmdd_HHMMSS_ date"), std::string::npos) << r.err;
   EXPECT_EQ(query_value(db, "SELECT ifnull(run_date, 'none') FROM runs"), "none");
+  // Priors leave its attempts out, and the playbook's priors sentence counts
+  // none of them, with or without a window.
+  for (const std::vector<std::string>& window : {std::vector<std::string>{},
+                                                 {"--as-of", "2026-11-30"},
+                                                 {"--since", "2020-01-01", "--as-of", "2026-11-30"}}) {
+    std::vector<std::string> args{"--db", db.string(), "report"};
+    args.insert(args.end(), window.begin(), window.end());
+    r = run_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 attempts, 0 observations)"), std::string::npos) << r.out;
+  }
 }
 
 // Run ids become directory names and JSON strings, paths are stored as text:
