@@ -406,7 +406,8 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
       ->required()
       ->check(CLI::ExistingPath);
   cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
-      ->type_name("RUN_ID");
+      ->type_name("RUN_ID")
+      ->check(non_empty("a run id"));
   cmd->add_flag("--dry-run", opts->dry_run, "Report what would change and write nothing");
   cmd->add_flag(
       "--strict", opts->strict,

@@ -161,7 +161,8 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
-      ->type_name("KEY");
+      ->type_name("KEY")
+      ->check(non_empty("a key CLASS[:GFX[:REGIME]]"));
   auto* compare_as_of = cmd->add_option("--compare-as-of", opts->compare_as_of,
                                         "Show each value as of DATE next to its value now, with the change")
                             ->check(iso_date_validator());

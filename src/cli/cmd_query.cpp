@@ -160,7 +160,7 @@ void add_query_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<QueryOptions>();
   auto* cmd = app.add_subcommand("query", "Run a named read-only query from queries/ (--list shows them)");
-  cmd->add_option("NAME", opts->name, "Query name (file stem in queries/)");
+  cmd->add_option("NAME", opts->name, "Query name (file stem in queries/)")->check(non_empty("a query name"));
   cmd->add_option("-p,--param", opts->params, "Bind a named parameter, e.g. -p run_id=e2e_x")
       ->type_name("KEY=VALUE");
   cmd->add_option("--format", opts->format, "table | csv | json (default: table on a terminal, else json)")

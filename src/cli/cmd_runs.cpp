@@ -290,8 +290,10 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("GFX")
       ->check(gfx_validator());
   cmd->add_option("--model", opts->model, "Only runs whose model name contains TEXT (any case)")
-      ->type_name("TEXT");
-  cmd->add_option("--backend", opts->backend, "Only runs on this serving stack, e.g. vllm");
+      ->type_name("TEXT")
+      ->check(non_empty("part of a model name"));
+  cmd->add_option("--backend", opts->backend, "Only runs on this serving stack, e.g. vllm")
+      ->check(non_empty("a serving stack such as vllm"));
   cmd->add_option("--since", opts->since, "Only runs on or after DATE")->check(iso_date_validator());
   cmd->add_option("--until", opts->until, "Only runs on or before DATE")->check(iso_date_validator());
   cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --gfx gfx950 --since 2026-06-01\n"

@@ -175,22 +175,23 @@ CLI::Validator iso_date_validator()
       "DATE", "iso_date");
 }
 
-CLI::Validator gfx_validator()
+CLI::Validator non_empty(const std::string& expected)
 {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
-        return value.empty() ? "expected a GPU name such as gfx950, got an empty string" : std::string();
+      [expected](std::string& value) -> std::string {
+        return value.empty() ? "expected " + expected + ", got an empty string" : std::string();
       },
-      "", "gfx");
+      "", "non_empty");
+}
+
+CLI::Validator gfx_validator()
+{
+  return non_empty("a GPU name such as gfx950");
 }
 
 CLI::Validator path_validator()
 {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        return value.empty() ? "expected a path, got an empty string" : "";
-      },
-      "", "path");
+  return non_empty("a path");
 }
 
 Result<void> check_date_window(const std::string& from, std::string_view from_option, const std::string& to,

@@ -43,6 +43,9 @@ Result<void> refuse_database_target(const Context& ctx, const std::string& targe
 
 // CLI11 validators whose messages say what is expected in words.
 CLI::Validator iso_date_validator();
+// A value that is not empty: '' would read as "not given" ("expected
+// <expected>, got an empty string").
+CLI::Validator non_empty(const std::string& expected);
 CLI::Validator gfx_validator();  // a GPU name: not empty (--gfx '' is no filter, so refused)
 CLI::Validator path_validator(); // a path: not empty ('' would read as "not given")
 CLI::Validator one_of(std::vector<std::string> values);

@@ -288,6 +288,11 @@ TEST_F(DailyUse, AnEmptyGfxOrAnInvertedDateWindowIsAUsageError)
   usage({"report", "-o", ""}, "--output: expected a path, got an empty string");
   usage({"report", "--cards", "", "--gfx", "gfx950"}, "--cards: expected a path, got an empty string");
   usage({"export", "-o", ""}, "--output: expected a path, got an empty string");
+  usage({"runs", "--model", ""}, "--model: expected part of a model name, got an empty string");
+  usage({"runs", "--backend", ""}, "--backend: expected a serving stack such as vllm, got an empty string");
+  usage({"priors", "--explain", ""}, "--explain: expected a key CLASS[:GFX[:REGIME]], got an empty string");
+  usage({"query", ""}, "expected a query name, got an empty string");
+  usage({"ingest", "--run", "", "."}, "--run: expected a run id, got an empty string");
   const auto no_db = run_cli({"--db", "", "runs"});
   EXPECT_EQ(no_db.code, 2);
   EXPECT_TRUE(contains(no_db.err, "--db: expected a path, got an empty string")) << no_db.err;
