@@ -55,17 +55,65 @@ std::string position_of(std::string_view text, std::size_t offset)
 
 enum class ScanState { code, string, line_comment, block_comment };
 
+// Walk text[0, end) as JSON with comments: `on_code(i)` for each byte
+// outside strings and comments (a string's quotes excluded), and
+// `on_string(body)` for each string literal closed before `end`, with its
+// text between the quotes (escapes as written). Stops at the first byte for
+// which on_code returns true and returns its offset; nullopt otherwise.
+template <typename OnCode, typename OnString>
+std::optional<std::size_t> walk_json_code(std::string_view text, std::size_t end, OnCode on_code,
+                                          OnString on_string)
+{
+  ScanState state = ScanState::code;
+  std::size_t string_start = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    const char c = text[i];
+    const char next = i + 1 < end ? text[i + 1] : '\0';
+    switch (state) {
+    case ScanState::string:
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        state = ScanState::code;
+        on_string(text.substr(string_start, i - string_start));
+      }
+      break;
+    case ScanState::line_comment:
+      state = c == '\n' ? ScanState::code : state;
+      break;
+    case ScanState::block_comment:
+      if (c == '*' && next == '/') {
+        state = ScanState::code;
+        ++i;
+      }
+      break;
+    case ScanState::code:
+      if (c == '"') {
+        state = ScanState::string;
+        string_start = i + 1;
+      } else if (c == '/' && (next == '/' || next == '*')) {
+        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
+        ++i;
+      } else if (on_code(i)) {
+        return i;
+      }
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
 // A member name as written between its quotes, with its escapes decoded
 // (\/, \u00e9 …); as written when they are not valid.
-std::string decoded_key(const std::string& raw)
+std::string decoded_key(std::string_view raw)
 {
-  if (raw.find('\\') == std::string::npos) {
-    return raw;
+  if (raw.find('\\') == std::string_view::npos) {
+    return std::string(raw);
   }
   try {
-    return json::parse("\"" + raw + "\"").get<std::string>();
+    return json::parse("\"" + std::string(raw) + "\"").get<std::string>();
   } catch (const json::exception&) {
-    return raw;
+    return std::string(raw);
   }
 }
 
@@ -83,59 +131,26 @@ std::string pointer_at(std::string_view text, std::size_t offset)
     std::size_t index = 0;
   };
   std::vector<Frame> stack;
-  ScanState state = ScanState::code;
-  bool reading_key = false;
-  std::string str;
-  const std::size_t end = std::min(offset, text.size());
-  for (std::size_t i = 0; i < end; ++i) {
+  const auto on_code = [&](std::size_t i) {
     const char c = text[i];
-    const char next = i + 1 < end ? text[i + 1] : '\0';
-    switch (state) {
-    case ScanState::string:
-      if (c == '\\' && next != '\0') {
-        if (reading_key) {
-          str += c;
-          str += next;
-        }
-        ++i;
-      } else if (c == '"') {
-        state = ScanState::code;
-        if (reading_key) {
-          stack.back().key = decoded_key(str);
-          stack.back().has_key = true;
-        }
-      } else if (reading_key) {
-        str += c;
-      }
-      break;
-    case ScanState::line_comment:
-      state = c == '\n' ? ScanState::code : state;
-      break;
-    case ScanState::block_comment:
-      if (c == '*' && next == '/') {
-        state = ScanState::code;
-        ++i;
-      }
-      break;
-    case ScanState::code:
-      if (c == '/' && (next == '/' || next == '*')) {
-        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
-        ++i;
-      } else if (c == '{' || c == '[') {
-        stack.push_back(Frame{c == '{', false, {}, 0});
-      } else if ((c == '}' || c == ']') && !stack.empty()) {
-        stack.pop_back();
-      } else if (c == ',' && !stack.empty()) {
-        stack.back().has_key = false;
-        ++stack.back().index;
-      } else if (c == '"') {
-        state = ScanState::string;
-        reading_key = !stack.empty() && stack.back().object && !stack.back().has_key;
-        str.clear();
-      }
-      break;
+    if (c == '{' || c == '[') {
+      stack.push_back(Frame{c == '{', false, {}, 0});
+    } else if ((c == '}' || c == ']') && !stack.empty()) {
+      stack.pop_back();
+    } else if (c == ',' && !stack.empty()) {
+      stack.back().has_key = false;
+      ++stack.back().index;
     }
-  }
+    return false;
+  };
+  // A string where an object expects a member name is that name.
+  const auto on_string = [&](std::string_view body) {
+    if (!stack.empty() && stack.back().object && !stack.back().has_key) {
+      stack.back().key = decoded_key(body);
+      stack.back().has_key = true;
+    }
+  };
+  walk_json_code(text, std::min(offset, text.size()), on_code, on_string);
   std::string out;
   for (const auto& f : stack) {
     if (!f.object) {
@@ -299,41 +314,11 @@ std::optional<std::size_t> find_number_token(std::string_view text, std::string_
   const auto part_of_number = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '+' || c == '-';
   };
-  ScanState state = ScanState::code;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-    switch (state) {
-    case ScanState::string:
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        state = ScanState::code;
-      }
-      break;
-    case ScanState::line_comment:
-      state = c == '\n' ? ScanState::code : state;
-      break;
-    case ScanState::block_comment:
-      if (c == '*' && next == '/') {
-        state = ScanState::code;
-        ++i;
-      }
-      break;
-    case ScanState::code:
-      if (c == '"') {
-        state = ScanState::string;
-      } else if (c == '/' && (next == '/' || next == '*')) {
-        state = next == '/' ? ScanState::line_comment : ScanState::block_comment;
-        ++i;
-      } else if (text.substr(i, literal.size()) == literal && (i == 0 || !part_of_number(text[i - 1])) &&
-                 (i + literal.size() == text.size() || !part_of_number(text[i + literal.size()]))) {
-        return i;
-      }
-      break;
-    }
-  }
-  return std::nullopt;
+  const auto at_literal = [&](std::size_t i) {
+    return text.substr(i, literal.size()) == literal && (i == 0 || !part_of_number(text[i - 1])) &&
+           (i + literal.size() == text.size() || !part_of_number(text[i + literal.size()]));
+  };
+  return walk_json_code(text, text.size(), at_literal, [](std::string_view) {});
 }
 
 // With a tracker, parse through nlohmann's callback parser (slower; used
