@@ -82,27 +82,11 @@ public:
   }
   Result<void> bind_text(const char* name, std::string_view value) override
   {
-    const int i = index(name);
-    if (i <= 0) {
-      return check_bind(
-          name, sqlite3_bind_text(raw(), i, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT));
-    }
-    std::string& kept = kept_value(i);
-    kept.assign(value);
-    return check_bind(name,
-                      sqlite3_bind_text(raw(), i, kept.data(), static_cast<int>(kept.size()), SQLITE_STATIC));
+    return bind_bytes(name, value, sqlite3_bind_text);
   }
   Result<void> bind_blob(const char* name, std::string_view bytes) override
   {
-    const int i = index(name);
-    if (i <= 0) {
-      return check_bind(
-          name, sqlite3_bind_blob(raw(), i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
-    }
-    std::string& kept = kept_value(i);
-    kept.assign(bytes);
-    return check_bind(name,
-                      sqlite3_bind_blob(raw(), i, kept.data(), static_cast<int>(kept.size()), SQLITE_STATIC));
+    return bind_bytes(name, bytes, sqlite3_bind_blob);
   }
 
   Result<int> exec() override
@@ -272,6 +256,21 @@ private:
       m_kept[at] = std::make_unique<std::string>();
     }
     return *m_kept[at];
+  }
+
+  // Bind text or a blob (`bind`: sqlite3_bind_text or sqlite3_bind_blob)
+  // from its kept buffer; a name that is not a parameter fails in SQLite.
+  template <typename Pointer>
+  Result<void> bind_bytes(const char* name, std::string_view bytes,
+                          int (*bind)(sqlite3_stmt*, int, Pointer, int, void (*)(void*)))
+  {
+    const int i = index(name);
+    if (i <= 0) {
+      return check_bind(name, bind(raw(), i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
+    }
+    std::string& kept = kept_value(i);
+    kept.assign(bytes);
+    return check_bind(name, bind(raw(), i, kept.data(), static_cast<int>(kept.size()), SQLITE_STATIC));
   }
 
   sqlite3* m_db;
