@@ -138,14 +138,6 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
                                           : fmt::format("GPUs with runs: {}", fmt::join(gpus, ", "))));
 }
 
-// The usage error of --cards with a report narrowed by `what`.
-Error cards_narrowed(const std::string& what)
-{
-  return make_error(ErrorCode::usage, fmt::format("--cards cannot be combined with {}", what))
-      .with_hint("the cards directory follows all the evidence as of the newest run: write it with `rfdb "
-                 "report --cards DIR`, and narrow the playbook in a separate call");
-}
-
 } // namespace
 
 Result<int> run_report(const ReportOptions& opts, Context& ctx)
@@ -156,7 +148,10 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   // and drop them from INDEX.md, and an --as-of moves which findings are
   // fresh enough to be shown, so the next plain run would flip them back.
   if (!opts.cards_dir.empty() && (!opts.gfx.empty() || !opts.since.empty() || !opts.as_of.empty())) {
-    return fail(cards_narrowed(!opts.gfx.empty() ? "--gfx" : !opts.since.empty() ? "--since" : "--as-of"));
+    const char* narrowing = !opts.gfx.empty() ? "--gfx" : !opts.since.empty() ? "--since" : "--as-of";
+    return fail(make_error(ErrorCode::usage, fmt::format("--cards cannot be combined with {}", narrowing))
+                    .with_hint("the cards directory follows all the evidence as of the newest run: write it "
+                               "with `rfdb report --cards DIR`, and narrow the playbook in a separate call"));
   }
   auto db = open_for_read(ctx);
   if (!db) {
