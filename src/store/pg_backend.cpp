@@ -143,8 +143,21 @@ public:
   {
     return set(name, fmt::format("{}", value)); // shortest text that reads back to `value`
   }
+  // Error (invalid_input): text holding a NUL character (U+0000, e.g. a JSON
+  // "\u0000"). libpq passes text as C strings, so PostgreSQL would keep only
+  // what comes before it; refusing keeps the database as it was.
   Result<void> bind_text(const char* name, std::string_view value) override
   {
+    if (const auto nul = value.find('\0'); nul != std::string_view::npos) {
+      return fail(
+          make_error(ErrorCode::invalid_input,
+                     fmt::format("text with a NUL character (U+0000) at byte {} cannot be stored in "
+                                 "PostgreSQL, which would cut it there",
+                                 nul))
+              .with_context(fmt::format("bind {}", name))
+              .with_context(fmt::format("query {}", m_name))
+              .with_hint("remove the \\u0000 from the input, or keep this evidence in a SQLite database"));
+    }
     return set(name, std::string(value));
   }
   Result<void> bind_blob(const char* name, std::string_view bytes) override

@@ -100,6 +100,44 @@ TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
   EXPECT_EQ(rfdb(pg, {"check"}).code, 0);
 }
 
+// libpq passes text as C strings: a NUL in a stored string would be cut there
+// in silence, so PostgreSQL refuses it and keeps the database as it was, on
+// ingest and on copy. SQLite stores it whole.
+TEST(PostgresStore, TextWithANulCharacterIsRefusedNotCut)
+{
+  RFDB_REQUIRE_PG(url);
+  TempDir tmp;
+  const auto run = copy_run(k_gemm_run, tmp.path());
+  const auto env = run / "env_report.json";
+  std::string text = read_bytes(env);
+  const std::string from = R"("backend_version": "0.5.3rc0")";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), R"("backend_version": "0.5\u00003rc0")");
+  write_bytes(env, text);
+
+  const auto sqlite = (tmp / "team.sqlite").string();
+  ASSERT_EQ(rfdb(sqlite, {"ingest", "-q", run.string()}).code, 0);
+  EXPECT_EQ(query_value(sqlite, "SELECT hex(backend_version) FROM runs"), "302E350033726330")
+      << "SQLite keeps every byte, the NUL too";
+
+  const std::string pg = pg_url_for(url, pg_create_database(url, "nul_text"));
+  auto r = rfdb(pg, {"ingest", "-q", run.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("text with a NUL character (U+0000) at byte 3 cannot be stored in PostgreSQL"),
+            std::string::npos)
+      << r.err;
+  r = rfdb(pg, {"runs", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json::array()) << "the failed ingest stored nothing";
+
+  r = run_cli({"copy", "--from", sqlite, "--to", pg});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("NUL character"), std::string::npos) << r.err;
+  r = rfdb(pg, {"runs", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json::array()) << "the failed copy stored no run";
+}
+
 TEST(PostgresCopy, RefusesAPostgresDestinationHoldingRuns)
 {
   RFDB_REQUIRE_PG(url);
