@@ -245,9 +245,10 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(iso_date_validator());
   cmd->add_option("--since", opts->since, "Only evidence from runs on or after DATE")
       ->check(iso_date_validator());
-  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950")
+  cmd->add_option("--gfx", opts->gfx,
+                  "Only runs on this GPU: a gfx target (gfx950) or a device name (MI355X)")
       ->type_name("GFX")
-      ->check(gfx_validator());
+      ->transform(gfx_validator());
   cmd->add_option("--cards", opts->cards_dir,
                   "Also write one learned card per finding plus INDEX.md into DIR (all the evidence as of "
                   "the newest run: not with --gfx, --since or --as-of)")

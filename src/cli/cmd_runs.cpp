@@ -286,9 +286,10 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(one_of({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
   cmd->add_flag("--retracted", opts->retracted, "Only list retracted runs (with their reason)");
-  cmd->add_option("--gfx", opts->gfx, "Only runs on this GPU, e.g. gfx950")
+  cmd->add_option("--gfx", opts->gfx,
+                  "Only runs on this GPU: a gfx target (gfx950) or a device name (MI355X)")
       ->type_name("GFX")
-      ->check(gfx_validator());
+      ->transform(gfx_validator());
   cmd->add_option("--model", opts->model, "Only runs whose model name contains TEXT (any case)")
       ->type_name("TEXT")
       ->check(non_empty("part of a model name"));

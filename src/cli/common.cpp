@@ -1,7 +1,9 @@
 // Shared CLI plumbing: output-format resolution, database opening, run-id resolution and error reporting.
 #include "cli/common.hpp"
 
+#include "domain/normalize.hpp"
 #include "store/admin.hpp"
+#include "util/text.hpp"
 #include "util/time.hpp"
 #include "util/utf8.hpp"
 
@@ -186,7 +188,22 @@ CLI::Validator non_empty(const std::string& expected)
 
 CLI::Validator gfx_validator()
 {
-  return non_empty("a GPU name such as gfx950");
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (value.empty()) {
+          return "expected a GPU name such as gfx950, got an empty string";
+        }
+        // Stored runs carry the normalized gfx (env_report's "GFX950",
+        // "gfx950:sramecc+:xnack-" and "MI355X" are all gfx950).
+        auto gfx = domain::normalize_gfx(util::trim(value));
+        if (!gfx) {
+          return fmt::format("expected a gfx target such as gfx950 or a device name such as MI355X, got '{}'",
+                             util::escape_for_display(value));
+        }
+        value = std::move(*gfx);
+        return {};
+      },
+      "", "gfx");
 }
 
 CLI::Validator path_validator()

@@ -46,7 +46,10 @@ CLI::Validator iso_date_validator();
 // A value that is not empty: '' would read as "not given" ("expected
 // <expected>, got an empty string").
 CLI::Validator non_empty(const std::string& expected);
-CLI::Validator gfx_validator();  // a GPU name: not empty (--gfx '' is no filter, so refused)
+// A --gfx value: a gfx target or a known device name, normalized as ingest
+// stores it ("MI300X", "GFX942" → "gfx942"). Refused (exit 2): empty (--gfx ''
+// is no filter) or neither gfx-shaped nor a known device ("bogus", "gfx 950").
+CLI::Validator gfx_validator();
 CLI::Validator path_validator(); // a path: not empty ('' would read as "not given")
 CLI::Validator one_of(std::vector<std::string> values);
 CLI::Validator positive_number();     // a finite number > 0

@@ -254,6 +254,11 @@ TEST_F(DailyUse, RunsFiltersNarrowTheList)
   using V = std::vector<std::string>;
   EXPECT_EQ(ids({"--gfx", "gfx950"}), (V{k_canonical_run, k_attn_run}));
   EXPECT_EQ(ids({"--gfx", "GFX942"}), (V{k_gemm_run}));
+  // Device names and rocminfo's target features name the gfx, as in `report --gfx`.
+  EXPECT_EQ(ids({"--gfx", "MI300X"}), (V{k_gemm_run}));
+  EXPECT_EQ(ids({"--gfx", "mi355x"}), (V{k_canonical_run, k_attn_run}));
+  EXPECT_EQ(ids({"--gfx", "gfx950:sramecc+:xnack-"}), (V{k_canonical_run, k_attn_run}));
+  EXPECT_EQ(ids({"--gfx", "gfx1201"}), V{});
   EXPECT_EQ(ids({"--model", "llama"}), (V{k_attn_run}));
   EXPECT_EQ(ids({"--backend", "vllm"}), (V{k_canonical_run}));
   EXPECT_EQ(ids({"--since", "2026-07-03"}), (V{k_gemm_run, k_attn_run}));
@@ -279,6 +284,13 @@ TEST_F(DailyUse, AnEmptyGfxOrAnInvertedDateWindowIsAUsageError)
   };
   usage({"report", "--gfx", ""}, "--gfx: expected a GPU name such as gfx950, got an empty string");
   usage({"runs", "--gfx", ""}, "--gfx: expected a GPU name such as gfx950, got an empty string");
+  // Neither a gfx target nor a known device: no stored run can carry it.
+  for (const char* cmd : {"runs", "report"}) {
+    usage({cmd, "--gfx", "bogus"},
+          "--gfx: expected a gfx target such as gfx950 or a device name such as MI355X, got 'bogus'");
+    usage({cmd, "--gfx", " "},
+          "--gfx: expected a gfx target such as gfx950 or a device name such as MI355X, got ' '");
+  }
   usage({"priors", "--since", "2026-09-01", "--as-of", "2026-08-01"},
         "--since 2026-09-01 is after --as-of 2026-08-01: the window holds no run");
   usage({"report", "--since", "2026-09-01", "--as-of", "2026-08-01"},
