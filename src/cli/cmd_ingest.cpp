@@ -435,7 +435,8 @@ Re-ingesting is safe: a file whose size and mtime match the stored version is
 skipped unread; a file with a new size or mtime is hashed, and new content
 supersedes the older version (older roofline verdicts stay queryable); content
 the path held before (a file reverted on disk) makes that version current
-again. An edit that keeps both size and mtime is not seen. A file that cannot
+again. An edit that keeps both size and mtime is not seen; a file deleted from
+the eval dir stays stored (`rfdb retract` withdraws evidence). A file that cannot
 be parsed, a value that would poison calibration, a measured field given twice
 with different values, or a file over --max-file-size fails that run with the
 file (and JSON pointer) named, exit 1, and the database unchanged.

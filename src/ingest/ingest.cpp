@@ -354,13 +354,14 @@ bool same_stat(const FileData& f, const store::SourceStat& s)
   return s.bytes == f.size && s.mtime_ns == f.mtime_ns;
 }
 
-// True when the eval dir holds exactly the run's current files, each with
-// the size and mtime recorded when it was stored: unchanged without being
-// read (a file rewritten with the same size and mtime is not noticed — the
-// trade-off rsync and make make).
+// True when every file of the eval dir is one of the run's current files,
+// with the size and mtime recorded when it was stored: unchanged without
+// being read (a file rewritten with the same size and mtime is not noticed —
+// the trade-off rsync and make make). A stored file no longer on disk keeps
+// its version: deleting raw artifacts does not withdraw evidence.
 bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& stored)
 {
-  if (files.empty() || files.size() != stored.size()) {
+  if (files.empty() || files.size() > stored.size()) {
     return false;
   }
   return std::all_of(files.begin(), files.end(), [&](const FileData& f) {

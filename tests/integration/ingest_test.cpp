@@ -200,6 +200,40 @@ TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE rel_path = 'env_report.json'"), "2");
 }
 
+// A file deleted from the eval dir (a clean-up of raw artifacts) stays in the
+// store: rfdb is the run's memory, and `rfdb retract` is how evidence is
+// withdrawn. The re-ingest is decided from the stat of the files still there,
+// without reading them.
+TEST(Ingest, AFileDeletedFromTheEvalDirStaysStoredAndIsNotReadAgain)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  const auto status = [&] {
+    auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out)["paths"][0]["status"].get<std::string>();
+  };
+  ASSERT_EQ(status(), "added");
+  const std::string before = dump_tables(db);
+  fs::remove(run / "config" / "sweep_results.json");
+  EXPECT_EQ(status(), "unchanged");
+  EXPECT_EQ(dump_tables(db), before) << "the deleted file's version and rows stay";
+
+  // Not read: another file's content changed with its size and mtime kept
+  // goes unseen, as for any run whose files all match their stat.
+  const auto env = run / "env_report.json";
+  const auto mtime = fs::last_write_time(env);
+  std::string edited = read_bytes(env);
+  const auto at = edited.find("\": ");
+  ASSERT_NE(at, std::string::npos);
+  edited[at + 2] = '\t';
+  write_bytes(env, edited);
+  fs::last_write_time(env, mtime);
+  EXPECT_EQ(status(), "unchanged");
+  EXPECT_EQ(dump_tables(db), before);
+}
+
 // Several runs in one call (their eval dirs listed ahead on a second
 // thread): a file added to a run's directory, a file touched with its
 // content unchanged and a file rewritten with the same size are each seen.
