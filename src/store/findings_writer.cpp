@@ -8,7 +8,7 @@
 namespace rfdb::store {
 
 struct FindingsWriter::Statements {
-  Statement insert, supersede;
+  Statement insert, supersede, clear;
 };
 
 FindingsWriter::FindingsWriter(std::unique_ptr<Statements> s) : m_s(std::move(s)) {}
@@ -22,8 +22,10 @@ Result<FindingsWriter> FindingsWriter::create(Database& db)
   RFDB_TRY_ASSIGN(all, prepare_all(db, {
                                            {sql::k_finding_insert, "finding_insert"},
                                            {sql::k_finding_supersede, "finding_supersede"},
+                                           {sql::k_finding_clear, "finding_clear"},
                                        }));
-  return FindingsWriter(std::make_unique<Statements>(Statements{std::move(all[0]), std::move(all[1])}));
+  return FindingsWriter(
+      std::make_unique<Statements>(Statements{std::move(all[0]), std::move(all[1]), std::move(all[2])}));
 }
 
 namespace {
@@ -71,6 +73,13 @@ Result<void> FindingsWriter::supersede(std::int64_t source_id)
 {
   m_s->supersede.bind(":source_id", source_id);
   RFDB_TRY(m_s->supersede.exec());
+  return {};
+}
+
+Result<void> FindingsWriter::clear(std::int64_t source_id)
+{
+  m_s->clear.bind(":source_id", source_id);
+  RFDB_TRY(m_s->clear.exec());
   return {};
 }
 

@@ -68,6 +68,9 @@ public:
   // Mark every finding read from file version `source_id` superseded.
   // Errors: db.
   Result<void> supersede(std::int64_t source_id);
+  // Delete every finding read from file version `source_id`: a version made
+  // current again is read anew, not added twice. Errors: db.
+  Result<void> clear(std::int64_t source_id);
 
 private:
   struct Statements;

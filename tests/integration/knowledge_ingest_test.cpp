@@ -232,9 +232,22 @@ TEST(KnowledgeIngest, ChangedCardSupersedesAndRevertedCardIsCurrentAgain)
                       " AND superseded_by IS NULL"),
       query_value(db, "SELECT hex(sha256) FROM sources WHERE rel_path = 'learned/legacy-gemm-tune-gfx942.md'"
                       " ORDER BY source_id LIMIT 1"));
+  EXPECT_EQ(count(db, id), "2") << "the revived version's rows are read anew, not added beside the old ones";
   const std::string tables = dump_tables(db);
   EXPECT_EQ(rfdb(db, {"ingest", dir.string()}).code, 0);
   EXPECT_EQ(dump_tables(db), tables);
+
+  // More flip-flops keep one row per stored version.
+  for (int cycle = 0; cycle < 2; ++cycle) {
+    write_bytes(card, changed);
+    ASSERT_EQ(rfdb(db, {"ingest", dir.string()}).code, 0);
+    EXPECT_EQ(finding(db, "legacy-gemm-tune-gfx942.md", "confirms"), "4");
+    write_bytes(card, original);
+    ASSERT_EQ(rfdb(db, {"ingest", dir.string()}).code, 0);
+    EXPECT_EQ(finding(db, "legacy-gemm-tune-gfx942.md", "confirms"), "3");
+  }
+  EXPECT_EQ(count(db, id), "2");
+  EXPECT_EQ(count(db, "superseded = 0"), "8");
 }
 
 TEST(KnowledgeIngest, LegacyPlaybookImportsDatedAndSeedLinesOnly)

@@ -163,6 +163,9 @@ Result<void> write_knowledge(store::Database& db, store::Sources& sources, const
       RFDB_TRY(writer->supersede(*put.superseded_id));
       rep.superseded_files.push_back(f.rel_path);
     }
+    if (put.action == store::PutSource::Action::revived) {
+      RFDB_TRY(writer->clear(put.source_id));
+    }
     rep.new_files.push_back(f.rel_path);
     RFDB_TRY(writer->insert(put.source_id, p.findings));
     rep.findings += static_cast<int>(p.findings.size());
