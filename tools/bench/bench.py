@@ -166,10 +166,10 @@ def ingest_section(args, rows):
     corp = corpus(args, args.runs)
     n_json, size_json = json_bytes(corp)
     log(f"{args.runs} runs: {n_json} JSON files, {size_json / 1e6:.1f} MB")
-    cats, pys, rfs = [], [], []
+    cats, pys, rfs, floors = [], [], [], []
     py_db = os.path.join(args.work, "reference.sqlite")
     for r in range(args.repeat):
-        log(f"round {r + 1}/{args.repeat}: cat floor, reference_ingest.py, rfdb ingest")
+        log(f"round {r + 1}/{args.repeat}: cat floor, reference_ingest.py, rfdb ingest, rfdb_floor")
         cats.append(measure(["find", corp, "-type", "f", "-name", "*.json", "-exec", "cat", "{}", "+"]))
         rm(py_db)
         pys.append(measure([sys.executable, os.path.join(HERE, "reference_ingest.py"), py_db, corp],
@@ -178,6 +178,9 @@ def ingest_section(args, rows):
             fail("reference_ingest.py failed", os.path.join(args.work, "reference_ingest.txt"))
         db, m = ingest_round(args, corp, f"{args.runs}")
         rfs.append(m)
+        floor = floor_cpu(args, corp)
+        if floor is not None:
+            floors.append(floor)
     cat, py, rf = median_of(cats), median_of(pys), median_of(rfs)
     out = os.path.join(args.work, "reingest.txt")
     re_m = measure(rfdb(args, db, "ingest", "-q", "--format", "json", corp), out)
@@ -193,6 +196,10 @@ def ingest_section(args, rows):
     rows.append(("reference_ingest.py", f"wall {py.wall:.2f} s, CPU {py.cpu:.2f} s, RSS {py.rss_kb / 1024:.0f} MiB",
                  "", ""))
     rows.append(("rfdb ingest", f"wall {rf.wall:.2f} s, CPU {rf.cpu:.2f} s, RSS {rf.rss_kb / 1024:.1f} MiB", "", ""))
+    floor = sorted(floors)[len(floors) // 2] if floors else None
+    if floor:
+        rows.append(("CPU floor: read + sha256 + parse + zstd (rfdb_floor)",
+                     f"{floor:.2f} s = {floor / py.cpu:.3f} x Python CPU, no database written", "", ""))
     rows.append(judge("rfdb CPU / Python CPU", rf.cpu / py.cpu, 1 / 3, "x"))
     rows.append(judge("rfdb wall / cat wall", rf.wall / cat.wall, 3.0, "x"))
     rows.append(judge(f"re-ingest wall per 1000 runs ({re_m.wall:.2f} s, CPU {re_m.cpu:.2f} s)",
@@ -200,6 +207,18 @@ def ingest_section(args, rows):
     rows.append(judge(f"DB size / JSON ({size_db / 1e6:.1f} MB / {size_json / 1e6:.1f} MB)",
                       size_db / size_json, 0.5, "x"))
     return db, rf
+
+
+def floor_cpu(args, corp):
+    """The CPU seconds of rfdb_floor's full pass over the corpus (read, sha256, parse and zstd of every
+    *.json, no database); None when rfdb_floor is not built beside the rfdb binary."""
+    exe = os.path.join(os.path.dirname(os.path.abspath(args.rfdb)), "rfdb_floor")
+    if not os.access(exe, os.X_OK):
+        return None
+    out = subprocess.run([exe, corp], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"rfdb_floor failed: {out.stderr.strip()}")
+    return float(dict(line.split() for line in out.stdout.splitlines())["+zstd"])
 
 
 def rss_section(args, rows, rf_small):
