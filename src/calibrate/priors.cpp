@@ -31,9 +31,11 @@ struct DateWindow {
   std::optional<std::chrono::sys_days> since;
 };
 
-std::string group_name(const std::string& value)
+// The group of a gfx or regime: "" is grouped as "unknown". A view of `value`
+// or of a literal.
+std::string_view group_name(std::string_view value)
 {
-  return value.empty() ? "unknown" : value;
+  return value.empty() ? std::string_view("unknown") : value;
 }
 
 std::optional<double> confidence_weight(std::string_view confidence, const ConfidenceWeights& w)
@@ -163,8 +165,8 @@ struct Scored {
   std::uint32_t run = 0;                // dense index of run_id within the computation (RunIndex)
   const Observation* attempt = nullptr; // the full row, for --explain's text (may be null otherwise)
   AttemptEvaluation evaluation;
-  std::string gfx;    // grouped name
-  std::string regime; // grouped name
+  std::string_view gfx;    // grouped name (into the caller's rows, or a literal)
+  std::string_view regime; // grouped name
   bool infeasible() const { return evaluation.excluded == ExclusionReason::infeasible; }
 };
 
@@ -536,7 +538,7 @@ public:
     const auto cls =
         std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
         domain::k_seeded_op_classes.begin();
-    Group& g = m_groups[{static_cast<int>(cls), group_name(a.regime)}];
+    Group& g = m_groups[{static_cast<int>(cls), std::string(group_name(a.regime))}];
     const auto [run, added] = g.run_index.try_emplace(run_key, g.runs.size());
     if (added) {
       g.runs.push_back(run_id);
@@ -622,14 +624,20 @@ private:
 };
 
 // Sorted distinct gfx, and regimes per gfx, over every class's counted attempts.
-using KeyNames = std::map<std::string, std::set<std::string>>;
+using KeyNames = std::map<std::string, std::set<std::string, std::less<>>, std::less<>>;
 
 KeyNames key_names(const std::vector<std::vector<Scored>>& by_class)
 {
   KeyNames names;
   for (const auto& scored : by_class) {
     for (const Scored& s : scored) {
-      names[s.gfx].insert(s.regime);
+      auto gfx = names.find(s.gfx);
+      if (gfx == names.end()) {
+        gfx = names.try_emplace(std::string(s.gfx)).first;
+      }
+      if (!gfx->second.contains(s.regime)) {
+        gfx->second.emplace(s.regime);
+      }
     }
   }
   return names;
@@ -675,6 +683,8 @@ struct SpanRows {
   const Observation& row(std::size_t i, Observation& /*buffer*/) const { return attempts[i]; }
   [[nodiscard]] std::string_view run_id(std::size_t i) const { return attempts[i].run_id; }
   [[nodiscard]] std::string_view run_date(std::size_t i) const { return attempts[i].run_date; }
+  [[nodiscard]] std::string_view gfx(std::size_t i) const { return attempts[i].gfx; }
+  [[nodiscard]] std::string_view regime(std::size_t i) const { return attempts[i].regime; }
   [[nodiscard]] const Observation* kept(std::size_t i) const { return &attempts[i]; }
 };
 
@@ -689,6 +699,8 @@ struct TableRows {
   }
   [[nodiscard]] std::string_view run_id(std::size_t i) const { return table.run_id(i); }
   [[nodiscard]] std::string_view run_date(std::size_t i) const { return table.run_date(i); }
+  [[nodiscard]] std::string_view gfx(std::size_t i) const { return table.gfx(i); }
+  [[nodiscard]] std::string_view regime(std::size_t i) const { return table.regime(i); }
   [[nodiscard]] const Observation* kept(std::size_t /*i*/) const { return nullptr; }
 };
 
@@ -727,8 +739,8 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
           domain::k_seeded_op_classes.begin();
       if (static_cast<std::size_t>(cls) < by_class.size()) {
         by_class[static_cast<std::size_t>(cls)].push_back({rows.run_id(i), rows.run_date(i), run,
-                                                           rows.kept(i), eval, group_name(a.gfx),
-                                                           group_name(a.regime)});
+                                                           rows.kept(i), eval, group_name(rows.gfx(i)),
+                                                           group_name(rows.regime(i))});
       }
     }
     transfer.add(a, rows.run_id(i), run, eval, p, window);
