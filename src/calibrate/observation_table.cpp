@@ -184,6 +184,11 @@ std::string_view ObservationTable::run_date(std::size_t i) const
   return m_data->runs[m_data->row(i).run].date;
 }
 
+std::string_view ObservationTable::op_class(std::size_t i) const
+{
+  return m_data->text(m_data->shape_of(i).ids[0]);
+}
+
 std::string_view ObservationTable::gfx(std::size_t i) const
 {
   return m_data->text(m_data->shape_of(i).ids[1]);

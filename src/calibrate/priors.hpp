@@ -258,6 +258,7 @@ public:
   void fill(std::size_t i, Observation& out) const;
   [[nodiscard]] std::string_view run_id(std::size_t i) const;   // stable while the table lives
   [[nodiscard]] std::string_view run_date(std::size_t i) const; // stable while the table lives
+  [[nodiscard]] std::string_view op_class(std::size_t i) const; // stable while the table lives
   [[nodiscard]] std::string_view gfx(std::size_t i) const;      // stable while the table lives
   [[nodiscard]] std::string_view regime(std::size_t i) const;   // stable while the table lives
 
