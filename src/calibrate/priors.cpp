@@ -176,11 +176,12 @@ struct Scored {
   bool contradiction = false;
   [[nodiscard]] bool infeasible() const { return is_infeasible; }
 
-  Scored(std::string_view run_id_, std::string_view run_date_, std::uint32_t run_, const Observation* attempt_,
-         const AttemptEvaluation& eval, std::string_view gfx_, std::string_view regime_)
-      : run_id(run_id_), run_date(run_date_), attempt(attempt_), gfx(gfx_), regime(regime_),
-        evaluation{eval.e, eval.weight}, run(run_), is_infeasible(eval.excluded == ExclusionReason::infeasible),
-        contradiction(eval.contradiction)
+  Scored(std::string_view run_id_, std::string_view run_date_, std::uint32_t run_,
+         const Observation* attempt_, const AttemptEvaluation& eval, std::string_view gfx_,
+         std::string_view regime_)
+      : run_id(run_id_), run_date(run_date_), attempt(attempt_), gfx(gfx_),
+        regime(regime_), evaluation{eval.e, eval.weight}, run(run_),
+        is_infeasible(eval.excluded == ExclusionReason::infeasible), contradiction(eval.contradiction)
   {
   }
 };
