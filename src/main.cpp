@@ -24,14 +24,16 @@ void tune_heap()
   (void)mallopt(M_MMAP_THRESHOLD, static_cast<int>(32 * k_mib));
   (void)mallopt(M_TRIM_THRESHOLD, static_cast<int>(256 * k_mib));
   (void)mallopt(M_TOP_PAD, static_cast<int>(k_heap_reserve));
-  const auto before = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  auto* const before = static_cast<char*>(sbrk(0));
   void* volatile probe = std::malloc(k_huge_page); // grows the heap by the top pad (volatile: kept)
   std::free(probe);
-  const auto after = reinterpret_cast<std::uintptr_t>(sbrk(0));
-  const std::uintptr_t lo = (before + k_huge_page - 1) & ~(k_huge_page - 1);
-  const std::uintptr_t hi = after & ~(k_huge_page - 1);
+  auto* const after = static_cast<char*>(sbrk(0));
+  // [lo, hi): the whole 2 MiB pages of the new heap.
+  const auto offset = [](const char* p) { return reinterpret_cast<std::uintptr_t>(p) % k_huge_page; };
+  char* const lo = before + (k_huge_page - offset(before)) % k_huge_page;
+  char* const hi = after - offset(after);
   if (hi > lo) {
-    (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+    (void)madvise(lo, static_cast<std::size_t>(hi - lo), MADV_HUGEPAGE);
   }
 }
 

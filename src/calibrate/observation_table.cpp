@@ -17,7 +17,7 @@ constexpr std::uint32_t k_absent = 0; // string id of a NULL text
 // touched once (a page fault costs more than the row it holds).
 constexpr std::size_t k_chunk_shift = 14; // 16 384 rows of 64 bytes: 1 MiB
 constexpr std::size_t k_chunk_rows = std::size_t{1} << k_chunk_shift;
-constexpr std::size_t k_text_block = 64 * 1024; // run ids and dates, packed
+constexpr std::size_t k_text_block = std::size_t{64} * 1024; // run ids and dates, packed
 
 // The value fields of a row, in Row::value order (bit i of Row::present).
 enum Value { v_isolated, v_e2e, v_roofline, v_attainable, v_pct_gpu, v_post, v_count };
@@ -133,7 +133,7 @@ ObservationTable::ObservationTable(ObservationTable&&) noexcept = default;
 ObservationTable& ObservationTable::operator=(ObservationTable&&) noexcept = default;
 ObservationTable::~ObservationTable() = default;
 
-void ObservationTable::add(const ObservationFields& a)
+void ObservationTable::add(const domain::ObservationRow& a)
 {
   Data& d = *m_data;
   if (d.runs.empty() || d.runs.back().id != a.run_id || d.runs.back().date != a.run_date) {
@@ -162,11 +162,11 @@ void ObservationTable::add(const Observation& a)
   const auto view = [](const std::optional<std::string>& s) {
     return s ? std::optional<std::string_view>(*s) : std::nullopt;
   };
-  add(ObservationFields{a.run_id, a.run_date, a.op_class, a.gfx, a.regime, a.output_parity, a.reject_reason,
-                        view(a.prediction.headroom_class), view(a.prediction.confidence), a.isolated_speedup,
-                        a.e2e_delta_pct, a.prediction.roofline_pct, a.prediction.attainable_speedup,
-                        a.prediction.pct_gpu_time, a.post_efficiency, a.prediction.suspect,
-                        a.prediction.dispatch_bound});
+  add(domain::ObservationRow{
+      a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity, a.reject_reason,
+      view(a.prediction.headroom_class), view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
+      a.prediction.roofline_pct, a.prediction.attainable_speedup, a.prediction.pct_gpu_time,
+      a.post_efficiency, a.prediction.suspect, a.prediction.dispatch_bound});
 }
 
 std::size_t ObservationTable::size() const
