@@ -58,10 +58,10 @@ Result<ObservationTable> load_observations(store::Database& db, const store::Evi
   Grouped gfx(gfx_key);
   Grouped regime(regime_key);
   RFDB_TRY(store::for_each_observation(db, filter, [&](const store::ObservationRecord& r) {
-    table.add(ObservationFields{r.run_id, r.run_date, r.op_class, gfx(r.gfx), regime(r.regime),
-                                r.output_parity, r.reject_reason, r.headroom_class, r.confidence,
-                                r.isolated_speedup, r.e2e_delta_pct, r.roofline_pct, r.attainable_speedup,
-                                r.pct_gpu_time, r.post_efficiency, r.suspect, r.dispatch_bound});
+    domain::ObservationRow grouped = r;
+    grouped.gfx = gfx(r.gfx);
+    grouped.regime = regime(r.regime);
+    table.add(grouped);
   }));
   return table;
 }

@@ -34,6 +34,7 @@
 #pragma once
 
 #include "calibrate/stats.hpp"
+#include "domain/observation_row.hpp"
 #include "domain/prediction.hpp"
 #include "domain/roofline.hpp"
 #include "util/result.hpp"
@@ -224,17 +225,6 @@ struct PriorsResult {
 // Errors (invalid_input): a parameter out of range, or as_of/since not YYYY-MM-DD.
 Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params);
 
-// The fields of an Observation that ObservationTable keeps, as views (valid
-// for the call only): what a store row hands over without copying.
-struct ObservationFields {
-  std::string_view run_id, run_date, op_class, gfx, regime, output_parity, reject_reason;
-  std::optional<std::string_view> headroom_class, confidence;
-  std::optional<double> isolated_speedup, e2e_delta_pct, roofline_pct, attainable_speedup, pct_gpu_time,
-      post_efficiency;
-  std::optional<bool> suspect;
-  bool dispatch_bound = false;
-};
-
 // The estimator's input in compact form, for histories of 10⁵ attempts and
 // more: every field compute_priors reads, with strings interned (a run's id
 // and date once per run, a row's texts as one id of their combination) and
@@ -248,7 +238,8 @@ public:
   ~ObservationTable();
 
   // Append one attempt. Consecutive rows of one run share its strings.
-  void add(const ObservationFields& attempt);
+  // A row's views are copied (gfx and regime as given: grouped by the caller).
+  void add(const domain::ObservationRow& attempt);
   void add(const Observation& attempt);
   [[nodiscard]] std::size_t size() const;
   // Row i as an Observation, written into `out` (reuse it: once its strings
