@@ -50,15 +50,6 @@ private:
   Cache::const_iterator m_last = m_cache.end();
 };
 
-void assign_optional(std::optional<std::string>& field, const std::optional<std::string_view>& text)
-{
-  if (text) {
-    field = *text;
-  } else {
-    field.reset();
-  }
-}
-
 } // namespace
 
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter)
@@ -66,26 +57,11 @@ Result<ObservationTable> load_observations(store::Database& db, const store::Evi
   ObservationTable table;
   Grouped gfx(gfx_key);
   Grouped regime(regime_key);
-  Observation o; // reused: its strings keep their capacity from row to row
   RFDB_TRY(store::for_each_observation(db, filter, [&](const store::ObservationRecord& r) {
-    o.run_id = r.run_id;
-    o.run_date = r.run_date;
-    o.op_class = r.op_class;
-    o.gfx = gfx(r.gfx);
-    o.regime = regime(r.regime);
-    o.isolated_speedup = r.isolated_speedup;
-    o.e2e_delta_pct = r.e2e_delta_pct;
-    o.prediction.roofline_pct = r.roofline_pct;
-    o.prediction.attainable_speedup = r.attainable_speedup;
-    o.prediction.pct_gpu_time = r.pct_gpu_time;
-    assign_optional(o.prediction.headroom_class, r.headroom_class);
-    assign_optional(o.prediction.confidence, r.confidence);
-    o.prediction.suspect = r.suspect;
-    o.prediction.dispatch_bound = r.dispatch_bound;
-    o.post_efficiency = r.post_efficiency;
-    o.output_parity = r.output_parity;
-    o.reject_reason = r.reject_reason;
-    table.add(o);
+    domain::ObservationRow grouped = r;
+    grouped.gfx = gfx(r.gfx);
+    grouped.regime = regime(r.regime);
+    table.add(grouped);
   }));
   return table;
 }

@@ -31,9 +31,11 @@ struct DateWindow {
   std::optional<std::chrono::sys_days> since;
 };
 
-std::string group_name(const std::string& value)
+// The group of a gfx or regime: "" is grouped as "unknown". A view of `value`
+// or of a literal.
+std::string_view group_name(std::string_view value)
 {
-  return value.empty() ? "unknown" : value;
+  return value.empty() ? std::string_view("unknown") : value;
 }
 
 std::optional<double> confidence_weight(std::string_view confidence, const ConfidenceWeights& w)
@@ -157,16 +159,34 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
 
 // An attempt that counts for a key: an observation or an infeasible one.
 // The views point into the caller's rows, which outlive the computation.
+// 96 bytes: a history has 10⁵ of them.
 struct Scored {
+  struct Evaluation {
+    double e = 0.0;
+    double weight = 0.0;
+  };
   std::string_view run_id;
   std::string_view run_date;
-  std::uint32_t run = 0;                // dense index of run_id within the computation (RunIndex)
   const Observation* attempt = nullptr; // the full row, for --explain's text (may be null otherwise)
-  AttemptEvaluation evaluation;
-  std::string gfx;    // grouped name
-  std::string regime; // grouped name
-  bool infeasible() const { return evaluation.excluded == ExclusionReason::infeasible; }
+  std::string_view gfx;                 // grouped name (into the caller's rows, or a literal)
+  std::string_view regime;              // grouped name
+  Evaluation evaluation;                // of the AttemptEvaluation
+  std::uint32_t run = 0;                // dense index of run_id within the computation (RunIndex)
+  bool is_infeasible = false;
+  bool contradiction = false;
+  [[nodiscard]] bool infeasible() const { return is_infeasible; }
+
+  Scored(std::string_view run_id_, std::string_view run_date_, std::uint32_t run_,
+         const Observation* attempt_, const AttemptEvaluation& eval, std::string_view gfx_,
+         std::string_view regime_)
+      : run_id(run_id_), run_date(run_date_), attempt(attempt_), gfx(gfx_),
+        regime(regime_), evaluation{eval.e, eval.weight}, run(run_),
+        is_infeasible(eval.excluded == ExclusionReason::infeasible), contradiction(eval.contradiction)
+  {
+  }
 };
+
+static_assert(sizeof(Scored) <= 96);
 
 double shrink(double parent, double total_weight, double q, double k)
 {
@@ -232,7 +252,7 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
       continue;
     }
     sample.push_back({m->evaluation.e, m->evaluation.weight});
-    row.contradictions += m->evaluation.contradiction ? 1 : 0;
+    row.contradictions += m->contradiction ? 1 : 0;
     if (!row.last_seen || m->run_date > *row.last_seen) {
       row.last_seen = std::string(m->run_date);
     }
@@ -462,8 +482,8 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& ex = evals[i].excluded;
     if (attempts[i].op_class == op_class && (!ex || *ex == ExclusionReason::infeasible)) {
-      out.push_back({attempts[i].run_id, attempts[i].run_date, run_index(attempts[i].run_id), &attempts[i],
-                     evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime)});
+      out.emplace_back(attempts[i].run_id, attempts[i].run_date, run_index(attempts[i].run_id), &attempts[i],
+                       evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime));
     }
   }
   return out;
@@ -536,7 +556,7 @@ public:
     const auto cls =
         std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
         domain::k_seeded_op_classes.begin();
-    Group& g = m_groups[{static_cast<int>(cls), group_name(a.regime)}];
+    Group& g = m_groups[{static_cast<int>(cls), std::string(group_name(a.regime))}];
     const auto [run, added] = g.run_index.try_emplace(run_key, g.runs.size());
     if (added) {
       g.runs.push_back(run_id);
@@ -622,14 +642,20 @@ private:
 };
 
 // Sorted distinct gfx, and regimes per gfx, over every class's counted attempts.
-using KeyNames = std::map<std::string, std::set<std::string>>;
+using KeyNames = std::map<std::string, std::set<std::string, std::less<>>, std::less<>>;
 
 KeyNames key_names(const std::vector<std::vector<Scored>>& by_class)
 {
   KeyNames names;
   for (const auto& scored : by_class) {
     for (const Scored& s : scored) {
-      names[s.gfx].insert(s.regime);
+      auto gfx = names.find(s.gfx);
+      if (gfx == names.end()) {
+        gfx = names.try_emplace(std::string(s.gfx)).first;
+      }
+      if (!gfx->second.contains(s.regime)) {
+        gfx->second.emplace(s.regime);
+      }
     }
   }
   return names;
@@ -675,6 +701,9 @@ struct SpanRows {
   const Observation& row(std::size_t i, Observation& /*buffer*/) const { return attempts[i]; }
   [[nodiscard]] std::string_view run_id(std::size_t i) const { return attempts[i].run_id; }
   [[nodiscard]] std::string_view run_date(std::size_t i) const { return attempts[i].run_date; }
+  [[nodiscard]] std::string_view op_class(std::size_t i) const { return attempts[i].op_class; }
+  [[nodiscard]] std::string_view gfx(std::size_t i) const { return attempts[i].gfx; }
+  [[nodiscard]] std::string_view regime(std::size_t i) const { return attempts[i].regime; }
   [[nodiscard]] const Observation* kept(std::size_t i) const { return &attempts[i]; }
 };
 
@@ -689,8 +718,31 @@ struct TableRows {
   }
   [[nodiscard]] std::string_view run_id(std::size_t i) const { return table.run_id(i); }
   [[nodiscard]] std::string_view run_date(std::size_t i) const { return table.run_date(i); }
+  [[nodiscard]] std::string_view op_class(std::size_t i) const { return table.op_class(i); }
+  [[nodiscard]] std::string_view gfx(std::size_t i) const { return table.gfx(i); }
+  [[nodiscard]] std::string_view regime(std::size_t i) const { return table.regime(i); }
   [[nodiscard]] const Observation* kept(std::size_t /*i*/) const { return nullptr; }
 };
+
+// The index of a seeded class in domain::k_seeded_op_classes (its size if none).
+std::size_t class_index(std::string_view op_class)
+{
+  const auto& classes = domain::k_seeded_op_classes;
+  return static_cast<std::size_t>(std::find(classes.begin(), classes.end(), op_class) - classes.begin());
+}
+
+// Room in each class's vector for all its rows: allocated once, so growing
+// never copies the attempts into fresh (page-faulting) memory.
+template <typename Rows> void reserve_by_class(const Rows& rows, std::vector<std::vector<Scored>>& by_class)
+{
+  std::vector<std::size_t> counts(by_class.size() + 1);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ++counts[std::min(class_index(rows.op_class(i)), by_class.size())];
+  }
+  for (std::size_t c = 0; c < by_class.size(); ++c) {
+    by_class[c].reserve(counts[c]);
+  }
+}
 
 // compute_priors over either form of input: one pass judges every attempt,
 // keeps the observations (and infeasible attempts) per class and feeds the
@@ -709,6 +761,7 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
   result.attempts = static_cast<int>(rows.size());
   std::array<int, k_exclusion_reason_count> counts{};
   std::vector<std::vector<Scored>> by_class(domain::k_seeded_op_classes.size());
+  reserve_by_class(rows, by_class);
   TransferGroups transfer;
   RunIndex run_index;
   Observation buffer;
@@ -726,9 +779,9 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
           std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
           domain::k_seeded_op_classes.begin();
       if (static_cast<std::size_t>(cls) < by_class.size()) {
-        by_class[static_cast<std::size_t>(cls)].push_back({rows.run_id(i), rows.run_date(i), run,
-                                                           rows.kept(i), eval, group_name(a.gfx),
-                                                           group_name(a.regime)});
+        by_class[static_cast<std::size_t>(cls)].emplace_back(rows.run_id(i), rows.run_date(i), run,
+                                                             rows.kept(i), eval, group_name(rows.gfx(i)),
+                                                             group_name(rows.regime(i)));
       }
     }
     transfer.add(a, rows.run_id(i), run, eval, p, window);

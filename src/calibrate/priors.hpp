@@ -34,6 +34,7 @@
 #pragma once
 
 #include "calibrate/stats.hpp"
+#include "domain/observation_row.hpp"
 #include "domain/prediction.hpp"
 #include "domain/roofline.hpp"
 #include "util/result.hpp"
@@ -226,8 +227,9 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
 
 // The estimator's input in compact form, for histories of 10⁵ attempts and
 // more: every field compute_priors reads, with strings interned (a run's id
-// and date once per run) and without --explain's text (round, short_name,
-// lever, which come back empty). About 140 bytes per attempt.
+// and date once per run, a row's texts as one id of their combination) and
+// without --explain's text (round, short_name, lever, which come back
+// empty). 64 bytes per attempt.
 class ObservationTable {
 public:
   ObservationTable();
@@ -236,6 +238,8 @@ public:
   ~ObservationTable();
 
   // Append one attempt. Consecutive rows of one run share its strings.
+  // A row's views are copied (gfx and regime as given: grouped by the caller).
+  void add(const domain::ObservationRow& attempt);
   void add(const Observation& attempt);
   [[nodiscard]] std::size_t size() const;
   // Row i as an Observation, written into `out` (reuse it: once its strings
@@ -245,6 +249,9 @@ public:
   void fill(std::size_t i, Observation& out) const;
   [[nodiscard]] std::string_view run_id(std::size_t i) const;   // stable while the table lives
   [[nodiscard]] std::string_view run_date(std::size_t i) const; // stable while the table lives
+  [[nodiscard]] std::string_view op_class(std::size_t i) const; // stable while the table lives
+  [[nodiscard]] std::string_view gfx(std::size_t i) const;      // stable while the table lives
+  [[nodiscard]] std::string_view regime(std::size_t i) const;   // stable while the table lives
 
 private:
   struct Data;

@@ -3,6 +3,7 @@
 // and imported findings, excluding retracted runs. Units as in the schema.
 #pragma once
 
+#include "domain/observation_row.hpp"
 #include "domain/prediction.hpp"
 #include "store/database.hpp"
 #include "store/runs.hpp"
@@ -57,19 +58,9 @@ struct Evidence {
   std::vector<EvidenceFinding> findings;
 };
 
-// One row of the materialized observations table (migration 0009): an
-// attempt with its run's date and GPU (as stored), its parity facts and its
-// prediction snapshot with the predicting verdict's dispatch_bound. Text
-// views are valid only during the callback; NULL text reads as "" except
-// headroom_class and confidence (nullopt). Units as in the schema.
-struct ObservationRecord {
-  std::string_view run_id, run_date, gfx, op_class, regime, output_parity, reject_reason;
-  std::optional<std::string_view> headroom_class, confidence;
-  std::optional<double> isolated_speedup, e2e_delta_pct, roofline_pct, attainable_speedup, pct_gpu_time,
-      post_efficiency;
-  std::optional<bool> suspect;
-  bool dispatch_bound = false;
-};
+// One row of the materialized observations table (migration 0009), gfx as
+// stored. Text views are valid only during the callback.
+using ObservationRecord = domain::ObservationRow;
 
 // Call `fn` on every observation row of a non-retracted run inside `filter`
 // (queries/evidence_observations.sql), in table order: the narrow table

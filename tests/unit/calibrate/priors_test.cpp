@@ -867,5 +867,74 @@ TEST(E2eTransfer, LargeSampleIntervalFromTheThresholdOn)
   EXPECT_GE(large.interval->hi, large.median_ratio);
 }
 
+// 40 000 rows (three of the table's 16 384-row chunks) of a history whose
+// runs change every few rows, with NULL and present values and texts: each
+// row comes back as it went in, and the priors are those of the rows.
+TEST(ObservationTable, RowsAcrossChunksComeBackAsAdded)
+{
+  std::vector<Observation> in;
+  const std::array<std::string, 5> classes = {"gemm", "moe", "elementwise", "attn", "unknown"};
+  for (int i = 0; i < 40000; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    Observation o =
+        obs(classes[u % 5], i % 3 == 0 ? "gfx942" : (i % 3 == 1 ? "gfx950" : ""),
+            i % 4 == 0 ? "" : (i % 5 < 2 ? "prefill" : "decode"), 0.2 + 0.0001 * (i % 5000),
+            1.05 + 0.001 * (i % 700), i % 7 == 0 ? "low" : "high", i % 11 == 0 ? "2025-02-03" : "2025-05-01");
+    o.run_id = "e2e_run_with_a_long_identifier_" + std::to_string(i / 6);
+    o.round.clear();
+    o.short_name.clear();
+    o.lever.clear();
+    o.e2e_delta_pct = i % 4 == 0 ? std::optional<double>(0.01 * (i % 300)) : std::nullopt;
+    o.post_efficiency = i % 13 == 0 ? std::optional<double>(0.5) : std::nullopt;
+    o.prediction.pct_gpu_time = i % 2 == 0 ? std::optional<double>(5.0 + i % 40) : std::nullopt;
+    o.prediction.headroom_class = i % 17 == 0 ? std::nullopt : o.prediction.headroom_class;
+    o.prediction.suspect = i % 19 == 0 ? std::optional<bool>(i % 38 == 0) : std::nullopt;
+    o.prediction.dispatch_bound = i % 23 == 0;
+    o.output_parity = i % 29 == 0 ? "fail" : "pass";
+    in.push_back(o);
+  }
+  ObservationTable table;
+  for (const Observation& o : in) {
+    table.add(o);
+  }
+  ASSERT_EQ(table.size(), in.size());
+  Observation out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    table.fill(i, out);
+    const Observation& a = in[i];
+    ASSERT_EQ(out.run_id, a.run_id) << i;
+    EXPECT_EQ(table.run_id(i), a.run_id);
+    EXPECT_EQ(table.run_date(i), a.run_date);
+    EXPECT_EQ(table.op_class(i), a.op_class);
+    EXPECT_EQ(table.gfx(i), a.gfx);
+    EXPECT_EQ(table.regime(i), a.regime);
+    EXPECT_EQ(out.run_date, a.run_date);
+    EXPECT_EQ(out.op_class, a.op_class);
+    EXPECT_EQ(out.gfx, a.gfx);
+    EXPECT_EQ(out.regime, a.regime);
+    EXPECT_EQ(out.isolated_speedup, a.isolated_speedup);
+    EXPECT_EQ(out.e2e_delta_pct, a.e2e_delta_pct);
+    EXPECT_EQ(out.post_efficiency, a.post_efficiency);
+    EXPECT_EQ(out.prediction.roofline_pct, a.prediction.roofline_pct);
+    EXPECT_EQ(out.prediction.attainable_speedup, a.prediction.attainable_speedup);
+    EXPECT_EQ(out.prediction.pct_gpu_time, a.prediction.pct_gpu_time);
+    EXPECT_EQ(out.prediction.headroom_class, a.prediction.headroom_class);
+    EXPECT_EQ(out.prediction.confidence, a.prediction.confidence);
+    EXPECT_EQ(out.prediction.suspect, a.prediction.suspect);
+    EXPECT_EQ(out.prediction.dispatch_bound, a.prediction.dispatch_bound);
+    EXPECT_EQ(out.output_parity, a.output_parity);
+    EXPECT_EQ(out.reject_reason, a.reject_reason);
+  }
+  for (const PriorsLevel level :
+       {PriorsLevel::op_class, PriorsLevel::op_class_gfx, PriorsLevel::op_class_gfx_regime}) {
+    PriorsParams p;
+    p.level = level;
+    const auto from_table = compute_priors_from_table(table, p);
+    ASSERT_TRUE(from_table.has_value());
+    EXPECT_EQ(render_priors(*from_table, PriorsFormat::json),
+              render_priors(compute(in, p), PriorsFormat::json));
+  }
+}
+
 } // namespace
 } // namespace rfdb::calibrate

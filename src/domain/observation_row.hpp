@@ -1,0 +1,24 @@
+// One attempt as the estimator reads it, as views: a row of the materialized
+// observations table (store) and the input of calibrate's ObservationTable.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace rfdb::domain {
+
+// An attempt with its run's date and GPU, its parity facts and its
+// prediction snapshot with the predicting verdict's dispatch_bound. The
+// views belong to whoever hands the row over (valid for that call only);
+// NULL text reads as "" except headroom_class and confidence (nullopt).
+// Units as in the schema (migration 0009).
+struct ObservationRow {
+  std::string_view run_id, run_date, gfx, op_class, regime, output_parity, reject_reason;
+  std::optional<std::string_view> headroom_class, confidence;
+  std::optional<double> isolated_speedup, e2e_delta_pct, roofline_pct, attainable_speedup, pct_gpu_time,
+      post_efficiency;
+  std::optional<bool> suspect;
+  bool dispatch_bound = false;
+};
+
+} // namespace rfdb::domain
