@@ -208,7 +208,7 @@ void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
     ++saturated_heads;
     std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
                                             domain::gfx_key(h.gfx)};
-    m_group_runs[key].insert(h.run_id);
+    m_group_runs[key].insert(m_run_ids->id_of(h.run_id), m_run_ids);
     auto [it, inserted] = m_groups.try_emplace(std::move(key), SaturatedGroup{h, 0, 0});
     ++it->second.heads;
     if (!inserted && head_less(h, it->second.newest)) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -127,6 +128,7 @@ public:
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
   std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
+  std::shared_ptr<detail::RunIds> m_run_ids = std::make_shared<detail::RunIds>(); // their numbers
   std::string m_watch;
   std::vector<HeadVerdict> m_watched; // the watched run's latest heads
   std::vector<HeadVerdict> m_newest;  // the newest run's latest heads
