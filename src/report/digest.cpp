@@ -39,6 +39,7 @@ AttemptDigest::AttemptDigest()
 
 void AttemptDigest::need_realized(const std::string& run_id, const std::string& kernel)
 {
+  m_pick_run_known = false;
   RunPicks& picks = m_realized[run_id];
   for (const auto& [name, pick] : picks) {
     if (name == kernel) {
@@ -140,11 +141,16 @@ void AttemptDigest::add(const AttemptInfo& a)
 
 RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)
 {
-  const auto it = m_realized.find(run_id);
-  if (it == m_realized.end()) {
+  if (!m_pick_run_known || run_id != m_pick_run) {
+    const auto it = m_realized.find(run_id);
+    m_pick_run = run_id;
+    m_pick_run_known = true;
+    m_pick_picks = it == m_realized.end() ? nullptr : &it->second;
+  }
+  if (m_pick_picks == nullptr) {
     return nullptr;
   }
-  for (auto& [name, pick] : it->second) {
+  for (auto& [name, pick] : *m_pick_picks) {
     if (name == kernel) {
       return &pick;
     }

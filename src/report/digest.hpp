@@ -87,6 +87,10 @@ private:
   // The picks by run id, then kernel (no key string built per attempt).
   using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
   std::unordered_map<std::string, RunPicks> m_realized;
+  // pick_of's last run and its picks (nullptr: none), while m_pick_run_known.
+  std::string m_pick_run;
+  RunPicks* m_pick_picks = nullptr;
+  bool m_pick_run_known = false;
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads

@@ -327,12 +327,10 @@ void ReportInputBuilder::start_verdicts()
     }
   }
   m_in.head_digest->watch(newest.second);
-  m_by_id.resize(m_in.runs.size());
-  for (std::uint32_t i = 0; i < m_by_id.size(); ++i) {
-    m_by_id[i] = i;
+  m_by_id.reserve(m_in.runs.size());
+  for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
+    m_by_id.emplace(m_in.runs[i].run_id, i);
   }
-  std::sort(m_by_id.begin(), m_by_id.end(),
-            [&](std::uint32_t x, std::uint32_t y) { return m_in.runs[x].run_id < m_in.runs[y].run_id; });
 }
 
 const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
@@ -340,13 +338,11 @@ const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
   if (m_last_run != nullptr && m_last_run->run_id == run_id) {
     return m_last_run;
   }
-  const auto it =
-      std::lower_bound(m_by_id.begin(), m_by_id.end(), run_id,
-                       [&](std::uint32_t i, const std::string& id) { return m_in.runs[i].run_id < id; });
-  if (it == m_by_id.end() || m_in.runs[*it].run_id != run_id) {
+  const auto it = m_by_id.find(run_id);
+  if (it == m_by_id.end()) {
     return nullptr;
   }
-  m_last_run = &m_in.runs[*it];
+  m_last_run = &m_in.runs[it->second];
   return m_last_run;
 }
 
