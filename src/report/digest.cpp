@@ -100,15 +100,9 @@ void AttemptDigest::add(const AttemptInfo& a)
   } else {
     m_raised.clear();
     detail::attempt_cautions(a, m_raised, &m_index, [this](const Caution& c) {
-      std::string key;
-      key.reserve(c.run_id.size() + c.short_name.size() + c.lever_key.size() + 4);
-      key += static_cast<char>('0' + static_cast<int>(c.kind));
-      key += c.run_id;
-      key += '\n';
-      key += c.short_name;
-      key += '\n';
-      key += c.lever_key;
-      if (m_caution_keys.insert(std::move(key)).second) {
+      const CautionId id{m_index.run_ids->id_of(c.run_id), name_id(c.short_name), name_id(c.lever_key),
+                         static_cast<std::uint32_t>(c.kind)};
+      if (m_caution_keys.insert(id).second) {
         ++distinct_run_cautions;
       }
       // Its text is needed when it may be shown: it ties a shown one, there
@@ -137,6 +131,11 @@ void AttemptDigest::add(const AttemptInfo& a)
       }
     }
   }
+}
+
+std::uint32_t AttemptDigest::name_id(const std::string& name)
+{
+  return m_caution_names.try_emplace(name, static_cast<std::uint32_t>(m_caution_names.size())).first->second;
 }
 
 RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)

@@ -10,6 +10,8 @@
 #include "report/lines.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -82,7 +84,24 @@ private:
   RealizedPick* pick_of(const std::string& run_id, const std::string& kernel);
 
   detail::LineIndex m_index;
-  std::unordered_set<std::string> m_caution_keys; // distinct run cautions seen (bounded mode)
+  // A run caution under the dedupe rule (same_caution): its run, kernel and
+  // lever key by number, and its kind.
+  struct CautionId {
+    std::uint32_t run = 0, kernel = 0, lever_key = 0, kind = 0;
+    friend bool operator==(const CautionId&, const CautionId&) = default;
+  };
+  struct CautionIdHash {
+    std::size_t operator()(const CautionId& c) const noexcept
+    {
+      const std::uint64_t a = (std::uint64_t{c.run} << 32U) | c.kernel;
+      const std::uint64_t b = (std::uint64_t{c.lever_key} << 32U) | c.kind;
+      return std::hash<std::uint64_t>{}(a * 0x9E3779B97F4A7C15ULL ^ b);
+    }
+  };
+  // The number of a kernel or lever key text among the run cautions.
+  std::uint32_t name_id(const std::string& name);
+  std::unordered_set<CautionId, CautionIdHash> m_caution_keys; // distinct run cautions seen (bounded mode)
+  std::unordered_map<std::string, std::uint32_t> m_caution_names; // name_id's numbers
   std::vector<Caution> m_raised;                  // one attempt's cautions
   // The picks by run id, then kernel (no key string built per attempt).
   using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;

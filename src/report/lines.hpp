@@ -194,6 +194,7 @@ struct LineIndex {
 
   std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
   std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
+  Caution caution_scratch;           // attempt_cautions' fields, reused from attempt to attempt
 
   std::unordered_map<std::string, std::string> one_lines;
   // Line index by attempt shape: kind, lever_kind, op_class, gfx, regime,
