@@ -201,7 +201,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     // shown with its own date and never moves as-of.
     report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
-    sink.run = [&](store::RunSummary&& r) { builder.add_run(r); };
+    sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
     sink.verdict = [&](store::ReportVerdict&& v) { builder.add_verdict(std::move(v)); };
     sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };

@@ -214,11 +214,13 @@ void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
     std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
                                             domain::gfx_key(h.gfx)};
     m_group_runs[key].insert(m_run_ids->id_of(h.run_id), m_run_ids);
-    auto [it, inserted] = m_groups.try_emplace(std::move(key), SaturatedGroup{h, 0, 0});
-    ++it->second.heads;
-    if (!inserted && head_less(h, it->second.newest)) {
+    auto it = m_groups.find(key);
+    if (it == m_groups.end()) {
+      it = m_groups.emplace(std::move(key), SaturatedGroup{h, 0, 0}).first;
+    } else if (head_less(h, it->second.newest)) {
       it->second.newest = h;
     }
+    ++it->second.heads;
   }
   const auto newer = [&](const std::vector<HeadVerdict>& than) {
     return than.empty() || std::tie(latest.front().run_date, latest.front().run_id) >

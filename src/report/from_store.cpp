@@ -306,13 +306,14 @@ ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::str
 
 ReportInputBuilder::~ReportInputBuilder() = default;
 
-void ReportInputBuilder::add_run(const store::RunSummary& r)
+void ReportInputBuilder::add_run(store::RunSummary r)
 {
   m_newest_run_date.see(r.run_date.value_or(""));
   m_undated.push_back(!r.run_date.has_value());
-  m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
-                              r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              r.validation_class});
+  const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
+  m_in.runs.push_back(RunInfo{std::move(r.run_id), text(r.run_date), text(r.model), text(r.gfx),
+                              text(r.backend), to_int(r.isl), to_int(r.osl), to_int(r.conc),
+                              std::move(r.validation_class)});
 }
 
 void ReportInputBuilder::start_verdicts()
@@ -472,8 +473,8 @@ ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResu
                                std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
   ReportInputBuilder b(std::move(as_of), std::move(since), std::move(gfx_filter));
-  for (const auto& r : ev.runs) {
-    b.add_run(r);
+  for (auto& r : ev.runs) {
+    b.add_run(std::move(r));
   }
   for (auto& v : ev.verdicts) {
     b.add_verdict(std::move(v));

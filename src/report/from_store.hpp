@@ -44,7 +44,7 @@ public:
 
   // Every run comes before the first verdict or attempt: a verdict or an
   // attempt is scoped by its run, and one whose run was not added is out.
-  void add_run(const store::RunSummary& run);
+  void add_run(store::RunSummary run);
   // Rows of one run must be contiguous (the runs and a run's rows in any
   // order); every verdict comes before the first attempt.
   void add_verdict(store::ReportVerdict&& verdict);
