@@ -164,9 +164,9 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   // snapshot; else the priors are computed again from this one's.
   std::optional<store::Database> priors_db;
   if (db->backend() == store::Backend::sqlite && ctx.db_path != ":memory:") {
-    auto second = open_for_read(ctx);
+    auto second = store::Database::open_read_only(ctx.db_path); // quietly: -v said which file is read
     if (!second) {
-      return fail(second.error());
+      return fail(std::move(second).error().with_context(store::display_name(ctx.db_path)));
     }
     priors_db = std::move(*second);
     RFDB_TRY(priors_db->begin_read());
@@ -186,12 +186,19 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     gfx_scope = domain::gfx_key(opts.gfx);
   }
   // The priors' evidence is released once used: at tens of thousands of
-  // runs it is the bulk of the memory. The future's destructor waits for
-  // the thread, so no early return leaves it reading.
+  // runs it is the bulk of the memory (in one thread, it is read before the
+  // report's rows). The future's destructor waits for the thread, so no
+  // early return leaves it reading.
+  std::optional<Result<calibrate::PriorsResult>> priors;
   std::future<Result<calibrate::PriorsResult>> pending;
   if (priors_db) {
-    pending = std::async(std::launch::async,
-                         [&] { return compute_report_priors(*priors_db, filter, opts.as_of); });
+    pending =
+        std::async(std::launch::async, [&] { return compute_report_priors(*priors_db, filter, opts.as_of); });
+  } else {
+    priors = compute_report_priors(*db, filter, opts.as_of);
+    if (!*priors) {
+      return fail(priors->error());
+    }
   }
   // The report's rows are streamed into the input: verdicts are kept one
   // run at a time and attempts are folded into what the sections show.
@@ -208,19 +215,18 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     if (auto ok = store::read_report_evidence(*db, filter, sink); !ok) {
       return fail(ok.error());
     }
-    Result<calibrate::PriorsResult> priors = fail(ErrorCode::internal, "priors not computed");
-    bool same_snapshot = false;
     if (pending.valid()) {
       priors = pending.get();
+      bool same_snapshot = false;
       RFDB_TRY_ASSIGN(same_snapshot, priors_db->end_read());
+      if (!same_snapshot) {
+        priors = compute_report_priors(*db, filter, opts.as_of);
+      }
     }
-    if (!same_snapshot) {
-      priors = compute_report_priors(*db, filter, opts.as_of);
+    if (!*priors) {
+      return fail(priors->error());
     }
-    if (!priors) {
-      return fail(priors.error());
-    }
-    input = builder.finish(std::move(*priors));
+    input = builder.finish(std::move(**priors));
   }
   RFDB_TRY(db->end_read());
   input->as_of_given = !opts.as_of.empty();

@@ -100,9 +100,9 @@ private:
   };
   // The number of a kernel or lever key text among the run cautions.
   std::uint32_t name_id(const std::string& name);
-  std::unordered_set<CautionId, CautionIdHash> m_caution_keys; // distinct run cautions seen (bounded mode)
+  std::unordered_set<CautionId, CautionIdHash> m_caution_keys;    // distinct run cautions seen (bounded mode)
   std::unordered_map<std::string, std::uint32_t> m_caution_names; // name_id's numbers
-  std::vector<Caution> m_raised;                  // one attempt's cautions
+  std::vector<Caution> m_raised;                                  // one attempt's cautions
   // The picks by run id, then kernel (no key string built per attempt).
   using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
   std::unordered_map<std::string, RunPicks> m_realized;
@@ -150,7 +150,7 @@ public:
 
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
-  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs;     // only counted
   std::shared_ptr<detail::RunIds> m_run_ids = std::make_shared<detail::RunIds>(); // their numbers
   std::string m_watch;
   std::vector<HeadVerdict> m_watched; // the watched run's latest heads

@@ -74,8 +74,8 @@ private:
   const RunInfo* m_verdict_run = nullptr;           // their run
   std::vector<bool> m_undated;                      // per run: run_date NULL
   std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
-  const RunInfo* m_last_run = nullptr;              // run_of's last answer
-  std::string m_newest_run;                         // newest run with a profiled round
+  const RunInfo* m_last_run = nullptr;                         // run_of's last answer
+  std::string m_newest_run;                                    // newest run with a profiled round
   std::string m_newest_date;
 };
 

@@ -267,8 +267,8 @@ private:
   std::unique_ptr<detail::DatabaseImpl> m_impl;
   std::string m_path;
   bool m_read_only = false;
-  std::uint64_t m_write_tx = 0;  // the open write transaction (write_transaction)
-  std::uint64_t m_write_txs = 0; // write transactions begun
+  std::uint64_t m_write_tx = 0;    // the open write transaction (write_transaction)
+  std::uint64_t m_write_txs = 0;   // write transactions begun
   std::int64_t m_read_version = 0; // SQLite's data_version when begin_read took its snapshot
   friend class Transaction;
 };
