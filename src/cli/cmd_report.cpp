@@ -20,6 +20,7 @@
 #include <fmt/ranges.h>
 
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <set>
@@ -157,6 +158,20 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   if (!db) {
     return fail(db.error());
   }
+  // SQLite: the priors are computed on a second connection, in a second
+  // thread, while this one reads the report's rows. Its read transaction
+  // begins first, so when it ends with no commit since, both read the same
+  // snapshot; else the priors are computed again from this one's.
+  std::optional<store::Database> priors_db;
+  if (db->backend() == store::Backend::sqlite && ctx.db_path != ":memory:") {
+    auto second = store::Database::open_read_only(ctx.db_path); // quietly: -v said which file is read
+    if (!second) {
+      return fail(std::move(second).error().with_context(store::display_name(ctx.db_path)));
+    }
+    priors_db = std::move(*second);
+    RFDB_TRY(priors_db->begin_read());
+  }
+  RFDB_TRY(db->begin_read());
   // Evidence from every GPU: the priors pool all of it (the same numbers
   // `rfdb priors` prints) and the analysis narrows the rest to --gfx.
   store::EvidenceFilter filter;
@@ -170,11 +185,20 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     }
     gfx_scope = domain::gfx_key(opts.gfx);
   }
-  // The priors' evidence and the report's rows are each released once used:
-  // at tens of thousands of runs they are the bulk of the memory.
-  auto priors = compute_report_priors(*db, filter, opts.as_of);
-  if (!priors) {
-    return fail(priors.error());
+  // The priors' evidence is released once used: at tens of thousands of
+  // runs it is the bulk of the memory (in one thread, it is read before the
+  // report's rows). The future's destructor waits for the thread, so no
+  // early return leaves it reading.
+  std::optional<Result<calibrate::PriorsResult>> priors;
+  std::future<Result<calibrate::PriorsResult>> pending;
+  if (priors_db) {
+    pending =
+        std::async(std::launch::async, [&] { return compute_report_priors(*priors_db, filter, opts.as_of); });
+  } else {
+    priors = compute_report_priors(*db, filter, opts.as_of);
+    if (!*priors) {
+      return fail(priors->error());
+    }
   }
   // The report's rows are streamed into the input: verdicts are kept one
   // run at a time and attempts are folded into what the sections show.
@@ -184,15 +208,27 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     // shown with its own date and never moves as-of.
     report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
-    sink.run = [&](store::RunSummary&& r) { builder.add_run(r); };
+    sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
     sink.verdict = [&](store::ReportVerdict&& v) { builder.add_verdict(std::move(v)); };
     sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
     if (auto ok = store::read_report_evidence(*db, filter, sink); !ok) {
       return fail(ok.error());
     }
-    input = builder.finish(std::move(*priors));
+    if (pending.valid()) {
+      priors = pending.get();
+      bool same_snapshot = false;
+      RFDB_TRY_ASSIGN(same_snapshot, priors_db->end_read());
+      if (!same_snapshot) {
+        priors = compute_report_priors(*db, filter, opts.as_of);
+      }
+    }
+    if (!*priors) {
+      return fail(priors->error());
+    }
+    input = builder.finish(std::move(**priors));
   }
+  RFDB_TRY(db->end_read());
   input->as_of_given = !opts.as_of.empty();
   const auto analysis = report::analyze(std::move(*input));
   const std::string markdown = report::render_playbook(analysis);

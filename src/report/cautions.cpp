@@ -70,14 +70,21 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   std::string own_lever_text;
   const std::string& lever_text =
       lever_keys != nullptr ? lever_keys->lever_text(a) : (own_lever_text = attempt_lever_text(a));
-  Caution base{CautionKind::e2e_loss,
-               key,
-               a.run_id,
-               a.run_date,
-               a.short_name,
-               lever_keys != nullptr ? lever_keys->lever_key(lever_text, key.op_class)
-                                     : domain::lever_key(lever_text, key.op_class),
-               ""};
+  // The caution's fields, in the index's scratch when there is one (its
+  // strings keep their buffers from attempt to attempt).
+  Caution own_base;
+  Caution& base = lever_keys != nullptr ? lever_keys->caution_scratch : own_base;
+  base.kind = CautionKind::e2e_loss;
+  base.key = key;
+  base.run_id = a.run_id;
+  base.run_date = a.run_date;
+  base.short_name = a.short_name;
+  if (lever_keys != nullptr) {
+    base.lever_key = lever_keys->lever_key(lever_text, key.op_class);
+  } else {
+    base.lever_key = domain::lever_key(lever_text, key.op_class);
+  }
+  base.text.clear();
   // The text is built only for a caution the caller keeps.
   std::optional<std::string> cond, lever, where;
   const auto texts = [&] {

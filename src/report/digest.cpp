@@ -39,6 +39,7 @@ AttemptDigest::AttemptDigest()
 
 void AttemptDigest::need_realized(const std::string& run_id, const std::string& kernel)
 {
+  m_pick_run_known = false;
   RunPicks& picks = m_realized[run_id];
   for (const auto& [name, pick] : picks) {
     if (name == kernel) {
@@ -99,15 +100,9 @@ void AttemptDigest::add(const AttemptInfo& a)
   } else {
     m_raised.clear();
     detail::attempt_cautions(a, m_raised, &m_index, [this](const Caution& c) {
-      std::string key;
-      key.reserve(c.run_id.size() + c.short_name.size() + c.lever_key.size() + 4);
-      key += static_cast<char>('0' + static_cast<int>(c.kind));
-      key += c.run_id;
-      key += '\n';
-      key += c.short_name;
-      key += '\n';
-      key += c.lever_key;
-      if (m_caution_keys.insert(std::move(key)).second) {
+      const CautionId id{m_index.run_ids->id_of(c.run_id), name_id(c.short_name), name_id(c.lever_key),
+                         static_cast<std::uint32_t>(c.kind)};
+      if (m_caution_keys.insert(id).second) {
         ++distinct_run_cautions;
       }
       // Its text is needed when it may be shown: it ties a shown one, there
@@ -138,13 +133,23 @@ void AttemptDigest::add(const AttemptInfo& a)
   }
 }
 
+std::uint32_t AttemptDigest::name_id(const std::string& name)
+{
+  return m_caution_names.try_emplace(name, static_cast<std::uint32_t>(m_caution_names.size())).first->second;
+}
+
 RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)
 {
-  const auto it = m_realized.find(run_id);
-  if (it == m_realized.end()) {
+  if (!m_pick_run_known || run_id != m_pick_run) {
+    const auto it = m_realized.find(run_id);
+    m_pick_run = run_id;
+    m_pick_run_known = true;
+    m_pick_picks = it == m_realized.end() ? nullptr : &it->second;
+  }
+  if (m_pick_picks == nullptr) {
     return nullptr;
   }
-  for (auto& [name, pick] : it->second) {
+  for (auto& [name, pick] : *m_pick_picks) {
     if (name == kernel) {
       return &pick;
     }
@@ -208,12 +213,14 @@ void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
     ++saturated_heads;
     std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
                                             domain::gfx_key(h.gfx)};
-    m_group_runs[key].insert(h.run_id);
-    auto [it, inserted] = m_groups.try_emplace(std::move(key), SaturatedGroup{h, 0, 0});
-    ++it->second.heads;
-    if (!inserted && head_less(h, it->second.newest)) {
+    m_group_runs[key].insert(m_run_ids->id_of(h.run_id), m_run_ids);
+    auto it = m_groups.find(key);
+    if (it == m_groups.end()) {
+      it = m_groups.emplace(std::move(key), SaturatedGroup{h, 0, 0}).first;
+    } else if (head_less(h, it->second.newest)) {
       it->second.newest = h;
     }
+    ++it->second.heads;
   }
   const auto newer = [&](const std::vector<HeadVerdict>& than) {
     return than.empty() || std::tie(latest.front().run_date, latest.front().run_id) >

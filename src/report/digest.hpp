@@ -10,7 +10,10 @@
 #include "report/lines.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -81,11 +84,32 @@ private:
   RealizedPick* pick_of(const std::string& run_id, const std::string& kernel);
 
   detail::LineIndex m_index;
-  std::unordered_set<std::string> m_caution_keys; // distinct run cautions seen (bounded mode)
-  std::vector<Caution> m_raised;                  // one attempt's cautions
+  // A run caution under the dedupe rule (same_caution): its run, kernel and
+  // lever key by number, and its kind.
+  struct CautionId {
+    std::uint32_t run = 0, kernel = 0, lever_key = 0, kind = 0;
+    friend bool operator==(const CautionId&, const CautionId&) = default;
+  };
+  struct CautionIdHash {
+    std::size_t operator()(const CautionId& c) const noexcept
+    {
+      const std::uint64_t a = (std::uint64_t{c.run} << 32U) | c.kernel;
+      const std::uint64_t b = (std::uint64_t{c.lever_key} << 32U) | c.kind;
+      return std::hash<std::uint64_t>{}(a * 0x9E3779B97F4A7C15ULL ^ b);
+    }
+  };
+  // The number of a kernel or lever key text among the run cautions.
+  std::uint32_t name_id(const std::string& name);
+  std::unordered_set<CautionId, CautionIdHash> m_caution_keys;    // distinct run cautions seen (bounded mode)
+  std::unordered_map<std::string, std::uint32_t> m_caution_names; // name_id's numbers
+  std::vector<Caution> m_raised;                                  // one attempt's cautions
   // The picks by run id, then kernel (no key string built per attempt).
   using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
   std::unordered_map<std::string, RunPicks> m_realized;
+  // pick_of's last run and its picks (nullptr: none), while m_pick_run_known.
+  std::string m_pick_run;
+  RunPicks* m_pick_picks = nullptr;
+  bool m_pick_run_known = false;
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads
@@ -126,7 +150,8 @@ public:
 
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
-  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs;     // only counted
+  std::shared_ptr<detail::RunIds> m_run_ids = std::make_shared<detail::RunIds>(); // their numbers
   std::string m_watch;
   std::vector<HeadVerdict> m_watched; // the watched run's latest heads
   std::vector<HeadVerdict> m_newest;  // the newest run's latest heads

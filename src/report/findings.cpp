@@ -80,15 +80,16 @@ bool keep_stronger(std::optional<StrengthKey>& best, const StrengthView& key)
 // `new_shape`: the first attempt of its shape (LineIndex::shapes) on the
 // line; the sets keyed by shape fields only (backends, kinds, gates) already
 // hold what a repeat would add.
-void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const AttemptInfo& a, bool new_shape)
+void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const AttemptInfo& a, std::uint32_t run,
+                      bool new_shape)
 {
   const bool clean = is_clean(a);
   const StrengthView key{!is_verified(a), !clean, a.run_date, a.run_id, a.attempt_key};
   if (clean) {
-    r.clean.insert(a.run_id);
+    r.clean.insert(run, index.run_ids);
   }
   if (a.e2e_delta_pct) {
-    r.e2e_runs.insert(a.run_id);
+    r.e2e_runs.insert(run, index.run_ids);
   }
   if (!key.unverified && keep_stronger(r.verified, key)) {
     r.verified_speedup = a.validation_speedup;
@@ -230,8 +231,9 @@ void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const 
     }
   }
   Line& l = lines[at->second];
-  add_run_evidence(l.run_evidence, index, a, new_shape);
-  l.runs.insert(a.run_id);
+  const std::uint32_t run = index.run_ids->id_of(a.run_id);
+  add_run_evidence(l.run_evidence, index, a, run, new_shape);
+  l.runs.insert(run, index.run_ids);
 }
 
 namespace {
@@ -601,6 +603,49 @@ std::vector<Finding> detail::findings_from_lines(std::vector<Line> lines, const 
 }
 
 namespace detail {
+
+const std::vector<std::uint32_t>& RunIds::ranks() const
+{
+  if (m_ranks.size() != m_names.size()) {
+    std::vector<std::uint32_t> by_name(m_names.size());
+    for (std::uint32_t i = 0; i < by_name.size(); ++i) {
+      by_name[i] = i;
+    }
+    std::sort(by_name.begin(), by_name.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return *m_names[x] < *m_names[y]; });
+    m_ranks.resize(by_name.size());
+    for (std::uint32_t r = 0; r < by_name.size(); ++r) {
+      m_ranks[by_name[r]] = r;
+    }
+  }
+  return m_ranks;
+}
+
+std::vector<std::string> RunSet::sorted() const
+{
+  std::vector<std::uint32_t> ids;
+  ids.reserve(m_size);
+  if (m_bits.empty()) {
+    ids = m_small;
+  } else {
+    for (std::uint32_t i = 0; i < m_bits.size(); ++i) {
+      if (m_bits[i]) {
+        ids.push_back(i);
+      }
+    }
+  }
+  std::vector<std::string> out;
+  if (ids.empty()) {
+    return out;
+  }
+  const auto& ranks = m_ids->ranks();
+  std::sort(ids.begin(), ids.end(), [&](std::uint32_t x, std::uint32_t y) { return ranks[x] < ranks[y]; });
+  out.reserve(ids.size());
+  for (const std::uint32_t i : ids) {
+    out.push_back(m_ids->name(i));
+  }
+  return out;
+}
 
 bool stronger_key(const StrengthKey& x, const StrengthKey& y)
 {

@@ -306,13 +306,14 @@ ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::str
 
 ReportInputBuilder::~ReportInputBuilder() = default;
 
-void ReportInputBuilder::add_run(const store::RunSummary& r)
+void ReportInputBuilder::add_run(store::RunSummary r)
 {
   m_newest_run_date.see(r.run_date.value_or(""));
   m_undated.push_back(!r.run_date.has_value());
-  m_in.runs.push_back(RunInfo{r.run_id, r.run_date.value_or(""), r.model.value_or(""), r.gfx.value_or(""),
-                              r.backend.value_or(""), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              r.validation_class});
+  const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
+  m_in.runs.push_back(RunInfo{std::move(r.run_id), text(r.run_date), text(r.model), text(r.gfx),
+                              text(r.backend), to_int(r.isl), to_int(r.osl), to_int(r.conc),
+                              std::move(r.validation_class)});
 }
 
 void ReportInputBuilder::start_verdicts()
@@ -327,12 +328,10 @@ void ReportInputBuilder::start_verdicts()
     }
   }
   m_in.head_digest->watch(newest.second);
-  m_by_id.resize(m_in.runs.size());
-  for (std::uint32_t i = 0; i < m_by_id.size(); ++i) {
-    m_by_id[i] = i;
+  m_by_id.reserve(m_in.runs.size());
+  for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
+    m_by_id.emplace(m_in.runs[i].run_id, i);
   }
-  std::sort(m_by_id.begin(), m_by_id.end(),
-            [&](std::uint32_t x, std::uint32_t y) { return m_in.runs[x].run_id < m_in.runs[y].run_id; });
 }
 
 const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
@@ -340,13 +339,11 @@ const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
   if (m_last_run != nullptr && m_last_run->run_id == run_id) {
     return m_last_run;
   }
-  const auto it =
-      std::lower_bound(m_by_id.begin(), m_by_id.end(), run_id,
-                       [&](std::uint32_t i, const std::string& id) { return m_in.runs[i].run_id < id; });
-  if (it == m_by_id.end() || m_in.runs[*it].run_id != run_id) {
+  const auto it = m_by_id.find(run_id);
+  if (it == m_by_id.end()) {
     return nullptr;
   }
-  m_last_run = &m_in.runs[*it];
+  m_last_run = &m_in.runs[it->second];
   return m_last_run;
 }
 
@@ -476,8 +473,8 @@ ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResu
                                std::optional<std::string> since, std::optional<std::string> gfx_filter)
 {
   ReportInputBuilder b(std::move(as_of), std::move(since), std::move(gfx_filter));
-  for (const auto& r : ev.runs) {
-    b.add_run(r);
+  for (auto& r : ev.runs) {
+    b.add_run(std::move(r));
   }
   for (auto& v : ev.verdicts) {
     b.add_verdict(std::move(v));

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -42,7 +44,7 @@ public:
 
   // Every run comes before the first verdict or attempt: a verdict or an
   // attempt is scoped by its run, and one whose run was not added is out.
-  void add_run(const store::RunSummary& run);
+  void add_run(store::RunSummary run);
   // Rows of one run must be contiguous (the runs and a run's rows in any
   // order); every verdict comes before the first attempt.
   void add_verdict(store::ReportVerdict&& verdict);
@@ -71,9 +73,9 @@ private:
   std::size_t m_run_count = 0;                      // the current run's rows in m_run_verdicts
   const RunInfo* m_verdict_run = nullptr;           // their run
   std::vector<bool> m_undated;                      // per run: run_date NULL
-  std::vector<std::uint32_t> m_by_id;               // m_in.runs indices by run_id
-  const RunInfo* m_last_run = nullptr;              // run_of's last answer
-  std::string m_newest_run;                         // newest run with a profiled round
+  std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
+  const RunInfo* m_last_run = nullptr;                         // run_of's last answer
+  std::string m_newest_run;                                    // newest run with a profiled round
   std::string m_newest_date;
 };
 

@@ -6,13 +6,14 @@
 #include "report/findings.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace rfdb::report::detail {
@@ -28,33 +29,113 @@ struct StrengthKey {
 };
 bool stronger_key(const StrengthKey& x, const StrengthKey& y);
 
-// A set of run ids, filled from attempts that mostly arrive a run at a time:
-// a hash set (no ordered compare of long ids per insert) with the last id
-// inserted checked first. sorted() gives the std::set order.
-class RunSet {
+// The run ids of the attempts folded, each numbered once: a line's run
+// sets hold numbers, not strings (one hash of an id per run, not per set).
+class RunIds {
 public:
-  void insert(const std::string& run_id)
+  // The number of `run_id`, given on its first call; the last id numbered
+  // is checked first (attempts mostly arrive a run at a time).
+  std::uint32_t id_of(const std::string& run_id)
   {
-    if (run_id == m_last) {
-      return;
+    if (m_last < m_names.size() && *m_names[m_last] == run_id) {
+      return m_last;
     }
-    m_last = run_id;
-    m_ids.insert(run_id);
+    const auto [it, added] = m_ids.try_emplace(run_id, static_cast<std::uint32_t>(m_names.size()));
+    if (added) {
+      m_names.push_back(&it->first);
+    }
+    m_last = it->second;
+    return m_last;
   }
-  [[nodiscard]] std::size_t count(const std::string& run_id) const { return m_ids.count(run_id); }
-  [[nodiscard]] std::size_t size() const { return m_ids.size(); }
-  [[nodiscard]] bool empty() const { return m_ids.empty(); }
-  // The ids in ascending order.
-  [[nodiscard]] std::vector<std::string> sorted() const
+  // The number of `run_id`, or nullopt when it was never numbered.
+  [[nodiscard]] std::optional<std::uint32_t> find(const std::string& run_id) const
   {
-    std::vector<std::string> out(m_ids.begin(), m_ids.end());
-    std::sort(out.begin(), out.end());
-    return out;
+    const auto it = m_ids.find(run_id);
+    return it == m_ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
   }
+  [[nodiscard]] const std::string& name(std::uint32_t id) const { return *m_names[id]; }
+  // Each number's place in ascending id order (the ids sorted once for
+  // every set).
+  [[nodiscard]] const std::vector<std::uint32_t>& ranks() const;
 
 private:
-  std::unordered_set<std::string> m_ids;
-  std::string m_last;
+  std::unordered_map<std::string, std::uint32_t> m_ids; // node-based: the names' addresses are stable
+  std::vector<const std::string*> m_names;              // by number
+  std::uint32_t m_last = 0;
+  mutable std::vector<std::uint32_t> m_ranks; // of the first m_ranks.size() numbers
+};
+
+// A set of run ids (numbered by one RunIds): a few numbers in a list, then a
+// bitmap over the numbers. sorted() gives the std::set order.
+class RunSet {
+public:
+  void insert(std::uint32_t id, const std::shared_ptr<RunIds>& ids)
+  {
+    if (m_size != 0 && id == m_last) {
+      return;
+    }
+    m_last = id;
+    if (!m_ids) {
+      m_ids = ids;
+    }
+    if (m_bits.empty()) {
+      if (std::find(m_small.begin(), m_small.end(), id) != m_small.end()) {
+        return;
+      }
+      if (m_small.size() < k_small) {
+        m_small.push_back(id);
+        ++m_size;
+        return;
+      }
+      for (const std::uint32_t i : m_small) {
+        set_bit(i);
+      }
+      std::vector<std::uint32_t>().swap(m_small);
+    }
+    if (set_bit(id)) {
+      ++m_size;
+    }
+  }
+  [[nodiscard]] std::size_t count(const std::string& run_id) const
+  {
+    if (!m_ids) {
+      return 0;
+    }
+    const auto id = m_ids->find(run_id);
+    return id && contains(*id) ? 1 : 0;
+  }
+  [[nodiscard]] std::size_t size() const { return m_size; }
+  [[nodiscard]] bool empty() const { return m_size == 0; }
+  // The ids in ascending order.
+  [[nodiscard]] std::vector<std::string> sorted() const;
+
+private:
+  static constexpr std::size_t k_small = 16;
+  [[nodiscard]] bool contains(std::uint32_t id) const
+  {
+    if (m_bits.empty()) {
+      return std::find(m_small.begin(), m_small.end(), id) != m_small.end();
+    }
+    return id < m_bits.size() && m_bits[id];
+  }
+  // Set bit `id`; true when it was clear.
+  bool set_bit(std::uint32_t id)
+  {
+    if (id >= m_bits.size()) {
+      m_bits.resize(std::max<std::size_t>(id + 1, m_bits.size() * 2));
+    }
+    if (m_bits[id]) {
+      return false;
+    }
+    m_bits[id] = true;
+    return true;
+  }
+
+  std::shared_ptr<RunIds> m_ids;
+  std::vector<std::uint32_t> m_small; // while m_bits is empty
+  std::vector<bool> m_bits;
+  std::size_t m_size = 0;
+  std::uint32_t m_last = 0;
 };
 
 // What a line keeps of its qualifying run attempts: the aggregates the
@@ -109,9 +190,11 @@ struct Line {
 struct LineIndex {
   std::unordered_map<std::string, std::size_t> lines;
   std::unordered_map<std::string, std::string> lever_keys;
+  std::shared_ptr<RunIds> run_ids = std::make_shared<RunIds>(); // the numbers of the lines' run sets
 
   std::unordered_map<std::string, std::pair<ReuseKey, std::string>> reuse_keys;
   std::string scratch, line_scratch; // lookup keys, reused from attempt to attempt
+  Caution caution_scratch;           // attempt_cautions' fields, reused from attempt to attempt
 
   std::unordered_map<std::string, std::string> one_lines;
   // Line index by attempt shape: kind, lever_kind, op_class, gfx, regime,

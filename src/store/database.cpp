@@ -293,6 +293,54 @@ Result<Transaction> Database::begin_immediate()
   return Transaction(*this);
 }
 
+namespace {
+
+// SQLite's PRAGMA data_version: a new value whenever another connection
+// committed since the last read; read inside BEGIN, it takes the snapshot.
+Result<std::int64_t> data_version(Database& db)
+{
+  auto s = db.prepare("PRAGMA data_version", "data_version");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  bool row = false;
+  RFDB_TRY_ASSIGN(row, s->step());
+  if (!row) {
+    return fail(ErrorCode::db, "PRAGMA data_version returned no row");
+  }
+  const std::int64_t v = s->get_int(0);
+  s->reset();
+  return v;
+}
+
+} // namespace
+
+Result<void> Database::begin_read()
+{
+  if (backend() == Backend::postgresql) {
+    return exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", "begin read");
+  }
+  RFDB_TRY(exec("BEGIN", "begin read"));
+  auto v = data_version(*this);
+  if (!v) {
+    (void)exec("ROLLBACK", "begin read");
+    return fail(std::move(v).error());
+  }
+  m_read_version = *v;
+  return {};
+}
+
+Result<bool> Database::end_read()
+{
+  RFDB_TRY(exec("COMMIT", "end read"));
+  if (backend() == Backend::postgresql) {
+    return true;
+  }
+  std::int64_t now = 0;
+  RFDB_TRY_ASSIGN(now, data_version(*this));
+  return now == m_read_version;
+}
+
 std::int64_t Database::last_insert_rowid() const
 {
   return m_impl->last_insert_rowid();

@@ -226,6 +226,18 @@ public:
   // statement in it may fail with ErrorCode::retry, and with_retry re-runs
   // the whole unit.
   Result<Transaction> begin_immediate();
+  // A read transaction: every statement until end_read reads one snapshot
+  // of the database. SQLite: BEGIN, and the snapshot is taken now (not at
+  // the first read); PostgreSQL: BEGIN ISOLATION LEVEL REPEATABLE READ, READ
+  // ONLY. Errors: db.
+  Result<void> begin_read();
+  // End the read transaction (COMMIT). True when the snapshot it read is
+  // still the newest: on SQLite, no other connection committed since
+  // begin_read (so another connection whose read transaction began after
+  // this one's and before this call read the same snapshot); always true on
+  // PostgreSQL. An immutable SQLite file (opened without its WAL) never
+  // changes. Errors: db.
+  Result<bool> end_read();
   // A number naming the write transaction begin_immediate opened, while it
   // is open (0: none is); every begin_immediate gets a new one. Lets a
   // writer keep what it read earlier in the same transaction, which no
@@ -255,8 +267,9 @@ private:
   std::unique_ptr<detail::DatabaseImpl> m_impl;
   std::string m_path;
   bool m_read_only = false;
-  std::uint64_t m_write_tx = 0;  // the open write transaction (write_transaction)
-  std::uint64_t m_write_txs = 0; // write transactions begun
+  std::uint64_t m_write_tx = 0;    // the open write transaction (write_transaction)
+  std::uint64_t m_write_txs = 0;   // write transactions begun
+  std::int64_t m_read_version = 0; // SQLite's data_version when begin_read took its snapshot
   friend class Transaction;
 };
 

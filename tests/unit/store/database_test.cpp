@@ -215,4 +215,37 @@ TEST(Database, ConcurrentIngestsFromSeveralConnectionsAllLand)
   EXPECT_EQ(query_value(path, "SELECT count(*) FROM runs"), "3");
 }
 
+TEST(Database, ReadTransactionReadsOneSnapshotAndTellsWhetherItIsStillTheNewest)
+{
+  TempDir tmp;
+  const auto path = (tmp / "rfdb.sqlite").string();
+  auto writer = store::Database::open(path); // kept open: its -wal makes the reader check for commits
+  ASSERT_TRUE(writer);
+  auto reader = store::Database::open_read_only(path);
+  ASSERT_TRUE(reader) << reader.error().describe();
+  const auto runs = [&] {
+    auto s = reader->prepare("SELECT count(*) FROM runs", "count");
+    EXPECT_TRUE(s);
+    EXPECT_TRUE(*s->step());
+    const auto n = s->get_int(0);
+    s->reset();
+    return n;
+  };
+  ASSERT_TRUE(reader->begin_read());
+  EXPECT_EQ(runs(), 0);
+  auto ins = writer->exec(
+      "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')", "test");
+  ASSERT_TRUE(ins) << ins.error().describe();
+  EXPECT_EQ(runs(), 0); // the snapshot taken at begin_read
+  auto changed = reader->end_read();
+  ASSERT_TRUE(changed) << changed.error().describe();
+  EXPECT_FALSE(*changed);
+
+  ASSERT_TRUE(reader->begin_read());
+  EXPECT_EQ(runs(), 1);
+  auto same = reader->end_read();
+  ASSERT_TRUE(same) << same.error().describe();
+  EXPECT_TRUE(*same);
+}
+
 } // namespace rfdb::test
