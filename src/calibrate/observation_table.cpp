@@ -75,6 +75,9 @@ struct ObservationTable::Data {
 
   std::string_view keep(std::string_view s)
   {
+    if (s.empty()) {
+      return {}; // an undated run: no bytes to copy (memcpy from null is undefined)
+    }
     if (s.size() > text_left) {
       const std::size_t size = std::max(k_text_block, s.size());
       text_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
