@@ -25,6 +25,15 @@ json show(const fs::path& db, const std::string& run)
   return json::parse(r.out);
 }
 
+// Ingest the eval dir `run` into `db` (exit 0 expected) and return its
+// status: "added", "updated" or "unchanged".
+std::string ingest_status(const fs::path& db, const fs::path& run)
+{
+  auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  return json::parse(r.out)["paths"][0]["status"].get<std::string>();
+}
+
 const json& find_by(const json& arr, const std::string& key, const std::string& value)
 {
   for (const auto& e : arr) {
@@ -152,11 +161,7 @@ TEST(Ingest, ReingestDecidesUnchangedFromTheStatBeforeReading)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   const auto run = copy_run(k_canonical_run, tmp.path());
-  const auto status = [&] {
-    auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
-    EXPECT_EQ(r.code, 0) << r.err;
-    return json::parse(r.out)["paths"][0]["status"].get<std::string>();
-  };
+  const auto status = [&] { return ingest_status(db, run); };
   ASSERT_EQ(status(), "added");
   const auto env = run / "env_report.json";
   const std::string stored_sha = "SELECT hex(sha256) FROM sources WHERE rel_path = 'env_report.json' AND "
@@ -209,11 +214,7 @@ TEST(Ingest, AFileDeletedFromTheEvalDirStaysStoredAndIsNotReadAgain)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   const auto run = copy_run(k_canonical_run, tmp.path());
-  const auto status = [&] {
-    auto r = run_cli({"--db", db.string(), "ingest", "--format", "json", run.string()});
-    EXPECT_EQ(r.code, 0) << r.err;
-    return json::parse(r.out)["paths"][0]["status"].get<std::string>();
-  };
+  const auto status = [&] { return ingest_status(db, run); };
   ASSERT_EQ(status(), "added");
   const std::string before = dump_tables(db);
   fs::remove(run / "config" / "sweep_results.json");
