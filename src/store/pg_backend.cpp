@@ -4,6 +4,7 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/pg_libpq.hpp"
 #include "util/hex.hpp"
 #include "util/text.hpp"
 
@@ -35,11 +36,18 @@ constexpr Oid k_float4_oid = 700;
 constexpr Oid k_float8_oid = 701;
 constexpr Oid k_numeric_oid = 1700;
 
+// The libpq functions. connect() has checked that libpq loaded before any
+// connection exists, and every call below works on a connection or a result.
+const Libpq& pq()
+{
+  return *libpq();
+}
+
 struct ConnDeleter {
-  void operator()(PGconn* c) const { PQfinish(c); }
+  void operator()(PGconn* c) const { pq().PQfinish(c); }
 };
 struct ResultDeleter {
-  void operator()(PGresult* r) const { PQclear(r); }
+  void operator()(PGresult* r) const { pq().PQclear(r); }
 };
 using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
 using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
@@ -49,11 +57,11 @@ using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 // and 40P01 (deadlock) are ErrorCode::retry.
 Error pg_error(PGconn* conn, const PGresult* res, std::string_view what)
 {
-  const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
-  const char* primary = res != nullptr ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-  std::string message = primary != nullptr ? primary : std::string(util::trim(PQerrorMessage(conn)));
+  const char* state = res != nullptr ? pq().PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+  const char* primary = res != nullptr ? pq().PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+  std::string message = primary != nullptr ? primary : std::string(util::trim(pq().PQerrorMessage(conn)));
   if (message.empty() && res != nullptr) {
-    message = PQresStatus(PQresultStatus(res));
+    message = pq().PQresStatus(pq().PQresultStatus(res));
   }
   Error err =
       make_error(ErrorCode::db, state != nullptr ? fmt::format("{} (sqlstate {})", message, state) : message);
@@ -65,14 +73,14 @@ Error pg_error(PGconn* conn, const PGresult* res, std::string_view what)
 
 bool ok_status(const PGresult* res)
 {
-  const auto status = PQresultStatus(res);
+  const auto status = pq().PQresultStatus(res);
   return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY;
 }
 
 // Run `sql` (one or more statements, no parameters).
 Result<ResultPtr> run(PGconn* conn, std::string_view sql, std::string_view what)
 {
-  ResultPtr res(PQexec(conn, std::string(sql).c_str()));
+  ResultPtr res(pq().PQexec(conn, std::string(sql).c_str()));
   if (!res || !ok_status(res.get())) {
     return fail(pg_error(conn, res.get(), what));
   }
@@ -88,8 +96,8 @@ Result<ResultPtr> run_params(PGconn* conn, const char* sql, const std::vector<st
   for (const auto& p : params) {
     values.push_back(p.c_str());
   }
-  ResultPtr res(
-      PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+  ResultPtr res(pq().PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                                  nullptr, 0));
   if (!res || !ok_status(res.get())) {
     return fail(pg_error(conn, res.get(), what));
   }
@@ -172,11 +180,11 @@ public:
       reset();
       return fail(std::move(r).error());
     }
-    const char* tuples = PQcmdTuples(m_result.get());
+    const char* tuples = pq().PQcmdTuples(m_result.get());
     const int changed = tuples != nullptr && *tuples != '\0' ? std::atoi(tuples) : 0;
-    if (PQresultStatus(m_result.get()) == PGRES_TUPLES_OK && PQntuples(m_result.get()) > 0 &&
-        PQnfields(m_result.get()) > 0 && PQgetisnull(m_result.get(), 0, 0) == 0) {
-      m_conn->last_id = std::strtoll(PQgetvalue(m_result.get(), 0, 0), nullptr, 10);
+    if (pq().PQresultStatus(m_result.get()) == PGRES_TUPLES_OK && pq().PQntuples(m_result.get()) > 0 &&
+        pq().PQnfields(m_result.get()) > 0 && pq().PQgetisnull(m_result.get(), 0, 0) == 0) {
+      m_conn->last_id = std::strtoll(pq().PQgetvalue(m_result.get(), 0, 0), nullptr, 10);
     }
     reset();
     return changed;
@@ -195,7 +203,7 @@ public:
     } else {
       ++m_row;
     }
-    if (m_row < PQntuples(m_result.get())) {
+    if (m_row < pq().PQntuples(m_result.get())) {
       return true;
     }
     reset();
@@ -210,7 +218,7 @@ public:
     std::fill(m_values.begin(), m_values.end(), std::nullopt);
   }
 
-  [[nodiscard]] bool is_null(int col) const override { return PQgetisnull(current(), m_row, col) != 0; }
+  [[nodiscard]] bool is_null(int col) const override { return pq().PQgetisnull(current(), m_row, col) != 0; }
   [[nodiscard]] bool is_number(int col) const override
   {
     if (is_null(col)) {
@@ -272,7 +280,7 @@ public:
     case k_bytea_oid:
       return unhex_bytea(v);
     default:
-      return {v, static_cast<std::size_t>(PQgetlength(current(), m_row, col))};
+      return {v, static_cast<std::size_t>(pq().PQgetlength(current(), m_row, col))};
     }
   }
   [[nodiscard]] std::string_view get_text_view(int col) const override
@@ -289,7 +297,7 @@ public:
       // Converted to SQLite's text form: kept until the next step or reset.
       return *m_converted.emplace_back(std::make_unique<std::string>(get_text(col)));
     default:
-      return {value(col), static_cast<std::size_t>(PQgetlength(current(), m_row, col))};
+      return {value(col), static_cast<std::size_t>(pq().PQgetlength(current(), m_row, col))};
     }
   }
   [[nodiscard]] std::string get_blob(int col) const override
@@ -338,8 +346,8 @@ private:
       values.push_back(v ? v->c_str() : nullptr);
     }
     PGconn* conn = m_conn->conn.get();
-    m_result.reset(PQexecPrepared(conn, m_prep->statement.c_str(), static_cast<int>(values.size()),
-                                  values.data(), nullptr, nullptr, 0));
+    m_result.reset(pq().PQexecPrepared(conn, m_prep->statement.c_str(), static_cast<int>(values.size()),
+                                       values.data(), nullptr, nullptr, 0));
     if (!m_result || !ok_status(m_result.get())) {
       Error err = pg_error(conn, m_result.get(), fmt::format("query {}", m_name));
       m_result.reset();
@@ -355,7 +363,7 @@ private:
     }
     return m_result.get();
   }
-  [[nodiscard]] const char* value(int col) const { return PQgetvalue(current(), m_row, col); }
+  [[nodiscard]] const char* value(int col) const { return pq().PQgetvalue(current(), m_row, col); }
   [[nodiscard]] Oid type(int col) const { return m_prep->types.at(static_cast<std::size_t>(col)); }
 
   Connection* m_conn;
@@ -384,18 +392,18 @@ public:
       prep->statement = fmt::format("rfdb_{}", m_conn.next_statement++);
       prep->params = std::move(numbered.names);
       const std::string what = fmt::format("prepare {}", name);
-      ResultPtr made(PQprepare(conn, prep->statement.c_str(), numbered.sql.c_str(),
-                               static_cast<int>(prep->params.size()), nullptr));
+      ResultPtr made(pq().PQprepare(conn, prep->statement.c_str(), numbered.sql.c_str(),
+                                    static_cast<int>(prep->params.size()), nullptr));
       if (!made || !ok_status(made.get())) {
         return fail(pg_error(conn, made.get(), what));
       }
-      ResultPtr shape(PQdescribePrepared(conn, prep->statement.c_str()));
+      ResultPtr shape(pq().PQdescribePrepared(conn, prep->statement.c_str()));
       if (!shape || !ok_status(shape.get())) {
         return fail(pg_error(conn, shape.get(), what));
       }
-      for (int c = 0; c < PQnfields(shape.get()); ++c) {
-        prep->columns.emplace_back(PQfname(shape.get(), c));
-        prep->types.push_back(PQftype(shape.get(), c));
+      for (int c = 0; c < pq().PQnfields(shape.get()); ++c) {
+        prep->columns.emplace_back(pq().PQfname(shape.get(), c));
+        prep->types.push_back(pq().PQftype(shape.get(), c));
       }
       found = m_conn.prepared.emplace(std::move(numbered.sql), std::move(prep)).first;
     }
@@ -441,18 +449,18 @@ public:
 
   [[nodiscard]] bool in_transaction() const override
   {
-    return PQtransactionStatus(m_conn.conn.get()) != PQTRANS_IDLE;
+    return pq().PQtransactionStatus(m_conn.conn.get()) != PQTRANS_IDLE;
   }
 
   [[nodiscard]] std::int64_t last_insert_rowid() const override { return m_conn.last_id; }
 
   [[nodiscard]] int schema_version() const override
   {
-    ResultPtr res(PQexec(m_conn.conn.get(), "SELECT value FROM rfdb_meta WHERE key = 'schema_version'"));
-    if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK || PQntuples(res.get()) != 1) {
+    ResultPtr res(pq().PQexec(m_conn.conn.get(), "SELECT value FROM rfdb_meta WHERE key = 'schema_version'"));
+    if (!res || pq().PQresultStatus(res.get()) != PGRES_TUPLES_OK || pq().PQntuples(res.get()) != 1) {
       return 0;
     }
-    return std::atoi(PQgetvalue(res.get(), 0, 0));
+    return std::atoi(pq().PQgetvalue(res.get(), 0, 0));
   }
 
 private:
@@ -465,17 +473,20 @@ extern "C" void ignore_notice(void* /*arg*/, const char* /*message*/) {}
 // Connect to `url` and set the session up (see pg_backend.hpp).
 Result<ConnPtr> connect(const std::string& url)
 {
-  ConnPtr conn(PQconnectdb(url.c_str()));
+  if (const auto& loaded = libpq(); !loaded) {
+    return fail(loaded.error());
+  }
+  ConnPtr conn(pq().PQconnectdb(url.c_str()));
   if (!conn) {
     return fail(ErrorCode::db, "cannot allocate a PostgreSQL connection");
   }
-  if (PQstatus(conn.get()) != CONNECTION_OK) {
+  if (pq().PQstatus(conn.get()) != CONNECTION_OK) {
     return fail(make_error(ErrorCode::db, "cannot connect to PostgreSQL: " +
-                                              std::string(util::trim(PQerrorMessage(conn.get()))))
+                                              std::string(util::trim(pq().PQerrorMessage(conn.get()))))
                     .with_hint("check the server, the URI (postgresql://USER@HOST:PORT/DBNAME), the PG* "
                                "environment variables and ~/.pgpass"));
   }
-  PQsetNoticeProcessor(conn.get(), ignore_notice, nullptr);
+  pq().PQsetNoticeProcessor(conn.get(), ignore_notice, nullptr);
   RFDB_TRY(run(conn.get(),
                "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET bytea_output = 'hex'; "
                "SET client_min_messages = 'warning'",
@@ -496,8 +507,8 @@ Result<Identity> read_identity(PGconn* conn)
                " to_regclass(quote_ident(current_schema()) || '.rfdb_meta') IS NOT NULL",
                "open"));
   Identity id;
-  id.objects = std::atoi(PQgetvalue(res.get(), 0, 0));
-  const bool has_meta = *PQgetvalue(res.get(), 0, 1) == 't';
+  id.objects = std::atoi(pq().PQgetvalue(res.get(), 0, 0));
+  const bool has_meta = *pq().PQgetvalue(res.get(), 0, 1) == 't';
   if (!has_meta) {
     if (id.objects > 0) {
       return fail(ErrorCode::not_rfdb_db, "not an rfdb database (tables, but no rfdb_meta)");
@@ -507,9 +518,9 @@ Result<Identity> read_identity(PGconn* conn)
   RFDB_TRY_ASSIGN(
       res, run(conn, "SELECT key, value FROM rfdb_meta WHERE key IN ('application_id', 'schema_version')",
                "open"));
-  for (int r = 0; r < PQntuples(res.get()); ++r) {
-    const std::string_view key = PQgetvalue(res.get(), r, 0);
-    const long long value = std::strtoll(PQgetvalue(res.get(), r, 1), nullptr, 10);
+  for (int r = 0; r < pq().PQntuples(res.get()); ++r) {
+    const std::string_view key = pq().PQgetvalue(res.get(), r, 0);
+    const long long value = std::strtoll(pq().PQgetvalue(res.get(), r, 1), nullptr, 10);
     if (key == "application_id") {
       id.application_id = static_cast<int>(value);
     } else {
@@ -553,7 +564,7 @@ Result<void> migrate(PGconn* conn, OlderSchema older)
     return {};
   };
   if (auto r = body(); !r) {
-    ResultPtr rollback(PQexec(conn, "ROLLBACK"));
+    ResultPtr rollback(pq().PQexec(conn, "ROLLBACK"));
     return r;
   }
   RFDB_TRY(run(conn, "COMMIT", "migrate: commit"));

@@ -1,5 +1,6 @@
-// Internal to store/: the PostgreSQL backend (libpq) behind store::Database,
-// and the identity checks both backends' open functions share.
+// Internal to store/: the PostgreSQL backend (libpq, loaded on the first
+// connection: pg_libpq.hpp) behind store::Database, and the identity checks
+// both backends' open functions share.
 //
 // A `postgresql://` (or `postgres://`) --db value is a libpq connection URI;
 // what it leaves out comes from the PG* environment variables and
