@@ -21,6 +21,7 @@
 
 #include <filesystem>
 #include <future>
+#include <malloc.h>
 #include <memory>
 #include <optional>
 #include <set>
@@ -171,6 +172,10 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   std::optional<store::Database> priors_db;
   std::optional<store::Database> verdicts_db;
   if (db->backend() == store::Backend::sqlite && ctx.db_path != ":memory:") {
+    // The threads share the main heap (see tune_heap in main.cpp): the
+    // memory the priors free is reused by the other two. With an arena per
+    // thread, each kept its own peak: 97 instead of 73 MiB at 30 000 runs.
+    (void)mallopt(M_ARENA_MAX, 1);
     for (auto* second : {&priors_db, &verdicts_db}) {
       auto opened = store::Database::open_read_only(ctx.db_path); // quietly: -v said which file is read
       if (!opened) {
