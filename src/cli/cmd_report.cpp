@@ -21,6 +21,7 @@
 
 #include <filesystem>
 #include <future>
+#include <malloc.h>
 #include <memory>
 #include <optional>
 #include <set>
@@ -158,18 +159,32 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   if (!db) {
     return fail(db.error());
   }
-  // SQLite: the priors are computed on a second connection, in a second
-  // thread, while this one reads the report's rows. Its read transaction
-  // begins first, so when it ends with no commit since, both read the same
-  // snapshot; else the priors are computed again from this one's.
+  // SQLite: the priors are computed on a second connection and the
+  // verdicts folded on a third, each in its own thread, while this one reads
+  // the runs, the attempts and the imported findings. Their read
+  // transactions begin first, so when one ends with no commit since, it read
+  // this one's snapshot; else its part is done again here.
+  // Each connection streams its tables once, so a small page cache serves
+  // it: three of SQLite's default size would take ~5 MiB of the memory
+  // budget at 30 000 runs (tools/bench/README.md).
+  constexpr int k_page_cache_kib = 512;
+  RFDB_TRY(db->limit_page_cache(k_page_cache_kib));
   std::optional<store::Database> priors_db;
+  std::optional<store::Database> verdicts_db;
   if (db->backend() == store::Backend::sqlite && ctx.db_path != ":memory:") {
-    auto second = store::Database::open_read_only(ctx.db_path); // quietly: -v said which file is read
-    if (!second) {
-      return fail(std::move(second).error().with_context(store::display_name(ctx.db_path)));
+    // The threads share the main heap (see tune_heap in main.cpp): the
+    // memory the priors free is reused by the other two. With an arena per
+    // thread, each kept its own peak: 97 instead of 73 MiB at 30 000 runs.
+    (void)mallopt(M_ARENA_MAX, 1);
+    for (auto* second : {&priors_db, &verdicts_db}) {
+      auto opened = store::Database::open_read_only(ctx.db_path); // quietly: -v said which file is read
+      if (!opened) {
+        return fail(std::move(opened).error().with_context(store::display_name(ctx.db_path)));
+      }
+      *second = std::move(*opened);
+      RFDB_TRY((*second)->limit_page_cache(k_page_cache_kib));
+      RFDB_TRY((*second)->begin_read());
     }
-    priors_db = std::move(*second);
-    RFDB_TRY(priors_db->begin_read());
   }
   RFDB_TRY(db->begin_read());
   // Evidence from every GPU: the priors pool all of it (the same numbers
@@ -209,11 +224,32 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
     sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
-    sink.verdict = [&](store::ReportVerdict&& v) { builder.add_verdict(std::move(v)); };
     sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
-    if (auto ok = store::read_report_evidence(*db, filter, sink); !ok) {
-      return fail(ok.error());
+    RFDB_TRY(store::read_report_evidence(*db, filter, sink, store::ReportRows::runs));
+    const auto read_verdicts = [&filter](store::Database& from, report::VerdictFold& into) {
+      store::ReportEvidenceSink verdicts;
+      verdicts.verdict = [&](store::ReportVerdict&& v) { into.add(std::move(v)); };
+      return store::read_report_evidence(from, filter, verdicts, store::ReportRows::verdicts);
+    };
+    report::VerdictFold fold = builder.fold_verdicts();
+    // Declared after what it reads: its destructor waits for the thread.
+    std::future<Result<void>> folding;
+    if (verdicts_db) {
+      folding = std::async(std::launch::async, [&] { return read_verdicts(*verdicts_db, fold); });
+    } else {
+      RFDB_TRY(read_verdicts(*db, fold));
+    }
+    RFDB_TRY(store::read_report_evidence(*db, filter, sink,
+                                         store::ReportRows::attempts | store::ReportRows::findings));
+    if (folding.valid()) {
+      RFDB_TRY(folding.get());
+      bool same_snapshot = false;
+      RFDB_TRY_ASSIGN(same_snapshot, verdicts_db->end_read());
+      if (!same_snapshot) {
+        fold = builder.fold_verdicts();
+        RFDB_TRY(read_verdicts(*db, fold));
+      }
     }
     if (pending.valid()) {
       priors = pending.get();
@@ -226,7 +262,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     if (!*priors) {
       return fail(priors->error());
     }
-    input = builder.finish(std::move(**priors));
+    input = builder.finish(std::move(fold), std::move(**priors));
   }
   RFDB_TRY(db->end_read());
   input->as_of_given = !opts.as_of.empty();

@@ -189,13 +189,10 @@ Analysis analyze(ReportInput input)
   }
   a.as_of = resolve_as_of(input, digest->newest);
   a.scoped = scope_input(std::move(input), a.as_of);
-  for (const auto& r : a.scoped.rankings) {
-    digest->need_realized(r.run_id, r.top_by_pct);
-    digest->need_realized(r.run_id, r.top_by_gain);
-  }
   for (const auto& at : a.scoped.attempts) {
     digest->add(at);
   }
+  digest->seal();
   a.attempts = digest->attempts;
   a.findings = detail::findings_from_lines(std::move(digest->lines), a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);

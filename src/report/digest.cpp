@@ -6,6 +6,8 @@
 #include "domain/roofline.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace rfdb::report {
@@ -37,29 +39,85 @@ AttemptDigest::AttemptDigest()
   over.descending = false;
 }
 
-void AttemptDigest::need_realized(const std::string& run_id, const std::string& kernel)
+namespace {
+
+constexpr double k_none = std::numeric_limits<double>::quiet_NaN();
+
+// The larger of a best so far (NaN: none) and a value.
+double best_of(double best, double value)
 {
-  m_pick_run_known = false;
-  RunPicks& picks = m_realized[run_id];
-  for (const auto& [name, pick] : picks) {
-    if (name == kernel) {
-      return;
+  return std::isnan(best) ? value : std::max(best, value);
+}
+
+std::optional<double> optional_of(double best)
+{
+  return std::isnan(best) ? std::nullopt : std::optional<double>(best);
+}
+
+} // namespace
+
+void AttemptDigest::note_best(std::uint32_t run, std::uint32_t kernel, const std::optional<double>& e2e_pct,
+                              const std::optional<double>& isolated)
+{
+  if (m_best.empty() || m_best.back().run != run || m_best.back().kernel != kernel) {
+    if (m_best.size() == m_best.capacity() && m_best.size() >= 1024) {
+      compact_best(); // grows only when at least half is distinct
+    }
+    m_best.push_back(Best{run, kernel, k_none, k_none});
+  }
+  Best& b = m_best.back();
+  if (e2e_pct) {
+    b.e2e_pct = best_of(b.e2e_pct, *e2e_pct);
+  }
+  if (isolated) {
+    b.isolated = best_of(b.isolated, *isolated);
+  }
+}
+
+void AttemptDigest::compact_best()
+{
+  const auto key = [](const Best& b) { return std::pair(b.run, b.kernel); };
+  std::sort(m_best.begin(), m_best.end(), [&](const Best& x, const Best& y) { return key(x) < key(y); });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < m_best.size(); ++i) {
+    if (out != 0 && key(m_best[out - 1]) == key(m_best[i])) {
+      Best& b = m_best[out - 1];
+      if (!std::isnan(m_best[i].e2e_pct)) {
+        b.e2e_pct = best_of(b.e2e_pct, m_best[i].e2e_pct);
+      }
+      if (!std::isnan(m_best[i].isolated)) {
+        b.isolated = best_of(b.isolated, m_best[i].isolated);
+      }
+    } else {
+      m_best[out++] = m_best[i];
     }
   }
-  picks.emplace_back(kernel, RealizedPick{});
+  m_best.resize(out);
+}
+
+void AttemptDigest::seal()
+{
+  compact_best();
+  m_sealed = true;
 }
 
 RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel) const
 {
   RealizedPick p;
-  if (const auto it = m_realized.find(run_id); it != m_realized.end()) {
-    for (const auto& [name, pick] : it->second) {
-      if (name == kernel) {
-        p = pick;
-      }
-    }
-  }
   p.short_name = kernel;
+  const auto run = m_index.run_ids->find(run_id);
+  const auto name = m_caution_names.find(kernel);
+  if (!m_sealed || !run || name == m_caution_names.end()) {
+    return p;
+  }
+  const auto it = std::lower_bound(m_best.begin(), m_best.end(), std::pair(*run, name->second),
+                                   [](const Best& b, const std::pair<std::uint32_t, std::uint32_t>& k) {
+                                     return std::pair(b.run, b.kernel) < k;
+                                   });
+  if (it != m_best.end() && it->run == *run && it->kernel == name->second) {
+    p.best_e2e_pct = optional_of(it->e2e_pct);
+    p.best_isolated = optional_of(it->isolated);
+  }
   return p;
 }
 
@@ -119,42 +177,16 @@ void AttemptDigest::add(const AttemptInfo& a)
   if (what_works_exclusion(a).empty()) {
     detail::add_line_attempt(lines, m_index, a);
   }
-  // Routing quality: the best e2e delta and isolated speedup of a pick.
-  if (evidence && !m_realized.empty()) {
-    if (RealizedPick* pick = pick_of(a.run_id, a.short_name); pick != nullptr) {
-      RealizedPick& p = *pick;
-      if (a.e2e_delta_pct) {
-        p.best_e2e_pct = std::max(p.best_e2e_pct.value_or(*a.e2e_delta_pct), *a.e2e_delta_pct);
-      }
-      if (a.isolated_speedup) {
-        p.best_isolated = std::max(p.best_isolated.value_or(*a.isolated_speedup), *a.isolated_speedup);
-      }
-    }
+  // Routing quality: the best e2e delta and isolated speedup of every
+  // (run, kernel) it may pick.
+  if (evidence && (a.e2e_delta_pct || a.isolated_speedup)) {
+    note_best(m_index.run_ids->id_of(a.run_id), name_id(a.short_name), a.e2e_delta_pct, a.isolated_speedup);
   }
 }
 
 std::uint32_t AttemptDigest::name_id(const std::string& name)
 {
   return m_caution_names.try_emplace(name, static_cast<std::uint32_t>(m_caution_names.size())).first->second;
-}
-
-RealizedPick* AttemptDigest::pick_of(const std::string& run_id, const std::string& kernel)
-{
-  if (!m_pick_run_known || run_id != m_pick_run) {
-    const auto it = m_realized.find(run_id);
-    m_pick_run = run_id;
-    m_pick_run_known = true;
-    m_pick_picks = it == m_realized.end() ? nullptr : &it->second;
-  }
-  if (m_pick_picks == nullptr) {
-    return nullptr;
-  }
-  for (auto& [name, pick] : *m_pick_picks) {
-    if (name == kernel) {
-      return &pick;
-    }
-  }
-  return nullptr;
 }
 
 void AttemptDigest::keep_caution(Caution&& c)
@@ -282,19 +314,6 @@ std::pair<std::string, std::vector<HeadVerdict>> HeadDigest::newest(bool have_ru
   }
   std::sort(out.begin(), out.end(), head_less);
   return {run, std::move(out)};
-}
-
-AttemptDigest digest_attempts(const ReportInput& scoped)
-{
-  AttemptDigest d;
-  for (const auto& r : scoped.rankings) {
-    d.need_realized(r.run_id, r.top_by_pct);
-    d.need_realized(r.run_id, r.top_by_gain);
-  }
-  for (const auto& a : scoped.attempts) {
-    d.add(a);
-  }
-  return d;
 }
 
 } // namespace rfdb::report

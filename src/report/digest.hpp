@@ -54,14 +54,15 @@ class AttemptDigest {
 public:
   AttemptDigest();
 
-  // Routing quality reads the realized gain of these (run, kernel) picks;
-  // name them before the attempts are added.
-  void need_realized(const std::string& run_id, const std::string& kernel);
   // Fold one attempt in scope.
   void add(const AttemptInfo& attempt);
+  // Call once the last attempt is added: realized() reads the sealed
+  // digest.
+  void seal();
 
-  // The realized gain of a pick named by need_realized (empty when no
-  // attempt realized anything).
+  // The realized gain of one (run, kernel) pick of routing quality: the best
+  // e2e delta and isolated speedup of its evidence attempts in scope (empty
+  // when none). Only after seal().
   [[nodiscard]] RealizedPick realized(const std::string& run_id, const std::string& kernel) const;
 
   std::size_t attempts = 0;      // attempts folded
@@ -80,9 +81,6 @@ public:
 
 private:
   void keep_caution(Caution&& caution);
-  // The pick of (run_id, kernel) named by need_realized, or nullptr.
-  RealizedPick* pick_of(const std::string& run_id, const std::string& kernel);
-
   detail::LineIndex m_index;
   // A run caution under the dedupe rule (same_caution): its run, kernel and
   // lever key by number, and its kind.
@@ -103,13 +101,23 @@ private:
   std::unordered_set<CautionId, CautionIdHash> m_caution_keys;    // distinct run cautions seen (bounded mode)
   std::unordered_map<std::string, std::uint32_t> m_caution_names; // name_id's numbers
   std::vector<Caution> m_raised;                                  // one attempt's cautions
-  // The picks by run id, then kernel (no key string built per attempt).
-  using RunPicks = std::vector<std::pair<std::string, RealizedPick>>;
-  std::unordered_map<std::string, RunPicks> m_realized;
-  // pick_of's last run and its picks (nullptr: none), while m_pick_run_known.
-  std::string m_pick_run;
-  RunPicks* m_pick_picks = nullptr;
-  bool m_pick_run_known = false;
+  // The best e2e delta (percent) and isolated speedup (×) of a (run,
+  // kernel) among the evidence attempts, NaN for none: the run by its
+  // number in m_index.run_ids, the kernel by name_id. Every (run, kernel)
+  // is kept, since routing quality's picks come from the verdicts, which may
+  // be read at the same time on another thread. In arrival order with
+  // adjacent duplicates merged (a run's attempts mostly arrive together),
+  // compacted when full; sorted and merged by seal().
+  struct Best {
+    std::uint32_t run = 0, kernel = 0;
+    double e2e_pct = 0.0, isolated = 0.0;
+  };
+  void note_best(std::uint32_t run, std::uint32_t kernel, const std::optional<double>& e2e_pct,
+                 const std::optional<double>& isolated);
+  // Sort m_best by (run, kernel) and merge the duplicates.
+  void compact_best();
+  std::vector<Best> m_best;
+  bool m_sealed = false;
 };
 
 // The head verdicts in scope folded one run at a time: the saturated heads
@@ -166,9 +174,5 @@ bool head_less(const HeadVerdict& a, const HeadVerdict& b);
 // only without since), its gfx that of gfx_filter when one is given.
 bool in_scope(const std::string& date, const std::string& gfx, const std::string& as_of,
               const std::optional<std::string>& since, const std::optional<std::string>& gfx_filter);
-
-// Fold the attempts of `scoped` into a digest (needing the picks of its
-// rankings).
-AttemptDigest digest_attempts(const ReportInput& scoped);
 
 } // namespace rfdb::report

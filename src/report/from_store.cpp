@@ -301,7 +301,6 @@ ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::str
   m_in.gfx_filter = std::move(gfx_filter);
   m_in.attempt_digest = std::make_shared<AttemptDigest>();
   m_in.attempt_digest->keep_all_cautions = for_cards;
-  m_in.head_digest = std::make_shared<HeadDigest>();
 }
 
 ReportInputBuilder::~ReportInputBuilder() = default;
@@ -316,9 +315,12 @@ void ReportInputBuilder::add_run(store::RunSummary r)
                               std::move(r.validation_class)});
 }
 
-void ReportInputBuilder::start_verdicts()
+void ReportInputBuilder::start()
 {
-  m_verdicts_started = true;
+  if (m_started) {
+    return;
+  }
+  m_started = true;
   m_in.as_of = domain::resolve_as_of(m_as_of_given, m_newest_run_date);
   // The quadrant chart falls back to the newest run in scope.
   std::pair<std::string, std::string> newest;
@@ -327,45 +329,32 @@ void ReportInputBuilder::start_verdicts()
       newest = std::max(newest, std::make_pair(r.run_date, r.run_id));
     }
   }
-  m_in.head_digest->watch(newest.second);
+  m_watch = newest.second;
   m_by_id.reserve(m_in.runs.size());
   for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
     m_by_id.emplace(m_in.runs[i].run_id, i);
   }
 }
 
-const RunInfo* ReportInputBuilder::run_of(const std::string& run_id)
+const RunInfo* ReportInputBuilder::find_run(const std::string& run_id) const
 {
-  if (m_last_run != nullptr && m_last_run->run_id == run_id) {
-    return m_last_run;
-  }
   const auto it = m_by_id.find(run_id);
-  if (it == m_by_id.end()) {
-    return nullptr;
-  }
-  m_last_run = &m_in.runs[it->second];
-  return m_last_run;
+  return it == m_by_id.end() ? nullptr : &m_in.runs[it->second];
 }
 
-void ReportInputBuilder::start_attempts()
+VerdictFold ReportInputBuilder::fold_verdicts()
 {
-  if (!m_verdicts_started) {
-    start_verdicts();
-  }
-  m_attempts_started = true;
-  flush_run();
-  for (const auto& r : m_in.rankings) {
-    m_in.attempt_digest->need_realized(r.run_id, r.top_by_pct);
-    m_in.attempt_digest->need_realized(r.run_id, r.top_by_gain);
-  }
+  start();
+  return VerdictFold(*this);
 }
 
 void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
 {
-  if (!m_attempts_started) {
-    start_attempts();
+  start();
+  if (m_last_run == nullptr || m_last_run->run_id != a.run_id) {
+    m_last_run = find_run(a.run_id);
   }
-  const RunInfo* run = run_of(a.run_id);
+  const RunInfo* run = m_last_run;
   if (run == nullptr) {
     return; // a run out of the filter
   }
@@ -378,22 +367,35 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
   }
 }
 
-void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
+void ReportInputBuilder::add_finding(const store::ReportFinding& f)
 {
-  if (!m_verdicts_started) {
-    start_verdicts();
-  }
+  m_in.imported.push_back(imported(f));
+}
+
+VerdictFold::VerdictFold(const ReportInputBuilder& builder)
+    : m_builder(&builder), m_heads(std::make_shared<HeadDigest>())
+{
+  m_heads->watch(builder.m_watch);
+}
+
+VerdictFold::VerdictFold(VerdictFold&&) noexcept = default;
+VerdictFold& VerdictFold::operator=(VerdictFold&&) noexcept = default;
+VerdictFold::~VerdictFold() = default;
+
+void VerdictFold::add(store::ReportVerdict&& v)
+{
   if (m_run_count != 0 && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
-  const RunInfo* run = run_of(v.run_id);
-  if (run == nullptr) {
+  if (m_run_count == 0) {
+    m_run = m_builder->find_run(v.run_id);
+  }
+  if (m_run == nullptr) {
     return; // a run out of the filter
   }
-  m_verdict_run = run;
   if (!v.round.empty() &&
-      (run->run_date > m_newest_date || (run->run_date == m_newest_date && v.run_id > m_newest_run))) {
-    m_newest_date = run->run_date;
+      (m_run->run_date > m_newest_date || (m_run->run_date == m_newest_date && v.run_id > m_newest_run))) {
+    m_newest_date = m_run->run_date;
     m_newest_run = v.run_id;
   }
   // The slots of earlier runs are reused: `v` takes the old strings' buffers
@@ -406,48 +408,45 @@ void ReportInputBuilder::add_verdict(store::ReportVerdict&& v)
   ++m_run_count;
 }
 
-void ReportInputBuilder::add_finding(const store::ReportFinding& f)
-{
-  m_in.imported.push_back(imported(f));
-}
-
-void ReportInputBuilder::flush_run()
+void VerdictFold::flush_run()
 {
   // A round whose rankings agree is only counted (routing quality lists the
   // disagreements); a round of a run out of scope is dropped by the analysis.
   if (m_run_count == 0) {
     return;
   }
+  const ReportInput& in = m_builder->m_in;
   const std::span<store::ReportVerdict> verdicts(m_run_verdicts.data(), m_run_count);
-  const RunInfo& run = *m_verdict_run;
-  const bool scoped = in_scope(run.run_date, run.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
+  const RunInfo& run = *m_run;
+  const bool scoped = in_scope(run.run_date, run.gfx, in.as_of, in.since, in.gfx_filter);
   sort_run_verdicts(verdicts);
   for (auto& r : rankings(verdicts)) {
     if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
-      ++m_in.agreed_rounds;
+      ++m_agreed_rounds;
     } else {
-      m_in.rankings.push_back(std::move(r));
+      m_rankings.push_back(std::move(r));
     }
   }
   auto run_heads = heads(verdicts, run);
   std::erase_if(run_heads, [&](const HeadVerdict& h) {
-    return !in_scope(h.run_date, h.gfx, m_in.as_of, m_in.since, m_in.gfx_filter);
+    return !in_scope(h.run_date, h.gfx, in.as_of, in.since, in.gfx_filter);
   });
-  m_in.head_digest->add_run(std::move(run_heads));
+  m_heads->add_run(std::move(run_heads));
   m_run_count = 0;
 }
 
-ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
+ReportInput ReportInputBuilder::finish(VerdictFold fold, calibrate::PriorsResult priors)
 {
-  if (!m_attempts_started) {
-    start_attempts();
-  }
+  start();
+  fold.flush_run();
+  m_in.agreed_rounds = fold.m_agreed_rounds;
+  m_in.head_digest = std::move(fold.m_heads);
   // Rankings in run order (run_date, undated first, then run_id), a run's
   // in its verdict order.
   std::vector<std::pair<std::uint32_t, RoundRanking>> ranked;
-  ranked.reserve(m_in.rankings.size());
-  for (auto& r : m_in.rankings) {
-    const RunInfo* run = run_of(r.run_id);
+  ranked.reserve(fold.m_rankings.size());
+  for (auto& r : fold.m_rankings) {
+    const RunInfo* run = find_run(r.run_id);
     ranked.emplace_back(static_cast<std::uint32_t>(run - m_in.runs.data()), std::move(r));
   }
   std::stable_sort(ranked.begin(), ranked.end(), [&](const auto& x, const auto& y) {
@@ -461,33 +460,12 @@ ReportInput ReportInputBuilder::finish(calibrate::PriorsResult priors)
   for (auto& [i, r] : ranked) {
     m_in.rankings.push_back(std::move(r));
   }
-  m_in.head_digest->flag_newest(m_newest_run);
+  m_in.head_digest->flag_newest(fold.m_newest_run);
   m_in.head_digest->for_each_kept([&](HeadVerdict& h) {
     h.followed_by_byte_reduction = m_byte_reducing.count({h.run_id, h.short_name}) != 0;
   });
   m_in.priors = std::move(priors);
   return std::move(m_in);
-}
-
-ReportInput build_report_input(store::ReportEvidence&& ev, calibrate::PriorsResult priors, std::string as_of,
-                               std::optional<std::string> since, std::optional<std::string> gfx_filter)
-{
-  ReportInputBuilder b(std::move(as_of), std::move(since), std::move(gfx_filter));
-  for (auto& r : ev.runs) {
-    b.add_run(std::move(r));
-  }
-  for (auto& v : ev.verdicts) {
-    b.add_verdict(std::move(v));
-  }
-  std::vector<store::ReportVerdict>().swap(ev.verdicts);
-  for (auto& a : ev.attempts) {
-    b.add_attempt(std::move(a));
-  }
-  std::vector<store::ReportAttempt>().swap(ev.attempts);
-  for (const auto& f : ev.findings) {
-    b.add_finding(f);
-  }
-  return b.finish(std::move(priors));
 }
 
 } // namespace rfdb::report

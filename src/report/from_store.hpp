@@ -11,6 +11,7 @@
 #include "store/report_evidence.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -24,12 +25,48 @@ namespace rfdb::report {
 // HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
 inline constexpr double k_head_threshold_pct = 5.0;
 
+class ReportInputBuilder;
+
+// The verdicts half of a report input, folded one run at a time: per-round
+// rankings and the head verdicts (into a HeadDigest). Made by
+// ReportInputBuilder::fold_verdicts once every run is added; it reads the
+// builder's runs but writes only itself, so it may be fed on another thread
+// while the builder takes the attempts.
+class VerdictFold {
+public:
+  VerdictFold(VerdictFold&&) noexcept;
+  VerdictFold& operator=(VerdictFold&&) noexcept;
+  VerdictFold(const VerdictFold&) = delete;
+  VerdictFold& operator=(const VerdictFold&) = delete;
+  ~VerdictFold();
+
+  // Rows of one run must be contiguous (the runs and a run's rows in any
+  // order); a verdict whose run was not added is out of the filter.
+  void add(store::ReportVerdict&& verdict);
+
+private:
+  friend class ReportInputBuilder;
+  explicit VerdictFold(const ReportInputBuilder& builder);
+  void flush_run();
+
+  const ReportInputBuilder* m_builder;
+  std::vector<RoundRanking> m_rankings;
+  int m_agreed_rounds = 0;
+  std::shared_ptr<HeadDigest> m_heads;
+  std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows first, then spare slots
+  std::size_t m_run_count = 0;                      // the current run's rows in m_run_verdicts
+  const RunInfo* m_run = nullptr;                   // their run
+  std::string m_newest_run;                         // newest run with a profiled round
+  std::string m_newest_date;
+};
+
 // Builds the input row by row as the store streams it (store::
-// read_report_evidence): verdicts are kept one run at a time (their rows
-// arrive grouped by run) and attempts are scoped and folded into the
-// input's attempt digest as they come, so neither the history's verdicts nor
-// its attempts are held. Call add_* in the stream's order (runs, verdicts,
-// attempts, findings), then finish once.
+// read_report_evidence): verdicts are folded one run at a time by a
+// VerdictFold and attempts are scoped and folded into the input's attempt
+// digest as they come, so neither the history's verdicts nor its attempts
+// are held. Add every run first; then the verdicts (through fold_verdicts)
+// and the attempts may come in either order, or at the same time on two
+// threads; then findings, then finish once.
 class ReportInputBuilder {
 public:
   // as_of: the date given (--as-of), "" for the newest run date; since and
@@ -45,44 +82,35 @@ public:
   // Every run comes before the first verdict or attempt: a verdict or an
   // attempt is scoped by its run, and one whose run was not added is out.
   void add_run(store::RunSummary run);
-  // Rows of one run must be contiguous (the runs and a run's rows in any
-  // order); every verdict comes before the first attempt.
-  void add_verdict(store::ReportVerdict&& verdict);
+  // An empty fold of the verdicts, once every run is added (no add_run
+  // after it). Another one may be made to read the verdicts again; the
+  // builder must outlive them.
+  [[nodiscard]] VerdictFold fold_verdicts();
   // Attempts in any order.
   void add_attempt(store::ReportAttempt&& attempt);
   void add_finding(const store::ReportFinding& finding);
-  // The input (as_of resolved); the builder is spent afterwards.
-  ReportInput finish(calibrate::PriorsResult priors);
+  // The input (as_of resolved) with the verdicts of `verdicts`, a fold made
+  // by this builder; the builder is spent afterwards.
+  ReportInput finish(VerdictFold verdicts, calibrate::PriorsResult priors);
 
 private:
-  void flush_run();
-  void start_verdicts();
-  void start_attempts();
-  // The run added with this id, or nullptr.
-  const RunInfo* run_of(const std::string& run_id);
+  friend class VerdictFold;
+  // Resolve as_of and index the runs (once, after the last add_run).
+  void start();
+  // The run added with this id, or nullptr (thread-safe once started).
+  [[nodiscard]] const RunInfo* find_run(const std::string& run_id) const;
 
   ReportInput m_in;
   std::string m_as_of_given;
   domain::NewestDate m_newest_run_date;
+  bool m_started = false;
+  std::string m_watch;   // the quadrant chart's fallback: the newest run in scope
   AttemptInfo m_attempt; // the attempt being folded (its buffers are reused)
-  bool m_verdicts_started = false;
-  bool m_attempts_started = false;
   std::set<std::pair<std::string, std::string>>
-      m_byte_reducing;                              // (run, kernel) with a fusion/precision attempt
-  std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows first, then spare slots
-  std::size_t m_run_count = 0;                      // the current run's rows in m_run_verdicts
-  const RunInfo* m_verdict_run = nullptr;           // their run
-  std::vector<bool> m_undated;                      // per run: run_date NULL
+      m_byte_reducing;         // (run, kernel) with a fusion/precision attempt
+  std::vector<bool> m_undated; // per run: run_date NULL
   std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
-  const RunInfo* m_last_run = nullptr;                         // run_of's last answer
-  std::string m_newest_run;                                    // newest run with a profiled round
-  std::string m_newest_date;
+  const RunInfo* m_last_run = nullptr;                         // the attempts' last run
 };
-
-// The same input from fully loaded evidence (consumed: its rows are moved
-// out and released as they are converted).
-ReportInput build_report_input(store::ReportEvidence&& evidence, calibrate::PriorsResult priors,
-                               std::string as_of, std::optional<std::string> since,
-                               std::optional<std::string> gfx_filter);
 
 } // namespace rfdb::report

@@ -341,6 +341,14 @@ Result<bool> Database::end_read()
   return now == m_read_version;
 }
 
+Result<void> Database::limit_page_cache(int kib)
+{
+  if (backend() == Backend::postgresql) {
+    return {};
+  }
+  return exec(fmt::format("PRAGMA cache_size = -{}", kib), "cache_size");
+}
+
 std::int64_t Database::last_insert_rowid() const
 {
   return m_impl->last_insert_rowid();

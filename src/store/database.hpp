@@ -238,6 +238,10 @@ public:
   // PostgreSQL. An immutable SQLite file (opened without its WAL) never
   // changes. Errors: db.
   Result<bool> end_read();
+  // Cap the page cache of this connection at `kib` KiB (SQLite's PRAGMA
+  // cache_size, default 2000 KiB), for a reader that streams each table
+  // once and needs little cache; PostgreSQL: nothing. Errors: db.
+  Result<void> limit_page_cache(int kib);
   // A number naming the write transaction begin_immediate opened, while it
   // is open (0: none is); every begin_immediate gets a new one. Lets a
   // writer keep what it read earlier in the same transaction, which no

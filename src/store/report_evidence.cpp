@@ -225,38 +225,39 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
 
 } // namespace
 
-Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink)
+Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink,
+                                  ReportRows rows)
 {
-  RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
-                     [&](const Row& r) { sink.run(read_run(r)); }));
+  const auto asked = [&](ReportRows r) {
+    return (static_cast<unsigned>(rows) & static_cast<unsigned>(r)) != 0;
+  };
+  if (asked(ReportRows::runs)) {
+    RFDB_TRY(read_rows(db, {sql::k_report_runs, "report_runs"}, filter, Binds::since_and_gfx,
+                       [&](const Row& r) { sink.run(read_run(r)); }));
+  }
   // One verdict and one attempt object for every row: the sink may take
   // their strings by swap and hand back buffers the next row reuses.
-  ReportVerdict verdict;
-  RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
-                     [&](const Row& r) {
-                       read_verdict(r, verdict);
-                       sink.verdict(std::move(verdict));
-                     }));
-  ReportAttempt attempt;
-  RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
-                     [&](const Row& r) {
-                       read_attempt(r, attempt);
-                       sink.attempt(std::move(attempt));
-                     }));
-  return read_rows(db, {sql::k_report_findings, "report_findings"}, filter, Binds::gfx,
-                   [&](const Row& r) { sink.finding(read_finding(r)); });
-}
-
-Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter)
-{
-  ReportEvidence ev;
-  ReportEvidenceSink sink;
-  sink.run = [&](RunSummary&& r) { ev.runs.push_back(std::move(r)); };
-  sink.attempt = [&](ReportAttempt&& a) { ev.attempts.push_back(std::move(a)); };
-  sink.verdict = [&](ReportVerdict&& v) { ev.verdicts.push_back(std::move(v)); };
-  sink.finding = [&](ReportFinding&& f) { ev.findings.push_back(std::move(f)); };
-  RFDB_TRY(read_report_evidence(db, filter, sink));
-  return ev;
+  if (asked(ReportRows::verdicts)) {
+    ReportVerdict verdict;
+    RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
+                       [&](const Row& r) {
+                         read_verdict(r, verdict);
+                         sink.verdict(std::move(verdict));
+                       }));
+  }
+  if (asked(ReportRows::attempts)) {
+    ReportAttempt attempt;
+    RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
+                       [&](const Row& r) {
+                         read_attempt(r, attempt);
+                         sink.attempt(std::move(attempt));
+                       }));
+  }
+  if (asked(ReportRows::findings)) {
+    RFDB_TRY(read_rows(db, {sql::k_report_findings, "report_findings"}, filter, Binds::gfx,
+                       [&](const Row& r) { sink.finding(read_finding(r)); }));
+  }
+  return {};
 }
 
 } // namespace rfdb::store

@@ -58,13 +58,6 @@ struct ReportFinding {
   std::vector<std::string> sources_cited, cautions;
 };
 
-struct ReportEvidence {
-  std::vector<RunSummary> runs; // non-retracted, filtered; identity and workload only (no counts)
-  std::vector<ReportAttempt> attempts;
-  std::vector<ReportVerdict> verdicts;
-  std::vector<ReportFinding> findings;
-};
-
 // Receivers of the rows read_report_evidence streams; each row is handed
 // over once and not kept by the store. Verdicts and attempts each come in
 // one object refilled (every field) for each row: a receiver may move or
@@ -76,15 +69,28 @@ struct ReportEvidenceSink {
   std::function<void(ReportFinding&&)> finding;
 };
 
-// Stream everything the playbook reads, in this order: runs (by run_date,
-// run_id), verdicts (a run's rows contiguous; runs, and a run's rows, in no
-// given order), attempts (in no given order), imported findings (the
-// filter's gfx only). Runs, verdicts and attempts are of the non-retracted
-// runs the filter keeps; verdicts and attempts carry no run columns: the
-// receiver joins them to the streamed runs. Errors: db.
-Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink);
+// Which of the playbook's rows read_report_evidence streams (flags).
+enum class ReportRows : unsigned {
+  runs = 1U,
+  verdicts = 2U,
+  attempts = 4U,
+  findings = 8U,
+  all = 15U,
+};
 
-// Load everything the playbook reads into memory. Errors: db.
-Result<ReportEvidence> load_report_evidence(Database& db, const EvidenceFilter& filter);
+constexpr ReportRows operator|(ReportRows a, ReportRows b)
+{
+  return static_cast<ReportRows>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+
+// Stream what the playbook reads (`rows`, all by default), in this order:
+// runs (by run_date, run_id), verdicts (a run's rows contiguous; runs, and
+// a run's rows, in no given order), attempts (in no given order), imported
+// findings (the filter's gfx only). Runs, verdicts and attempts are of the
+// non-retracted runs the filter keeps; verdicts and attempts carry no run
+// columns: the receiver joins them to the runs. The sink needs only the
+// receivers of the rows asked for. Errors: db.
+Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink,
+                                  ReportRows rows = ReportRows::all);
 
 } // namespace rfdb::store

@@ -234,13 +234,19 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   // The report's own rows (attempt facts, measured baselines, imported text)
   // are loaded on top of the priors' evidence, as `rfdb report` does.
   const Stopwatch analyze_watch;
-  auto rows = store::load_report_evidence(*db, store::EvidenceFilter{});
-  if (!rows) {
-    return fail(std::move(rows).error());
-  }
   const std::string as_of = by_gfx.as_of.value_or("");
-  const auto input =
-      report::build_report_input(std::move(*rows), std::move(by_gfx), as_of, std::nullopt, std::nullopt);
+  report::ReportInputBuilder builder(as_of, std::nullopt, std::nullopt, false);
+  store::ReportEvidenceSink sink;
+  sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
+  sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
+  sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
+  RFDB_TRY(store::read_report_evidence(*db, store::EvidenceFilter{}, sink, store::ReportRows::runs));
+  report::VerdictFold fold = builder.fold_verdicts();
+  sink.verdict = [&](store::ReportVerdict&& v) { fold.add(std::move(v)); };
+  RFDB_TRY(store::read_report_evidence(*db, store::EvidenceFilter{}, sink,
+                                       store::ReportRows::verdicts | store::ReportRows::attempts |
+                                           store::ReportRows::findings));
+  const auto input = builder.finish(std::move(fold), std::move(by_gfx));
   const auto analysis = report::analyze(input);
   s.analyze_s = analyze_watch.elapsed().wall;
   const Stopwatch render_watch;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 namespace rfdb::report {
 namespace {
@@ -719,6 +720,48 @@ TEST(Routing, DisagreementJudgedByE2eWhenBothHaveIt)
   a = analyze(in);
   EXPECT_EQ(a.routing.disagreements[0].basis, "e2e");
   EXPECT_EQ(a.routing.disagreements[0].winner, "pct");
+}
+
+// The digest keeps every (run, kernel) routing quality may pick; with
+// thousands of them arriving out of order, its table is compacted while
+// attempts come in, and the best values must survive it.
+TEST(Routing, RealizedGainsOfThousandsOfInterleavedPicksSurviveCompaction)
+{
+  AttemptDigest digest;
+  digest.keep_all_cautions = false;
+  std::map<std::pair<int, int>, std::pair<std::optional<double>, std::optional<double>>> expected;
+  for (int pass = 0; pass < 3; ++pass) {
+    for (int i = 0; i < 2000; ++i) {
+      const RunInfo run = testing::make_run(fmt::format("run{:04d}", i), "2026-05-01", "gfx942");
+      for (int k = 0; k < 3; ++k) {
+        const double iso = 1.0 + ((i * 7 + k * 3 + pass * 5) % 11) / 10.0;
+        const std::optional<double> e2e =
+            (i + pass) % 4 == 0 ? std::nullopt : std::optional<double>(((i * 3 + k + pass * 2) % 9) - 4.0);
+        auto a = testing::make_attempt(run, "lever", iso, e2e);
+        a.short_name = fmt::format("kernel{}", k);
+        a.attempt_key = fmt::format("{}|{}", a.short_name, pass);
+        digest.add(a);
+        auto& [best_e2e, best_iso] = expected[{i, k}];
+        best_iso = std::max(best_iso.value_or(iso), iso);
+        if (e2e) {
+          best_e2e = std::max(best_e2e.value_or(*e2e), *e2e);
+        }
+      }
+    }
+  }
+  digest.seal();
+  for (const auto& [key, best] : expected) {
+    const auto p = digest.realized(fmt::format("run{:04d}", key.first), fmt::format("kernel{}", key.second));
+    ASSERT_EQ(p.best_isolated, best.second) << key.first << " " << key.second;
+    ASSERT_EQ(p.best_e2e_pct, best.first) << key.first << " " << key.second;
+  }
+  // Spot values: run0007's kernel2 measured 1.0, 1.5 and 2.0× isolated and
+  // +1.0 %, none and -4.0 % e2e in the three passes.
+  EXPECT_EQ(digest.realized("run0007", "kernel2").best_isolated, 2.0);
+  EXPECT_EQ(digest.realized("run0007", "kernel2").best_e2e_pct, 1.0);
+  EXPECT_FALSE(digest.realized("run9999", "kernel0").best_isolated); // no such run
+  EXPECT_FALSE(digest.realized("run0007", "kernel9").best_e2e_pct);  // no such kernel
+  EXPECT_EQ(digest.realized("run0007", "kernel9").short_name, "kernel9");
 }
 
 TEST(Scope, GfxFilterSinceAndAsOf)

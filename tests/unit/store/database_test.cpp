@@ -248,4 +248,22 @@ TEST(Database, ReadTransactionReadsOneSnapshotAndTellsWhetherItIsStillTheNewest)
   EXPECT_TRUE(*same);
 }
 
+TEST(Database, PageCacheOfAConnectionCanBeCapped)
+{
+  TempDir tmp;
+  const auto path = (tmp / "rfdb.sqlite").string();
+  ASSERT_TRUE(store::Database::open(path));
+  auto reader = store::Database::open_read_only(path);
+  ASSERT_TRUE(reader) << reader.error().describe();
+  const auto cache_size = [&] {
+    auto s = reader->prepare("PRAGMA cache_size", "cache_size");
+    EXPECT_TRUE(s);
+    EXPECT_TRUE(*s->step());
+    return s->get_int(0);
+  };
+  EXPECT_EQ(cache_size(), -2000); // SQLite's default: 2000 KiB
+  ASSERT_TRUE(reader->limit_page_cache(512));
+  EXPECT_EQ(cache_size(), -512);
+}
+
 } // namespace rfdb::test
