@@ -78,18 +78,18 @@ void AttemptDigest::compact_best()
 {
   const auto key = [](const Best& b) { return std::pair(b.run, b.kernel); };
   std::sort(m_best.begin(), m_best.end(), [&](const Best& x, const Best& y) { return key(x) < key(y); });
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < m_best.size(); ++i) {
-    if (out != 0 && key(m_best[out - 1]) == key(m_best[i])) {
+  std::size_t out = 0; // m_best[0, out): merged so far (out never passes the element read)
+  for (const Best& next : m_best) {
+    if (out != 0 && key(m_best[out - 1]) == key(next)) {
       Best& b = m_best[out - 1];
-      if (!std::isnan(m_best[i].e2e_pct)) {
-        b.e2e_pct = best_of(b.e2e_pct, m_best[i].e2e_pct);
+      if (!std::isnan(next.e2e_pct)) {
+        b.e2e_pct = best_of(b.e2e_pct, next.e2e_pct);
       }
-      if (!std::isnan(m_best[i].isolated)) {
-        b.isolated = best_of(b.isolated, m_best[i].isolated);
+      if (!std::isnan(next.isolated)) {
+        b.isolated = best_of(b.isolated, next.isolated);
       }
     } else {
-      m_best[out++] = m_best[i];
+      m_best[out++] = next;
     }
   }
   m_best.resize(out);

@@ -89,9 +89,9 @@ public:
   // Attempts in any order.
   void add_attempt(store::ReportAttempt&& attempt);
   void add_finding(const store::ReportFinding& finding);
-  // The input (as_of resolved) with the verdicts of `verdicts`, a fold made
-  // by this builder; the builder is spent afterwards.
-  ReportInput finish(VerdictFold verdicts, calibrate::PriorsResult priors);
+  // The input (as_of resolved) with the verdicts of `fold`, a fold made by
+  // this builder; the builder is spent afterwards.
+  ReportInput finish(VerdictFold fold, calibrate::PriorsResult priors);
 
 private:
   friend class VerdictFold;
