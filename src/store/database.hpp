@@ -10,10 +10,13 @@
 //
 // SQLite connections are made in exactly three places (database_open.cpp):
 // - `Database::open_read_only` for commands that only read: SQLite's
-//   `mode=ro` (or `immutable=1` when the file is in WAL mode and no `-wal`
-//   exists, so no `-wal`/`-shm` is created), `query_only`, no journal-mode
-//   switch and no migration. It works on a 444 file in a read-only directory
-//   and leaves no file behind.
+//   `mode=ro` (or `immutable=1` for a WAL file without its `-wal` that
+//   nobody may write: no write bit on the file, or a directory this user
+//   cannot write; no `-wal`/`-shm` is created then), `query_only`, no
+//   journal-mode switch and no migration. It works on a 444 file in a
+//   read-only directory and leaves no file behind there; elsewhere SQLite
+//   may leave an empty `-wal` and a `-shm`, and reads stay consistent while
+//   another process writes.
 // - `Database::open` for commands that write: creates a missing file, sets
 //   busy_timeout, WAL and foreign_keys, and creates the schema of a new file.
 // - `migrate_database` (`rfdb migrate`): writes a `VACUUM INTO` backup, then
@@ -235,8 +238,8 @@ public:
   // still the newest: on SQLite, no other connection committed since
   // begin_read (so another connection whose read transaction began after
   // this one's and before this call read the same snapshot); always true on
-  // PostgreSQL. An immutable SQLite file (opened without its WAL) never
-  // changes. Errors: db.
+  // PostgreSQL. A read-only archive opened immutable (open_read_only) is
+  // taken never to change. Errors: db.
   Result<bool> end_read();
   // Cap the page cache of this connection at `kib` KiB (SQLite's PRAGMA
   // cache_size, default 2000 KiB), for a reader that streams each table

@@ -15,10 +15,13 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <sqlite3.h>
 #include <thread>
+#include <unistd.h>
+#include <vector>
 
 namespace rfdb::store {
 
@@ -61,17 +64,41 @@ struct FileHeader {
   bool wal = false;    // file format read/write versions are 2 (WAL)
 };
 
+void configure_sqlite();
+
+// Read through SQLite's VFS, not a stream of our own: POSIX drops every lock
+// a process holds on a file when any of its descriptors for that file
+// closes, so closing a stream here released the locks of this process's
+// open read transactions on the file (a writer closing next took itself for
+// the last connection and removed the WAL under them: "database disk image
+// is malformed"). The VFS keeps such a descriptor open while a connection
+// of this process holds a lock on the file.
 Result<FileHeader> read_header(const std::string& path)
 {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  configure_sqlite(); // before SQLite initializes (sqlite3_vfs_find does)
+  sqlite3_vfs* vfs = sqlite3_vfs_find(nullptr);
+  if (vfs == nullptr) {
+    return fail(ErrorCode::io, "cannot read " + path + ": no SQLite file system");
+  }
+  std::vector<std::max_align_t> space(
+      (static_cast<std::size_t>(vfs->szOsFile) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  auto* file = reinterpret_cast<sqlite3_file*>(space.data());
+  int flags = 0;
+  const int opened = vfs->xOpen(vfs, path.c_str(), file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags);
+  std::array<char, 100> header{};
+  int read = SQLITE_IOERR;
+  if (opened == SQLITE_OK) {
+    read = file->pMethods->xRead(file, header.data(), static_cast<int>(header.size()), 0);
+  }
+  if (file->pMethods != nullptr) {
+    file->pMethods->xClose(file);
+  }
+  if (opened != SQLITE_OK) {
     return fail(ErrorCode::io, "cannot read " + path);
   }
-  std::array<char, 100> header{};
-  in.read(header.data(), header.size());
   FileHeader h;
   h.sqlite =
-      in.gcount() == 100 && std::string_view(header.data(), 16) == std::string_view("SQLite format 3\0", 16);
+      read == SQLITE_OK && std::string_view(header.data(), 16) == std::string_view("SQLite format 3\0", 16);
   h.wal = h.sqlite && header[18] == 2 && header[19] == 2;
   return h;
 }
@@ -134,22 +161,47 @@ void configure_sqlite()
   (void)configured;
 }
 
-// A read-only connection to an existing, non-empty SQLite file. WAL files
-// without a -wal are opened immutable: SQLite would otherwise create -wal
-// and -shm beside them (and leave them, a read-only connection cannot remove
-// them). With no -wal no other connection is open at this moment, so there
-// is nothing newer to read. The connection is used by one thread only, so it
+// Whether nobody is meant to write `path`: the file has no write bit, or
+// this user cannot create files in its directory (where SQLite could not
+// create a -wal and -shm either).
+bool read_only_archive(const std::string& path)
+{
+  std::error_code ec;
+  const auto perms = fs::status(path, ec).permissions();
+  constexpr auto k_write = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+  if (!ec && (perms & k_write) == fs::perms::none) {
+    return true;
+  }
+  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  return ::access(dir.c_str(), W_OK) != 0;
+}
+
+// A read-only connection (query_only) to an existing, non-empty SQLite
+// file. A WAL file without a -wal is opened immutable only when it is a
+// read-only archive (read_only_archive): SQLite would otherwise create -wal
+// and -shm beside it, and there it cannot. Anywhere a writer may come, it
+// is opened as a normal connection: an immutable reader assumes the file
+// never changes, and reading while an ingest checkpoints into it failed
+// with "database disk image is malformed".
+// The connection is used by one thread only, so it
 // takes no mutex (OPEN_NOMUTEX): in the default serialized mode every column
 // read locked one, a tenth of the time of reading 10⁵ rows.
 Result<std::unique_ptr<SQLite::Database>> connect_read_only(const std::string& path, const FileHeader& header)
 {
   configure_sqlite();
   std::error_code ec;
-  const bool immutable = header.wal && !fs::exists(path + "-wal", ec);
+  const bool no_wal = header.wal && !fs::exists(path + "-wal", ec);
+  const bool immutable = no_wal && read_only_archive(path);
+  // A WAL file without its -wal that may be written: opened read-write (no
+  // create) under query_only, so that the last connection to close removes
+  // the -wal and -shm SQLite makes, as a writer does; mode=ro would leave them.
+  const bool cleanup = no_wal && !immutable;
   try {
-    auto db =
-        std::make_unique<SQLite::Database>(file_uri(path, immutable ? "immutable=1" : "mode=ro"),
-                                           SQLite::OPEN_READONLY | SQLite::OPEN_URI | SQLite::OPEN_NOMUTEX);
+    auto db = std::make_unique<SQLite::Database>(file_uri(path, immutable ? "immutable=1"
+                                                                : cleanup ? "mode=rw"
+                                                                          : "mode=ro"),
+                                                 (cleanup ? SQLite::OPEN_READWRITE : SQLite::OPEN_READONLY) |
+                                                     SQLite::OPEN_URI | SQLite::OPEN_NOMUTEX);
     db->setBusyTimeout(k_busy_timeout_ms);
     db->exec("PRAGMA query_only = ON");
     return db;

@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 namespace rfdb::test {
 
@@ -246,6 +248,89 @@ TEST(Database, ReadTransactionReadsOneSnapshotAndTellsWhetherItIsStillTheNewest)
   auto same = reader->end_read();
   ASSERT_TRUE(same) << same.error().describe();
   EXPECT_TRUE(*same);
+}
+
+// A WAL file whose writer has closed has no -wal. A reader opened then must
+// still see what a later writer commits and checkpoints into the file: read
+// as immutable, it kept the old pages (or failed with "database disk image
+// is malformed" while an ingest checkpointed).
+TEST(Database, AReaderOpenedWithoutAWalSeesCommitsMadeAfterIt)
+{
+  TempDir tmp;
+  const auto path = (tmp / "rfdb.sqlite").string();
+  ASSERT_TRUE(store::Database::open(path));
+  ASSERT_FALSE(fs::exists(path + "-wal")) << "the writer closed: no -wal";
+  auto reader = store::Database::open_read_only(path);
+  ASSERT_TRUE(reader) << reader.error().describe();
+  const auto runs = [&] {
+    auto s = reader->prepare("SELECT count(*) FROM runs", "count");
+    EXPECT_TRUE(s);
+    EXPECT_TRUE(*s->step());
+    return s->get_int(0);
+  };
+  EXPECT_EQ(runs(), 0);
+  {
+    auto writer = store::Database::open(path);
+    ASSERT_TRUE(writer);
+    ASSERT_TRUE(writer->exec(
+        "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')", "test"));
+    ASSERT_TRUE(writer->exec("PRAGMA wal_checkpoint(TRUNCATE)", "test")); // the pages into the file
+  }
+  EXPECT_EQ(runs(), 1);
+  ASSERT_TRUE(reader->begin_read());
+  EXPECT_EQ(runs(), 1);
+  auto same = reader->end_read();
+  ASSERT_TRUE(same) << same.error().describe();
+  EXPECT_TRUE(*same);
+}
+
+// A read transaction keeps its snapshot while another connection of this
+// process opens (reading the file's header) and a writer in another process
+// commits and closes; once ended, it says a commit came in between. (The
+// header read that dropped this process's locks is caught by the
+// concurrency.read_during_ingest test, which races real processes.)
+TEST(Database, AReaderKeepsItsSnapshotWhileAnotherOpensAndAnotherProcessWrites)
+{
+  TempDir tmp;
+  const auto path = (tmp / "rfdb.sqlite").string();
+  ASSERT_TRUE(store::Database::open(path));
+  auto reader = store::Database::open_read_only(path);
+  ASSERT_TRUE(reader) << reader.error().describe();
+  const auto runs = [&](store::Database& db) -> std::int64_t {
+    auto s = db.prepare("SELECT count(*) FROM runs", "count");
+    if (!s) {
+      return -1;
+    }
+    const auto row = s->step();
+    return row && *row ? s->get_int(0) : -1;
+  };
+  ASSERT_TRUE(reader->begin_read());
+  EXPECT_EQ(runs(*reader), 0);
+  auto second = store::Database::open_read_only(path);
+  ASSERT_TRUE(second) << second.error().describe();
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    bool ok = false;
+    {
+      auto writer = store::Database::open(path);
+      ok = writer &&
+           writer->exec("WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 2000) "
+                        "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) "
+                        "SELECT 'r' || v, 't', 't' FROM n",
+                        "test");
+    }
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the writer process failed";
+  EXPECT_EQ(runs(*reader), 0) << "the snapshot taken at begin_read";
+  auto same = reader->end_read();
+  ASSERT_TRUE(same) << same.error().describe();
+  EXPECT_FALSE(*same);
+  EXPECT_EQ(runs(*reader), 2000);
+  EXPECT_EQ(runs(*second), 2000);
 }
 
 TEST(Database, PageCacheOfAConnectionCanBeCapped)
