@@ -33,6 +33,28 @@ std::string schema_dump(const fs::path& db)
   return out;
 }
 
+// The number of runs `db` reads (-1 when the read fails), its statement
+// finished so no read stays open.
+std::int64_t count_runs(store::Database& db)
+{
+  auto s = db.prepare("SELECT count(*) FROM runs", "count");
+  if (!s) {
+    return -1;
+  }
+  const auto row = s->step();
+  const std::int64_t n = row && *row ? s->get_int(0) : -1;
+  s->reset();
+  return n;
+}
+
+// end_read's answer: whether the snapshot read was still the newest.
+bool ended_on_newest(store::Database& db)
+{
+  auto same = db.end_read();
+  EXPECT_TRUE(same) << same.error().describe();
+  return same && *same;
+}
+
 } // namespace
 
 TEST(Database, FreshSchemaMatchesGoldenDump)
@@ -225,29 +247,17 @@ TEST(Database, ReadTransactionReadsOneSnapshotAndTellsWhetherItIsStillTheNewest)
   ASSERT_TRUE(writer);
   auto reader = store::Database::open_read_only(path);
   ASSERT_TRUE(reader) << reader.error().describe();
-  const auto runs = [&] {
-    auto s = reader->prepare("SELECT count(*) FROM runs", "count");
-    EXPECT_TRUE(s);
-    EXPECT_TRUE(*s->step());
-    const auto n = s->get_int(0);
-    s->reset();
-    return n;
-  };
   ASSERT_TRUE(reader->begin_read());
-  EXPECT_EQ(runs(), 0);
+  EXPECT_EQ(count_runs(*reader), 0);
   auto ins = writer->exec(
       "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')", "test");
   ASSERT_TRUE(ins) << ins.error().describe();
-  EXPECT_EQ(runs(), 0); // the snapshot taken at begin_read
-  auto changed = reader->end_read();
-  ASSERT_TRUE(changed) << changed.error().describe();
-  EXPECT_FALSE(*changed);
+  EXPECT_EQ(count_runs(*reader), 0); // the snapshot taken at begin_read
+  EXPECT_FALSE(ended_on_newest(*reader));
 
   ASSERT_TRUE(reader->begin_read());
-  EXPECT_EQ(runs(), 1);
-  auto same = reader->end_read();
-  ASSERT_TRUE(same) << same.error().describe();
-  EXPECT_TRUE(*same);
+  EXPECT_EQ(count_runs(*reader), 1);
+  EXPECT_TRUE(ended_on_newest(*reader));
 }
 
 // A WAL file whose writer has closed has no -wal. A reader opened then must
@@ -262,13 +272,7 @@ TEST(Database, AReaderOpenedWithoutAWalSeesCommitsMadeAfterIt)
   ASSERT_FALSE(fs::exists(path + "-wal")) << "the writer closed: no -wal";
   auto reader = store::Database::open_read_only(path);
   ASSERT_TRUE(reader) << reader.error().describe();
-  const auto runs = [&] {
-    auto s = reader->prepare("SELECT count(*) FROM runs", "count");
-    EXPECT_TRUE(s);
-    EXPECT_TRUE(*s->step());
-    return s->get_int(0);
-  };
-  EXPECT_EQ(runs(), 0);
+  EXPECT_EQ(count_runs(*reader), 0);
   {
     auto writer = store::Database::open(path);
     ASSERT_TRUE(writer);
@@ -276,12 +280,10 @@ TEST(Database, AReaderOpenedWithoutAWalSeesCommitsMadeAfterIt)
         "INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) VALUES ('x', 't', 't')", "test"));
     ASSERT_TRUE(writer->exec("PRAGMA wal_checkpoint(TRUNCATE)", "test")); // the pages into the file
   }
-  EXPECT_EQ(runs(), 1);
+  EXPECT_EQ(count_runs(*reader), 1);
   ASSERT_TRUE(reader->begin_read());
-  EXPECT_EQ(runs(), 1);
-  auto same = reader->end_read();
-  ASSERT_TRUE(same) << same.error().describe();
-  EXPECT_TRUE(*same);
+  EXPECT_EQ(count_runs(*reader), 1);
+  EXPECT_TRUE(ended_on_newest(*reader));
 }
 
 // A read transaction keeps its snapshot while another connection of this
@@ -296,16 +298,8 @@ TEST(Database, AReaderKeepsItsSnapshotWhileAnotherOpensAndAnotherProcessWrites)
   ASSERT_TRUE(store::Database::open(path));
   auto reader = store::Database::open_read_only(path);
   ASSERT_TRUE(reader) << reader.error().describe();
-  const auto runs = [&](store::Database& db) -> std::int64_t {
-    auto s = db.prepare("SELECT count(*) FROM runs", "count");
-    if (!s) {
-      return -1;
-    }
-    const auto row = s->step();
-    return row && *row ? s->get_int(0) : -1;
-  };
   ASSERT_TRUE(reader->begin_read());
-  EXPECT_EQ(runs(*reader), 0);
+  EXPECT_EQ(count_runs(*reader), 0);
   auto second = store::Database::open_read_only(path);
   ASSERT_TRUE(second) << second.error().describe();
   const pid_t child = fork();
@@ -325,12 +319,10 @@ TEST(Database, AReaderKeepsItsSnapshotWhileAnotherOpensAndAnotherProcessWrites)
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the writer process failed";
-  EXPECT_EQ(runs(*reader), 0) << "the snapshot taken at begin_read";
-  auto same = reader->end_read();
-  ASSERT_TRUE(same) << same.error().describe();
-  EXPECT_FALSE(*same);
-  EXPECT_EQ(runs(*reader), 2000);
-  EXPECT_EQ(runs(*second), 2000);
+  EXPECT_EQ(count_runs(*reader), 0) << "the snapshot taken at begin_read";
+  EXPECT_FALSE(ended_on_newest(*reader));
+  EXPECT_EQ(count_runs(*reader), 2000);
+  EXPECT_EQ(count_runs(*second), 2000);
 }
 
 TEST(Database, PageCacheOfAConnectionCanBeCapped)
