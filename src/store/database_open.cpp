@@ -161,8 +161,10 @@ void configure_sqlite()
   (void)configured;
 }
 
-// Whether nobody is meant to write `path`: the file has no write bit, or
-// this user cannot create files in its directory (where SQLite could not
+// Whether this reader should take `path` as never written: the file has no
+// write bit (even for root, who may write anything), or this user cannot
+// write the file (a colleague's file in a shared directory: a read-write
+// open would fail) or create files in its directory (where SQLite could not
 // create a -wal and -shm either).
 bool read_only_archive(const std::string& path)
 {
@@ -173,7 +175,7 @@ bool read_only_archive(const std::string& path)
     return true;
   }
   const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
-  return ::access(dir.c_str(), W_OK) != 0;
+  return ::access(path.c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0;
 }
 
 // A read-only connection (query_only) to an existing, non-empty SQLite
