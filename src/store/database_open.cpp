@@ -66,6 +66,15 @@ struct FileHeader {
 
 void configure_sqlite();
 
+// The file SQLite opens for `path`, and names its -wal and -shm after:
+// symlinks resolved (`path` itself when it cannot be resolved).
+std::string sqlite_path(const std::string& path)
+{
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  return ec ? path : real.string();
+}
+
 // Read through SQLite's VFS, not a stream of our own: POSIX drops every lock
 // a process holds on a file when any of its descriptors for that file
 // closes, so closing a stream here released the locks of this process's
@@ -84,7 +93,9 @@ Result<FileHeader> read_header(const std::string& path)
       (static_cast<std::size_t>(vfs->szOsFile) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
   auto* file = reinterpret_cast<sqlite3_file*>(space.data());
   int flags = 0;
-  const int opened = vfs->xOpen(vfs, path.c_str(), file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags);
+  // The VFS opens with O_NOFOLLOW: sqlite3_open resolves the name first.
+  const std::string real = sqlite_path(path);
+  const int opened = vfs->xOpen(vfs, real.c_str(), file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags);
   std::array<char, 100> header{};
   int read = SQLITE_IOERR;
   if (opened == SQLITE_OK) {
@@ -192,8 +203,9 @@ Result<std::unique_ptr<SQLite::Database>> connect_read_only(const std::string& p
 {
   configure_sqlite();
   std::error_code ec;
-  const bool no_wal = header.wal && !fs::exists(path + "-wal", ec);
-  const bool immutable = no_wal && read_only_archive(path);
+  const std::string real = sqlite_path(path);
+  const bool no_wal = header.wal && !fs::exists(real + "-wal", ec);
+  const bool immutable = no_wal && read_only_archive(real);
   // A WAL file without its -wal that may be written: opened read-write (no
   // create) under query_only, so that the last connection to close removes
   // the -wal and -shm SQLite makes, as a writer does; mode=ro would leave them.
@@ -223,7 +235,7 @@ bool has_content(const std::string& path)
   if (const auto size = fs::file_size(path, ec); !ec && size > 0) {
     return true;
   }
-  const auto wal = fs::file_size(path + "-wal", ec);
+  const auto wal = fs::file_size(sqlite_path(path) + "-wal", ec);
   return !ec && wal > 0;
 }
 

@@ -157,6 +157,32 @@ TEST(SharedDb, ReadCommandsSeeCommittedDataInAPendingWal)
   EXPECT_EQ(json::parse(r.out)[0]["backend"], "vllm");
 }
 
+// --db may name a symlink: SQLite opens the file it points to and names the
+// -wal after that file, so the pending WAL of real.sqlite is read through
+// link.sqlite, and a writer goes through the link as well.
+TEST(SharedDb, ADatabaseReachedThroughASymlinkIsReadWithItsPendingWal)
+{
+  TempDir tmp;
+  const auto db = tmp / "real.sqlite";
+  ingest_runs(db, {k_gemm_run});
+  const auto link = tmp / "link.sqlite";
+  fs::create_symlink("real.sqlite", link);
+  {
+    SQLite::Database writer(db.string(), SQLite::OPEN_READWRITE); // keeps the WAL open
+    writer.exec("PRAGMA wal_autocheckpoint = 0");
+    writer.exec("UPDATE runs SET backend = 'vllm'");
+    const auto r = rfdb(link, {"runs"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)[0]["backend"], "vllm");
+  }
+  const auto ingest = rfdb(link, {"ingest", run_fixture(k_attn_run)});
+  ASSERT_EQ(ingest.code, 0) << ingest.err;
+  const auto runs = rfdb(link, {"runs"});
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  EXPECT_EQ(json::parse(runs.out).size(), 2U);
+  EXPECT_TRUE(fs::is_symlink(link));
+}
+
 TEST(SharedDb, AnOlderSchemaIsReportedWithTheCommandThatMigratesIt)
 {
   TempDir tmp;
