@@ -43,9 +43,12 @@ namespace {
 
 constexpr double k_none = std::numeric_limits<double>::quiet_NaN();
 
-// The larger of a best so far (NaN: none) and a value.
+// The larger of a best so far and a value (NaN: none, on either side).
 double best_of(double best, double value)
 {
+  if (std::isnan(value)) {
+    return best;
+  }
   return std::isnan(best) ? value : std::max(best, value);
 }
 
@@ -66,12 +69,8 @@ void AttemptDigest::note_best(std::uint32_t run, std::uint32_t kernel, const std
     m_best.push_back(Best{run, kernel, k_none, k_none});
   }
   Best& b = m_best.back();
-  if (e2e_pct) {
-    b.e2e_pct = best_of(b.e2e_pct, *e2e_pct);
-  }
-  if (isolated) {
-    b.isolated = best_of(b.isolated, *isolated);
-  }
+  b.e2e_pct = best_of(b.e2e_pct, e2e_pct.value_or(k_none));
+  b.isolated = best_of(b.isolated, isolated.value_or(k_none));
 }
 
 void AttemptDigest::compact_best()
@@ -82,12 +81,8 @@ void AttemptDigest::compact_best()
   for (const Best& next : m_best) {
     if (out != 0 && key(m_best[out - 1]) == key(next)) {
       Best& b = m_best[out - 1];
-      if (!std::isnan(next.e2e_pct)) {
-        b.e2e_pct = best_of(b.e2e_pct, next.e2e_pct);
-      }
-      if (!std::isnan(next.isolated)) {
-        b.isolated = best_of(b.isolated, next.isolated);
-      }
+      b.e2e_pct = best_of(b.e2e_pct, next.e2e_pct);
+      b.isolated = best_of(b.isolated, next.isolated);
     } else {
       m_best[out++] = next;
     }

@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
-#include <fstream>
 #include <sqlite3.h>
 #include <thread>
 #include <unistd.h>
