@@ -227,18 +227,14 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
     RFDB_TRY(store::read_report_evidence(*db, filter, sink, store::ReportRows::runs));
-    const auto read_verdicts = [&filter](store::Database& from, report::VerdictFold& into) {
-      store::ReportEvidenceSink verdicts;
-      verdicts.verdict = [&](store::ReportVerdict&& v) { into.add(std::move(v)); };
-      return store::read_report_evidence(from, filter, verdicts, store::ReportRows::verdicts);
-    };
     report::VerdictFold fold = builder.fold_verdicts();
     // Declared after what it reads: its destructor waits for the thread.
     std::future<Result<void>> folding;
     if (verdicts_db) {
-      folding = std::async(std::launch::async, [&] { return read_verdicts(*verdicts_db, fold); });
+      folding = std::async(std::launch::async,
+                           [&] { return report::fold_report_verdicts(*verdicts_db, filter, fold); });
     } else {
-      RFDB_TRY(read_verdicts(*db, fold));
+      RFDB_TRY(report::fold_report_verdicts(*db, filter, fold));
     }
     RFDB_TRY(store::read_report_evidence(*db, filter, sink,
                                          store::ReportRows::attempts | store::ReportRows::findings));
@@ -248,7 +244,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
       RFDB_TRY_ASSIGN(same_snapshot, verdicts_db->end_read());
       if (!same_snapshot) {
         fold = builder.fold_verdicts();
-        RFDB_TRY(read_verdicts(*db, fold));
+        RFDB_TRY(report::fold_report_verdicts(*db, filter, fold));
       }
     }
     if (pending.valid()) {

@@ -373,7 +373,7 @@ void ReportInputBuilder::add_finding(const store::ReportFinding& f)
 }
 
 VerdictFold::VerdictFold(const ReportInputBuilder& builder)
-    : m_builder(&builder), m_heads(std::make_shared<HeadDigest>())
+    : m_builder(&builder), m_heads(std::make_shared<HeadDigest>()), m_seen(builder.m_in.runs.size())
 {
   m_heads->watch(builder.m_watch);
 }
@@ -384,14 +384,23 @@ VerdictFold::~VerdictFold() = default;
 
 void VerdictFold::add(store::ReportVerdict&& v)
 {
+  if (m_split) {
+    return;
+  }
   if (m_run_count != 0 && m_run_verdicts.front().run_id != v.run_id) {
     flush_run();
   }
   if (m_run_count == 0) {
     m_run = m_builder->find_run(v.run_id);
-  }
-  if (m_run == nullptr) {
-    return; // a run out of the filter
+    if (m_run == nullptr) {
+      return; // a run out of the filter
+    }
+    const auto i = static_cast<std::size_t>(m_run - m_builder->m_in.runs.data());
+    if (m_seen[i]) {
+      m_split = true; // its first rows were folded already
+      return;
+    }
+    m_seen[i] = true;
   }
   if (!v.round.empty() &&
       (m_run->run_date > m_newest_date || (m_run->run_date == m_newest_date && v.run_id > m_newest_run))) {
@@ -433,6 +442,18 @@ void VerdictFold::flush_run()
   });
   m_heads->add_run(std::move(run_heads));
   m_run_count = 0;
+}
+
+Result<void> fold_report_verdicts(store::Database& db, const store::EvidenceFilter& filter, VerdictFold& fold)
+{
+  store::ReportEvidenceSink sink;
+  sink.verdict = [&](store::ReportVerdict&& v) { fold.add(std::move(v)); };
+  RFDB_TRY(store::read_report_evidence(db, filter, sink, store::ReportRows::verdicts));
+  if (fold.split()) {
+    fold = VerdictFold(*fold.m_builder);
+    RFDB_TRY(store::read_report_evidence(db, filter, sink, store::ReportRows::verdicts_by_run));
+  }
+  return {};
 }
 
 ReportInput ReportInputBuilder::finish(VerdictFold fold, calibrate::PriorsResult priors)

@@ -40,12 +40,19 @@ public:
   VerdictFold& operator=(const VerdictFold&) = delete;
   ~VerdictFold();
 
-  // Rows of one run must be contiguous (the runs and a run's rows in any
-  // order); a verdict whose run was not added is out of the filter.
+  // Rows of one run should be contiguous (the runs and a run's rows in any
+  // order); a verdict whose run was not added is out of the filter. A run
+  // whose rows come again after another run's makes the fold split: it then
+  // ignores every later row and must be done again from the start with the
+  // rows in run order (fold_report_verdicts does).
   void add(store::ReportVerdict&& verdict);
+  // Whether a run's rows came in two pieces (see add).
+  [[nodiscard]] bool split() const { return m_split; }
 
 private:
   friend class ReportInputBuilder;
+  friend Result<void> fold_report_verdicts(store::Database& db, const store::EvidenceFilter& filter,
+                                           VerdictFold& fold);
   explicit VerdictFold(const ReportInputBuilder& builder);
   void flush_run();
 
@@ -58,7 +65,17 @@ private:
   const RunInfo* m_run = nullptr;                   // their run
   std::string m_newest_run;                         // newest run with a profiled round
   std::string m_newest_date;
+  std::vector<bool> m_seen; // per builder run: its rows have begun
+  bool m_split = false;
 };
+
+// Fold the filter's verdicts from `db` into `fold`, a new fold
+// (ReportInputBuilder::fold_verdicts): read in table order, the cheap read,
+// and done again in run_id order only when a run's rows were not contiguous
+// there (VerdictFold::split). It may run on another thread and connection
+// while the builder takes the attempts. Errors: db.
+Result<void> fold_report_verdicts(store::Database& db, const store::EvidenceFilter& filter,
+                                  VerdictFold& fold);
 
 // Builds the input row by row as the store streams it (store::
 // read_report_evidence): verdicts are folded one run at a time by a

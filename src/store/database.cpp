@@ -252,10 +252,14 @@ std::string_view postgresql_text(std::string_view sql, std::string_view name)
 
 } // namespace
 
+std::string_view Database::query_text(std::string_view sql, std::string_view name) const
+{
+  return backend() == Backend::postgresql ? postgresql_text(sql, name) : sql;
+}
+
 Result<Statement> Database::prepare(std::string_view sql, std::string_view name)
 {
-  const std::string_view text = backend() == Backend::postgresql ? postgresql_text(sql, name) : sql;
-  auto impl = m_impl->prepare(text, name);
+  auto impl = m_impl->prepare(query_text(sql, name), name);
   if (!impl) {
     return fail(std::move(impl).error());
   }

@@ -217,6 +217,9 @@ public:
 
   // Prepare `sql`; `name` (the queries/ file stem) is used in error messages.
   Result<Statement> prepare(std::string_view sql, std::string_view name);
+  // The text `prepare` runs for the queries/ file `name` whose SQLite text is
+  // `sql`: on PostgreSQL its queries/postgresql/ twin when it has one.
+  [[nodiscard]] std::string_view query_text(std::string_view sql, std::string_view name) const;
   // Execute one or more statements without results.
   Result<void> exec(std::string_view sql, std::string_view name);
   // Whether `sql` (one statement) is read-only and which named parameters it

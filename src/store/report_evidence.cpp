@@ -3,6 +3,7 @@
 
 #include "rfdb_sql.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace rfdb::store {
@@ -205,12 +206,27 @@ ReportFinding read_finding(const Row& r)
 }
 
 enum class Binds { gfx, since_and_gfx };
+enum class Order { as_written, by_run_id };
 
 // Run query `q` with the filter's parameters the query takes, calling `read`
-// on every row.
+// on every row; by_run_id sorts its rows by their run_id column (a query of
+// its own, named `<name>_by_run_id`).
 template <typename F>
-Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, Binds binds, F&& read)
+Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, Binds binds, F&& read,
+                       Order order = Order::as_written)
 {
+  std::string sorted;
+  std::string sorted_name;
+  if (order == Order::by_run_id) {
+    std::string_view text = db.query_text(q.sql, q.name);
+    while (!text.empty() && (text.back() == ';' || text.back() == '\n' || text.back() == ' ')) {
+      text.remove_suffix(1);
+    }
+    sorted = fmt::format("SELECT * FROM (\n{}\n) AS q ORDER BY run_id", text);
+    q.sql = sorted;
+    sorted_name = fmt::format("{}_by_run_id", q.name);
+    q.name = sorted_name;
+  }
   auto s = db.prepare(q.sql, q.name);
   if (!s) {
     return fail(std::move(s).error());
@@ -237,13 +253,15 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
   }
   // One verdict and one attempt object for every row: the sink may take
   // their strings by swap and hand back buffers the next row reuses.
-  if (asked(ReportRows::verdicts)) {
+  if (asked(ReportRows::verdicts) || asked(ReportRows::verdicts_by_run)) {
     ReportVerdict verdict;
-    RFDB_TRY(read_rows(db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
-                       [&](const Row& r) {
-                         read_verdict(r, verdict);
-                         sink.verdict(std::move(verdict));
-                       }));
+    RFDB_TRY(read_rows(
+        db, {sql::k_report_verdicts, "report_verdicts"}, filter, Binds::since_and_gfx,
+        [&](const Row& r) {
+          read_verdict(r, verdict);
+          sink.verdict(std::move(verdict));
+        },
+        asked(ReportRows::verdicts_by_run) ? Order::by_run_id : Order::as_written));
   }
   if (asked(ReportRows::attempts)) {
     ReportAttempt attempt;

@@ -70,12 +70,16 @@ struct ReportEvidenceSink {
 };
 
 // Which of the playbook's rows read_report_evidence streams (flags).
+// verdicts come in table order (the cheap read: a run's rows are contiguous
+// unless they were written apart), verdicts_by_run in run_id order (a run's
+// rows always contiguous; an index seek per row).
 enum class ReportRows : unsigned {
   runs = 1U,
   verdicts = 2U,
   attempts = 4U,
   findings = 8U,
   all = 15U,
+  verdicts_by_run = 16U,
 };
 
 constexpr ReportRows operator|(ReportRows a, ReportRows b)
@@ -84,8 +88,9 @@ constexpr ReportRows operator|(ReportRows a, ReportRows b)
 }
 
 // Stream what the playbook reads (`rows`, all by default), in this order:
-// runs (by run_date, run_id), verdicts (a run's rows contiguous; runs, and
-// a run's rows, in no given order), attempts (in no given order), imported
+// runs (by run_date, run_id), verdicts (in table order: a run's rows in no
+// given order, contiguous as they were written; with verdicts_by_run, by
+// run_id), attempts (in no given order), imported
 // findings (the filter's gfx only). Runs, verdicts and attempts are of the
 // non-retracted runs the filter keeps; verdicts and attempts carry no run
 // columns: the receiver joins them to the runs. The sink needs only the

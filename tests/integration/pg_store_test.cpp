@@ -8,6 +8,7 @@
 #include "support/pg.hpp"
 
 #include "store/database.hpp"
+#include "store/report_evidence.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
@@ -486,6 +487,42 @@ TEST(PgStore, SameFixturesGiveByteIdenticalOutputOnBothBackends)
   const auto again = run_cli({"--db", pg.url(), "ingest", "-q", runs_dir().string()});
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(run_cli({"--db", pg.url(), "priors", "--format", "json"}).out, want[0].second.out);
+}
+
+// The report's verdicts come in table order, and in run_id order when the
+// fold asks again (a run's rows written apart): both reads hold the same
+// rows on both backends, the second one sorted by run_id.
+TEST(PgStore, VerdictsReadAgainInRunOrderHoldTheSameRows)
+{
+  RFDB_REQUIRE_PG();
+  PgTestDatabase pg;
+  TempDir tmp;
+  const std::string lite = (tmp / "rfdb.sqlite").string();
+  std::vector<std::vector<std::pair<std::string, std::int64_t>>> reads;
+  for (const std::string& path : {lite, pg.url()}) {
+    ingest_everything(path);
+    auto db = store::Database::open_read_only(path);
+    ASSERT_TRUE(db) << db.error().describe();
+    for (const auto rows : {store::ReportRows::verdicts, store::ReportRows::verdicts_by_run}) {
+      std::vector<std::pair<std::string, std::int64_t>> got;
+      store::ReportEvidenceSink sink;
+      sink.verdict = [&](store::ReportVerdict&& v) { got.emplace_back(v.run_id, v.verdict_id); };
+      const auto ok = store::read_report_evidence(*db, store::EvidenceFilter{}, sink, rows);
+      ASSERT_TRUE(ok) << ok.error().describe();
+      if (rows == store::ReportRows::verdicts_by_run) {
+        EXPECT_TRUE(std::is_sorted(got.begin(), got.end(), [](const auto& a, const auto& b) {
+          return a.first < b.first;
+        })) << path;
+      }
+      std::sort(got.begin(), got.end());
+      reads.push_back(std::move(got));
+    }
+  }
+  ASSERT_EQ(reads.size(), 4u);
+  EXPECT_GT(reads[0].size(), 10u);
+  EXPECT_EQ(reads[1], reads[0]); // SQLite: both orders
+  EXPECT_EQ(reads[3], reads[2]); // PostgreSQL: both orders
+  EXPECT_EQ(reads[2].size(), reads[0].size());
 }
 
 } // namespace rfdb::test

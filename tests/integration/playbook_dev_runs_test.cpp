@@ -16,6 +16,7 @@
 // rebind accepted; D9 (gfx942) the int4 MoE config tune verified at +16.05 %.
 #include "support/helpers.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -342,6 +343,45 @@ TEST_F(DevRunsPlaybook, OurOwnCardsIngestedBackChangeNothing)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, s_md);
   EXPECT_TRUE(contains(r.err, ": 0 written, ")) << r.err;
+}
+
+// The report reads verdicts in table order, where a run's rows are
+// contiguous as one ingest wrote them. A store can hold them apart (copied
+// from PostgreSQL, whose concurrent ingests interleave ids): the fold must
+// notice and read them again in run order, so the playbook does not change.
+TEST_F(DevRunsPlaybook, AVerdictWrittenApartFromItsRunLeavesThePlaybookUnchanged)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "apart.sqlite";
+  fs::copy_file(s_db, db);
+  const auto before = run_cli({"--db", db.string(), "report"});
+  ASSERT_EQ(before.code, 0) << before.err;
+  // The head verdict (largest pct_gpu_time in the latest round) of the run
+  // written first, moved after every other run's verdicts.
+  const std::string run = query_value(db, "SELECT run_id FROM verdicts ORDER BY verdict_id LIMIT 1");
+  const std::string moved =
+      query_value(db, "SELECT verdict_id FROM verdicts WHERE run_id = '" + run +
+                          "' AND superseded = 0 AND round IS NOT NULL ORDER BY round_order DESC, "
+                          "pct_gpu_time DESC LIMIT 1");
+  ASSERT_FALSE(moved.empty());
+  const std::string to = query_value(db, "SELECT max(verdict_id) + 1 FROM verdicts");
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Transaction tx(conn);
+    conn.exec("UPDATE verdicts SET verdict_id = " + to + " WHERE verdict_id = " + moved);
+    conn.exec("UPDATE attempts SET pred_verdict_id = " + to + " WHERE pred_verdict_id = " + moved);
+    tx.commit();
+  }
+  // The run's rows are now two pieces in table order.
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM verdicts WHERE verdict_id > (SELECT min(verdict_id) FROM "
+                            "verdicts WHERE run_id <> '" +
+                                run + "') AND run_id = '" + run + "'"),
+            "1");
+  EXPECT_EQ(query_value(db, "SELECT run_id FROM verdicts ORDER BY verdict_id DESC LIMIT 1"), run);
+  const auto after = run_cli({"--db", db.string(), "report"});
+  ASSERT_EQ(after.code, 0) << after.err;
+  EXPECT_TRUE(contains(after.out, "## Routing quality")) << after.out;
+  EXPECT_EQ(after.out, before.out);
 }
 
 } // namespace

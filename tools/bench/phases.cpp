@@ -242,10 +242,9 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
   RFDB_TRY(store::read_report_evidence(*db, store::EvidenceFilter{}, sink, store::ReportRows::runs));
   report::VerdictFold fold = builder.fold_verdicts();
-  sink.verdict = [&](store::ReportVerdict&& v) { fold.add(std::move(v)); };
+  RFDB_TRY(report::fold_report_verdicts(*db, store::EvidenceFilter{}, fold));
   RFDB_TRY(store::read_report_evidence(*db, store::EvidenceFilter{}, sink,
-                                       store::ReportRows::verdicts | store::ReportRows::attempts |
-                                           store::ReportRows::findings));
+                                       store::ReportRows::attempts | store::ReportRows::findings));
   const auto input = builder.finish(std::move(fold), std::move(by_gfx));
   const auto analysis = report::analyze(input);
   s.analyze_s = analyze_watch.elapsed().wall;
