@@ -109,7 +109,7 @@ void fold_heads(const ReportInput& s, HeadDigest& digest)
     for (; i < order.size() && order[i]->run_id == id; ++i) {
       run.push_back(*order[i]);
     }
-    digest.add_run(std::move(run));
+    digest.add_run(run);
   }
 }
 

@@ -60,7 +60,7 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   // unmodelled) is not a prediction, so it cannot be contradicted.
   const bool contradiction = a.isolated_speedup && has_usable_prediction(a) && speed_is_evidence(a) &&
                              domain::beats_prediction(*a.isolated_speedup, *a.prediction.attainable_speedup);
-  const bool lost = validation_lost(a) && what_works_exclusion(a).empty();
+  const bool lost = validation_lost(a) && in_what_works(a);
   if (!e2e_loss && !contradiction && !lost) {
     return;
   }

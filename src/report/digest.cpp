@@ -169,7 +169,7 @@ void AttemptDigest::add(const AttemptInfo& a)
       keep_caution(std::move(c));
     }
   }
-  if (what_works_exclusion(a).empty()) {
+  if (in_what_works(a)) {
     detail::add_line_attempt(lines, m_index, a);
   }
   // Routing quality: the best e2e delta and isolated speedup of every
@@ -214,25 +214,27 @@ void HeadDigest::watch(std::string run_id)
   m_watch = std::move(run_id);
 }
 
-void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
+void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
 {
   if (run_heads.empty()) {
     return;
   }
   heads += run_heads.size();
   // The latest verdict (highest round) per kernel; the first of equals.
-  std::vector<HeadVerdict> latest;
-  for (auto& h : run_heads) {
+  std::vector<const HeadVerdict*>& latest = m_latest;
+  latest.clear();
+  for (const auto& h : run_heads) {
     const auto it = std::find_if(latest.begin(), latest.end(),
-                                 [&](const HeadVerdict& l) { return l.short_name == h.short_name; });
+                                 [&](const HeadVerdict* l) { return l->short_name == h.short_name; });
     if (it == latest.end()) {
-      latest.push_back(std::move(h));
-    } else if (h.round > it->round) {
-      *it = std::move(h);
+      latest.push_back(&h);
+    } else if (h.round > (*it)->round) {
+      *it = &h;
     }
   }
   bool flagged = false;
-  for (const auto& h : latest) {
+  for (const HeadVerdict* p : latest) {
+    const HeadVerdict& h = *p;
     flagged = flagged || h.is_newest_run;
     if (!domain::is(h.headroom_class, domain::HeadroomClass::saturated) || h.pct_gpu_time < k_head_min_pct) {
       continue;
@@ -249,18 +251,25 @@ void HeadDigest::add_run(std::vector<HeadVerdict> run_heads)
     }
     ++it->second.heads;
   }
+  const HeadVerdict& front = *latest.front();
   const auto newer = [&](const std::vector<HeadVerdict>& than) {
-    return than.empty() || std::tie(latest.front().run_date, latest.front().run_id) >
-                               std::tie(than.front().run_date, than.front().run_id);
+    return than.empty() ||
+           std::tie(front.run_date, front.run_id) > std::tie(than.front().run_date, than.front().run_id);
   };
-  if (latest.front().run_id == m_watch) {
-    m_watched = latest;
+  const auto keep = [&](std::vector<HeadVerdict>& into) {
+    into.clear();
+    for (const HeadVerdict* h : latest) {
+      into.push_back(*h);
+    }
+  };
+  if (front.run_id == m_watch) {
+    keep(m_watched);
   }
   if (flagged && newer(m_flagged)) {
-    m_flagged = latest;
+    keep(m_flagged);
   }
   if (newer(m_newest)) {
-    m_newest = std::move(latest);
+    keep(m_newest);
   }
 }
 

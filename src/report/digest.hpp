@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -128,8 +129,9 @@ class HeadDigest {
 public:
   // Keep the heads of this run (the newest run in scope).
   void watch(std::string run_id);
-  // Fold the heads in scope of one run, in verdict order.
-  void add_run(std::vector<HeadVerdict> heads);
+  // Fold the heads in scope of one run, in verdict order; only the heads
+  // kept are copied.
+  void add_run(std::span<const HeadVerdict> heads);
   // Every head kept (the groups' newest and the candidate runs' heads).
   template <typename F> void for_each_kept(F&& f)
   {
@@ -161,9 +163,10 @@ private:
   std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs;     // only counted
   std::shared_ptr<detail::RunIds> m_run_ids = std::make_shared<detail::RunIds>(); // their numbers
   std::string m_watch;
-  std::vector<HeadVerdict> m_watched; // the watched run's latest heads
-  std::vector<HeadVerdict> m_newest;  // the newest run's latest heads
-  std::vector<HeadVerdict> m_flagged; // the newest flagged run's latest heads
+  std::vector<HeadVerdict> m_watched;       // the watched run's latest heads
+  std::vector<HeadVerdict> m_newest;        // the newest run's latest heads
+  std::vector<HeadVerdict> m_flagged;       // the newest flagged run's latest heads
+  std::vector<const HeadVerdict*> m_latest; // add_run's latest head per kernel (reused)
 };
 
 // Head order: newest run first, then run id, then the largest share.

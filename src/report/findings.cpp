@@ -423,7 +423,14 @@ bool speed_is_evidence(const AttemptInfo& a)
          !domain::is(a.reject_reason, domain::RejectReason::no_engagement);
 }
 
-std::string what_works_exclusion(const AttemptInfo& a)
+namespace {
+
+// what_works_exclusion's reason for an attempt whose gate is neither
+// accepted nor stack: it is spelled with the gate's name.
+constexpr std::string_view k_other_gate = "gate";
+
+// what_works_exclusion as a fixed text (k_other_gate for "gate <gate>").
+std::string_view exclusion(const AttemptInfo& a)
 {
   if (!a.measured) {
     return "not measured";
@@ -452,7 +459,20 @@ std::string what_works_exclusion(const AttemptInfo& a)
   if (domain::is(a.gate, domain::Gate::stack)) {
     return validation_won(a) && validation_includes(a) ? "" : "stacked without a Director win";
   }
-  return a.gate.empty() ? "no A/B gate" : "gate " + a.gate;
+  return a.gate.empty() ? "no A/B gate" : k_other_gate;
+}
+
+} // namespace
+
+std::string what_works_exclusion(const AttemptInfo& a)
+{
+  const std::string_view why = exclusion(a);
+  return why == k_other_gate ? fmt::format("gate {}", a.gate) : std::string(why);
+}
+
+bool in_what_works(const AttemptInfo& a)
+{
+  return exclusion(a).empty();
 }
 
 std::string ReuseKey::text() const
@@ -576,7 +596,7 @@ std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view 
   std::vector<Line> lines;
   detail::LineIndex index;
   for (const AttemptInfo& a : scoped.attempts) {
-    if (what_works_exclusion(a).empty()) {
+    if (in_what_works(a)) {
       detail::add_line_attempt(lines, index, a);
     }
   }

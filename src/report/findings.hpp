@@ -138,6 +138,9 @@ bool speed_is_evidence(const AttemptInfo& attempt);
 // Why an attempt is not a What works finding: "" when it is one, else a
 // short reason ("gate rejected", "e2e inside the noise band", …).
 std::string what_works_exclusion(const AttemptInfo& attempt);
+// Whether an attempt is a What works finding (what_works_exclusion empty,
+// without making the reason's text).
+bool in_what_works(const AttemptInfo& attempt);
 // The run's Director validation includes / won / lost this attempt's lever.
 bool validation_includes(const AttemptInfo& attempt);
 bool validation_won(const AttemptInfo& attempt);

@@ -132,49 +132,45 @@ ImportedFinding imported(const store::ReportFinding& f)
   return x;
 }
 
-// Top kernel by pct_gpu_time and by expected gain for every profiled round
-// of one run's verdicts (all of one run_id, in their report order), rounds
-// in first-seen order.
-std::vector<RoundRanking> rankings(std::span<const store::ReportVerdict> verdicts)
+using detail::RoundTops;
+
+// The tops of every profiled round of one run's verdicts (all of one
+// run_id, in their report order) into `out`, rounds in first-seen order.
+void round_tops(std::span<const store::ReportVerdict> verdicts, std::vector<RoundTops>& out)
 {
-  std::vector<RoundRanking> out;
-  std::vector<std::pair<const store::ReportVerdict*, const store::ReportVerdict*>> tops; // by out index
+  out.clear();
   for (const auto& v : verdicts) {
     if (domain::is(v.source_kind, domain::SourceKind::measured) && v.round.empty()) {
       continue; // a measured baseline, not a profiled round
     }
-    std::size_t i = 0;
-    while (i < out.size() && out[i].round_label != v.round) {
-      ++i;
+    auto t =
+        std::find_if(out.begin(), out.end(), [&](const RoundTops& x) { return x.first->round == v.round; });
+    if (t == out.end()) {
+      t = out.insert(out.end(), RoundTops{&v, nullptr, nullptr});
     }
-    if (i == out.size()) {
-      RoundRanking r;
-      r.run_id = v.run_id;
-      r.round = v.round_order.value_or(0);
-      r.round_label = v.round;
-      out.push_back(std::move(r));
-      tops.emplace_back(nullptr, nullptr);
+    if (t->by_pct == nullptr || v.pct_gpu_time.value_or(0) > t->by_pct->pct_gpu_time.value_or(0)) {
+      t->by_pct = &v;
     }
-    auto& [by_pct, by_gain] = tops[i];
-    if (by_pct == nullptr || v.pct_gpu_time.value_or(0) > by_pct->pct_gpu_time.value_or(0)) {
-      by_pct = &v;
-    }
-    if (by_gain == nullptr ||
-        v.expected_e2e_gain_pct.value_or(0) > by_gain->expected_e2e_gain_pct.value_or(0)) {
-      by_gain = &v;
+    if (t->by_gain == nullptr ||
+        v.expected_e2e_gain_pct.value_or(0) > t->by_gain->expected_e2e_gain_pct.value_or(0)) {
+      t->by_gain = &v;
     }
   }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    auto& r = out[i];
-    const auto& [by_pct, by_gain] = tops[i];
-    r.top_by_pct = by_pct->short_name;
-    r.top_by_pct_pct_gpu_time = by_pct->pct_gpu_time;
-    r.top_by_pct_expected_gain_pct = by_pct->expected_e2e_gain_pct;
-    r.top_by_gain = by_gain->short_name;
-    r.top_by_gain_pct_gpu_time = by_gain->pct_gpu_time;
-    r.top_by_gain_expected_gain_pct = by_gain->expected_e2e_gain_pct;
-  }
-  return out;
+}
+
+RoundRanking ranking(const RoundTops& t)
+{
+  RoundRanking r;
+  r.run_id = t.first->run_id;
+  r.round = t.first->round_order.value_or(0);
+  r.round_label = t.first->round;
+  r.top_by_pct = t.by_pct->short_name;
+  r.top_by_pct_pct_gpu_time = t.by_pct->pct_gpu_time;
+  r.top_by_pct_expected_gain_pct = t.by_pct->expected_e2e_gain_pct;
+  r.top_by_gain = t.by_gain->short_name;
+  r.top_by_gain_pct_gpu_time = t.by_gain->pct_gpu_time;
+  r.top_by_gain_expected_gain_pct = t.by_gain->expected_e2e_gain_pct;
+  return r;
 }
 
 // A measured baseline is usable as a prediction when it has a verdict.
@@ -221,9 +217,11 @@ bool reduces_bytes(const store::ReportAttempt& a)
          domain::is(a.lever_kind, domain::LeverKind::precision);
 }
 
-HeadVerdict head_from(const store::ReportVerdict& v, const RunInfo& run, const store::ReportVerdict* measured)
+// Every field of `h` (its strings keep their buffers) for verdict `v` of
+// `run`, with the kernel's measured baseline when it has one.
+void head_into(const store::ReportVerdict& v, const RunInfo& run, const store::ReportVerdict* measured,
+               HeadVerdict& h)
 {
-  HeadVerdict h;
   h.run_id = v.run_id;
   h.run_date = run.run_date;
   h.gfx = run.gfx;
@@ -246,13 +244,17 @@ HeadVerdict head_from(const store::ReportVerdict& v, const RunInfo& run, const s
                                                        : v.headroom_class;
   h.source_kind = measured != nullptr ? "measured" : "analytic";
   h.byte_reduction_levers = v.byte_reduction_levers;
-  return h;
+  h.followed_by_byte_reduction = false;
+  h.is_newest_run = false;
 }
 
-// Heads of the latest profiled round of one run's `verdicts`; whether a
-// byte-reduction lever (fusion or lower precision) was tried on the kernel
-// afterwards and is_newest_run are set by the caller.
-std::vector<HeadVerdict> heads(std::span<const store::ReportVerdict> verdicts, const RunInfo& run)
+// Heads of the latest profiled round of one run's `verdicts` into `out`
+// (its first elements; their count is returned): the slots are reused from
+// run to run, so their strings keep their buffers. Whether a byte-reduction
+// lever (fusion or lower precision) was tried on the kernel afterwards and
+// is_newest_run are set by the caller.
+std::size_t heads(std::span<const store::ReportVerdict> verdicts, const RunInfo& run,
+                  std::vector<HeadVerdict>& out)
 {
   int latest_round = std::numeric_limits<int>::min(); // read only for verdicts with a round
   for (const auto& v : verdicts) {
@@ -261,15 +263,18 @@ std::vector<HeadVerdict> heads(std::span<const store::ReportVerdict> verdicts, c
     }
   }
   const auto measured = measured_baselines(verdicts);
-  std::vector<HeadVerdict> out;
+  std::size_t n = 0;
   for (const auto& v : verdicts) {
     if (v.round.empty() || v.round_order.value_or(0) != latest_round ||
         v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
       continue;
     }
-    out.push_back(head_from(v, run, find_baseline(measured, v.short_name)));
+    if (n == out.size()) {
+      out.emplace_back();
+    }
+    head_into(v, run, find_baseline(measured, v.short_name), out[n++]);
   }
-  return out;
+  return n;
 }
 
 // A run's verdicts in report order: round_order (none first), pct_gpu_time
@@ -429,18 +434,19 @@ void VerdictFold::flush_run()
   const RunInfo& run = *m_run;
   const bool scoped = in_scope(run.run_date, run.gfx, in.as_of, in.since, in.gfx_filter);
   sort_run_verdicts(verdicts);
-  for (auto& r : rankings(verdicts)) {
-    if (scoped && !r.top_by_pct.empty() && r.top_by_pct == r.top_by_gain) {
+  round_tops(verdicts, m_tops);
+  for (const auto& t : m_tops) {
+    if (scoped && !t.by_pct->short_name.empty() && t.by_pct->short_name == t.by_gain->short_name) {
       ++m_agreed_rounds;
     } else {
-      m_rankings.push_back(std::move(r));
+      m_rankings.push_back(ranking(t));
     }
   }
-  auto run_heads = heads(verdicts, run);
-  std::erase_if(run_heads, [&](const HeadVerdict& h) {
-    return !in_scope(h.run_date, h.gfx, in.as_of, in.since, in.gfx_filter);
-  });
-  m_heads->add_run(std::move(run_heads));
+  // A head is in scope as its run is (its date and gfx are the run's).
+  if (scoped) {
+    const std::size_t n = heads(verdicts, run, m_run_heads);
+    m_heads->add_run(std::span<const HeadVerdict>(m_run_heads.data(), n));
+  }
   m_run_count = 0;
 }
 

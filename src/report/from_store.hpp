@@ -27,6 +27,16 @@ inline constexpr double k_head_threshold_pct = 5.0;
 
 class ReportInputBuilder;
 
+namespace detail {
+// The top kernel by pct_gpu_time and by expected gain of one profiled round
+// of a run: its first verdict and the first of equals of each ranking.
+struct RoundTops {
+  const store::ReportVerdict* first = nullptr;
+  const store::ReportVerdict* by_pct = nullptr;
+  const store::ReportVerdict* by_gain = nullptr;
+};
+} // namespace detail
+
 // The verdicts half of a report input, folded one run at a time: per-round
 // rankings and the head verdicts (into a HeadDigest). Made by
 // ReportInputBuilder::fold_verdicts once every run is added; it reads the
@@ -61,6 +71,8 @@ private:
   int m_agreed_rounds = 0;
   std::shared_ptr<HeadDigest> m_heads;
   std::vector<store::ReportVerdict> m_run_verdicts; // the current run's rows first, then spare slots
+  std::vector<detail::RoundTops> m_tops;            // the current run's rounds (reused)
+  std::vector<HeadVerdict> m_run_heads;             // the current run's heads first (slots reused)
   std::size_t m_run_count = 0;                      // the current run's rows in m_run_verdicts
   const RunInfo* m_run = nullptr;                   // their run
   std::string m_newest_run;                         // newest run with a profiled round
