@@ -145,8 +145,12 @@ RoutingSummary routing_quality(const ReportInput& s, const AttemptDigest& digest
     if (r.top_by_pct == r.top_by_gain) {
       continue;
     }
-    RoutingDisagreement d{
-        r, "", digest.realized(r.run_id, r.top_by_pct), digest.realized(r.run_id, r.top_by_gain), "", ""};
+    RoutingDisagreement d{r,
+                          "",
+                          digest.realized(r.run_id, r.top_by_pct, r.run_index),
+                          digest.realized(r.run_id, r.top_by_gain, r.run_index),
+                          "",
+                          ""};
     judge(d);
     out.disagreements.push_back(std::move(d));
   }

@@ -39,6 +39,11 @@ AttemptDigest::AttemptDigest()
   over.descending = false;
 }
 
+void AttemptDigest::number_runs(std::shared_ptr<const std::vector<std::string>> run_ids)
+{
+  m_index.run_ids = std::make_shared<detail::RunIds>(std::move(run_ids));
+}
+
 namespace {
 
 constexpr double k_none = std::numeric_limits<double>::quiet_NaN();
@@ -96,11 +101,12 @@ void AttemptDigest::seal()
   m_sealed = true;
 }
 
-RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel) const
+RealizedPick AttemptDigest::realized(const std::string& run_id, const std::string& kernel,
+                                     std::uint32_t run_index) const
 {
   RealizedPick p;
   p.short_name = kernel;
-  const auto run = m_index.run_ids->find(run_id);
+  const auto run = m_index.run_ids->find(run_id, run_index);
   const auto name = m_caution_names.find(kernel);
   if (!m_sealed || !run || name == m_caution_names.end()) {
     return p;
@@ -152,9 +158,9 @@ void AttemptDigest::add(const AttemptInfo& a)
     detail::attempt_cautions(a, cautions, &m_index);
   } else {
     m_raised.clear();
-    detail::attempt_cautions(a, m_raised, &m_index, [this](const Caution& c) {
-      const CautionId id{m_index.run_ids->id_of(c.run_id), name_id(c.short_name), name_id(c.lever_key),
-                         static_cast<std::uint32_t>(c.kind)};
+    detail::attempt_cautions(a, m_raised, &m_index, [this, &a](const Caution& c) {
+      const CautionId id{m_index.run_ids->id_of(c.run_id, a.run_index), name_id(c.short_name),
+                         name_id(c.lever_key), static_cast<std::uint32_t>(c.kind)};
       if (m_caution_keys.insert(id).second) {
         ++distinct_run_cautions;
       }
@@ -175,7 +181,8 @@ void AttemptDigest::add(const AttemptInfo& a)
   // Routing quality: the best e2e delta and isolated speedup of every
   // (run, kernel) it may pick.
   if (evidence && (a.e2e_delta_pct || a.isolated_speedup)) {
-    note_best(m_index.run_ids->id_of(a.run_id), name_id(a.short_name), a.e2e_delta_pct, a.isolated_speedup);
+    note_best(m_index.run_ids->id_of(a.run_id, a.run_index), name_id(a.short_name), a.e2e_delta_pct,
+              a.isolated_speedup);
   }
 }
 
@@ -214,6 +221,11 @@ void HeadDigest::watch(std::string run_id)
   m_watch = std::move(run_id);
 }
 
+void HeadDigest::number_runs(std::shared_ptr<const std::vector<std::string>> run_ids)
+{
+  m_run_ids = std::make_shared<detail::RunIds>(std::move(run_ids));
+}
+
 void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
 {
   if (run_heads.empty()) {
@@ -242,7 +254,7 @@ void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
     ++saturated_heads;
     std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
                                             domain::gfx_key(h.gfx)};
-    m_group_runs[key].insert(m_run_ids->id_of(h.run_id), m_run_ids);
+    m_group_runs[key].insert(m_run_ids->id_of(h.run_id, h.run_index), m_run_ids);
     auto it = m_groups.find(key);
     if (it == m_groups.end()) {
       it = m_groups.emplace(std::move(key), SaturatedGroup{h, 0, 0}).first;

@@ -55,6 +55,10 @@ class AttemptDigest {
 public:
   AttemptDigest();
 
+  // Number the runs as `run_ids` lists them (ReportInput::runs' ids), so
+  // an attempt's run_index spares a lookup of its run_id. Before the first
+  // add.
+  void number_runs(std::shared_ptr<const std::vector<std::string>> run_ids);
   // Fold one attempt in scope.
   void add(const AttemptInfo& attempt);
   // Call once the last attempt is added: realized() reads the sealed
@@ -64,7 +68,8 @@ public:
   // The realized gain of one (run, kernel) pick of routing quality: the best
   // e2e delta and isolated speedup of its evidence attempts in scope (empty
   // when none). Only after seal().
-  [[nodiscard]] RealizedPick realized(const std::string& run_id, const std::string& kernel) const;
+  [[nodiscard]] RealizedPick realized(const std::string& run_id, const std::string& kernel,
+                                      std::uint32_t run_index = detail::RunIds::k_no_hint) const;
 
   std::size_t attempts = 0;      // attempts folded
   std::size_t config_trials = 0; // of them, serving-config trials
@@ -129,6 +134,9 @@ class HeadDigest {
 public:
   // Keep the heads of this run (the newest run in scope).
   void watch(std::string run_id);
+  // As AttemptDigest::number_runs, for the heads' run_index. Before the
+  // first add_run.
+  void number_runs(std::shared_ptr<const std::vector<std::string>> run_ids);
   // Fold the heads in scope of one run, in verdict order; only the heads
   // kept are copied.
   void add_run(std::span<const HeadVerdict> heads);

@@ -231,7 +231,7 @@ void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const 
     }
   }
   Line& l = lines[at->second];
-  const std::uint32_t run = index.run_ids->id_of(a.run_id);
+  const std::uint32_t run = index.run_ids->id_of(a.run_id, a.run_index);
   add_run_evidence(l.run_evidence, index, a, run, new_shape);
   l.runs.insert(run, index.run_ids);
 }

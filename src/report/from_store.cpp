@@ -27,10 +27,11 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
 
 // `a` as an AttemptInfo in `x`: strings are swapped, so each keeps the
 // other's buffer for its next row.
-void attempt_info(store::ReportAttempt& a, const RunInfo& run, AttemptInfo& x)
+void attempt_info(store::ReportAttempt& a, const RunInfo& run, std::uint32_t run_index, AttemptInfo& x)
 {
   using std::swap;
   swap(x.run_id, a.run_id);
+  x.run_index = run_index;
   x.run_date = run.run_date;
   x.gfx = run.gfx;
   x.model = run.model;
@@ -158,10 +159,11 @@ void round_tops(std::span<const store::ReportVerdict> verdicts, std::vector<Roun
   }
 }
 
-RoundRanking ranking(const RoundTops& t)
+RoundRanking ranking(const RoundTops& t, std::uint32_t run_index)
 {
   RoundRanking r;
   r.run_id = t.first->run_id;
+  r.run_index = run_index;
   r.round = t.first->round_order.value_or(0);
   r.round_label = t.first->round;
   r.top_by_pct = t.by_pct->short_name;
@@ -219,10 +221,11 @@ bool reduces_bytes(const store::ReportAttempt& a)
 
 // Every field of `h` (its strings keep their buffers) for verdict `v` of
 // `run`, with the kernel's measured baseline when it has one.
-void head_into(const store::ReportVerdict& v, const RunInfo& run, const store::ReportVerdict* measured,
-               HeadVerdict& h)
+void head_into(const store::ReportVerdict& v, const RunInfo& run, std::uint32_t run_index,
+               const store::ReportVerdict* measured, HeadVerdict& h)
 {
   h.run_id = v.run_id;
+  h.run_index = run_index;
   h.run_date = run.run_date;
   h.gfx = run.gfx;
   h.round = v.round_order.value_or(0);
@@ -253,7 +256,7 @@ void head_into(const store::ReportVerdict& v, const RunInfo& run, const store::R
 // run to run, so their strings keep their buffers. Whether a byte-reduction
 // lever (fusion or lower precision) was tried on the kernel afterwards and
 // is_newest_run are set by the caller.
-std::size_t heads(std::span<const store::ReportVerdict> verdicts, const RunInfo& run,
+std::size_t heads(std::span<const store::ReportVerdict> verdicts, const RunInfo& run, std::uint32_t run_index,
                   std::vector<HeadVerdict>& out)
 {
   int latest_round = std::numeric_limits<int>::min(); // read only for verdicts with a round
@@ -272,7 +275,7 @@ std::size_t heads(std::span<const store::ReportVerdict> verdicts, const RunInfo&
     if (n == out.size()) {
       out.emplace_back();
     }
-    head_into(v, run, find_baseline(measured, v.short_name), out[n++]);
+    head_into(v, run, run_index, find_baseline(measured, v.short_name), out[n++]);
   }
   return n;
 }
@@ -335,6 +338,15 @@ void ReportInputBuilder::start()
     }
   }
   m_watch = newest.second;
+  // The digests number the runs as m_in.runs lists them: an attempt's or a
+  // head's run_index is then its run's number, with no lookup of run_id.
+  auto run_ids = std::make_shared<std::vector<std::string>>();
+  run_ids->reserve(m_in.runs.size());
+  for (const auto& r : m_in.runs) {
+    run_ids->push_back(r.run_id);
+  }
+  m_run_ids = std::move(run_ids);
+  m_in.attempt_digest->number_runs(m_run_ids);
   m_by_id.reserve(m_in.runs.size());
   for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
     m_by_id.emplace(m_in.runs[i].run_id, i);
@@ -366,7 +378,7 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  attempt_info(a, *run, m_attempt);
+  attempt_info(a, *run, static_cast<std::uint32_t>(run - m_in.runs.data()), m_attempt);
   if (in_scope(m_attempt.run_date, m_attempt.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
     m_in.attempt_digest->add(m_attempt);
   }
@@ -381,6 +393,7 @@ VerdictFold::VerdictFold(const ReportInputBuilder& builder)
     : m_builder(&builder), m_heads(std::make_shared<HeadDigest>()), m_seen(builder.m_in.runs.size())
 {
   m_heads->watch(builder.m_watch);
+  m_heads->number_runs(builder.m_run_ids);
 }
 
 VerdictFold::VerdictFold(VerdictFold&&) noexcept = default;
@@ -433,18 +446,19 @@ void VerdictFold::flush_run()
   const std::span<store::ReportVerdict> verdicts(m_run_verdicts.data(), m_run_count);
   const RunInfo& run = *m_run;
   const bool scoped = in_scope(run.run_date, run.gfx, in.as_of, in.since, in.gfx_filter);
+  const auto run_index = static_cast<std::uint32_t>(m_run - in.runs.data());
   sort_run_verdicts(verdicts);
   round_tops(verdicts, m_tops);
   for (const auto& t : m_tops) {
     if (scoped && !t.by_pct->short_name.empty() && t.by_pct->short_name == t.by_gain->short_name) {
       ++m_agreed_rounds;
     } else {
-      m_rankings.push_back(ranking(t));
+      m_rankings.push_back(ranking(t, run_index));
     }
   }
   // A head is in scope as its run is (its date and gfx are the run's).
   if (scoped) {
-    const std::size_t n = heads(verdicts, run, m_run_heads);
+    const std::size_t n = heads(verdicts, run, run_index, m_run_heads);
     m_heads->add_run(std::span<const HeadVerdict>(m_run_heads.data(), n));
   }
   m_run_count = 0;

@@ -140,6 +140,7 @@ private:
   std::vector<bool> m_undated; // per run: run_date NULL
   std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
   const RunInfo* m_last_run = nullptr;                         // the attempts' last run
+  std::shared_ptr<const std::vector<std::string>> m_run_ids;   // m_in.runs' ids, the digests' run numbers
 };
 
 } // namespace rfdb::report

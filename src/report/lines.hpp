@@ -33,13 +33,29 @@ bool stronger_key(const StrengthKey& x, const StrengthKey& y);
 // sets hold numbers, not strings (one hash of an id per run, not per set).
 class RunIds {
 public:
-  // The number of `run_id`, given on its first call; the last id numbered
-  // is checked first (attempts mostly arrive a run at a time).
-  std::uint32_t id_of(const std::string& run_id)
+  RunIds() = default;
+  // The i-th of `names` (shared, never changed; no repeats) is number i.
+  // With its number as the hint, id_of and find compare one string: no
+  // hash, and no index of the names is built unless a lookup misses.
+  explicit RunIds(std::shared_ptr<const std::vector<std::string>> names) : m_seeded(std::move(names))
   {
+    m_names.reserve(m_seeded->size());
+    for (const auto& n : *m_seeded) {
+      m_names.push_back(&n);
+    }
+  }
+  // The number of `run_id`, given on its first call; the hint, then the
+  // last id numbered, is checked first (attempts mostly arrive a run at a
+  // time).
+  std::uint32_t id_of(const std::string& run_id, std::uint32_t hint = k_no_hint)
+  {
+    if (hint < m_names.size() && *m_names[hint] == run_id) {
+      return hint;
+    }
     if (m_last < m_names.size() && *m_names[m_last] == run_id) {
       return m_last;
     }
+    index();
     const auto [it, added] = m_ids.try_emplace(run_id, static_cast<std::uint32_t>(m_names.size()));
     if (added) {
       m_names.push_back(&it->first);
@@ -48,8 +64,13 @@ public:
     return m_last;
   }
   // The number of `run_id`, or nullopt when it was never numbered.
-  [[nodiscard]] std::optional<std::uint32_t> find(const std::string& run_id) const
+  [[nodiscard]] std::optional<std::uint32_t> find(const std::string& run_id,
+                                                  std::uint32_t hint = k_no_hint) const
   {
+    if (hint < m_names.size() && *m_names[hint] == run_id) {
+      return hint;
+    }
+    index();
     const auto it = m_ids.find(run_id);
     return it == m_ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
   }
@@ -58,9 +79,26 @@ public:
   // every set).
   [[nodiscard]] const std::vector<std::uint32_t>& ranks() const;
 
+  static constexpr std::uint32_t k_no_hint = UINT32_MAX;
+
 private:
-  std::unordered_map<std::string, std::uint32_t> m_ids; // node-based: the names' addresses are stable
-  std::vector<const std::string*> m_names;              // by number
+  // Index the seeded names (once, on the first lookup that needs it).
+  void index() const
+  {
+    if (m_indexed || !m_seeded) {
+      return;
+    }
+    m_indexed = true;
+    m_ids.reserve(m_seeded->size());
+    for (std::uint32_t i = 0; i < m_seeded->size(); ++i) {
+      m_ids.emplace((*m_seeded)[i], i);
+    }
+  }
+
+  std::shared_ptr<const std::vector<std::string>> m_seeded;     // numbers 0..n-1 (their addresses are stable)
+  mutable std::unordered_map<std::string, std::uint32_t> m_ids; // node-based: the names' addresses are stable
+  mutable bool m_indexed = false;                               // m_ids holds the seeded names
+  std::vector<const std::string*> m_names;                      // by number
   std::uint32_t m_last = 0;
   mutable std::vector<std::uint32_t> m_ranks; // of the first m_ranks.size() numbers
 };

@@ -10,6 +10,7 @@
 #include "calibrate/priors.hpp"
 #include "domain/prediction.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,9 @@ struct AttemptInfo {
   std::string reason;            // the integrate reason, verbatim
   std::string reject_reason;     // no_engagement | parity_regression | … | ""
   domain::Prediction prediction; // the verdict the attempt was made on
+  // The run's place in ReportInput::runs, a hint that spares a lookup of
+  // run_id (UINT32_MAX: none given).
+  std::uint32_t run_index = UINT32_MAX;
 };
 
 // The top kernel of one profiling round by pct_gpu_time and by expected gain.
@@ -77,6 +81,9 @@ struct RoundRanking {
   std::optional<double> top_by_pct_expected_gain_pct;
   std::optional<double> top_by_gain_pct_gpu_time;
   std::optional<double> top_by_gain_expected_gain_pct;
+  // The run's place in ReportInput::runs, a hint that spares a lookup of
+  // run_id (UINT32_MAX: none given).
+  std::uint32_t run_index = UINT32_MAX;
 };
 
 // One roofline verdict on one head kernel in one round.
@@ -98,6 +105,9 @@ struct HeadVerdict {
   bool followed_by_byte_reduction = false; // a fusion/precision/byte-reducing attempt followed
   bool is_newest_run = false;
   std::string source_kind = "analytic"; // measured: a baseline roofline outranked the analytic verdict
+  // The run's place in ReportInput::runs, a hint that spares a lookup of
+  // run_id (UINT32_MAX: none given).
+  std::uint32_t run_index = UINT32_MAX;
 };
 
 // A legacy card, playbook line or proposal, normalized by ingest (issue 5).

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,6 +69,32 @@ TEST(RunSet, ManyRunsSharingNumbersWithAnotherSetKeepTheirOwnMembers)
   all.insert(ids->id_of("e2e_model_20260999"), ids);
   EXPECT_EQ(all.sorted().front(), "e2e_model_20260999");
   EXPECT_EQ(all.size(), 41U);
+}
+
+// The report numbers its runs in its run list's order: with a run's place
+// as the hint, the number is that place; a wrong or missing hint, or a run
+// not in the list, is looked up as before, and the sets list the same ids.
+TEST(RunIds, SeededNamesAreNumberedInTheirOrderAndHintsAreChecked)
+{
+  const auto names =
+      std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"run_c", "run_a", "run_b"});
+  auto ids = std::make_shared<RunIds>(names);
+  EXPECT_EQ(ids->id_of("run_a", 1), 1U);
+  EXPECT_EQ(ids->id_of("run_b", 0), 2U); // wrong hint: looked up
+  EXPECT_EQ(ids->id_of("run_c"), 0U);    // no hint
+  EXPECT_EQ(ids->id_of("run_z", 1), 3U); // not in the list: the next number
+  EXPECT_EQ(ids->find("run_b", 2), std::optional<std::uint32_t>(2U));
+  EXPECT_EQ(ids->find("run_z"), std::optional<std::uint32_t>(3U));
+  EXPECT_EQ(ids->find("run_y", 0), std::nullopt);
+  EXPECT_EQ(ids->name(3), "run_z");
+  RunSet set;
+  for (const auto& [run, hint] : std::vector<std::pair<std::string, std::uint32_t>>{
+           {"run_z", 3}, {"run_b", 2}, {"run_c", 0}, {"run_b", RunIds::k_no_hint}}) {
+    set.insert(ids->id_of(run, hint), ids);
+  }
+  EXPECT_EQ(set.sorted(), (std::vector<std::string>{"run_b", "run_c", "run_z"}));
+  EXPECT_EQ(set.count("run_a"), 0U);
+  EXPECT_EQ(set.count("run_c"), 1U);
 }
 
 } // namespace rfdb::report::detail
