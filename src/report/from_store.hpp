@@ -126,8 +126,14 @@ private:
   friend class VerdictFold;
   // Resolve as_of and index the runs (once, after the last add_run).
   void start();
+  // Put m_in.runs (and m_undated) in run order: undated first, then
+  // run_date, then run_id, byte-wise as SQLite's BINARY collation.
+  void sort_runs();
   // The run added with this id, or nullptr (thread-safe once started).
-  [[nodiscard]] const RunInfo* find_run(const std::string& run_id) const;
+  // `after`: the run the caller found last, or nullptr. Rows stored run by
+  // run mostly come in the order the runs were read (the ingest writes a
+  // run's rows with it), so the run read after it is tried before the hash.
+  [[nodiscard]] const RunInfo* find_run(const std::string& run_id, const RunInfo* after = nullptr) const;
 
   ReportInput m_in;
   std::string m_as_of_given;
@@ -138,6 +144,8 @@ private:
   std::set<std::pair<std::string, std::string>>
       m_byte_reducing;         // (run, kernel) with a fusion/precision attempt
   std::vector<bool> m_undated; // per run: run_date NULL
+  // Per run: the index of the run read after it (m_in.runs.size() for none).
+  std::vector<std::uint32_t> m_next_read;
   std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
   const RunInfo* m_last_run = nullptr;                         // the attempts' last run
   std::shared_ptr<const std::vector<std::string>> m_run_ids;   // m_in.runs' ids, the digests' run numbers

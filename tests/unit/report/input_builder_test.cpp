@@ -1,0 +1,89 @@
+// The report's input builder: the runs, read in table order, are put in run
+// order, and attempts stored in any order are credited to their own run.
+#include "report/digest.hpp"
+#include "report/from_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rfdb::report {
+
+namespace {
+
+store::RunSummary run(std::string run_id, std::optional<std::string> run_date, std::string gfx)
+{
+  store::RunSummary r;
+  r.run_id = std::move(run_id);
+  r.run_date = std::move(run_date);
+  r.gfx = std::move(gfx);
+  r.validation_class = "unknown";
+  return r;
+}
+
+store::ReportAttempt attempt(std::string run_id, std::string key, double isolated_speedup)
+{
+  store::ReportAttempt a;
+  a.run_id = std::move(run_id);
+  a.attempt_key = std::move(key);
+  a.short_name = "gemm_bf16";
+  a.op_class = "gemm";
+  a.lever = "hipBLASLt tuned solution";
+  a.lever_kind = "tuning";
+  a.verdict = "confirmed";
+  a.gate = "accepted";
+  a.measured = true;
+  a.isolated_speedup = isolated_speedup;
+  a.validation_class = "unknown";
+  return a;
+}
+
+} // namespace
+
+TEST(ReportInputBuilder, RunsReadOutOfOrderAreListedInRunOrderAndAttemptsKeepTheirRun)
+{
+  ReportInputBuilder builder("", std::nullopt, std::string("gfx950"), false);
+  // Table order, as a store holding runs ingested out of date order reads them.
+  builder.add_run(run("run_c", "2026-03-01", "gfx950"));
+  builder.add_run(run("run_a", "2026-05-01", "gfx942"));
+  builder.add_run(run("run_u", std::nullopt, "gfx950"));
+  builder.add_run(run("run_b", "2026-03-01", "gfx950"));
+  builder.add_run(run("run_d", "2026-01-01", "gfx950"));
+  VerdictFold fold = builder.fold_verdicts();
+  // Attempts in neither order, one run's in two pieces, one of a run not added.
+  builder.add_attempt(attempt("run_b", "k|1", 1.5));
+  builder.add_attempt(attempt("run_d", "k|1", 1.1));
+  builder.add_attempt(attempt("run_c", "k|1", 1.2));
+  builder.add_attempt(attempt("run_c", "k|2", 1.3));
+  builder.add_attempt(attempt("run_a", "k|1", 2.0)); // gfx942: out of the --gfx scope
+  builder.add_attempt(attempt("run_x", "k|1", 3.0)); // not a run of the report
+  builder.add_attempt(attempt("run_b", "k|2", 1.7));
+  builder.add_attempt(attempt("run_u", "k|1", 1.05));
+  const ReportInput input = builder.finish(std::move(fold), calibrate::PriorsResult{});
+
+  std::vector<std::string> order;
+  for (const auto& r : input.runs) {
+    order.push_back(r.run_id);
+  }
+  // Undated first, then by run_date, then by run_id.
+  EXPECT_EQ(order, (std::vector<std::string>{"run_u", "run_d", "run_b", "run_c", "run_a"}));
+  EXPECT_EQ(input.runs[1].run_date, "2026-01-01");
+  EXPECT_EQ(input.runs[4].gfx, "gfx942");
+
+  AttemptDigest& digest = *input.attempt_digest;
+  EXPECT_EQ(digest.attempts, 6U); // run_a's is out of scope, run_x's has no run
+  digest.seal();
+  const auto best = [&](const std::string& run_id) {
+    return digest.realized(run_id, "gemm_bf16").best_isolated;
+  };
+  EXPECT_EQ(best("run_b"), 1.7);
+  EXPECT_EQ(best("run_c"), 1.3);
+  EXPECT_EQ(best("run_d"), 1.1);
+  EXPECT_EQ(best("run_u"), 1.05);
+  EXPECT_EQ(best("run_a"), std::nullopt);
+}
+
+} // namespace rfdb::report
