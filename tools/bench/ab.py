@@ -5,14 +5,14 @@ On a shared or virtual machine the speed drifts by tens of percent within
 minutes, so two builds are only comparable when their runs alternate: this
 runs each binary in turn (A, B, A, B, …) for --rounds rounds and prints, per
 binary, the medians of wall seconds, CPU seconds (user + system) and peak RSS
-(MiB), as GNU time reports them.
+(MiB), from the child's rusage.
 
 Usage (from the repository root):
   tools/bench/ab.py OLD_RFDB build/release/rfdb -- report --db DB -o /tmp/ab.md
   tools/bench/ab.py OLD_RFDB NEW_RFDB --rounds 11 -- priors --db DB --by class
 
 The command after `--` is given to every binary unchanged; its output goes to
-/dev/null unless it names a file itself. Needs /usr/bin/time (Debian: `time`).
+/dev/null unless it names a file itself.
 Exit 1 when a run fails (its stderr is shown), 2 on bad usage.
 """
 
@@ -21,20 +21,25 @@ import os
 import statistics
 import subprocess
 import sys
-
-TIME = "/usr/bin/time"
-
+import tempfile
+import time
 
 def run_once(binary, command):
-    """One run: (wall s, CPU s, peak RSS MiB); exits 1 when the run fails."""
-    proc = subprocess.run([TIME, "-f", "%e %U %S %M", binary, *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-    last = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
-    fields = last.split()
-    if proc.returncode != 0 or len(fields) != 4:
-        sys.exit(f"ab.py: {binary} {' '.join(command)} failed (exit {proc.returncode}):\n{proc.stderr}")
-    wall, user, system, rss_kib = fields
-    return float(wall), float(user) + float(system), int(rss_kib) / 1024.0
+    """One run: (wall s, CPU s, peak RSS MiB); exits 1 when the run fails.
+
+    Wall time by the monotonic clock around the child, CPU time and peak RSS
+    from its rusage (wait4): microseconds, where GNU time prints hundredths.
+    """
+    with tempfile.TemporaryFile(mode="w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([binary, *command], stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"ab.py: {binary} {' '.join(command)} failed (exit {proc.returncode}):\n{err.read()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
 def main():
@@ -51,8 +56,6 @@ def main():
     command = argv[split + 1:]
     if len(args.binaries) < 2 or not command or args.rounds < 1:
         parser.error("give two or more binaries, --rounds >= 1 and the rfdb arguments after --")
-    if not os.access(TIME, os.X_OK):
-        parser.error(f"{TIME} is missing (Debian package: time)")
     runs = {b: [] for b in args.binaries}
     for _ in range(args.rounds):
         for b in args.binaries:
