@@ -15,7 +15,8 @@ SELECT a.run_id, a.attempt_key, a.kind, a.short_name, a.op_class, a.regime,
        a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
        a.pred_headroom_class, a.pred_suspect, a.pred_pct_gpu_time
 FROM attempts a
-WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
+WHERE a.attempt_id BETWEEN :first_attempt AND :last_attempt
+  AND a.run_id NOT IN (SELECT run_id FROM retractions)
   AND (CAST(:since AS text) IS NULL AND CAST(:gfx AS text) IS NULL
        OR a.run_id IN (SELECT run_id FROM runs
                        WHERE (CAST(:since AS text) IS NULL OR run_date >= :since) AND (CAST(:gfx AS text) IS NULL OR gfx = :gfx)));

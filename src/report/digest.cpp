@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <tuple>
 
@@ -32,6 +33,15 @@ void MissList::add(double ratio, const AttemptInfo& attempt)
   if (kept.size() > k_misses_shown) {
     kept.pop_back();
   }
+}
+
+void MissList::merge(MissList&& other)
+{
+  const std::size_t all = total + other.total;
+  for (const Miss& m : other.kept) {
+    add(m.ratio, m.attempt);
+  }
+  total = all;
 }
 
 AttemptDigest::AttemptDigest()
@@ -184,6 +194,50 @@ void AttemptDigest::add(const AttemptInfo& a)
     note_best(m_index.run_ids->id_of(a.run_id, a.run_index), name_id(a.short_name), a.e2e_delta_pct,
               a.isolated_speedup);
   }
+}
+
+void AttemptDigest::merge(AttemptDigest&& other)
+{
+  attempts += other.attempts;
+  config_trials += other.config_trials;
+  newest.see(other.newest.value());
+  for (auto& [op_class, c] : other.by_class) {
+    ClassSample& to = by_class[op_class];
+    to.attempts += c.attempts;
+    to.predicted.insert(to.predicted.end(), c.predicted.begin(), c.predicted.end());
+    to.measured.insert(to.measured.end(), c.measured.begin(), c.measured.end());
+    to.ratio.insert(to.ratio.end(), c.ratio.begin(), c.ratio.end());
+  }
+  under.merge(std::move(other.under));
+  over.merge(std::move(other.over));
+  // The other's numbers of kernel and lever key texts, and of runs, in this
+  // digest's numbering (runs numbered by the same list keep their number).
+  std::vector<std::uint32_t> names(other.m_caution_names.size());
+  for (const auto& [name, id] : other.m_caution_names) {
+    names[id] = name_id(name);
+  }
+  const auto run_of = [&](std::uint32_t id) {
+    return m_index.run_ids->id_of(other.m_index.run_ids->name(id), id);
+  };
+  if (keep_all_cautions) {
+    cautions.insert(cautions.end(), std::make_move_iterator(other.cautions.begin()),
+                    std::make_move_iterator(other.cautions.end()));
+  } else {
+    // The k_run_cautions first caution groups of the union are among each
+    // side's first ones, each with the smallest text of its group.
+    for (const CautionId& c : other.m_caution_keys) {
+      m_caution_keys.insert(CautionId{run_of(c.run), names[c.kernel], names[c.lever_key], c.kind});
+    }
+    distinct_run_cautions = m_caution_keys.size();
+    for (auto& c : other.cautions) {
+      keep_caution(std::move(c));
+    }
+  }
+  detail::merge_lines(lines, m_index, std::move(other.lines));
+  for (const Best& b : other.m_best) {
+    m_best.push_back(Best{run_of(b.run), names[b.kernel], b.e2e_pct, b.isolated});
+  }
+  compact_best();
 }
 
 std::uint32_t AttemptDigest::name_id(const std::string& name)

@@ -47,6 +47,8 @@ struct MissList {
   std::vector<Miss> kept;
   std::size_t total = 0;
   void add(double ratio, const AttemptInfo& attempt);
+  // Take the misses of another list of the same direction.
+  void merge(MissList&& other);
 };
 
 inline constexpr std::size_t k_misses_shown = 5; // each way; `rfdb query playbook_misses` lists all
@@ -61,6 +63,11 @@ public:
   void number_runs(std::shared_ptr<const std::vector<std::string>> run_ids);
   // Fold one attempt in scope.
   void add(const AttemptInfo& attempt);
+  // Fold `other`, a digest of other attempts of the same report (its runs
+  // numbered by the same list, keep_all_cautions alike), into this one: the
+  // sections then read what adding its attempts here would have given. After
+  // the last add of either, before seal().
+  void merge(AttemptDigest&& other);
   // Call once the last attempt is added: realized() reads the sealed
   // digest.
   void seal();

@@ -238,6 +238,84 @@ void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const 
 
 namespace {
 
+// Take `other` into `best` when it is stronger than what `best` holds; true
+// when it was taken.
+bool take_stronger(std::optional<StrengthKey>& best, std::optional<StrengthKey>& other)
+{
+  if (!other || (best && !detail::stronger_key(*other, *best))) {
+    return false;
+  }
+  best = std::move(other);
+  return true;
+}
+
+// Fold another digest's run evidence of one line into `r`: what
+// add_run_evidence would hold had the other's attempts come here.
+void merge_run_evidence(detail::LineRuns& r, detail::LineRuns&& o, const std::shared_ptr<detail::RunIds>& ids)
+{
+  for (auto& k : o.refs) { // strongest first: once one misses, the rest do
+    if (r.refs.size() == k_refs_shown && !detail::stronger_key(k, r.refs.back())) {
+      break;
+    }
+    const auto at = std::upper_bound(r.refs.begin(), r.refs.end(), k, detail::stronger_key);
+    r.refs.insert(at, std::move(k));
+    if (r.refs.size() > k_refs_shown) {
+      r.refs.pop_back();
+    }
+  }
+  r.ref_count += o.ref_count;
+  if (take_stronger(r.front, o.front)) {
+    r.front_lever = std::move(o.front_lever);
+    r.front_reason = std::move(o.front_reason);
+  }
+  if (take_stronger(r.verified, o.verified)) {
+    r.verified_speedup = o.verified_speedup;
+  }
+  if (take_stronger(r.lost, o.lost)) {
+    r.lost_class = std::move(o.lost_class);
+    r.lost_speedup = o.lost_speedup;
+  }
+  if (take_stronger(r.beyond, o.beyond)) {
+    r.beyond_e2e = o.beyond_e2e;
+    r.beyond_ceiling = o.beyond_ceiling;
+  }
+  r.kernels.merge(o.kernels);
+  r.backends.merge(o.backends);
+  r.kinds.merge(o.kinds);
+  r.gates.merge(o.gates);
+  r.clean.merge(o.clean, ids);
+  r.e2e_runs.merge(o.e2e_runs, ids);
+  detail::widen(r.iso_min, r.iso_max, o.iso_min);
+  detail::widen(r.iso_min, r.iso_max, o.iso_max);
+  detail::widen(r.e2e_min, r.e2e_max, o.e2e_min);
+  detail::widen(r.e2e_min, r.e2e_max, o.e2e_max);
+  detail::bump_date(r.last_seen, o.last_seen);
+}
+
+} // namespace
+
+void detail::merge_lines(std::vector<Line>& lines, LineIndex& index, std::vector<Line>&& from)
+{
+  for (Line& l : from) {
+    std::string key = l.key.text();
+    key += '\n';
+    key += l.lever_key;
+    const auto [it, added] = index.lines.try_emplace(std::move(key), lines.size());
+    if (added) {
+      lines.push_back(Line{});
+      lines.back().key = l.key;
+      lines.back().lever_key = l.lever_key;
+    }
+    Line& to = lines[it->second];
+    to.spellings.merge(l.spellings);
+    to.backend_keys.merge(l.backend_keys);
+    to.runs.merge(l.runs, index.run_ids);
+    merge_run_evidence(to.run_evidence, std::move(l.run_evidence), index.run_ids);
+  }
+}
+
+namespace {
+
 template <typename Set> std::vector<std::string> to_vector(const Set& s)
 {
   return {s.begin(), s.end()};

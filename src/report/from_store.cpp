@@ -349,6 +349,7 @@ void ReportInputBuilder::start()
   }
   m_run_ids = std::move(run_ids);
   m_in.attempt_digest->number_runs(m_run_ids);
+  m_attempts.emplace(AttemptFold(*this, m_in.attempt_digest));
   m_by_id.reserve(m_in.runs.size());
   for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
     m_by_id.emplace(m_in.runs[i].run_id, i);
@@ -411,11 +412,19 @@ VerdictFold ReportInputBuilder::fold_verdicts()
   return VerdictFold(*this);
 }
 
-void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
+AttemptFold::AttemptFold(const ReportInputBuilder& builder, std::shared_ptr<AttemptDigest> digest)
+    : m_builder(&builder), m_digest(std::move(digest))
 {
-  start();
+}
+
+AttemptFold::AttemptFold(AttemptFold&&) noexcept = default;
+AttemptFold& AttemptFold::operator=(AttemptFold&&) noexcept = default;
+AttemptFold::~AttemptFold() = default;
+
+void AttemptFold::add(store::ReportAttempt&& a)
+{
   if (m_last_run == nullptr || m_last_run->run_id != a.run_id) {
-    m_last_run = find_run(a.run_id, m_last_run);
+    m_last_run = m_builder->find_run(a.run_id, m_last_run);
   }
   const RunInfo* run = m_last_run;
   if (run == nullptr) {
@@ -424,10 +433,43 @@ void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
   if (reduces_bytes(a)) {
     m_byte_reducing.insert({a.run_id, a.short_name});
   }
-  attempt_info(a, *run, static_cast<std::uint32_t>(run - m_in.runs.data()), m_attempt);
-  if (in_scope(m_attempt.run_date, m_attempt.gfx, m_in.as_of, m_in.since, m_in.gfx_filter)) {
-    m_in.attempt_digest->add(m_attempt);
+  const ReportInput& in = m_builder->m_in;
+  attempt_info(a, *run, static_cast<std::uint32_t>(run - in.runs.data()), m_attempt);
+  if (in_scope(m_attempt.run_date, m_attempt.gfx, in.as_of, in.since, in.gfx_filter)) {
+    m_digest->add(m_attempt);
   }
+}
+
+AttemptFold ReportInputBuilder::fold_attempts()
+{
+  start();
+  auto digest = std::make_shared<AttemptDigest>();
+  digest->keep_all_cautions = m_in.attempt_digest->keep_all_cautions;
+  digest->number_runs(m_run_ids);
+  return AttemptFold(*this, std::move(digest));
+}
+
+void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
+{
+  start();
+  m_attempts->add(std::move(a));
+}
+
+void ReportInputBuilder::take_attempts(AttemptFold&& fold)
+{
+  start();
+  m_in.attempt_digest->merge(std::move(*fold.m_digest));
+  m_attempts->m_byte_reducing.merge(fold.m_byte_reducing);
+}
+
+void ReportInputBuilder::drop_attempts()
+{
+  start();
+  const bool for_cards = m_in.attempt_digest->keep_all_cautions;
+  m_in.attempt_digest = std::make_shared<AttemptDigest>();
+  m_in.attempt_digest->keep_all_cautions = for_cards;
+  m_in.attempt_digest->number_runs(m_run_ids);
+  m_attempts.emplace(AttemptFold(*this, m_in.attempt_digest));
 }
 
 void ReportInputBuilder::add_finding(const store::ReportFinding& f)
@@ -544,7 +586,7 @@ ReportInput ReportInputBuilder::finish(VerdictFold fold, calibrate::PriorsResult
   }
   m_in.head_digest->flag_newest(fold.m_newest_run);
   m_in.head_digest->for_each_kept([&](HeadVerdict& h) {
-    h.followed_by_byte_reduction = m_byte_reducing.count({h.run_id, h.short_name}) != 0;
+    h.followed_by_byte_reduction = m_attempts->m_byte_reducing.count({h.run_id, h.short_name}) != 0;
   });
   m_in.priors = std::move(priors);
   return std::move(m_in);

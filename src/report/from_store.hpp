@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -81,6 +82,35 @@ private:
   bool m_split = false;
 };
 
+// Attempts folded into an AttemptDigest of their own (rules in
+// report/findings.hpp): made by ReportInputBuilder::fold_attempts once every
+// run is added; it reads the builder's runs but writes only itself, so
+// several may be fed at the same time on as many threads, each with a part
+// of the attempts, and handed back with ReportInputBuilder::take_attempts.
+class AttemptFold {
+public:
+  AttemptFold(AttemptFold&&) noexcept;
+  AttemptFold& operator=(AttemptFold&&) noexcept;
+  AttemptFold(const AttemptFold&) = delete;
+  AttemptFold& operator=(const AttemptFold&) = delete;
+  ~AttemptFold();
+
+  // One attempt, in any order; one whose run was not added is out of the
+  // filter. Its strings may be swapped out (buffers handed back).
+  void add(store::ReportAttempt&& attempt);
+
+private:
+  friend class ReportInputBuilder;
+  AttemptFold(const ReportInputBuilder& builder, std::shared_ptr<AttemptDigest> digest);
+
+  const ReportInputBuilder* m_builder;
+  std::shared_ptr<AttemptDigest> m_digest;
+  std::set<std::pair<std::string, std::string>>
+      m_byte_reducing;                 // (run, kernel) with a fusion/precision attempt
+  AttemptInfo m_attempt;               // the attempt being folded (its buffers are reused)
+  const RunInfo* m_last_run = nullptr; // the last attempt's run
+};
+
 // Fold the filter's verdicts from `db` into `fold`, a new fold
 // (ReportInputBuilder::fold_verdicts): read in table order, the cheap read,
 // and done again in run_id order only when a run's rows were not contiguous
@@ -117,6 +147,17 @@ public:
   [[nodiscard]] VerdictFold fold_verdicts();
   // Attempts in any order.
   void add_attempt(store::ReportAttempt&& attempt);
+  // An empty fold of other attempts into a digest of its own, once every
+  // run is added; the builder must outlive it. Folds fed at the same time
+  // on several threads, each a part of the attempts (none twice), are
+  // given back by take_attempts.
+  [[nodiscard]] AttemptFold fold_attempts();
+  // Merge a fold made by fold_attempts into the input's attempts, as if its
+  // attempts had come through add_attempt. After its last add.
+  void take_attempts(AttemptFold&& fold);
+  // Forget every attempt added or taken so far (they are to be read again,
+  // from another snapshot).
+  void drop_attempts();
   void add_finding(const store::ReportFinding& finding);
   // The input (as_of resolved) with the verdicts of `fold`, a fold made by
   // this builder; the builder is spent afterwards.
@@ -124,6 +165,7 @@ public:
 
 private:
   friend class VerdictFold;
+  friend class AttemptFold;
   // Resolve as_of and index the runs (once, after the last add_run).
   void start();
   // Put m_in.runs (and m_undated) in run order: undated first, then
@@ -139,15 +181,12 @@ private:
   std::string m_as_of_given;
   domain::NewestDate m_newest_run_date;
   bool m_started = false;
-  std::string m_watch;   // the quadrant chart's fallback: the newest run in scope
-  AttemptInfo m_attempt; // the attempt being folded (its buffers are reused)
-  std::set<std::pair<std::string, std::string>>
-      m_byte_reducing;         // (run, kernel) with a fusion/precision attempt
-  std::vector<bool> m_undated; // per run: run_date NULL
+  std::string m_watch;                   // the quadrant chart's fallback: the newest run in scope
+  std::optional<AttemptFold> m_attempts; // add_attempt's, into m_in.attempt_digest (made by start)
+  std::vector<bool> m_undated;           // per run: run_date NULL
   // Per run: the index of the run read after it (m_in.runs.size() for none).
   std::vector<std::uint32_t> m_next_read;
   std::unordered_map<std::string_view, std::uint32_t> m_by_id; // m_in.runs indices by run_id (its strings)
-  const RunInfo* m_last_run = nullptr;                         // the attempts' last run
   std::shared_ptr<const std::vector<std::string>> m_run_ids;   // m_in.runs' ids, the digests' run numbers
 };
 

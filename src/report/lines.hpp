@@ -146,6 +146,26 @@ public:
   [[nodiscard]] bool empty() const { return m_size == 0; }
   // The ids in ascending order.
   [[nodiscard]] std::vector<std::string> sorted() const;
+  // Add every member of `other` (numbered by its own RunIds), numbered by
+  // `ids`: a number of other's is tried as the hint, so sets numbered alike
+  // (RunIds seeded with one run list) merge without a hash.
+  void merge(const RunSet& other, const std::shared_ptr<RunIds>& ids)
+  {
+    const auto add = [&](std::uint32_t id) {
+      insert(other.m_ids == ids ? id : ids->id_of(other.m_ids->name(id), id), ids);
+    };
+    if (other.m_bits.empty()) {
+      for (const std::uint32_t id : other.m_small) {
+        add(id);
+      }
+      return;
+    }
+    for (std::uint32_t id = 0; id < other.m_bits.size(); ++id) {
+      if (other.m_bits[id]) {
+        add(id);
+      }
+    }
+  }
 
 private:
   static constexpr std::size_t k_small = 16;
@@ -253,6 +273,11 @@ struct LineIndex {
 
 // Fold a What works attempt (what_works_exclusion empty) into its line.
 void add_line_attempt(std::vector<Line>& lines, LineIndex& index, const AttemptInfo& attempt);
+// Fold the run lines of another digest (`from`, numbered by their own
+// RunIds) into `lines`: a line of the same key takes their evidence, as if
+// their attempts had been added here. After the last add_line_attempt (the
+// shapes of `from` are not indexed); lines without imported knowledge yet.
+void merge_lines(std::vector<Line>& lines, LineIndex& index, std::vector<Line>&& from);
 // The findings of the run lines (any order) and the imported findings of
 // `scoped`, before the cap, in report order.
 std::vector<Finding> findings_from_lines(std::vector<Line> lines, const ReportInput& scoped,

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 namespace rfdb::store {
 
 namespace {
@@ -206,6 +208,10 @@ ReportFinding read_finding(const Row& r)
 }
 
 enum class Binds { gfx, since_and_gfx };
+
+// All the attempts (read_report_evidence's range).
+constexpr AttemptIdRange k_every_attempt{std::numeric_limits<std::int64_t>::min(),
+                                         std::numeric_limits<std::int64_t>::max()};
 enum class Order { as_written, by_run_id };
 
 // Run query `q` with the filter's parameters the query takes, calling `read`
@@ -213,7 +219,7 @@ enum class Order { as_written, by_run_id };
 // its own, named `<name>_by_run_id`).
 template <typename F>
 Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter, Binds binds, F&& read,
-                       Order order = Order::as_written)
+                       Order order = Order::as_written, const AttemptIdRange* attempts = nullptr)
 {
   std::string sorted;
   std::string sorted_name;
@@ -235,11 +241,45 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
     s->bind(":since", filter.since);
   }
   s->bind(":gfx", filter.gfx);
+  if (attempts != nullptr) {
+    s->bind(":first_attempt", attempts->first);
+    s->bind(":last_attempt", attempts->last);
+  }
   const Row row(*s);
   return for_each_row(*s, [&](const Statement&) { read(row); });
 }
 
 } // namespace
+
+Result<AttemptIdRange> attempt_id_bounds(Database& db)
+{
+  auto s = db.prepare(sql::k_attempt_id_bounds, "attempt_id_bounds");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  AttemptIdRange bounds{1, 0};
+  RFDB_TRY(for_each_row(*s, [&](const Statement& row) {
+    if (const auto first = row.get_opt_int(0), last = row.get_opt_int(1); first && last) {
+      bounds = {*first, *last};
+    }
+  }));
+  return bounds;
+}
+
+Result<void> read_report_attempts(Database& db, const EvidenceFilter& filter, AttemptIdRange range,
+                                  const std::function<void(ReportAttempt&&)>& sink)
+{
+  // One object for every row: the sink may take its strings by swap and
+  // hand back buffers the next row reuses.
+  ReportAttempt attempt;
+  return read_rows(
+      db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
+      [&](const Row& r) {
+        read_attempt(r, attempt);
+        sink(std::move(attempt));
+      },
+      Order::as_written, &range);
+}
 
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink,
                                   ReportRows rows)
@@ -264,12 +304,7 @@ Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, co
         asked(ReportRows::verdicts_by_run) ? Order::by_run_id : Order::as_written));
   }
   if (asked(ReportRows::attempts)) {
-    ReportAttempt attempt;
-    RFDB_TRY(read_rows(db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
-                       [&](const Row& r) {
-                         read_attempt(r, attempt);
-                         sink.attempt(std::move(attempt));
-                       }));
+    RFDB_TRY(read_report_attempts(db, filter, k_every_attempt, sink.attempt));
   }
   if (asked(ReportRows::findings)) {
     RFDB_TRY(read_rows(db, {sql::k_report_findings, "report_findings"}, filter, Binds::gfx,

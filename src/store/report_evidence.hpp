@@ -10,6 +10,7 @@
 #include "store/evidence.hpp"
 #include "store/runs.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -97,5 +98,21 @@ constexpr ReportRows operator|(ReportRows a, ReportRows b)
 // receivers of the rows asked for. Errors: db.
 Result<void> read_report_evidence(Database& db, const EvidenceFilter& filter, const ReportEvidenceSink& sink,
                                   ReportRows rows = ReportRows::all);
+
+// A closed range of attempt_id: [first, last] (empty when first > last).
+struct AttemptIdRange {
+  std::int64_t first = 0;
+  std::int64_t last = -1;
+};
+
+// The lowest and highest attempt_id stored ({1, 0}, empty, when there is
+// none). Errors: db.
+Result<AttemptIdRange> attempt_id_bounds(Database& db);
+
+// Stream the attempts read_report_evidence streams (same filter, same
+// refilled object) whose attempt_id is in `range`: the read of the attempts
+// split into ranges, for example between threads. Errors: db.
+Result<void> read_report_attempts(Database& db, const EvidenceFilter& filter, AttemptIdRange range,
+                                  const std::function<void(ReportAttempt&&)>& sink);
 
 } // namespace rfdb::store

@@ -15,6 +15,7 @@
 // stacked at +0.19 %, a prefill patch refused for no engagement and its
 // rebind accepted; D9 (gfx942) the int4 MoE config tune verified at +16.05 %.
 #include "support/helpers.hpp"
+#include "support/report_parts.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -382,6 +383,24 @@ TEST_F(DevRunsPlaybook, AVerdictWrittenApartFromItsRunLeavesThePlaybookUnchanged
   ASSERT_EQ(after.code, 0) << after.err;
   EXPECT_TRUE(contains(after.out, "## Routing quality")) << after.out;
   EXPECT_EQ(after.out, before.out);
+}
+
+// `rfdb report` splits the attempts between two threads, each folding its
+// ranges into a digest of its own; the merged digests say what one would.
+TEST_F(DevRunsPlaybook, AttemptsFoldedInPartsAndMergedGiveTheSamePlaybookAndCards)
+{
+  for (const bool for_cards : {true, false}) {
+    const std::string whole = report_in_parts(s_db, 1, for_cards);
+    EXPECT_TRUE(contains(whole, "## What works")) << whole;
+    if (for_cards) {
+      EXPECT_EQ(whole.substr(0, s_md.size()), s_md); // what the CLI wrote
+      EXPECT_TRUE(contains(whole, "==> INDEX.md <==")) << whole;
+    }
+    for (const std::size_t parts : {2U, 3U, 7U}) {
+      EXPECT_EQ(report_in_parts(s_db, parts, for_cards), whole) << parts << " parts, cards " << for_cards;
+    }
+    EXPECT_EQ(report_in_parts(s_db, 3, for_cards, true), whole) << "dropped, cards " << for_cards;
+  }
 }
 
 } // namespace

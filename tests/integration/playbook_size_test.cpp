@@ -6,6 +6,7 @@
 // RFDB_SCALE_RUNS=30000 measures the figure, and RFDB_SCALE_KEEP=PATH
 // keeps the database for `rfdb report` timings (tools/bench/README.md).
 #include "support/helpers.hpp"
+#include "support/report_parts.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -124,6 +125,13 @@ TEST(PlaybookSize, EverySectionIsCappedOnALargeHistory)
   EXPECT_LE(count(section(md, "Saturated heads"), "\n| "), 2u + 5u * 4u); // header rows + class × gfx
   EXPECT_NE(md.find("saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`."),
             std::string::npos);
+  // The report splits the attempts between two threads and merges their
+  // digests; dealt in parts here, every capped section (misses, cautions,
+  // What works, routing quality) and card says what one fold says.
+  EXPECT_EQ(report_in_parts(db, 1, false), md);
+  EXPECT_EQ(report_in_parts(db, 3, false), md);
+  const std::string with_cards = report_in_parts(db, 1, true);
+  EXPECT_EQ(report_in_parts(db, 4, true), with_cards);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // The report's input builder: the runs, read in table order, are put in run
-// order, and attempts stored in any order are credited to their own run.
+// order, attempts stored in any order are credited to their own run, and
+// attempts folded apart (on other threads) count as if folded together.
 #include "report/digest.hpp"
 #include "report/from_store.hpp"
 
@@ -83,6 +84,46 @@ TEST(ReportInputBuilder, RunsReadOutOfOrderAreListedInRunOrderAndAttemptsKeepThe
   EXPECT_EQ(best("run_c"), 1.3);
   EXPECT_EQ(best("run_d"), 1.1);
   EXPECT_EQ(best("run_u"), 1.05);
+  EXPECT_EQ(best("run_a"), std::nullopt);
+}
+
+TEST(ReportInputBuilder, AttemptsFoldedApartAndTakenBackCountAsOneFold)
+{
+  ReportInputBuilder builder("", std::nullopt, std::string("gfx950"), false);
+  builder.add_run(run("run_c", "2026-04-01", "gfx950"));
+  builder.add_run(run("run_a", "2026-05-01", "gfx942"));
+  builder.add_run(run("run_u", std::nullopt, "gfx950"));
+  builder.add_run(run("run_b", "2026-03-01", "gfx950"));
+  builder.add_run(run("run_d", "2026-01-01", "gfx950"));
+  VerdictFold verdicts = builder.fold_verdicts();
+  AttemptFold other = builder.fold_attempts();
+  AttemptFold dropped = builder.fold_attempts();
+  // The newest run's attempts and half of run_b's go to the other fold.
+  builder.add_attempt(attempt("run_d", "k|1", 1.1));
+  builder.add_attempt(attempt("run_b", "k|1", 1.5));
+  builder.add_attempt(attempt("run_u", "k|1", 1.05));
+  other.add(attempt("run_b", "k|2", 1.7));
+  other.add(attempt("run_c", "k|1", 1.2));
+  other.add(attempt("run_c", "k|2", 1.3));
+  other.add(attempt("run_a", "k|1", 2.0));   // out of the --gfx scope
+  other.add(attempt("run_x", "k|1", 3.0));   // not a run of the report
+  dropped.add(attempt("run_d", "k|9", 9.0)); // never taken back
+  builder.take_attempts(std::move(other));
+  const ReportInput input = builder.finish(std::move(verdicts), calibrate::PriorsResult{});
+
+  AttemptDigest& digest = *input.attempt_digest;
+  EXPECT_EQ(digest.attempts, 6U);
+  EXPECT_EQ(digest.newest.value(), "2026-04-01"); // only the other fold saw that date
+  ASSERT_EQ(digest.by_class.count("gemm"), 1U);
+  EXPECT_EQ(digest.by_class.at("gemm").attempts, 6);
+  EXPECT_EQ(digest.by_class.at("gemm").measured.size(), 6U);
+  digest.seal();
+  const auto best = [&](const std::string& run_id) {
+    return digest.realized(run_id, "gemm_bf16").best_isolated;
+  };
+  EXPECT_EQ(best("run_b"), 1.7); // its attempts in both folds
+  EXPECT_EQ(best("run_c"), 1.3);
+  EXPECT_EQ(best("run_d"), 1.1); // not the dropped fold's 9.0
   EXPECT_EQ(best("run_a"), std::nullopt);
 }
 
