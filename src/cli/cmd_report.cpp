@@ -19,8 +19,12 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <limits>
 #include <malloc.h>
 #include <memory>
 #include <mutex>
@@ -141,6 +145,56 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
                                           : fmt::format("GPUs with runs: {}", fmt::join(gpus, ", "))));
 }
 
+// The attempts' read is split into ranges of attempt_id, taken in turn by
+// whichever thread is free: the main one from the start, the verdicts' once
+// the verdicts are folded (then the main thread is the one still reading,
+// and the second core would idle). Thread-safe.
+class AttemptRanges {
+public:
+  // Ranges of `step` ids (> 0) over `bounds`.
+  AttemptRanges(store::AttemptIdRange bounds, std::int64_t step) : m_bounds(bounds), m_step(step) {}
+  // The next range to read, or nullopt when every one is taken.
+  std::optional<store::AttemptIdRange> next()
+  {
+    const std::uint64_t k = m_taken.fetch_add(1);
+    if (m_bounds.first > m_bounds.last) {
+      return std::nullopt;
+    }
+    // In unsigned arithmetic: the span of ids may be all of int64.
+    const auto span = static_cast<std::uint64_t>(m_bounds.last) - static_cast<std::uint64_t>(m_bounds.first);
+    const auto step = static_cast<std::uint64_t>(m_step);
+    if (k > span / step) {
+      return std::nullopt;
+    }
+    const std::uint64_t offset = k * step;
+    const auto first = static_cast<std::int64_t>(static_cast<std::uint64_t>(m_bounds.first) + offset);
+    const auto last = span - offset < step
+                          ? m_bounds.last
+                          : static_cast<std::int64_t>(static_cast<std::uint64_t>(first) + step - 1);
+    return store::AttemptIdRange{first, last};
+  }
+
+private:
+  store::AttemptIdRange m_bounds;
+  std::int64_t m_step;
+  std::atomic<std::uint64_t> m_taken{0};
+};
+
+// Attempt ids per range: ~600 runs of the bench corpus, a few milliseconds
+// of reading; small enough for the two threads to end together.
+constexpr std::int64_t k_attempt_ids_per_range = 4096;
+
+// Read the ranges this thread takes from `ranges` out of `db` into `add`.
+Result<void> fold_attempt_ranges(store::Database& db, const store::EvidenceFilter& filter,
+                                 AttemptRanges& ranges,
+                                 const std::function<void(store::ReportAttempt&&)>& add)
+{
+  while (const auto range = ranges.next()) {
+    RFDB_TRY(store::read_report_attempts(db, filter, *range, add));
+  }
+  return {};
+}
+
 // The analysis of a long history is tens of thousands of small blocks, and
 // freeing them one by one took ~4 % of the report's wall time at 10 000
 // runs, just before the process ends and returns them all at once. So the
@@ -239,27 +293,44 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     report::ReportInputBuilder builder(opts.as_of, filter.since, gfx_scope, !opts.cards_dir.empty());
     store::ReportEvidenceSink sink;
     sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
-    sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
+    const std::function<void(store::ReportAttempt &&)> add_attempt = [&](store::ReportAttempt&& a) {
+      builder.add_attempt(std::move(a));
+    };
     RFDB_TRY(store::read_report_evidence(*db, filter, sink, store::ReportRows::runs));
     report::VerdictFold fold = builder.fold_verdicts();
+    store::AttemptIdRange attempt_ids;
+    RFDB_TRY_ASSIGN(attempt_ids, store::attempt_id_bounds(*db));
+    // With no second thread, the attempts are read in one range.
+    AttemptRanges ranges(attempt_ids,
+                         verdicts_db ? k_attempt_ids_per_range : std::numeric_limits<std::int64_t>::max());
+    report::AttemptFold helped = builder.fold_attempts(); // the verdicts' thread's ranges
     // Declared after what it reads: its destructor waits for the thread.
     std::future<Result<void>> folding;
     if (verdicts_db) {
-      folding = std::async(std::launch::async,
-                           [&] { return report::fold_report_verdicts(*verdicts_db, filter, fold); });
+      folding = std::async(std::launch::async, [&]() -> Result<void> {
+        RFDB_TRY(report::fold_report_verdicts(*verdicts_db, filter, fold));
+        return fold_attempt_ranges(*verdicts_db, filter, ranges,
+                                   [&](store::ReportAttempt&& a) { helped.add(std::move(a)); });
+      });
     } else {
       RFDB_TRY(report::fold_report_verdicts(*db, filter, fold));
     }
-    RFDB_TRY(store::read_report_evidence(*db, filter, sink,
-                                         store::ReportRows::attempts | store::ReportRows::findings));
+    RFDB_TRY(fold_attempt_ranges(*db, filter, ranges, add_attempt));
+    RFDB_TRY(store::read_report_evidence(*db, filter, sink, store::ReportRows::findings));
     if (folding.valid()) {
       RFDB_TRY(folding.get());
       bool same_snapshot = false;
       RFDB_TRY_ASSIGN(same_snapshot, verdicts_db->end_read());
-      if (!same_snapshot) {
+      if (same_snapshot) {
+        builder.take_attempts(std::move(helped));
+      } else {
+        // A commit came between the two reads: what that thread read is of
+        // another snapshot, so its verdicts and every attempt are read again.
         fold = builder.fold_verdicts();
         RFDB_TRY(report::fold_report_verdicts(*db, filter, fold));
+        builder.drop_attempts();
+        RFDB_TRY(store::read_report_attempts(*db, filter, attempt_ids, add_attempt));
       }
     }
     if (pending.valid()) {
