@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace rfdb::report {
@@ -94,27 +96,34 @@ std::string provenance(const Analysis& a)
 {
   const auto& s = a.scoped;
   const std::string as_of = a.as_of.empty() ? std::string() : fmt::format("; as of {}", a.as_of);
+  // Thousands of runs name a few GPUs: each distinct spelling is keyed
+  // once; of the dates only the first and last are kept.
   std::set<std::string> models;
-  std::set<std::string> gpus;
-  std::set<std::string> dates;
+  std::set<std::string_view> gfx_spellings;
+  std::optional<std::string_view> first;
+  std::optional<std::string_view> last;
   for (const auto& r : s.runs) {
     if (!r.model.empty()) {
       models.insert(r.model);
     }
-    gpus.insert(domain::gfx_key(r.gfx));
+    gfx_spellings.insert(r.gfx);
     if (!r.run_date.empty()) {
-      dates.insert(r.run_date);
+      first = first ? std::min(*first, std::string_view(r.run_date)) : r.run_date;
+      last = last ? std::max(*last, std::string_view(r.run_date)) : r.run_date;
     }
+  }
+  std::set<std::string> gpus;
+  for (const std::string_view g : gfx_spellings) {
+    gpus.insert(domain::gfx_key(g));
   }
   const std::size_t imported = imported_used(a);
   std::string line;
   if (s.runs.empty() && imported == 0) {
     line = fmt::format("Evidence: none yet (no runs, no imported findings){}.", as_of);
   } else {
-    const std::string range = dates.empty() ? "undated"
-                              : *dates.begin() == *dates.rbegin()
-                                  ? *dates.begin()
-                                  : fmt::format("{} to {}", *dates.begin(), *dates.rbegin());
+    const std::string range = !first            ? std::string("undated")
+                              : *first == *last ? std::string(*first)
+                                                : fmt::format("{} to {}", *first, *last);
     line = s.runs.empty()
                ? "Evidence: no runs"
                : fmt::format("Evidence: {} of {}{} on {} ({}), {}", plural(s.runs.size(), "run", "runs"),
