@@ -19,6 +19,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -151,8 +152,18 @@ Result<void> check_gfx(store::Database& db, const std::string& gfx)
 // and the second core would idle). Thread-safe.
 class AttemptRanges {
 public:
-  // Ranges of `step` ids (> 0) over `bounds`.
-  AttemptRanges(store::AttemptIdRange bounds, std::int64_t step) : m_bounds(bounds), m_step(step) {}
+  // Ranges of at least `step` ids (> 0) over `bounds`, and at most
+  // k_max_ranges + 1 of them: ids left sparse (rows deleted, or copied with
+  // their ids) never make many empty reads.
+  AttemptRanges(store::AttemptIdRange bounds, std::int64_t step) : m_bounds(bounds), m_step(step)
+  {
+    if (m_bounds.first <= m_bounds.last) {
+      const auto span =
+          static_cast<std::uint64_t>(m_bounds.last) - static_cast<std::uint64_t>(m_bounds.first);
+      m_step = static_cast<std::int64_t>(std::max(
+          static_cast<std::uint64_t>(m_step), std::min<std::uint64_t>(span / k_max_ranges + 1, INT64_MAX)));
+    }
+  }
   // The next range to read, or nullopt when every one is taken.
   std::optional<store::AttemptIdRange> next()
   {
@@ -175,6 +186,7 @@ public:
   }
 
 private:
+  static constexpr std::uint64_t k_max_ranges = 256;
   store::AttemptIdRange m_bounds;
   std::int64_t m_step;
   std::atomic<std::uint64_t> m_taken{0};

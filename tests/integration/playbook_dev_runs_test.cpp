@@ -403,5 +403,34 @@ TEST_F(DevRunsPlaybook, AttemptsFoldedInPartsAndMergedGiveTheSamePlaybookAndCard
   }
 }
 
+// Attempt ids far apart (rows deleted, or copied with their ids) split the
+// attempts' read into a bounded number of ranges: the report answers at once
+// and says the same.
+TEST_F(DevRunsPlaybook, AttemptIdsFarApartGiveTheSamePlaybook)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "sparse.sqlite";
+  fs::copy_file(s_db, db);
+  const auto before = run_cli({"--db", db.string(), "report"});
+  ASSERT_EQ(before.code, 0) << before.err;
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Transaction tx(conn);
+    // Odd ids to the far end of int64, the others below zero.
+    const std::string move =
+        "CASE WHEN attempt_id % 2 = 1 THEN attempt_id + 4611686018427387904 ELSE -attempt_id END";
+    for (const char* table : {"attempt_sources", "observations", "attempts"}) {
+      conn.exec(std::string("UPDATE ") + table + " SET attempt_id = " + move);
+    }
+    tx.commit();
+  }
+  ASSERT_EQ(query_value(
+                db, "SELECT count(*) FROM attempts WHERE attempt_id < 0 OR attempt_id > 4611686018427387904"),
+            query_value(db, "SELECT count(*) FROM attempts"));
+  const auto after = run_cli({"--db", db.string(), "report"});
+  ASSERT_EQ(after.code, 0) << after.err;
+  EXPECT_EQ(after.out, before.out);
+}
+
 } // namespace
 } // namespace rfdb::test
