@@ -42,17 +42,23 @@ store::ReportAttempt attempt(std::string run_id, std::string key, double isolate
   return a;
 }
 
+// Five runs in table order, as a store holding runs ingested out of date
+// order reads them: run_a on gfx942, run_u undated, the others on gfx950.
+void add_runs(ReportInputBuilder& builder, const std::string& run_c_date)
+{
+  builder.add_run(run("run_c", run_c_date, "gfx950"));
+  builder.add_run(run("run_a", "2026-05-01", "gfx942"));
+  builder.add_run(run("run_u", std::nullopt, "gfx950"));
+  builder.add_run(run("run_b", "2026-03-01", "gfx950"));
+  builder.add_run(run("run_d", "2026-01-01", "gfx950"));
+}
+
 } // namespace
 
 TEST(ReportInputBuilder, RunsReadOutOfOrderAreListedInRunOrderAndAttemptsKeepTheirRun)
 {
   ReportInputBuilder builder("", std::nullopt, std::string("gfx950"), false);
-  // Table order, as a store holding runs ingested out of date order reads them.
-  builder.add_run(run("run_c", "2026-03-01", "gfx950"));
-  builder.add_run(run("run_a", "2026-05-01", "gfx942"));
-  builder.add_run(run("run_u", std::nullopt, "gfx950"));
-  builder.add_run(run("run_b", "2026-03-01", "gfx950"));
-  builder.add_run(run("run_d", "2026-01-01", "gfx950"));
+  add_runs(builder, "2026-03-01");
   VerdictFold fold = builder.fold_verdicts();
   // Attempts in neither order, one run's in two pieces, one of a run not added.
   builder.add_attempt(attempt("run_b", "k|1", 1.5));
@@ -90,11 +96,7 @@ TEST(ReportInputBuilder, RunsReadOutOfOrderAreListedInRunOrderAndAttemptsKeepThe
 TEST(ReportInputBuilder, AttemptsFoldedApartAndTakenBackCountAsOneFold)
 {
   ReportInputBuilder builder("", std::nullopt, std::string("gfx950"), false);
-  builder.add_run(run("run_c", "2026-04-01", "gfx950"));
-  builder.add_run(run("run_a", "2026-05-01", "gfx942"));
-  builder.add_run(run("run_u", std::nullopt, "gfx950"));
-  builder.add_run(run("run_b", "2026-03-01", "gfx950"));
-  builder.add_run(run("run_d", "2026-01-01", "gfx950"));
+  add_runs(builder, "2026-04-01"); // run_c the newest in scope
   VerdictFold verdicts = builder.fold_verdicts();
   AttemptFold other = builder.fold_attempts();
   AttemptFold dropped = builder.fold_attempts();
