@@ -150,8 +150,11 @@ void AttemptDigest::add(const AttemptInfo& a)
     }
     if (a.isolated_speedup) {
       c.measured.push_back(*a.isolated_speedup);
-      if (usable) {
-        c.ratio.push_back(*a.isolated_speedup / *a.prediction.attainable_speedup);
+      // Not a number (both infinite, written into the store by hand): no
+      // ratio, since a NaN leaves a median to the samples' order.
+      if (const double r = usable ? *a.isolated_speedup / *a.prediction.attainable_speedup : k_none;
+          !std::isnan(r)) {
+        c.ratio.push_back(r);
       }
     }
   }

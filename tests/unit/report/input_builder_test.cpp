@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -127,6 +128,33 @@ TEST(ReportInputBuilder, AttemptsFoldedApartAndTakenBackCountAsOneFold)
   EXPECT_EQ(best("run_c"), 1.3);
   EXPECT_EQ(best("run_d"), 1.1); // not the dropped fold's 9.0
   EXPECT_EQ(best("run_a"), std::nullopt);
+}
+
+// A measured / predicted ratio that is not a number (both speedups
+// infinite, written into the store by hand) is no calibration sample: with a
+// NaN among them the median depended on the order the samples came in.
+TEST(ReportInputBuilder, ANotANumberRatioIsNoCalibrationSample)
+{
+  ReportInputBuilder builder("", std::nullopt, std::nullopt, false);
+  add_runs(builder, "2026-03-01");
+  VerdictFold verdicts = builder.fold_verdicts();
+  const auto predicted = [](store::ReportAttempt a, double attainable_speedup) {
+    a.prediction.attainable_speedup = attainable_speedup;
+    a.prediction.headroom_class = "moderate";
+    return a;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  builder.add_attempt(predicted(attempt("run_b", "k|1", inf), inf));
+  builder.add_attempt(predicted(attempt("run_c", "k|1", 1.2), 1.5));
+  builder.add_attempt(predicted(attempt("run_d", "k|1", inf), 2.0));
+  const ReportInput input = builder.finish(std::move(verdicts), calibrate::PriorsResult{});
+  const ClassSample& gemm = input.attempt_digest->by_class.at("gemm");
+  EXPECT_EQ(gemm.attempts, 3);
+  EXPECT_EQ(gemm.predicted.size(), 3U);
+  EXPECT_EQ(gemm.measured.size(), 3U);
+  ASSERT_EQ(gemm.ratio.size(), 2U);
+  EXPECT_DOUBLE_EQ(gemm.ratio[0], 0.8);
+  EXPECT_EQ(gemm.ratio[1], inf);
 }
 
 } // namespace rfdb::report
