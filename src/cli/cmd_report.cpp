@@ -242,9 +242,10 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   }
   // SQLite: the priors are computed on a second connection and the
   // verdicts folded on a third, each in its own thread, while this one reads
-  // the runs, the attempts and the imported findings. Their read
-  // transactions begin first, so when one ends with no commit since, it read
-  // this one's snapshot; else its part is done again here.
+  // the runs, the attempts and the imported findings; the third then reads
+  // attempts too (AttemptRanges). Their read transactions begin first, so
+  // when one ends with no commit since, it read this one's snapshot; else
+  // its part is done again here.
   // Each connection streams its tables once, so a small page cache serves
   // it: three of SQLite's default size would take ~5 MiB of the memory
   // budget at 30 000 runs (tools/bench/README.md).
