@@ -155,40 +155,37 @@ public:
   // Ranges of at least `step` ids (> 0) over `bounds`, and at most
   // k_max_ranges + 1 of them: ids left sparse (rows deleted, or copied with
   // their ids) never make many empty reads.
-  AttemptRanges(store::AttemptIdRange bounds, std::int64_t step) : m_bounds(bounds), m_step(step)
+  AttemptRanges(store::AttemptIdRange bounds, std::int64_t step) : m_first(bounds.first), m_last(bounds.last)
   {
-    if (m_bounds.first <= m_bounds.last) {
-      const auto span =
-          static_cast<std::uint64_t>(m_bounds.last) - static_cast<std::uint64_t>(m_bounds.first);
-      m_step = static_cast<std::int64_t>(std::max(
-          static_cast<std::uint64_t>(m_step), std::min<std::uint64_t>(span / k_max_ranges + 1, INT64_MAX)));
+    if (bounds.first > bounds.last) {
+      return; // no range
     }
+    // In unsigned arithmetic: the span of ids may be all of int64.
+    const auto span = static_cast<std::uint64_t>(bounds.last) - static_cast<std::uint64_t>(bounds.first);
+    m_step = std::max(static_cast<std::uint64_t>(step),
+                      std::min<std::uint64_t>(span / k_max_ranges + 1, INT64_MAX));
+    m_ranges = span / m_step + 1;
   }
   // The next range to read, or nullopt when every one is taken.
   std::optional<store::AttemptIdRange> next()
   {
     const std::uint64_t k = m_taken.fetch_add(1);
-    if (m_bounds.first > m_bounds.last) {
+    if (k >= m_ranges) {
       return std::nullopt;
     }
-    // In unsigned arithmetic: the span of ids may be all of int64.
-    const auto span = static_cast<std::uint64_t>(m_bounds.last) - static_cast<std::uint64_t>(m_bounds.first);
-    const auto step = static_cast<std::uint64_t>(m_step);
-    if (k > span / step) {
-      return std::nullopt;
-    }
-    const std::uint64_t offset = k * step;
-    const auto first = static_cast<std::int64_t>(static_cast<std::uint64_t>(m_bounds.first) + offset);
-    const auto last = span - offset < step
-                          ? m_bounds.last
-                          : static_cast<std::int64_t>(static_cast<std::uint64_t>(first) + step - 1);
+    const auto first = static_cast<std::int64_t>(static_cast<std::uint64_t>(m_first) + k * m_step);
+    const auto last = k + 1 == m_ranges
+                          ? m_last
+                          : static_cast<std::int64_t>(static_cast<std::uint64_t>(first) + m_step - 1);
     return store::AttemptIdRange{first, last};
   }
 
 private:
   static constexpr std::uint64_t k_max_ranges = 256;
-  store::AttemptIdRange m_bounds;
-  std::int64_t m_step;
+  std::int64_t m_first;
+  std::int64_t m_last;
+  std::uint64_t m_step = 1;
+  std::uint64_t m_ranges = 0;
   std::atomic<std::uint64_t> m_taken{0};
 };
 

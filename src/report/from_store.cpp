@@ -304,12 +304,10 @@ void sort_run_verdicts(std::span<store::ReportVerdict> vs)
 
 ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::string> since,
                                        std::optional<std::string> gfx_filter, bool for_cards)
-    : m_as_of_given(std::move(as_of))
+    : m_as_of_given(std::move(as_of)), m_for_cards(for_cards)
 {
   m_in.since = std::move(since);
   m_in.gfx_filter = std::move(gfx_filter);
-  m_in.attempt_digest = std::make_shared<AttemptDigest>();
-  m_in.attempt_digest->keep_all_cautions = for_cards;
 }
 
 ReportInputBuilder::~ReportInputBuilder() = default;
@@ -348,8 +346,7 @@ void ReportInputBuilder::start()
     run_ids->push_back(r.run_id);
   }
   m_run_ids = std::move(run_ids);
-  m_in.attempt_digest->number_runs(m_run_ids);
-  m_attempts.emplace(AttemptFold(*this, m_in.attempt_digest));
+  reset_attempts();
   m_by_id.reserve(m_in.runs.size());
   for (std::uint32_t i = 0; i < m_in.runs.size(); ++i) {
     m_by_id.emplace(m_in.runs[i].run_id, i);
@@ -358,9 +355,9 @@ void ReportInputBuilder::start()
 
 void ReportInputBuilder::sort_runs()
 {
-  // The store reads the runs in table order: SQLite's sorter would spill to
-  // a temporary file under the report's small page cache, and took a third
-  // of the runs' read (tools/bench/README.md).
+  // The store reads the runs in table order: under the report's small page
+  // cache SQLite's sorter grew its list into fresh memory, a quarter of the
+  // runs' read (tools/bench/README.md).
   const auto less = [&](std::uint32_t x, std::uint32_t y) {
     const RunInfo& a = m_in.runs[x];
     const RunInfo& b = m_in.runs[y];
@@ -440,13 +437,24 @@ void AttemptFold::add(store::ReportAttempt&& a)
   }
 }
 
+std::shared_ptr<AttemptDigest> ReportInputBuilder::new_attempt_digest() const
+{
+  auto digest = std::make_shared<AttemptDigest>();
+  digest->keep_all_cautions = m_for_cards;
+  digest->number_runs(m_run_ids);
+  return digest;
+}
+
+void ReportInputBuilder::reset_attempts()
+{
+  m_in.attempt_digest = new_attempt_digest();
+  m_attempts.emplace(AttemptFold(*this, m_in.attempt_digest));
+}
+
 AttemptFold ReportInputBuilder::fold_attempts()
 {
   start();
-  auto digest = std::make_shared<AttemptDigest>();
-  digest->keep_all_cautions = m_in.attempt_digest->keep_all_cautions;
-  digest->number_runs(m_run_ids);
-  return AttemptFold(*this, std::move(digest));
+  return AttemptFold(*this, new_attempt_digest());
 }
 
 void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
@@ -465,11 +473,7 @@ void ReportInputBuilder::take_attempts(AttemptFold&& fold)
 void ReportInputBuilder::drop_attempts()
 {
   start();
-  const bool for_cards = m_in.attempt_digest->keep_all_cautions;
-  m_in.attempt_digest = std::make_shared<AttemptDigest>();
-  m_in.attempt_digest->keep_all_cautions = for_cards;
-  m_in.attempt_digest->number_runs(m_run_ids);
-  m_attempts.emplace(AttemptFold(*this, m_in.attempt_digest));
+  reset_attempts();
 }
 
 void ReportInputBuilder::add_finding(const store::ReportFinding& f)

@@ -171,6 +171,10 @@ private:
   // Put m_in.runs (and m_undated) in run order: undated first, then
   // run_date, then run_id, byte-wise as SQLite's BINARY collation.
   void sort_runs();
+  // An empty digest numbered by the runs, keeping every caution for cards.
+  [[nodiscard]] std::shared_ptr<AttemptDigest> new_attempt_digest() const;
+  // A new m_in.attempt_digest and the fold add_attempt feeds into it.
+  void reset_attempts();
   // The run added with this id, or nullptr (thread-safe once started).
   // `after`: the run the caller found last, or nullptr. Rows stored run by
   // run mostly come in the order the runs were read (the ingest writes a
@@ -179,6 +183,7 @@ private:
 
   ReportInput m_in;
   std::string m_as_of_given;
+  bool m_for_cards = true; // the cards quote every run caution
   domain::NewestDate m_newest_run_date;
   bool m_started = false;
   std::string m_watch;                   // the quadrant chart's fallback: the newest run in scope
