@@ -8,7 +8,7 @@
 namespace rfdb::store {
 
 struct FindingsWriter::Statements {
-  Statement insert, supersede, clear;
+  Statement insert, supersede, clear, unclassified;
 };
 
 FindingsWriter::FindingsWriter(std::unique_ptr<Statements> s) : m_s(std::move(s)) {}
@@ -23,9 +23,10 @@ Result<FindingsWriter> FindingsWriter::create(Database& db)
                                            {sql::k_finding_insert, "finding_insert"},
                                            {sql::k_finding_supersede, "finding_supersede"},
                                            {sql::k_finding_clear, "finding_clear"},
+                                           {sql::k_finding_unclassified, "finding_unclassified"},
                                        }));
-  return FindingsWriter(
-      std::make_unique<Statements>(Statements{std::move(all[0]), std::move(all[1]), std::move(all[2])}));
+  return FindingsWriter(std::make_unique<Statements>(
+      Statements{std::move(all[0]), std::move(all[1]), std::move(all[2]), std::move(all[3])}));
 }
 
 namespace {
@@ -64,6 +65,8 @@ Result<void> FindingsWriter::insert(std::int64_t source_id, const std::vector<Fi
     s.bind(":attempts", opt_int(f.attempts)).bind(":lifecycle", f.lifecycle);
     s.bind(":last_seen", opt_text(f.last_seen)).bind(":text", opt_text(f.text));
     s.bind(":fields", f.fields.empty() ? std::string("{}") : f.fields);
+    s.bind(":classification", opt_text(f.classification))
+        .bind(":classification_reason", opt_text(f.classification_reason));
     RFDB_TRY(s.exec());
   }
   return {};
@@ -74,6 +77,17 @@ Result<void> FindingsWriter::supersede(std::int64_t source_id)
   m_s->supersede.bind(":source_id", source_id);
   RFDB_TRY(m_s->supersede.exec());
   return {};
+}
+
+Result<bool> FindingsWriter::unclassified(std::int64_t source_id)
+{
+  Statement& s = m_s->unclassified;
+  s.bind(":source_id", source_id);
+  bool row = false;
+  RFDB_TRY_ASSIGN(row, s.step());
+  const bool any = row && s.get_int("n") > 0;
+  s.reset();
+  return any;
 }
 
 Result<void> FindingsWriter::clear(std::int64_t source_id)

@@ -52,6 +52,11 @@ struct Finding {
   std::string last_seen;            // YYYY-MM-DD or empty
   std::string text;                 // card body / playbook line text
   std::string fields;               // JSON object text: every front-matter key as read
+  // What the finding says (domain::classify_knowledge): positive_measured |
+  // in_noise | negative | method | seam_fact | routing_note | archived, and
+  // which text and figure decided. iso_*/e2e_* above are the figures it read.
+  std::string classification;
+  std::string classification_reason;
 };
 
 class FindingsWriter {
@@ -71,6 +76,10 @@ public:
   // Delete every finding read from file version `source_id`: a version made
   // current again is read anew, not added twice. Errors: db.
   Result<void> clear(std::int64_t source_id);
+
+  // True when file version `source_id` holds findings stored without a
+  // classification (by an rfdb before migration 0012). Errors: db.
+  Result<bool> unclassified(std::int64_t source_id);
 
 private:
   struct Statements;

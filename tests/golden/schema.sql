@@ -155,7 +155,9 @@ CREATE TABLE learned_findings (
   text            TEXT,
   fields          TEXT,  -- JSON object of every front-matter key as read
   superseded      INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
-) STRICT;
+, classification TEXT
+  CHECK (classification IS NULL OR classification IN ('positive_measured', 'in_noise', 'negative', 'method',
+                                                       'seam_fact', 'routing_note', 'archived')), classification_reason TEXT) STRICT;
 -- table observations
 CREATE TABLE observations (
   attempt_id         INTEGER PRIMARY KEY REFERENCES attempts(attempt_id) ON DELETE CASCADE,

@@ -369,6 +369,7 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
       warnings, key_line);
   detail::apply_effect_numbers(f);
   apply_body(f, lines, fm, fields, file_name, warnings);
+  detail::classify(f);
   return f;
 }
 

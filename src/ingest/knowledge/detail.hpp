@@ -59,4 +59,9 @@ void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warni
 // Set iso_*/e2e_* from f.effect.
 void apply_effect_numbers(Finding& f);
 
+// Set classification, its reason and iso_*/e2e_* (the figures it read) from
+// the finding's own text (domain::classify_knowledge). Call last: it reads
+// name, type, lifecycle, fields, effect, lever and text.
+void classify(Finding& f);
+
 } // namespace rfdb::ingest::knowledge::detail

@@ -133,6 +133,9 @@ Result<std::vector<Finding>> parse_file(const KnowledgeFile& f, std::vector<Warn
 struct Parsed {
   const KnowledgeFile* file;
   std::vector<Finding> findings;
+  // The current stored version whose findings an older rfdb wrote without a
+  // classification: they are read anew in place (the file is unchanged).
+  std::optional<std::int64_t> reclassify;
 };
 
 // Store the parsed files inside one transaction. A content stored before as
@@ -151,6 +154,13 @@ Result<void> write_knowledge(store::Database& db, store::Sources& sources, const
   }
   for (const auto& p : parsed) {
     const auto& f = *p.file;
+    if (p.reclassify) {
+      RFDB_TRY(writer->clear(*p.reclassify));
+      RFDB_TRY(writer->insert(*p.reclassify, p.findings));
+      rep.findings += static_cast<int>(p.findings.size());
+      ++rep.unchanged_files;
+      continue;
+    }
     store::PutSource put;
     RFDB_TRY_ASSIGN(
         put, sources.put_source(store::SourceFile{std::nullopt, f.rel_path, source_kind_for(f.role), f.role,
@@ -202,6 +212,11 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     rep.error = sources.error();
     return rep;
   }
+  auto findings_writer = store::FindingsWriter::create(db);
+  if (!findings_writer) {
+    rep.error = findings_writer.error();
+    return rep;
+  }
   std::vector<Warning> kw;
   std::vector<Parsed> parsed;
   std::vector<std::string> card_names;
@@ -227,9 +242,18 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
       rep.error = stored.error();
       return rep;
     }
+    std::optional<std::int64_t> reclassify;
     if (*stored && (*stored)->current) {
-      ++rep.unchanged_files;
-      continue;
+      auto older = findings_writer->unclassified((*stored)->source_id);
+      if (!older) {
+        rep.error = older.error();
+        return rep;
+      }
+      if (!*older) {
+        ++rep.unchanged_files;
+        continue;
+      }
+      reclassify = (*stored)->source_id;
     }
     auto findings = parse_file(f, kw);
     if (!findings) {
@@ -238,7 +262,7 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
       ++rep.skipped_files;
       continue;
     }
-    parsed.push_back(Parsed{&f, std::move(*findings)});
+    parsed.push_back(Parsed{&f, std::move(*findings), reclassify});
   }
   if (index != nullptr) {
     const auto check = cross_check_index(index->rel_path, index->content, card_names);

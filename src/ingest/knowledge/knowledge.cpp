@@ -2,6 +2,7 @@
 // file classification and list/star values. See ingest/knowledge.hpp.
 #include "ingest/knowledge/knowledge.hpp"
 
+#include "domain/knowledge_kind.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/knowledge/detail.hpp"
 #include "util/text.hpp"
@@ -9,6 +10,7 @@
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -174,6 +176,38 @@ void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warni
     add_warning(warnings, Severity::warning, file, line,
                 fmt::format("confidence '{}' holds no \u2605; stars left empty", util::trim(confidence)));
   }
+}
+
+namespace {
+
+// A string field of the finding's `fields` JSON object; "" when absent or not text.
+std::string json_field(const std::string& fields, std::string_view key)
+{
+  const auto doc = nlohmann::json::parse(fields, nullptr, false);
+  if (!doc.is_object()) {
+    return {};
+  }
+  const auto it = doc.find(std::string(key));
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+void classify(Finding& f)
+{
+  const std::string description = json_field(f.fields, "description");
+  const std::string status = json_field(f.fields, "status");
+  const std::string title = json_field(f.fields, "title");
+  const std::string generator = json_field(f.fields, "generator");
+  domain::KnowledgeText in{f.origin,    f.type,   f.lifecycle, status, f.name,   title,
+                           description, f.effect, f.lever,     f.text, generator};
+  const auto c = domain::classify_knowledge(in);
+  f.classification = std::string(domain::to_string(c.kind));
+  f.classification_reason = c.reason;
+  f.iso_min = c.iso_min;
+  f.iso_max = c.iso_max;
+  f.e2e_min_pct = c.e2e_min_pct;
+  f.e2e_max_pct = c.e2e_max_pct;
 }
 
 } // namespace detail

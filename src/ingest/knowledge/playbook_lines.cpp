@@ -248,6 +248,7 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     f.iso_max = n.iso_max;
     f.e2e_min_pct = n.e2e_min_pct;
     f.e2e_max_pct = n.e2e_max_pct;
+    detail::classify(f);
     out.push_back(std::move(f));
   }
   return out;

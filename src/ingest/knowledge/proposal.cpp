@@ -215,6 +215,7 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
     if (!reason.empty()) {
       f.lifecycle = "archived";
     }
+    detail::classify(f);
     out.push_back(std::move(f));
   }
   return out;

@@ -167,7 +167,10 @@ TEST(KnowledgeCard, VeryLongSingleLineValueIsKeptWhole)
   EXPECT_GT(f.effect.size(), 3000U);
   EXPECT_EQ(f.effect.substr(0, 35), "iso 1.12× on the decode bucket and");
   EXPECT_EQ(f.effect.substr(f.effect.size() - 13), "END-OF-EFFECT");
-  EXPECT_FALSE(f.iso_min.has_value()); // two × figures: ambiguous, kept raw
+  // The headline figure (the first one the effect states) is what it read.
+  ASSERT_TRUE(f.iso_min.has_value());
+  EXPECT_DOUBLE_EQ(*f.iso_min, 1.12);
+  EXPECT_EQ(f.classification, "positive_measured");
 }
 
 TEST(KnowledgeCard, MultiLineValueIsFoldedIntoOne)
