@@ -5,7 +5,8 @@ SELECT origin, identity, name, key_raw, kernel_class_raw, op_class, gfx, regime,
        lever, apply, effect, iso_min, iso_max, e2e_min_pct, e2e_max_pct, confirms, last_seen,
        lifecycle, sources_cited, cautions, json_extract(fields, '$.generator') AS generator,
        json_extract(fields, '$.description') AS description, text,
-       json_extract(fields, '$.lever_key') AS lever_key
+       json_extract(fields, '$.lever_key') AS lever_key, classification, classification_reason,
+       json_extract(fields, '$.status') AS status, json_extract(fields, '$.title') AS title
 FROM learned_findings
 WHERE superseded = 0
   AND (:gfx IS NULL OR gfx = :gfx OR gfx IS NULL)

@@ -201,6 +201,7 @@ Analysis analyze(ReportInput input)
   a.findings = detail::findings_from_lines(std::move(digest->lines), a.scoped, a.as_of);
   a.evicted = apply_line_cap(a.findings, k_line_cap);
   a.cautions = detail::finish_cautions(std::move(digest->cautions), a.scoped);
+  a.methods = build_method_notes(a.scoped);
   a.run_cautions = digest->keep_all_cautions
                        ? static_cast<std::size_t>(std::count_if(
                              a.cautions.begin(), a.cautions.end(),

@@ -3,6 +3,7 @@
 // that beat the roofline model's predicted attainable speedup, a What works
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
+#include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "report/findings.hpp"
@@ -167,18 +168,42 @@ Caution imported_base(const ImportedFinding& f)
 
 void imported_cautions(const ImportedFinding& f, std::vector<Caution>& out)
 {
-  if (domain::is(f.lifecycle, domain::Lifecycle::archived)) {
+  if (f.kind == domain::KnowledgeKind::archived || domain::is(f.lifecycle, domain::Lifecycle::archived)) {
     return;
   }
-  if (f.negative) {
+  if (f.kind == domain::KnowledgeKind::negative) {
     Caution c = imported_base(f);
-    const std::string effect = sentence(f.effect);
+    const std::string effect = sentence(f.effect.empty() ? f.kind_reason : f.effect);
     c.text = fmt::format("Also verify the outcome before reusing {} ({}): imported negative evidence ({}{}) "
                          "records {}.",
                          md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
                          f.type.empty() ? "" : ", type " + md_text(f.type),
                          effect.empty() ? "no gain" : md_text(effect));
     out.push_back(std::move(c));
+  } else if (f.kind == domain::KnowledgeKind::in_noise) {
+    Caution c = imported_base(f);
+    c.text = fmt::format("Also verify the end-to-end transfer before reusing {} ({}): imported evidence ({}) "
+                         "stayed inside the noise band: {}.",
+                         md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
+                         md_text(sentence(f.kind_reason)));
+    out.push_back(std::move(c));
+  }
+  if (f.kind == domain::KnowledgeKind::positive_measured) {
+    // A measured positive whose own effect line leads with a loss (a later
+    // confirmation that closed the lane): the loss is a caution of its own.
+    const auto figures = domain::stated_figures(f.effect);
+    const auto loss = std::find_if(figures.begin(), figures.end(), [](const domain::StatedFigure& g) {
+      return g.metric == domain::StatedFigure::Metric::e2e_pct;
+    });
+    if (loss != figures.end() && loss->hi < -domain::k_e2e_noise_pct) {
+      Caution c = imported_base(f);
+      c.lever_key += "#effect-loss";
+      c.text = fmt::format("Also verify the outcome before reusing {} ({}): its own effect line ({}) also "
+                           "records a loss: {}.",
+                           md_text(sentence(detail::imported_display(f))), c.key.text(), imported_where(f),
+                           md_text(sentence(f.effect)));
+      out.push_back(std::move(c));
+    }
   }
   for (const auto& d : f.dead_ends) {
     Caution c = imported_base(f);
@@ -233,9 +258,14 @@ std::vector<Caution> detail::finish_cautions(std::vector<Caution> runs, const Re
   for (const ImportedFinding& f : scoped.imported) {
     imported_cautions(f, imported);
   }
-  std::sort(imported.begin(), imported.end(), [](const Caution& x, const Caution& y) {
-    return std::forward_as_tuple(y.run_date, x.short_name, x.lever_key, x.text) <
-           std::forward_as_tuple(x.run_date, y.short_name, y.lever_key, y.text);
+  // A finding's own negative or in-noise result before the dead ends its
+  // bullets record; each newest first.
+  const auto dead_end = [](const Caution& c) { return c.lever_key.find("#dead-end:") != std::string::npos; };
+  std::sort(imported.begin(), imported.end(), [&](const Caution& x, const Caution& y) {
+    return std::make_tuple(dead_end(x), std::cref(y.run_date), std::cref(x.short_name),
+                           std::cref(x.lever_key), std::cref(x.text)) <
+           std::make_tuple(dead_end(y), std::cref(x.run_date), std::cref(y.short_name),
+                           std::cref(y.lever_key), std::cref(y.text));
   });
   imported.erase(std::unique(imported.begin(), imported.end(), detail::same_caution), imported.end());
   runs.insert(runs.end(), imported.begin(), imported.end());

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -370,7 +371,10 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.spellings = to_vector(l.spellings);
   f.run_ids = l.runs.sorted();
   TierEvidence e;
-  e.agreeing_sources = static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : 1);
+  // Imported knowledge is one source — unless every imported finding on the
+  // line restates one of its runs (then it is that run's evidence).
+  const bool imported_source = l.independent_import;
+  e.agreeing_sources = static_cast<int>(l.runs.size()) + (imported_source ? 1 : 0);
   if (l.run_evidence.ref_count != 0) {
     finish_runs(f, l.run_evidence, e);
   } else {
@@ -381,7 +385,8 @@ Finding finish_line(const Line& l, std::string_view as_of)
   f.cautions = l.cautions;
   f.imported_stars = l.imported_stars;
   f.imported_last_seen = l.imported_last_seen;
-  if (!l.imported_ids.empty()) {
+  f.restated_runs = to_vector(l.restated_runs);
+  if (imported_source) {
     e.imported_stars = l.imported_stars;
     e.clean_sources += l.imported_stars >= 2 ? 1 : 0;
     detail::widen(f.iso_min, f.iso_max, l.imported_iso_min);
@@ -393,8 +398,7 @@ Finding finish_line(const Line& l, std::string_view as_of)
   const Tier tier = assign_tier(e);
   f.stars = tier.stars;
   f.tier_reason = tier.reason;
-  f.confirms =
-      static_cast<int>(l.runs.size()) + (l.imported_ids.empty() ? 0 : std::max(1, l.imported_confirms));
+  f.confirms = static_cast<int>(l.runs.size()) + (imported_source ? std::max(1, l.imported_confirms) : 0);
   f.freshness = freshness(as_of, f.last_seen);
   f.rank = eviction_rank(f.stars, f.freshness);
   return f;
@@ -585,15 +589,74 @@ std::string source_key(std::string_view text)
   return one_line(kept);
 }
 
+namespace {
+
+// True when the word that ends at `dot` (a '.') is an abbreviation whose
+// period ends no sentence ("e.g.", "i.e.", "vs.", "etc.", "cf.", "approx.").
+bool abbreviation_before(std::string_view t, std::size_t dot)
+{
+  std::size_t start = dot;
+  while (start > 0 && (std::isalpha(static_cast<unsigned char>(t[start - 1])) != 0 || t[start - 1] == '.')) {
+    --start;
+  }
+  const std::string word = util::lower_ascii(t.substr(start, dot - start));
+  return word == "e.g" || word == "i.e" || word == "vs" || word == "etc" || word == "cf" ||
+         word == "approx" || word == "fig" || word == "no" || word == "eq";
+}
+
+// Offsets of `t` outside parentheses, brackets and code spans: where a
+// sentence may end or a title may be shortened.
+std::vector<bool> at_top_level(std::string_view t)
+{
+  std::vector<bool> top(t.size() + 1, true);
+  int depth = 0;
+  bool code = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '`') {
+      code = !code;
+    } else if (!code && (c == '(' || c == '[')) {
+      ++depth;
+    } else if (!code && (c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+    top[i + 1] = depth == 0 && !code;
+  }
+  return top;
+}
+
+} // namespace
+
 std::string first_sentence(std::string_view text, std::size_t max_chars)
 {
   std::string t = one_line(text);
-  std::size_t cut = std::string::npos;
-  for (std::string_view end : {". ", "; "}) {
-    cut = std::min(cut, t.find(end));
+  const std::vector<bool> top = at_top_level(t);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (!top[i + 1] || t[i + 1] != ' ' || (t[i] != '.' && t[i] != ';')) {
+      continue;
+    }
+    if (t[i] == '.' && abbreviation_before(t, i)) {
+      continue;
+    }
+    t.resize(i + (t[i] == '.' ? 1 : 0));
+    break;
   }
-  if (cut != std::string::npos) {
-    t.resize(cut + (t[cut] == '.' ? 1 : 0));
+  if (util::utf8_length(t) <= max_chars || max_chars == 0) {
+    return t;
+  }
+  // Shorten at the last word boundary outside parentheses and code that
+  // leaves room for "…"; a text without one is cut at the code point.
+  const std::size_t limit = util::utf8_floor(t, util::utf8_prefix(t, max_chars - 1).size());
+  const std::vector<bool> top_cut = at_top_level(t);
+  for (std::size_t i = limit; i > 0; --i) {
+    if (t[i - 1] == ' ' && top_cut[i - 1]) {
+      std::string out = t.substr(0, i - 1);
+      while (!out.empty() &&
+             (out.back() == ',' || out.back() == ' ' || out.back() == ':' || out.back() == '-')) {
+        out.pop_back();
+      }
+      return out + "\u2026";
+    }
   }
   return util::truncate_utf8(t, max_chars);
 }

@@ -98,6 +98,7 @@ inline constexpr std::size_t k_imported_cautions = 10; // newest imported negati
 inline constexpr std::size_t k_refs_shown = 3;         // attempt references per line
 inline constexpr std::size_t k_kernels_shown = 3;      // kernels per line
 inline constexpr std::size_t k_imported_shown = 2;     // imported identities per line
+inline constexpr std::size_t k_method_notes = 20;      // Methods and seams lines shown
 
 // `kernel_class · gfx · regime`, already normalized.
 struct ReuseKey {
@@ -207,12 +208,13 @@ struct Finding {
   std::optional<LostValidation> lost_validation;
   std::vector<std::string> imported_identities; // imported findings merged here, sorted
   std::vector<std::string> imported_sources;    // what they cite, first-seen order, unique
-  std::vector<std::string> cautions;            // imported caution text, one line each
-  int imported_stars = 0;                       // self-rated, max; 0 = no imported finding
-  std::string imported_last_seen;               // newest imported date or ""
-  std::string last_seen;                        // YYYY-MM-DD or "" (runs and imported)
-  double freshness = 0.0;                       // 0–1
-  double rank = 0.0;                            // stars × (0.25 + 0.75 × freshness)
+  std::vector<std::string> restated_runs; // runs an imported finding merely restates ("card restates run X")
+  std::vector<std::string> cautions;      // imported caution text, one line each
+  int imported_stars = 0;                 // self-rated, max; 0 = no imported finding
+  std::string imported_last_seen;         // newest imported date or ""
+  std::string last_seen;                  // YYYY-MM-DD or "" (runs and imported)
+  double freshness = 0.0;                 // 0–1
+  double rank = 0.0;                      // stars × (0.25 + 0.75 × freshness)
 };
 
 // What decides a tier (see the rules above).
@@ -282,6 +284,23 @@ struct SaturatedGroup {
   std::size_t runs = 0;  // distinct runs among them
 };
 
+// One line of "Methods and seams": imported methods, seam facts and routing
+// notes (domain::KnowledgeKind), useful but no measured win. Findings of one
+// kind with the same lever key under a compatible reuse key share a line.
+struct MethodNote {
+  domain::KnowledgeKind kind = domain::KnowledgeKind::method;
+  ReuseKey key;
+  std::string lever_key;
+  std::string title;                   // imported_display of its first finding
+  std::vector<std::string> identities; // sorted, unique
+  int stars = 0;                       // self-rated, max
+  std::string last_seen;               // newest date or ""
+};
+
+// Every method note of the scoped imported findings, in report order: kind
+// (method, seam_fact, routing_note), key, title.
+std::vector<MethodNote> build_method_notes(const ReportInput& scoped);
+
 // Everything the playbook and the cards render, computed once.
 struct Analysis {
   std::string as_of;             // resolved as_of ("" when no date exists at all)
@@ -293,6 +312,7 @@ struct Analysis {
   // first run cautions.
   std::vector<Caution> cautions;
   std::size_t run_cautions = 0;          // distinct run cautions in all
+  std::vector<MethodNote> methods;       // every one (the playbook shows k_method_notes)
   std::vector<SaturatedGroup> saturated; // one per kernel class × gfx, in key order
   std::size_t saturated_heads = 0;       // saturated head verdicts in scope
   RoutingSummary routing;

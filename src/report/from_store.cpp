@@ -2,6 +2,7 @@
 // heads and imported findings the playbook analysis reads.
 #include "report/from_store.hpp"
 
+#include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "report/digest.hpp"
@@ -82,20 +83,6 @@ std::string imported_op_class(const store::ReportFinding& f)
   return f.op_class;
 }
 
-// "What works" is positive findings only: an anti-pattern card, or one whose
-// stated numbers show a loss (isolated at or below 1×, or an e2e loss with no
-// isolated win), is an imported negative and becomes a Caution.
-bool is_negative(const store::ReportFinding& f)
-{
-  if (f.type == "anti-pattern") {
-    return true;
-  }
-  if (f.iso_max && *f.iso_max <= 1.0) {
-    return true;
-  }
-  return f.e2e_max_pct && *f.e2e_max_pct <= 0.0 && !(f.iso_max && *f.iso_max > 1.0);
-}
-
 ImportedFinding imported(const store::ReportFinding& f)
 {
   ImportedFinding x;
@@ -130,7 +117,22 @@ ImportedFinding imported(const store::ReportFinding& f)
   x.description = f.description;
   x.text = f.text;
   x.lever_key = f.lever_key;
-  x.negative = is_negative(f);
+  x.title = f.title;
+  x.status = f.status;
+  if (const auto kind = domain::parse_knowledge_kind(f.classification)) {
+    x.kind = *kind;
+    x.kind_reason = f.classification_reason;
+  } else {
+    // A row an older rfdb stored: classify it as ingest now would.
+    const auto c = domain::classify_knowledge({x.origin, x.type, x.lifecycle, x.status, x.name, x.title,
+                                               x.description, x.effect, x.lever, x.text, x.generator});
+    x.kind = c.kind;
+    x.kind_reason = c.reason;
+    x.iso_min = c.iso_min;
+    x.iso_max = c.iso_max;
+    x.e2e_min_pct = c.e2e_min_pct;
+    x.e2e_max_pct = c.e2e_max_pct;
+  }
   return x;
 }
 
@@ -319,7 +321,7 @@ void ReportInputBuilder::add_run(store::RunSummary r)
   const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
   m_in.runs.push_back(RunInfo{std::move(r.run_id), text(r.run_date), text(r.model), text(r.gfx),
                               text(r.backend), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              std::move(r.validation_class)});
+                              std::move(r.validation_class), text(r.model_dtype)});
 }
 
 void ReportInputBuilder::start()

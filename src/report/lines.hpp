@@ -241,6 +241,9 @@ struct Line {
   int imported_confirms = 0; // the largest count of one member: duplicates restate it
   std::string imported_last_seen;
   std::optional<double> imported_iso_min, imported_iso_max, imported_e2e_min, imported_e2e_max;
+  std::set<std::string> imported_dtypes; // dtype families its imported findings name (dtypes_named)
+  std::set<std::string> restated_runs;   // runs of the line an imported finding restates
+  bool independent_import = false;       // an imported finding that restates no run of the line
 };
 
 // Lines by (reuse key text, lever key), and the lever keys of the texts seen
@@ -308,6 +311,12 @@ std::string imported_display(const ImportedFinding& f);
 std::string imported_lever_key(const ImportedFinding& f);
 // Its reuse key.
 ReuseKey imported_reuse_key(const ImportedFinding& f);
+
+// The dtype families a text names as whole words: bf16, fp16, fp8 (also
+// w8a8, a8w8, e4m3), int4 (w4a16, gptq, awq), int8, mxfp4 (fp4), mxfp8, fp32.
+// An imported finding joins a line only when their dtypes agree (one side
+// names none, or both name one in common).
+std::set<std::string> dtypes_named(std::string_view text);
 
 // Widen [lo, hi] by v.
 void widen(std::optional<double>& lo, std::optional<double>& hi, const std::optional<double>& v);

@@ -3,6 +3,7 @@
 // playbook line it came from, a drained proposal and the card it became —
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
+#include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/vocab.hpp"
 #include "report/lines.hpp"
@@ -12,7 +13,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rfdb::report::detail {
 
@@ -62,7 +67,8 @@ std::vector<const ImportedFinding*> merge_order(const std::vector<ImportedFindin
 {
   std::vector<const ImportedFinding*> order;
   for (const auto& f : imported) {
-    if (!domain::is(f.lifecycle, domain::Lifecycle::archived) && !f.negative) {
+    if (f.kind == domain::KnowledgeKind::positive_measured &&
+        !domain::is(f.lifecycle, domain::Lifecycle::archived)) {
       order.push_back(&f);
     }
   }
@@ -80,11 +86,61 @@ std::string folded_key_text(const ImportedFinding& f)
   return domain::fold_lever_text(f.key_raw);
 }
 
+// What an imported finding is merged with: the dtypes of the runs (their
+// env report's model_dtype, else their model name) and the model names.
+struct RunFacts {
+  std::unordered_map<std::string, const RunInfo*> runs;
+  explicit RunFacts(const std::vector<RunInfo>& in)
+  {
+    for (const RunInfo& r : in) {
+      runs.emplace(r.run_id, &r);
+    }
+  }
+  [[nodiscard]] const RunInfo* find(const std::string& run_id) const
+  {
+    const auto it = runs.find(run_id);
+    return it == runs.end() ? nullptr : it->second;
+  }
+};
+
+// The dtypes a line's runs and imported findings name.
+std::set<std::string> line_dtypes(const Line& l, const RunFacts& facts)
+{
+  std::set<std::string> out = l.imported_dtypes;
+  for (const std::string& id : l.runs.sorted()) {
+    if (const RunInfo* r = facts.find(id)) {
+      const auto d = dtypes_named(r->model_dtype.empty() ? r->model : r->model_dtype);
+      out.insert(d.begin(), d.end());
+    }
+  }
+  return out;
+}
+
+// Two dtype sets agree unless both name some and none in common.
+bool dtypes_agree(const std::set<std::string>& a, const std::set<std::string>& b)
+{
+  if (a.empty() || b.empty()) {
+    return true;
+  }
+  return std::any_of(a.begin(), a.end(), [&](const std::string& d) { return b.count(d) > 0; });
+}
+
+std::set<std::string> finding_dtypes(const ImportedFinding& f)
+{
+  for (const std::string_view t : {std::string_view(f.key_raw), std::string_view(f.name),
+                                   std::string_view(f.description), std::string_view(f.title)}) {
+    if (auto d = dtypes_named(t); !d.empty()) {
+      return d;
+    }
+  }
+  return {};
+}
+
 Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string& lever_key,
-                const std::string& key_text)
+                const std::string& key_text, const std::set<std::string>& dtypes, const RunFacts& facts)
 {
   for (Line& l : lines) {
-    if (!key_compatible(l.key, key)) {
+    if (!key_compatible(l.key, key) || !dtypes_agree(line_dtypes(l, facts), dtypes)) {
       continue;
     }
     if (l.lever_key == lever_key || l.backend_keys.count(lever_key) > 0 ||
@@ -95,14 +151,61 @@ Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string
   return nullptr;
 }
 
-void add_to_line(Line& l, const ImportedFinding& f, const std::vector<std::string>& cited)
+// The runs of `l` an imported finding restates: a run whose model it names
+// and one of whose figures (the line's isolated or e2e range ends) it states
+// to its own precision (≥ 2 decimals): "1.59x" for 1.5902, "+16.05%" for
+// 16.049. Such a card is that run's evidence, not an independent source.
+std::vector<std::string> restated_runs(const Line& l, const ImportedFinding& f, const RunFacts& facts)
+{
+  std::vector<std::string> out;
+  if (l.run_evidence.ref_count == 0) {
+    return out;
+  }
+  const std::string text = util::lower_ascii(
+      fmt::format("{}\n{}\n{}\n{}\n{}", f.key_raw, f.name, f.description, f.effect, f.text));
+  const auto figures = domain::stated_figures(fmt::format("{}\n{}\n{}", f.description, f.effect, f.text));
+  const auto same = [](const domain::StatedFigure& g, const std::optional<double>& v) {
+    const double half_step = 0.5 * std::pow(10.0, -g.decimals) + 1e-9;
+    return v && g.decimals >= 2 && (std::abs(g.lo - *v) <= half_step || std::abs(g.hi - *v) <= half_step);
+  };
+  const LineRuns& r = l.run_evidence;
+  const bool figure_matches = std::any_of(figures.begin(), figures.end(), [&](const domain::StatedFigure& g) {
+    return g.metric == domain::StatedFigure::Metric::isolated ? same(g, r.iso_min) || same(g, r.iso_max)
+                                                              : same(g, r.e2e_min) || same(g, r.e2e_max);
+  });
+  if (!figure_matches) {
+    return out;
+  }
+  for (const std::string& id : l.runs.sorted()) {
+    const RunInfo* run = facts.find(id);
+    if (run == nullptr || run->model.empty()) {
+      continue;
+    }
+    std::string model = util::lower_ascii(run->model);
+    model.erase(0, model.find_last_of('/') == std::string::npos ? 0 : model.find_last_of('/') + 1);
+    if (!model.empty() && text.find(model) != std::string::npos) {
+      out.push_back(id);
+    }
+  }
+  return out;
+}
+
+void add_to_line(Line& l, const ImportedFinding& f, const std::vector<std::string>& cited,
+                 const std::vector<std::string>& restates)
 {
   l.imported_ids.insert(f.identity);
+  if (auto d = finding_dtypes(f); !d.empty()) {
+    l.imported_dtypes.insert(d.begin(), d.end());
+  }
+  l.restated_runs.insert(restates.begin(), restates.end());
   if (std::string k = folded_key_text(f); !k.empty()) {
     l.imported_key_texts.insert(std::move(k));
   }
   l.imported_stars = std::max(l.imported_stars, std::clamp(f.stars.value_or(1), 1, 3));
-  l.imported_confirms = std::max(l.imported_confirms, f.confirms.value_or(1));
+  if (restates.empty()) {
+    l.independent_import = true;
+    l.imported_confirms = std::max(l.imported_confirms, f.confirms.value_or(1));
+  }
   l.spellings.insert(one_line(f.lever.empty() ? imported_display(f) : f.lever));
   for (const auto& s : cited) {
     if (!covers(l, s)) {
@@ -110,10 +213,12 @@ void add_to_line(Line& l, const ImportedFinding& f, const std::vector<std::strin
       l.source_set.insert(source_key(s));
     }
   }
-  widen(l.imported_iso_min, l.imported_iso_max, f.iso_min);
-  widen(l.imported_iso_min, l.imported_iso_max, f.iso_max);
-  widen(l.imported_e2e_min, l.imported_e2e_max, f.e2e_min_pct);
-  widen(l.imported_e2e_min, l.imported_e2e_max, f.e2e_max_pct);
+  if (restates.empty()) { // a restating card's figures are the run's own
+    widen(l.imported_iso_min, l.imported_iso_max, f.iso_min);
+    widen(l.imported_iso_min, l.imported_iso_max, f.iso_max);
+    widen(l.imported_e2e_min, l.imported_e2e_max, f.e2e_min_pct);
+    widen(l.imported_e2e_min, l.imported_e2e_max, f.e2e_max_pct);
+  }
   bump_date(l.imported_last_seen, f.last_seen);
   for (const auto& c : f.cautions) {
     if (std::string t = one_line(c);
@@ -163,9 +268,6 @@ bool is_slug(std::string_view s)
 std::string imported_display(const ImportedFinding& f)
 {
   constexpr std::size_t k_max = 160;
-  if (std::string lever = first_sentence(f.lever, k_max); !lever.empty()) {
-    return lever;
-  }
   std::string name = one_line(f.name);
   if (!name.empty() && !is_slug(name)) {
     const bool heading = name.back() == ':';
@@ -173,13 +275,15 @@ std::string imported_display(const ImportedFinding& f)
       name.pop_back();
     }
     if (!heading) {
-      return util::truncate_utf8(name, k_max);
+      return first_sentence(name, k_max);
     }
     const std::string rest = first_sentence(after_lead(f.text), k_max);
-    return util::truncate_utf8(rest.empty() ? name : name + ": " + rest, k_max);
+    return first_sentence(rest.empty() ? name : name + ": " + rest, k_max);
   }
-  for (const std::string& t : {first_sentence(f.description, k_max),
-                               first_sentence(body_title(f.text), k_max), first_sentence(f.effect, k_max)}) {
+  for (const std::string& t :
+       {first_sentence(f.title, k_max), first_sentence(f.description, k_max),
+        first_sentence(domain::card_heading(f.text), k_max), first_sentence(body_title(f.text), k_max),
+        first_sentence(f.lever, k_max), first_sentence(f.effect, k_max)}) {
     if (!t.empty()) {
       return t;
     }
@@ -219,11 +323,12 @@ ReuseKey imported_reuse_key(const ImportedFinding& f)
 
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped)
 {
+  const RunFacts facts(scoped.runs);
   for (const ImportedFinding* f : merge_order(scoped.imported)) {
     const ReuseKey key = imported_reuse_key(*f);
     const std::string lever_key = imported_lever_key(*f);
     const auto cited = cited_sources(*f);
-    Line* line = find_line(lines, key, lever_key, folded_key_text(*f));
+    Line* line = find_line(lines, key, lever_key, folded_key_text(*f), finding_dtypes(*f), facts);
     if (f->generator == "rfdb" && line != nullptr &&
         std::all_of(cited.begin(), cited.end(), [&](const std::string& s) { return covers(*line, s); })) {
       continue; // our own card: it only restates evidence already on the line
@@ -235,8 +340,88 @@ void merge_imported(std::vector<Line>& lines, const ReportInput& scoped)
       line->lever_key = lever_key;
       line->display = imported_display(*f);
     }
-    add_to_line(*line, *f, cited);
+    add_to_line(*line, *f, cited, restated_runs(*line, *f, facts));
   }
 }
 
+std::set<std::string> dtypes_named(std::string_view text)
+{
+  // Spellings of one dtype family as whole words (split on anything that is
+  // not a letter or digit): int4_w4a16 → int4, a8w8 → fp8.
+  static const std::pair<std::string_view, std::string_view> k_spellings[] = {
+      {"bf16", "bf16"}, {"bfloat16", "bf16"}, {"fp16", "fp16"},   {"float16", "fp16"}, {"fp8", "fp8"},
+      {"w8a8", "fp8"},  {"a8w8", "fp8"},      {"e4m3", "fp8"},    {"int4", "int4"},    {"w4a16", "int4"},
+      {"gptq", "int4"}, {"awq", "int4"},      {"int8", "int8"},   {"w8a16", "int8"},   {"mxfp4", "mxfp4"},
+      {"fp4", "mxfp4"}, {"nvfp4", "mxfp4"},   {"mxfp8", "mxfp8"}, {"fp32", "fp32"}};
+  std::set<std::string> out;
+  const std::string lower = util::lower_ascii(text);
+  std::size_t i = 0;
+  while (i < lower.size()) {
+    while (i < lower.size() && std::isalnum(static_cast<unsigned char>(lower[i])) == 0) {
+      ++i;
+    }
+    std::size_t j = i;
+    while (j < lower.size() && std::isalnum(static_cast<unsigned char>(lower[j])) != 0) {
+      ++j;
+    }
+    const std::string_view word = std::string_view(lower).substr(i, j - i);
+    for (const auto& [spelling, family] : k_spellings) {
+      if (word == spelling) {
+        out.insert(std::string(family));
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
 } // namespace rfdb::report::detail
+
+namespace rfdb::report {
+
+std::vector<MethodNote> build_method_notes(const ReportInput& scoped)
+{
+  using domain::KnowledgeKind;
+  std::vector<const ImportedFinding*> order;
+  for (const auto& f : scoped.imported) {
+    if ((f.kind == KnowledgeKind::method || f.kind == KnowledgeKind::seam_fact ||
+         f.kind == KnowledgeKind::routing_note) &&
+        !domain::is(f.lifecycle, domain::Lifecycle::archived)) {
+      order.push_back(&f);
+    }
+  }
+  std::sort(order.begin(), order.end(), [](const ImportedFinding* a, const ImportedFinding* b) {
+    return std::tie(a->origin, a->identity) < std::tie(b->origin, b->identity);
+  });
+  std::vector<MethodNote> notes;
+  for (const ImportedFinding* f : order) {
+    const ReuseKey key = detail::imported_reuse_key(*f);
+    const std::string lever_key = detail::imported_lever_key(*f);
+    auto it = std::find_if(notes.begin(), notes.end(), [&](const MethodNote& n) {
+      return n.kind == f->kind && n.lever_key == lever_key && key_compatible(n.key, key);
+    });
+    if (it == notes.end()) {
+      notes.push_back(MethodNote{f->kind, key, lever_key, detail::imported_display(*f), {}, 0, ""});
+      it = std::prev(notes.end());
+    }
+    it->identities.push_back(f->identity);
+    it->stars = std::max(it->stars, std::clamp(f->stars.value_or(1), 1, 3));
+    detail::bump_date(it->last_seen, f->last_seen);
+  }
+  for (auto& n : notes) {
+    std::sort(n.identities.begin(), n.identities.end());
+    n.identities.erase(std::unique(n.identities.begin(), n.identities.end()), n.identities.end());
+  }
+  std::sort(notes.begin(), notes.end(), [](const MethodNote& a, const MethodNote& b) {
+    if (a.kind != b.kind) {
+      return a.kind < b.kind;
+    }
+    if (!(a.key == b.key)) {
+      return key_less(a.key, b.key);
+    }
+    return a.title < b.title;
+  });
+  return notes;
+}
+
+} // namespace rfdb::report

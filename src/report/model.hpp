@@ -8,6 +8,7 @@
 #pragma once
 
 #include "calibrate/priors.hpp"
+#include "domain/knowledge_kind.hpp"
 #include "domain/prediction.hpp"
 
 #include <cstdint>
@@ -32,6 +33,7 @@ struct RunInfo {
   std::optional<int> osl;
   std::optional<int> conc;
   std::string validation_class; // win | no_win | flagged | unknown
+  std::string model_dtype;      // as the run's env report states it (int4, bf16, fp8 …); "" = unknown
 };
 
 // One lever attempt on one kernel, joined to the verdict that chose it.
@@ -138,7 +140,14 @@ struct ImportedFinding {
   std::string description;            // card `description`
   std::string text;                   // card body / playbook line text
   std::string lever_key;              // stated by a card `rfdb report --cards` wrote, else ""
-  bool negative = false; // anti-pattern, or its stated numbers show a loss: a Caution, not What works
+  // What it says (domain::classify_knowledge, docs/playbook.md): only a
+  // measured positive may join What works; in_noise and negative become
+  // Cautions; method, seam_fact and routing_note go to Methods and seams;
+  // archived appears nowhere. iso_*/e2e_* are the figures it read.
+  domain::KnowledgeKind kind = domain::KnowledgeKind::routing_note;
+  std::string kind_reason;
+  std::string title;  // a proposal card's `title` field
+  std::string status; // a card's `status` field
 };
 
 // Everything one `rfdb report` renders.

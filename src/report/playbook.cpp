@@ -1,8 +1,10 @@
 // Markdown rendering of the backend playbook (sections in report/playbook.hpp).
 #include "report/playbook.hpp"
 
+#include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "domain/vocab.hpp"
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 
@@ -43,15 +45,26 @@ using namespace detail;
 // Imported findings that count as evidence (independent, active, in scope):
 // our own cards ingested back are not among them, so they cannot change a
 // single byte of the report.
+// Imported findings the playbook shows somewhere: on a What works line (our
+// own cards that only restate a line are not), in Methods and seams, or as a
+// Caution.
 std::size_t imported_used(const Analysis& a)
 {
-  std::size_t n = 0;
+  std::set<std::string_view> used;
   for (const auto* list : {&a.findings, &a.evicted}) {
     for (const auto& f : *list) {
-      n += f.imported_identities.size();
+      used.insert(f.imported_identities.begin(), f.imported_identities.end());
     }
   }
-  return n;
+  for (const auto& n : a.methods) {
+    used.insert(n.identities.begin(), n.identities.end());
+  }
+  for (const auto& c : a.cautions) {
+    if (c.kind == CautionKind::imported_negative) {
+      used.insert(c.short_name); // an imported caution's short_name is the finding's identity
+    }
+  }
+  return used.size();
 }
 
 // The newest date of imported knowledge shown that is after as_of, or "".
@@ -370,8 +383,8 @@ std::string render_playbook(const Analysis& a)
         "and regenerate this playbook.");
   }
   const std::vector<Blocks> sections{priors_section(a),     calibration_section(a), routing_section(a),
-                                     what_works_section(a), cautions_section(a),    saturated_section(a),
-                                     glance_section(a)};
+                                     what_works_section(a), cautions_section(a),    methods_section(a),
+                                     saturated_section(a),  glance_section(a)};
   for (std::size_t i = 0; i < sections.size(); ++i) {
     doc.push_back(std::string(k_playbook_headings[i + 1]));
     doc.insert(doc.end(), sections[i].begin(), sections[i].end());

@@ -33,9 +33,10 @@
 
 namespace rfdb::report {
 
-inline constexpr std::array<std::string_view, 8> k_playbook_headings = {
-    "# Backend playbook", "## target_eff priors", "## Calibration",     "## Routing quality",
-    "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
+inline constexpr std::array<std::string_view, 9> k_playbook_headings = {
+    "# Backend playbook",   "## target_eff priors", "## Calibration",
+    "## Routing quality",   "## What works",        "## Cautions",
+    "## Methods and seams", "## Saturated heads",   "## Newest run at a glance"};
 
 // Render the whole playbook; ends with exactly one newline.
 std::string render_playbook(const ReportInput& input);

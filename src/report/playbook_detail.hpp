@@ -27,5 +27,7 @@ Blocks calibration_section(const Analysis& analysis);
 Blocks what_works_section(const Analysis& analysis);
 // "## Cautions": run cautions and imported negatives, capped (works.cpp).
 Blocks cautions_section(const Analysis& analysis);
+// "## Methods and seams": imported methods, seam facts and routing notes.
+Blocks methods_section(const Analysis& analysis);
 
 } // namespace rfdb::report::detail

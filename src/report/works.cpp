@@ -1,6 +1,7 @@
 // The playbook's "## What works" and "## Cautions" sections (rules in
 // report/findings.hpp): one line per finding with its tier, numbers, gate,
 // reason, attempt references and imported label; the cautions, capped.
+#include "domain/knowledge_kind.hpp"
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -124,6 +125,13 @@ std::string finding_line(const Finding& f)
   if (!f.imported_identities.empty()) {
     parts.push_back(imported_text(f));
   }
+  if (!f.restated_runs.empty()) {
+    std::vector<std::string> runs;
+    for (const auto& r : f.restated_runs) {
+      runs.push_back(md_code(r));
+    }
+    parts.push_back(fmt::format("card restates run {}", util::join(runs, ", ")));
+  }
   return fmt::format("- {} {} \u2014 {}", stars_text(f.stars),
                      md_text(util::truncate_utf8(f.lever, k_lever_chars)), util::join(parts, "; "));
 }
@@ -208,6 +216,38 @@ Blocks cautions_section(const Analysis& a)
                     "(imported).",
                     std::min(run_total, k_run_cautions), imported_shown,
                     run_total - std::min(run_total, k_run_cautions) + imported_total - imported_shown));
+  }
+  return out;
+}
+
+} // namespace rfdb::report::detail
+
+namespace rfdb::report::detail {
+
+Blocks methods_section(const Analysis& a)
+{
+  Blocks out{"Imported methods, seam facts and routing notes: how to measure, where the live path is and "
+             "where to spend effort. Useful before a run; none is a measured win, so none is in What works."};
+  if (a.methods.empty()) {
+    out.push_back("None imported.");
+    return out;
+  }
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < a.methods.size() && i < k_method_notes; ++i) {
+    const MethodNote& n = a.methods[i];
+    std::vector<std::string> ids;
+    for (const auto& id : n.identities) {
+      ids.push_back(md_code(util::truncate_utf8(short_identity(id), 60)));
+    }
+    std::string kind(domain::to_string(n.kind));
+    std::replace(kind.begin(), kind.end(), '_', ' ');
+    lines.push_back(fmt::format("- {} \u2014 {} ({}): {} (self-rated {}{})", kind, md_text(n.title),
+                                n.key.text(), capped(ids, k_imported_shown, ""), stars_text(n.stars),
+                                n.last_seen.empty() ? std::string() : ", " + n.last_seen));
+  }
+  out.push_back(util::join(lines, "\n"));
+  if (a.methods.size() > k_method_notes) {
+    out.push_back(fmt::format("{} more: `rfdb query knowledge_notes`.", a.methods.size() - k_method_notes));
   }
   return out;
 }

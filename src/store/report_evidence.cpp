@@ -112,6 +112,7 @@ RunSummary read_run(const Row& r)
   x.run_id = r.text("run_id");
   x.run_date = r.opt_text("run_date");
   x.model = r.opt_text("model");
+  x.model_dtype = r.opt_text("model_dtype");
   x.gfx = r.opt_text("gfx");
   x.backend = r.opt_text("backend");
   x.isl = r.integer("isl");
@@ -204,6 +205,10 @@ ReportFinding read_finding(const Row& r)
   f.description = r.text("description");
   f.text = r.text("text");
   f.lever_key = r.text("lever_key");
+  f.classification = r.text("classification");
+  f.classification_reason = r.text("classification_reason");
+  f.status = r.text("status");
+  f.title = r.text("title");
   return f;
 }
 

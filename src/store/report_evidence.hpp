@@ -54,6 +54,10 @@ struct ReportFinding {
   std::optional<int> stars, confirms;
   std::string lever, apply, effect, description, text;
   std::string lever_key; // a card we wrote states the lever key it was generated under
+  // What it says (domain::KnowledgeKind spelling) and why; "" on rows an
+  // older rfdb stored (the report classifies those). status and title: the
+  // card's `status` and a proposal card's `title` fields.
+  std::string classification, classification_reason, status, title;
   std::optional<double> iso_min, iso_max, e2e_min_pct, e2e_max_pct;
   std::string last_seen, lifecycle, generator;
   std::vector<std::string> sources_cited, cautions;

@@ -17,6 +17,7 @@ namespace rfdb::store {
 struct RunSummary {
   std::string run_id;
   std::optional<std::string> run_date, model, gfx, backend, backend_version;
+  std::optional<std::string> model_dtype; // read by the report only (int4, bf16, fp8 …)
   std::optional<std::int64_t> isl, osl, conc, tp;
   std::optional<double> baseline_throughput_tok_s, final_throughput_tok_s, throughput_speedup;
   std::string validation_class;

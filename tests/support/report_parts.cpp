@@ -24,7 +24,10 @@ namespace fs = std::filesystem;
 // The playbook and cards of the store's evidence, its attempts dealt in
 // turn to `parts` folds (part 0 the builder's own add_attempt, the others
 // AttemptFolds taken back at the end), as `rfdb report` reads it.
-std::string report_in_parts(const fs::path& db_path, std::size_t parts, bool for_cards, bool drop_first)
+namespace {
+
+report::Analysis analysis_in_parts(const fs::path& db_path, std::size_t parts, bool for_cards,
+                                   bool drop_first)
 {
   auto db = store::Database::open_read_only(db_path.string());
   EXPECT_TRUE(db.has_value());
@@ -67,7 +70,19 @@ std::string report_in_parts(const fs::path& db_path, std::size_t parts, bool for
   params.level = calibrate::PriorsLevel::op_class_gfx;
   auto priors = calibrate::compute_priors_from_table(*observations, params);
   EXPECT_TRUE(priors.has_value());
-  const report::Analysis analysis = report::analyze(builder.finish(std::move(verdicts), std::move(*priors)));
+  return report::analyze(builder.finish(std::move(verdicts), std::move(*priors)));
+}
+
+} // namespace
+
+report::Analysis analysis_of(const fs::path& db_path)
+{
+  return analysis_in_parts(db_path, 1, false, false);
+}
+
+std::string report_in_parts(const fs::path& db_path, std::size_t parts, bool for_cards, bool drop_first)
+{
+  const report::Analysis analysis = analysis_in_parts(db_path, parts, for_cards, drop_first);
   std::string all = report::render_playbook(analysis);
   if (for_cards) {
     for (const auto& card : report::render_cards(analysis)) {

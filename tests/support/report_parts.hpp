@@ -1,6 +1,8 @@
 // The report's input built with its attempts folded in parts (test support).
 #pragma once
 
+#include "report/findings.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -15,5 +17,9 @@ namespace rfdb::test {
 // more before, then dropped. Failures are reported by EXPECTs.
 std::string report_in_parts(const std::filesystem::path& db_path, std::size_t parts, bool for_cards,
                             bool drop_first = false);
+
+// The analysis `rfdb report` renders for the store at `db_path` (as of the
+// newest run, priors by class,gfx). Failures are reported by EXPECTs.
+report::Analysis analysis_of(const std::filesystem::path& db_path);
 
 } // namespace rfdb::test

@@ -243,6 +243,9 @@ ImportedFinding imported_from(const ingest::knowledge::Finding& f)
   const auto fields = nlohmann::json::parse(f.fields);
   out.generator = fields.value("generator", "");
   out.lever_key = fields.value("lever_key", "");
+  out.description = fields.value("description", "");
+  out.kind = domain::parse_knowledge_kind(f.classification).value_or(domain::KnowledgeKind::routing_note);
+  out.kind_reason = f.classification_reason;
   return out;
 }
 

@@ -407,6 +407,7 @@ TEST(Merge, ImportedCardJoinsTheRunsIdenticalFindingAsOneSource)
   line.regime = "both";
   line.stars = 2;
   line.last_seen = "2026-01-20";
+  line.kind = domain::KnowledgeKind::positive_measured;
   in.imported = {line, card};
   const auto f = findings_of(in);
   ASSERT_EQ(f.size(), 1u) << f.size();
@@ -644,7 +645,7 @@ TEST(Cautions, ImportedNegativesBecomeCautions)
                         "Read the dependency wait as occupancy, not a stall.", 2, "2026-02-10");
   anti.type = "anti-pattern";
   anti.effect = "0.85x overall after the rewrite; the wait was not the bottleneck.";
-  anti.negative = true;
+  anti.kind = domain::KnowledgeKind::negative;
   auto card =
       make_card("tuned-table-gfx942.md", "gemm", "gfx942", "prefill", "Retune the table.", 3, "2026-02-11");
   card.dead_ends = {"the framework-level tuning hook is bypassed by this dispatcher, so it never engages."};
@@ -654,10 +655,11 @@ TEST(Cautions, ImportedNegativesBecomeCautions)
     EXPECT_EQ(c.kind, CautionKind::imported_negative);
     EXPECT_EQ(c.text.rfind("Also verify", 0), 0u) << c.text;
   }
-  EXPECT_NE(cautions[0].text.find("dead end recorded with Retune the table (gemm"), std::string::npos)
-      << cautions[0].text; // newest first
-  EXPECT_NE(cautions[1].text.find("type anti-pattern) records 0.85x overall after the rewrite"),
+  // A finding's own negative result first, then the dead ends of others.
+  EXPECT_NE(cautions[0].text.find("type anti-pattern) records 0.85x overall after the rewrite"),
             std::string::npos)
+      << cautions[0].text;
+  EXPECT_NE(cautions[1].text.find("dead end recorded with Retune the table (gemm"), std::string::npos)
       << cautions[1].text;
   // A negative is never What works.
   ReportInput in = one_key_input();

@@ -88,6 +88,7 @@ inline ImportedFinding make_card(std::string identity, std::string op_class, std
   f.regime = std::move(regime);
   f.lever = std::move(lever);
   f.effect = "iso 1.10x, +1.5% e2e";
+  f.kind = domain::KnowledgeKind::positive_measured; // what classify_knowledge reads in that effect
   f.stars = stars;
   f.last_seen = std::move(last_seen);
   return f;
