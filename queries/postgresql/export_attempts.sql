@@ -1,12 +1,24 @@
--- PostgreSQL text of queries/export_attempts.sql: NULL run_date first, as in SQLite.
+-- PostgreSQL text of queries/export_attempts.sql: NULL run_date first, as in SQLite;
+-- round(x, 4) through numeric (PostgreSQL has no round(double, int)).
 -- The calibration rows: every attempt of a non-retracted run with its run
--- identity, its prediction snapshot and its outcome (rfdb export).
+-- identity, its prediction snapshot and its outcome (rfdb export). Each row
+-- names its attempt as `rfdb show RUN --attempt KEY` does (run_id, attempt_key)
+-- and carries the outcome's parity, rejection, deployment and the Director's
+-- validation; reals are rounded to 4 decimals, as every JSON output is.
 SELECT r.run_id, r.run_date, r.model, r.gfx, r.backend, r.isl, r.osl, r.conc,
        a.short_name, a.op_class, a.regime, a.lever, a.lever_kind, a.backend AS lever_backend,
-       a.pred_stage, a.pred_source_kind, a.pred_confidence, a.pred_pct_gpu_time,
-       a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
-       a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_bound_type, a.pred_suspect,
-       a.isolated_speedup, a.e2e_delta_pct, a.post_efficiency, a.gate, a.verdict
+       a.pred_stage, a.pred_source_kind, a.pred_confidence,
+       round(CAST(a.pred_pct_gpu_time AS numeric), 4)::double precision AS pred_pct_gpu_time,
+       round(CAST(a.pred_roofline_pct AS numeric), 4)::double precision AS pred_roofline_pct,
+       round(CAST(a.pred_target_eff AS numeric), 4)::double precision AS pred_target_eff,
+       round(CAST(a.pred_attainable_speedup AS numeric), 4)::double precision AS pred_attainable_speedup,
+       round(CAST(a.pred_expected_e2e_gain_pct AS numeric), 4)::double precision AS pred_expected_e2e_gain_pct,
+       a.pred_headroom_class, a.pred_bound_type, a.pred_suspect,
+       round(CAST(a.isolated_speedup AS numeric), 4)::double precision AS isolated_speedup,
+       round(CAST(a.e2e_delta_pct AS numeric), 4)::double precision AS e2e_delta_pct,
+       round(CAST(a.post_efficiency AS numeric), 4)::double precision AS post_efficiency, a.gate, a.verdict,
+       a.attempt_key, a.candidate, a.output_parity, a.reject_reason, a.deployed,
+       a.validation_class, round(CAST(a.validation_speedup AS numeric), 4)::double precision AS validation_speedup
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)

@@ -1,32 +1,56 @@
 -- PostgreSQL text of queries/playbook_cautions.sql: NULL run_date last (descending), as in SQLite.
 -- Every run caution of the playbook, newest run first (the playbook shows
--- the 20 newest): an isolated win that lost e2e, a measurement beyond the
--- predicted attainable speedup (a real prediction), and a lever the run's
--- Director validation included and did not confirm. Non-retracted runs.
-SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.lever,
-       a.isolated_speedup, a.e2e_delta_pct, a.pred_attainable_speedup,
-       a.validation_class, a.validation_speedup,
-       CASE WHEN a.isolated_speedup > 1.034 AND a.e2e_delta_pct <= -0.5 THEN 'e2e_loss'
-            WHEN a.isolated_speedup > a.pred_attainable_speedup * 1.034
-                 AND coalesce(a.pred_suspect, 0) = 0
-                 AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
-              THEN 'model_contradiction'
-            ELSE 'lost_validation' END AS caution
-FROM attempts a
-JOIN runs r ON r.run_id = a.run_id
-WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
-  AND ((a.isolated_speedup > 1.034 AND a.e2e_delta_pct <= -0.5)
-       OR (a.isolated_speedup > a.pred_attainable_speedup * 1.034 AND a.pred_attainable_speedup > 0
-           AND coalesce(a.pred_suspect, 0) = 0
-           AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
-           -- wrong output or a kernel that never ran contradicts no model
-           AND coalesce(a.output_parity, '') <> 'fail'
-           AND coalesce(a.reject_reason, '') NOT IN ('parity_regression', 'accuracy_regression',
-                                                     'output_corruption', 'no_engagement'))
-       OR (a.measured = 1 AND a.e2e_delta_pct > 0.5 AND coalesce(a.output_parity, '') <> 'fail'
-           AND coalesce(a.reject_reason, '') <> 'no_engagement'
-           AND (a.kind = 'config' OR a.isolated_speedup IS NULL
-                OR (a.isolated_speedup > 1.034 AND a.gate = 'accepted'))
-           AND (a.deployed = 1 OR (a.kind = 'config' AND a.verdict = 'confirmed'))
-           AND (a.validation_class = 'no_win' OR a.validation_speedup <= 1.0)))
-ORDER BY r.run_date DESC NULLS LAST, a.run_id, a.attempt_key;
+-- the 20 newest), one row per attempt and kind (caution): an isolated win
+-- that lost e2e (e2e_loss), a measurement beyond the predicted attainable
+-- speedup of a real prediction (model_contradiction), a lever the run's
+-- Director validation included and did not confirm (lost_validation), an
+-- output that failed parity with the integrate reason saying what broke
+-- (parity_failure), and an isolated win whose e2e stayed inside the noise
+-- band (no_transfer). Non-retracted runs.
+WITH c AS (
+  SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.lever,
+         a.isolated_speedup, a.e2e_delta_pct, a.pred_attainable_speedup,
+         a.validation_class, a.validation_speedup, a.output_parity, a.reject_reason, a.reason,
+         a.measured, a.kind, a.gate, a.verdict, a.deployed, a.pred_suspect, a.pred_headroom_class,
+         -- wrong output: output parity fail, or a parity/accuracy/corruption reject reason
+         CASE WHEN lower(coalesce(a.output_parity, '')) = 'fail'
+                   OR coalesce(a.reject_reason, '') IN ('parity_regression', 'accuracy_regression',
+                                                        'output_corruption')
+              THEN 1 ELSE 0 END AS parity_failed
+  FROM attempts a
+  JOIN runs r ON r.run_id = a.run_id
+  WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
+),
+flagged AS (
+  SELECT c.*, 'e2e_loss' AS caution FROM c
+  WHERE c.isolated_speedup > 1.034 AND c.e2e_delta_pct <= -0.5
+  UNION ALL
+  SELECT c.*, 'model_contradiction' FROM c
+  WHERE c.isolated_speedup > c.pred_attainable_speedup * 1.034 AND c.pred_attainable_speedup > 0
+    AND coalesce(c.pred_suspect, 0) = 0
+    AND c.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
+    -- wrong output or a kernel that never ran contradicts no model
+    AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
+  UNION ALL
+  SELECT c.*, 'lost_validation' FROM c
+  WHERE c.measured = 1 AND c.e2e_delta_pct > 0.5 AND coalesce(c.output_parity, '') <> 'fail'
+    AND coalesce(c.reject_reason, '') <> 'no_engagement'
+    AND (c.kind = 'config' OR c.isolated_speedup IS NULL
+         OR (c.isolated_speedup > 1.034 AND c.gate = 'accepted'))
+    AND (c.deployed = 1 OR (c.kind = 'config' AND c.verdict = 'confirmed'))
+    AND (c.validation_class = 'no_win' OR c.validation_speedup <= 1.0)
+  UNION ALL
+  SELECT c.*, 'parity_failure' FROM c
+  WHERE c.parity_failed = 1
+  UNION ALL
+  -- an isolated win whose e2e stayed inside the band: it did not transfer
+  SELECT c.*, 'no_transfer' FROM c
+  WHERE c.measured = 1 AND c.isolated_speedup > 1.034
+    AND c.e2e_delta_pct > -0.5 AND c.e2e_delta_pct <= 0.5
+    AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
+)
+SELECT run_id, run_date, attempt_key, short_name, op_class, gfx, lever,
+       isolated_speedup, e2e_delta_pct, pred_attainable_speedup,
+       validation_class, validation_speedup, caution, output_parity, reject_reason, reason
+FROM flagged
+ORDER BY run_date DESC NULLS LAST, run_id, attempt_key, caution;

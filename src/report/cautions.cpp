@@ -8,6 +8,7 @@
 #include "domain/roofline.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
@@ -22,6 +23,7 @@ namespace rfdb::report {
 namespace {
 
 constexpr std::size_t k_caution_text = 200; // code points of quoted imported text
+constexpr std::size_t k_reason_text = 240;  // code points of a quoted integrate reason
 
 // The condition a caution names: reuse key, workload and model.
 std::string condition_text(const AttemptInfo& a, const ReuseKey& key)
@@ -49,6 +51,52 @@ std::string validation_figure(const AttemptInfo& a)
                      a.run_validation_class);
 }
 
+// A run's free text on one line, at most `max_chars` code points: cut at the
+// last space before the limit (inside a word only when there is none) with
+// "…", without a final period or colon (the caution adds its own).
+std::string quoted_text(std::string_view text, std::size_t max_chars)
+{
+  std::string t = one_line(text);
+  if (util::utf8_prefix(t, max_chars).size() < t.size()) {
+    t = util::utf8_prefix(t, max_chars - 1);
+    if (const auto space = t.rfind(' '); space != std::string::npos && space > 0) {
+      t.resize(space);
+    }
+    while (!t.empty() && (t.back() == ' ' || t.back() == ',' || t.back() == ';')) {
+      t.pop_back();
+    }
+    return t + "\u2026";
+  }
+  while (!t.empty() && (t.back() == '.' || t.back() == ':')) {
+    t.pop_back();
+  }
+  return t;
+}
+
+// " (reject reason parity_regression)", "" without a reject reason (the
+// report reads no parity_kind: report_attempts.sql).
+std::string parity_details(const AttemptInfo& a)
+{
+  return a.reject_reason.empty() ? std::string() : " (reject reason " + md_text(a.reject_reason) + ")";
+}
+
+// "isolated 2.347×, e2e +38.05 %, gate rejected": what the run measured on
+// the attempt, each part only when recorded.
+std::string measured_text(const AttemptInfo& a)
+{
+  std::vector<std::string> parts;
+  if (a.isolated_speedup) {
+    parts.push_back("isolated " + fixed(*a.isolated_speedup, 3) + "\u00d7");
+  }
+  if (a.e2e_delta_pct) {
+    parts.push_back("e2e " + e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct));
+  }
+  if (!a.gate.empty()) {
+    parts.push_back("gate " + md_text(a.gate));
+  }
+  return util::join(parts, ", ");
+}
+
 } // namespace
 
 void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, LineIndex* lever_keys,
@@ -62,7 +110,13 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
   const bool contradiction = a.isolated_speedup && has_usable_prediction(a) && speed_is_evidence(a) &&
                              domain::beats_prediction(*a.isolated_speedup, *a.prediction.attainable_speedup);
   const bool lost = validation_lost(a) && in_what_works(a);
-  if (!e2e_loss && !contradiction && !lost) {
+  const bool parity = domain::parity_failed(util::lower_ascii(a.output_parity), a.reject_reason);
+  // An isolated win whose e2e stayed inside the band (−0.5 % < d ≤ +0.5 %),
+  // on output that was right and a kernel that ran: it did not transfer.
+  const bool no_transfer = iso_win && a.measured && a.e2e_delta_pct &&
+                           !domain::is_e2e_gain(*a.e2e_delta_pct) && !domain::is_e2e_loss(*a.e2e_delta_pct) &&
+                           speed_is_evidence(a);
+  if (!e2e_loss && !contradiction && !lost && !parity && !no_transfer) {
     return;
   }
   ReuseKey own_key;
@@ -131,6 +185,28 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
                          "{}.",
                          *lever, target_text(a), *cond, e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct),
                          validation_figure(a), *where);
+    out.push_back(std::move(c));
+  }
+  if (parity && keep(CautionKind::parity_failure)) {
+    Caution c = base;
+    const std::string measured = measured_text(a);
+    c.text = fmt::format(
+        "Also verify output parity before reusing {} on {} ({}): its output failed parity{} {}{}; "
+        "what broke: {}.",
+        *lever, target_text(a), *cond, parity_details(a), *where,
+        measured.empty() ? "" : ", with " + measured,
+        a.reason.empty() ? std::string("no reason recorded") : md_text(quoted_text(a.reason, k_reason_text)));
+    out.push_back(std::move(c));
+  }
+  if (no_transfer && keep(CautionKind::no_transfer)) {
+    Caution c = base;
+    const auto ceiling = amdahl_ceiling_pct(a);
+    c.text = fmt::format(
+        "Also verify the end-to-end transfer before reusing {} on {} ({}): isolated {}\u00d7 did "
+        "not transfer, e2e {} stayed inside the \u00b1{} % noise band{} {}.",
+        *lever, target_text(a), *cond, fixed(*a.isolated_speedup, 3),
+        e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), fixed(domain::k_e2e_noise_pct, 1),
+        ceiling ? " (Amdahl ceiling " + e2e_range_text(ceiling, ceiling) + ")" : std::string(), *where);
     out.push_back(std::move(c));
   }
 }

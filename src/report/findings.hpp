@@ -61,7 +61,12 @@
 // - Cautions ("also verify", never a prohibition): an isolated win
 //   (s > 1.034) that lost e2e (d ≤ −0.5 %), a model contradiction
 //   (s > predicted attainable × 1.034, a usable prediction), a lost Director
-//   validation of a What works lever, and imported negatives.
+//   validation of a What works lever, a parity failure (output_parity fail
+//   or a parity/accuracy/corruption reject reason; the caution quotes the
+//   integrate reason: what broke), an isolated win that did not transfer
+//   (s > 1.034 measured with −0.5 % < d ≤ +0.5 %, parity not failed and
+//   engagement not refused), and imported negatives. One caution per kind,
+//   run, kernel and lever key.
 // - Saturated head: the latest verdict (highest round) of a kernel in a run,
 //   with the prediction precedence of an attempt (a measured baseline
 //   roofline outranks the analytic verdict), is saturated with
@@ -245,7 +250,15 @@ double eviction_rank(int stars, double freshness);
 // `findings` keeps its order.
 std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t cap);
 
-enum class CautionKind { e2e_loss, model_contradiction, lost_validation, imported_negative };
+// Run cautions first (in this order within a run), then imported ones.
+enum class CautionKind {
+  e2e_loss,
+  model_contradiction,
+  lost_validation,
+  parity_failure,
+  no_transfer,
+  imported_negative
+};
 
 // A conditioned "also verify" note from a surprising negative.
 struct Caution {

@@ -147,6 +147,14 @@ TEST_F(Admin, ExportHasOneRowPerAttemptWithPredictionAndOutcome)
       EXPECT_DOUBLE_EQ(row["isolated_speedup"].get<double>(), 1.047);
       EXPECT_DOUBLE_EQ(row["e2e_delta_pct"].get<double>(), -0.064);
       EXPECT_EQ(row["op_class"], "moe");
+      // The attempt as `rfdb show RUN --attempt KEY` names it, and its outcome.
+      EXPECT_EQ(row["attempt_key"], "cand:cand_fused_moe_kernel");
+      EXPECT_EQ(row["candidate"], "cand_fused_moe_kernel");
+      EXPECT_EQ(row["output_parity"], "pass");
+      EXPECT_TRUE(row["reject_reason"].is_null());
+      EXPECT_EQ(row["deployed"], 0);
+      EXPECT_EQ(row["validation_class"], "win");
+      EXPECT_DOUBLE_EQ(row["validation_speedup"].get<double>(), 1.012);
     }
   }
   EXPECT_TRUE(found);
@@ -157,7 +165,8 @@ TEST_F(Admin, ExportHasOneRowPerAttemptWithPredictionAndOutcome)
             "run_id,run_date,model,gfx,backend,isl,osl,conc,short_name,op_class,regime,lever,lever_kind,"
             "lever_backend,pred_stage,pred_source_kind,pred_confidence,pred_pct_gpu_time,pred_roofline_pct,"
             "pred_target_eff,pred_attainable_speedup,pred_expected_e2e_gain_pct,pred_headroom_class,"
-            "pred_bound_type,pred_suspect,isolated_speedup,e2e_delta_pct,post_efficiency,gate,verdict");
+            "pred_bound_type,pred_suspect,isolated_speedup,e2e_delta_pct,post_efficiency,gate,verdict,"
+            "attempt_key,candidate,output_parity,reject_reason,deployed,validation_class,validation_speedup");
   // -o replaces the file atomically and never writes through a link.
   fs::create_symlink(tmp / "a.csv", tmp / "link.csv");
   auto link = run_cli({"--db", db, "export", "-o", (tmp / "link.csv").string()});

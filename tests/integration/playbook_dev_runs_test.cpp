@@ -325,6 +325,11 @@ TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
   }
   EXPECT_EQ(cautions.count("cand:cand_kentry_warmstart lost_validation"), 1u);
   EXPECT_EQ(cautions.count("cand:cand__w8a8_block_fp8_matmul_flydsl e2e_loss"), 1u);
+  // D8's aggressive rewrite failed parity; D8's launcher (1.10×, +0.19 %) and
+  // D6's swap route (1.288×, +0.41 %) did not transfer.
+  EXPECT_EQ(cautions.count("cand:cand__fwd_grouped_kernel_stage1_rewrite_aggr parity_failure"), 1u);
+  EXPECT_EQ(cautions.count("cand:cand__fwd_grouped_kernel_stage1_launcher no_transfer"), 1u);
+  EXPECT_EQ(cautions.count("cand:cand__w8a8_block_fp8_matmul_aiter_swap no_transfer"), 1u);
   // Three imported ones: an anti-pattern, an in-noise card and a dead end.
   EXPECT_EQ(cautions.size(), bullet_lines(section(s_md, "Cautions")).size() - 3);
   const json misses = query("playbook_misses");
@@ -343,6 +348,81 @@ TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
   EXPECT_EQ(notes.count("method method-interleaved-ab.md"), 1u);
   std::size_t shown_notes = bullet_lines(section(s_md, "Methods and seams")).size();
   EXPECT_GE(notes.size(), shown_notes); // a note line may hold a card and its playbook twin
+}
+
+// The Cautions section carries the lessons the runs recorded: the parity
+// failure with what broke, and the isolated wins that did not transfer.
+TEST_F(DevRunsPlaybook, CautionsCarryTheParityFailureAndTheWinsThatDidNotTransfer)
+{
+  const std::string cautions = section(s_md, "Cautions");
+  EXPECT_TRUE(
+      contains(cautions,
+               "- Also verify output parity before reusing authored rewrite_aggr kernel on "
+               "`_fwd_grouped_kernel_stage1` (attn \u00b7 gfx950 \u00b7 decode; isl/osl/conc 1024/2048/64; "))
+      << cautions;
+  EXPECT_TRUE(contains(cautions,
+                       "what broke: parity_regression: exp2 + bf16 P.V accumulation reorders the split-KV "
+                       "reduction; greedy outputs diverge on 9/16 prompts, gsm8k 5-shot n=200 0.885 -\\> "
+                       "0.850."))
+      << cautions;
+  EXPECT_TRUE(contains(cautions,
+                       "isolated 1.100\u00d7 did not transfer, e2e +0.19 % stayed inside the \u00b10.5 % "
+                       "noise band (Amdahl ceiling +2.07 %)"))
+      << cautions;
+  EXPECT_TRUE(contains(cautions,
+                       "isolated 1.288\u00d7 did not transfer, e2e +0.41 % stayed inside the \u00b10.5 % "
+                       "noise band (Amdahl ceiling +9.22 %)"))
+      << cautions;
+  // The prefill patch that never engaged (1.194×, −0.222 %) is no null: its
+  // e2e did not run the new kernel.
+  EXPECT_FALSE(contains(cautions, "1.194")) << cautions;
+}
+
+// `rfdb export` rows name their attempt as `show --attempt` does and carry
+// its parity, rejection, deployment and validation, rounded to 4 decimals.
+TEST_F(DevRunsPlaybook, ExportRowsJoinShowAttempt)
+{
+  const auto r = run_cli({"--db", s_db.string(), "export", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  int joined = 0;
+  for (const auto& row : rows) {
+    const std::string run = row.at("run_id");
+    const std::string key = row.at("attempt_key");
+    const auto shown = run_cli({"--db", s_db.string(), "show", run, "--attempt", key, "--format", "json"});
+    ASSERT_EQ(shown.code, 0) << run << "#" << key << ": " << shown.err;
+    const json a = json::parse(shown.out);
+    EXPECT_EQ(row.at("short_name"), a.at("short_name"));
+    EXPECT_EQ(row.at("candidate"), a.at("candidate"));
+    EXPECT_EQ(row.at("output_parity"), a.at("output_parity"));
+    EXPECT_EQ(row.at("reject_reason"), a.at("reject_reason"));
+    EXPECT_EQ(row.at("deployed").get<int>() == 1, a.at("deployed").get<bool>());
+    EXPECT_EQ(row.at("validation_class"), a.at("validation").at("class"));
+    EXPECT_EQ(row.at("validation_speedup"), a.at("validation").at("throughput_speedup"));
+    ++joined;
+  }
+  EXPECT_EQ(joined, 28);
+  const auto find = [&](const std::string& key) {
+    const auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const json& x) { return x.at("attempt_key") == key; });
+    EXPECT_NE(it, rows.end()) << key;
+    return it == rows.end() ? json() : *it;
+  };
+  const json aggr = find("cand:cand__fwd_grouped_kernel_stage1_rewrite_aggr");
+  EXPECT_EQ(aggr.at("candidate"), "cand__fwd_grouped_kernel_stage1_rewrite_aggr");
+  EXPECT_EQ(aggr.at("output_parity"), "fail");
+  EXPECT_EQ(aggr.at("reject_reason"), "parity_regression");
+  EXPECT_EQ(aggr.at("deployed"), 0);
+  EXPECT_EQ(aggr.at("validation_class"), "win");
+  EXPECT_DOUBLE_EQ(aggr.at("validation_speedup").get<double>(), 1.2226);
+  // D9's int4 tune: attainable 0.9 / 0.496 = 1.81451612903226 and expected
+  // gain 24.1098222222222 are stored in full and exported at 4 decimals.
+  const json kimi = find("cand:cand_fused_moe_kernel_gptq_awq");
+  EXPECT_EQ(kimi.at("deployed"), 1);
+  EXPECT_EQ(kimi.at("pred_attainable_speedup").dump(), "1.8145");
+  EXPECT_EQ(kimi.at("pred_expected_e2e_gain_pct").dump(), "24.1098");
+  EXPECT_EQ(kimi.at("isolated_speedup").dump(), "1.5902");
+  EXPECT_EQ(kimi.at("validation_speedup").dump(), "1.1641");
 }
 
 TEST_F(DevRunsPlaybook, OurOwnCardsIngestedBackChangeNothing)

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace rfdb::report {
@@ -594,8 +595,11 @@ TEST(Cautions, IsolatedWinThatLostEndToEndNamesConditionAndRun)
   loss.attempt_key = "cand:k";
   const auto cautions = cautions_of({loss, make_attempt(r, "small loss", 1.08, -0.4, "rejected"),
                                      make_attempt(r, "no iso win", 1.03, -3.0, "rejected")});
-  ASSERT_EQ(cautions.size(), 1u);
+  // −0.4 % is inside the band: that one did not transfer, it did not lose.
+  ASSERT_EQ(cautions.size(), 2u);
   EXPECT_EQ(cautions[0].kind, CautionKind::e2e_loss);
+  EXPECT_EQ(cautions[1].kind, CautionKind::no_transfer);
+  EXPECT_NE(cautions[1].text.find("reusing small loss on"), std::string::npos) << cautions[1].text;
   EXPECT_EQ(
       cautions[0].text,
       "Also verify the end-to-end delta before reusing split-K rewrite on `gemm_a8w8_kernel` (gemm \u00b7 "
@@ -625,6 +629,196 @@ TEST(Cautions, ModelContradictionBeyondTheNoiseBand)
       "predicted attainable 1.200\u00d7 (roofline_pct 0.500, target_eff 0.900) in run `run_b` (2026-03-02, "
       "attempt `cand:a`); re-check the byte/FLOP counts and target_eff before routing on the prediction.");
   EXPECT_FALSE(has_prohibition(cautions[0].text));
+}
+
+// The gemma dev run's aggressive split-KV rewrite: rejected on parity at
+// isolated 2.347× and e2e +38.05 %; the caution quotes what broke.
+AttemptInfo gemma_parity_failure(const RunInfo& r)
+{
+  auto a =
+      make_attempt(r, "aggressive authored rewrite (exp2, bf16 P.V accumulation)", 2.347, 38.05, "rejected");
+  a.short_name = "_fwd_grouped_kernel_stage1";
+  a.op_class = "attn";
+  a.lever_kind = "authored";
+  a.backend = "triton";
+  a.attempt_key = "cand:cand__fwd_grouped_kernel_stage1_rewrite_aggr";
+  a.verdict = "dead_end";
+  a.output_parity = "fail";
+  a.reject_reason = "parity_regression";
+  a.reason =
+      "parity_regression: exp2 + bf16 P.V accumulation reorders the split-KV reduction; greedy outputs "
+      "diverge on 9/16 prompts, gsm8k 5-shot n=200 0.885 -> 0.850";
+  a.prediction.roofline_pct = 0.432;
+  a.prediction.target_eff = 0.5;
+  a.prediction.attainable_speedup = 1.157;
+  a.prediction.headroom_class = "moderate";
+  a.prediction.pct_gpu_time = 22.8;
+  return a;
+}
+
+TEST(Cautions, AParityFailureNamesWhatBroke)
+{
+  const auto r = make_run("e2e_gemma", "2026-08-24", "gfx950");
+  const auto cautions = cautions_of({gemma_parity_failure(r)});
+  // Its 2.347× beats the predicted 1.157×, but wrong output contradicts no
+  // model, and +38.05 % is no loss: the parity failure alone.
+  ASSERT_EQ(cautions.size(), 1u);
+  EXPECT_EQ(cautions[0].kind, CautionKind::parity_failure);
+  EXPECT_EQ(
+      cautions[0].text,
+      "Also verify output parity before reusing aggressive authored rewrite (exp2, bf16 P.V accumulation) "
+      "on `_fwd_grouped_kernel_stage1` (attn \u00b7 gfx950 \u00b7 decode; isl/osl/conc 1024/1024/64; "
+      "model Model-A-35B): its output failed parity (reject reason parity_regression) in "
+      "run `e2e_gemma` (2026-08-24, attempt `cand:cand__fwd_grouped_kernel_stage1_rewrite_aggr`), with "
+      "isolated 2.347\u00d7, e2e +38.05 %, gate rejected; what broke: parity_regression: exp2 + bf16 P.V "
+      "accumulation reorders the split-KV reduction; greedy outputs diverge on 9/16 prompts, gsm8k 5-shot "
+      "n=200 0.885 -\\> 0.850.");
+  EXPECT_FALSE(has_prohibition(cautions[0].text));
+}
+
+TEST(Cautions, AParityFailureIsRecognizedByEitherFieldAndQuotesABoundedReason)
+{
+  const auto r = make_run("run_p", "2026-08-24", "gfx950");
+  // output_parity FAIL alone (any case), without a reason or a measurement.
+  auto bare = make_attempt(r, "lever a", std::nullopt, std::nullopt);
+  bare.output_parity = "FAIL";
+  bare.attempt_key = "cand:a";
+  // A reject reason alone: accuracy_regression, with a long reason cut at a word.
+  auto accuracy = make_attempt(r, "lever b", 1.2, 0.3, "rejected");
+  accuracy.short_name = "other_kernel";
+  accuracy.reject_reason = "accuracy_regression";
+  accuracy.reason = "accuracy_regression: " + std::string(60, 'x') + " " + std::string(200, 'y') + " tail";
+  // Parity passed: no parity caution (its 1.2× at +0.3 % did not transfer).
+  auto passed = make_attempt(r, "lever c", 1.2, 0.3, "rejected");
+  passed.short_name = "third_kernel";
+  passed.output_parity = "pass";
+  const auto cautions = cautions_of({bare, accuracy, passed});
+  ASSERT_EQ(cautions.size(), 3u);
+  EXPECT_EQ(cautions[0].kind, CautionKind::parity_failure);
+  EXPECT_EQ(cautions[0].short_name, "gemm_a8w8_kernel");
+  EXPECT_NE(cautions[0].text.find("its output failed parity in run `run_p` (2026-08-24, attempt `cand:a`); "
+                                  "what broke: no reason recorded."),
+            std::string::npos)
+      << cautions[0].text;
+  EXPECT_EQ(cautions[1].kind, CautionKind::parity_failure);
+  EXPECT_EQ(cautions[1].short_name, "other_kernel");
+  EXPECT_NE(cautions[1].text.find("(reject reason accuracy_regression)"), std::string::npos)
+      << cautions[1].text;
+  // 240 code points at most: the 200 y's would cross it, so the cut falls
+  // before them, at the space after the x's.
+  EXPECT_NE(cautions[1].text.find("what broke: accuracy_regression: " + std::string(60, 'x') + "\u2026."),
+            std::string::npos)
+      << cautions[1].text;
+  EXPECT_EQ(cautions[2].kind, CautionKind::no_transfer);
+  EXPECT_EQ(cautions[2].short_name, "third_kernel");
+}
+
+TEST(Cautions, AnIsolatedWinInsideTheE2eBandDidNotTransfer)
+{
+  // The gemma dev run's launcher overlay on the 22.8 % split-KV decode kernel:
+  // isolated 1.10× (Amdahl ceiling +2.07 %) measured +0.19 % end to end.
+  const auto r = make_run("e2e_gemma", "2026-08-24", "gfx950");
+  auto launcher = make_attempt(r, "launcher overlay (num_kv_splits 16, BLOCK_N 32)", 1.10, 0.19, "stack");
+  launcher.short_name = "_fwd_grouped_kernel_stage1";
+  launcher.op_class = "attn";
+  launcher.attempt_key = "cand:cand__fwd_grouped_kernel_stage1";
+  launcher.prediction.pct_gpu_time = 22.8;
+  launcher.prediction.attainable_speedup = 1.157;
+  const auto cautions = cautions_of({launcher});
+  ASSERT_EQ(cautions.size(), 1u);
+  EXPECT_EQ(cautions[0].kind, CautionKind::no_transfer);
+  EXPECT_EQ(
+      cautions[0].text,
+      "Also verify the end-to-end transfer before reusing launcher overlay (num_kv_splits 16, BLOCK_N "
+      "32) on `_fwd_grouped_kernel_stage1` (attn \u00b7 gfx950 \u00b7 decode; isl/osl/conc 1024/1024/64; "
+      "model Model-A-35B): isolated 1.100\u00d7 did not transfer, e2e +0.19 % stayed inside the \u00b10.5 % "
+      "noise band (Amdahl ceiling +2.07 %) in run `e2e_gemma` (2026-08-24, attempt "
+      "`cand:cand__fwd_grouped_kernel_stage1`).");
+  EXPECT_FALSE(has_prohibition(cautions[0].text));
+}
+
+TEST(Cautions, DidNotTransferHoldsOnlyInsideBothBands)
+{
+  const auto r = make_run("run_t", "2026-03-02", "gfx950");
+  const auto kinds_of = [&](std::optional<double> iso, std::optional<double> e2e,
+                            const std::function<void(AttemptInfo&)>& edit = {}) {
+    auto a = make_attempt(r, "tile tune", iso, e2e, "rejected");
+    a.prediction.attainable_speedup = 3.0; // no model contradiction below 3.102×
+    if (edit) {
+      edit(a);
+    }
+    std::vector<CautionKind> kinds;
+    for (const auto& c : cautions_of({a})) {
+      kinds.push_back(c.kind);
+    }
+    return kinds;
+  };
+  using K = std::vector<CautionKind>;
+  // The example: isolated 2.577×, +0.18 % end to end.
+  EXPECT_EQ(kinds_of(2.577, 0.18), K{CautionKind::no_transfer});
+  EXPECT_EQ(kinds_of(1.035, 0.5), K{CautionKind::no_transfer}); // both edges inside
+  EXPECT_EQ(kinds_of(1.035, -0.49), K{CautionKind::no_transfer});
+  EXPECT_EQ(kinds_of(1.034, 0.18), K{});                    // isolated inside its band
+  EXPECT_EQ(kinds_of(1.2, 0.51), K{});                      // transferred
+  EXPECT_EQ(kinds_of(1.2, -0.5), K{CautionKind::e2e_loss}); // a loss, not a null
+  EXPECT_EQ(kinds_of(1.2, std::nullopt), K{});              // e2e not measured
+  EXPECT_EQ(kinds_of(1.2, 0.18, [](AttemptInfo& a) { a.measured = false; }), K{});
+  EXPECT_EQ(kinds_of(1.2, 0.18, [](AttemptInfo& a) { a.reject_reason = "no_engagement"; }), K{});
+  EXPECT_EQ(kinds_of(1.2, 0.18, [](AttemptInfo& a) { a.output_parity = "fail"; }),
+            K{CautionKind::parity_failure});
+  // Beyond the prediction too: both lessons.
+  EXPECT_EQ(kinds_of(3.2, 0.18), (K{CautionKind::model_contradiction, CautionKind::no_transfer}));
+}
+
+TEST(Cautions, TheNewKindsAreCountedAndCappedByTheBoundedDigest)
+{
+  // 25 runs, each with a parity failure and a null that did not transfer
+  // (50 run cautions, plus a duplicate of each in another attempt key).
+  std::vector<AttemptInfo> attempts;
+  for (int i = 0; i < 25; ++i) {
+    const auto r = make_run(fmt::format("run_{:02}", i), fmt::format("2026-04-{:02}", 1 + i), "gfx950");
+    for (const char* key : {"cand:b", "cand:a"}) {
+      auto parity = gemma_parity_failure(r);
+      parity.attempt_key = key;
+      attempts.push_back(parity);
+      auto null = make_attempt(r, "tile tune", 2.577, 0.18, "rejected");
+      null.attempt_key = std::string(key) + "_null";
+      null.prediction.attainable_speedup = 3.0; // no model contradiction
+      attempts.push_back(null);
+    }
+  }
+  std::reverse(attempts.begin(), attempts.end());
+  ReportInput in;
+  in.attempts = attempts;
+  const auto every = build_cautions(in);
+  ASSERT_EQ(every.size(), 50u);
+  EXPECT_EQ(every[0].run_id, "run_24");
+  EXPECT_EQ(every[0].kind, CautionKind::parity_failure);
+  EXPECT_EQ(every[1].kind, CautionKind::no_transfer);
+  AttemptDigest d;
+  d.keep_all_cautions = false;
+  for (const auto& a : attempts) {
+    d.add(a);
+  }
+  EXPECT_EQ(d.distinct_run_cautions, 50u);
+  ReportInput none;
+  const auto shown = detail::finish_cautions(d.cautions, none);
+  ASSERT_EQ(shown.size(), k_run_cautions);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    EXPECT_EQ(shown[i].text, every[i].text) << i;
+  }
+  // The playbook, from every caution or from the bounded digest, is the
+  // same and says how many it left out.
+  in.as_of = "2026-04-25";
+  const std::string md = render_playbook(analyze(in));
+  EXPECT_NE(md.find("The 20 newest run cautions and 0 newest imported ones are shown; 30 more: "
+                    "`rfdb query playbook_cautions`"),
+            std::string::npos)
+      << md;
+  auto bounded = std::make_shared<AttemptDigest>();
+  bounded->keep_all_cautions = false;
+  in.attempt_digest = bounded;
+  EXPECT_EQ(render_playbook(analyze(in)), md);
 }
 
 TEST(Cautions, NewestRunFirstAndDeduplicated)
