@@ -4,6 +4,7 @@
 // `rfdb report`, and the `report --cards` → `ingest` round trip.
 #include "support/helpers.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -187,6 +188,35 @@ TEST(KnowledgeIngest, ReingestingTheSameDirChangesNothing)
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "unchanged: 0 new file(s), 0 superseded, 8 unchanged, 4 skipped; 0 findings"))
       << r.out;
+  EXPECT_EQ(dump_tables(db), before);
+}
+
+// Findings an rfdb before migration 0012 stored carry no classification:
+// the next ingest of the unchanged files reads them anew, in place.
+TEST(KnowledgeIngest, FindingsStoredWithoutAClassificationAreReadAnewOnTheNextIngest)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", knowledge_fixture("learned").string()}).code, 0);
+  const std::string classified =
+      query_value(db, "SELECT group_concat(identity || '=' || classification, ',') FROM "
+                      "(SELECT identity, classification FROM learned_findings ORDER BY identity)");
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    conn.exec(
+        "UPDATE learned_findings SET classification = NULL, classification_reason = NULL, iso_min = NULL");
+  }
+  const auto r = rfdb(db, {"ingest", knowledge_fixture("learned").string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM learned_findings WHERE classification IS NULL"), "0");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM learned_findings WHERE superseded = 1"), "0");
+  EXPECT_EQ(query_value(db, "SELECT group_concat(identity || '=' || classification, ',') FROM "
+                            "(SELECT identity, classification FROM learned_findings ORDER BY identity)"),
+            classified);
+  EXPECT_EQ(finding(db, "full-header-quant-cast-gfx950.md", "iso_min"), "1.08");
+  // Read once: the ingest after that finds nothing to do.
+  const std::string before = dump_tables(db);
+  EXPECT_EQ(rfdb(db, {"ingest", knowledge_fixture("learned").string()}).code, 0);
   EXPECT_EQ(dump_tables(db), before);
 }
 
