@@ -84,6 +84,11 @@ void read_prefix(std::string_view s, std::size_t i, bool& is_signed, bool& negat
     } else if (start > 0 && s[start - 1] == '-' && (start == 1 || !is_word(s[start - 2]))) {
       is_signed = negative = true;
       --start;
+    } else if (ends_with_at(s, start, k_en_dash) &&
+               (start == k_en_dash.size() || s[start - k_en_dash.size() - 1] == ' ' ||
+                s[start - k_en_dash.size() - 1] == '(')) {
+      is_signed = negative = true; // "e2e –1.4%": an en dash used as a minus sign
+      start -= k_en_dash.size();
     }
   }
 }
@@ -95,6 +100,8 @@ std::size_t read_unit(std::string_view s, std::size_t i, StatedFigure::Metric& m
   std::size_t j = i;
   if (j < s.size() && s[j] == ' ') {
     ++j;
+  } else if (at(s, j, "\u202F") || at(s, j, "\u00A0")) {
+    j += at(s, j, "\u202F") ? std::string_view("\u202F").size() : std::string_view("\u00A0").size();
   }
   if (at(s, j, "%")) {
     metric = StatedFigure::Metric::e2e_pct;
@@ -119,8 +126,9 @@ std::size_t read_unit(std::string_view s, std::size_t i, StatedFigure::Metric& m
 // it, or i.
 std::size_t read_range_sep(std::string_view s, std::size_t i)
 {
-  for (std::string_view sep : {std::string_view("-"), k_en_dash, std::string_view(".."),
-                               std::string_view(" to "), std::string_view(" - ")}) {
+  for (std::string_view sep : {std::string_view("-"), k_en_dash, std::string_view(" .. "),
+                               std::string_view(".."), std::string_view(" to "), std::string_view(" - "),
+                               std::string_view(" \u2013 ")}) {
     if (at(s, i, sep)) {
       return i + sep.size();
     }
@@ -174,17 +182,74 @@ bool starts_any(std::string_view hay, std::initializer_list<std::string_view> ne
   return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return hay.starts_with(n); });
 }
 
-// A percentage that is a share, a ceiling, a band or a latency, not an e2e delta.
+// The sentence before `pos` (back to ". " or "; ", at most `n` bytes), lower case.
+std::string sentence_before(std::string_view s, std::size_t pos, std::size_t n)
+{
+  const std::size_t from = pos > n ? pos - n : 0;
+  std::string w = lower_window(s, from, pos);
+  for (std::string_view cut : {". ", "; "}) {
+    if (const auto k = w.rfind(cut); k != std::string::npos) {
+      w.erase(0, k + cut.size());
+    }
+  }
+  return w;
+}
+
+// The last offset of any of `needles` in `hay`, or npos.
+std::size_t last_of_any(std::string_view hay, std::initializer_list<std::string_view> needles)
+{
+  std::size_t last = std::string_view::npos;
+  for (const auto n : needles) {
+    if (const auto k = hay.rfind(n); k != std::string_view::npos && (last == std::string_view::npos || k > last)) {
+      last = k;
+    }
+  }
+  return last;
+}
+
+// A figure quoted from another card or run ("analog of the int4 card
+// (1.59×, +16.05 %)", "like the bf16 card (+6.05 %)"), or one that is a
+// projection, a bound or an early reading a later one replaced: not the
+// finding's own measurement. An analogy word counts unless a measurement
+// word ("measured", "here", "this run") comes after it.
+bool quoted_or_projected(std::string_view s, const StatedFigure& f)
+{
+  const std::string before = sentence_before(s, f.pos, 160);
+  const std::size_t analogy = last_of_any(
+      before, {"analog", "like the", "similar to", "as the", "same as the", "unlike the", "quoted from", "borrowed",
+               "per the ", "from the int", "from the bf", "from the fp", " card ("});
+  const std::size_t measured =
+      last_of_any(before, {"measured", "here ", "here,", "this run", "this card", "we got", "gave", "gives"});
+  if (analogy != std::string::npos && (measured == std::string::npos || measured < analogy)) {
+    return true;
+  }
+  const std::string near = sentence_before(s, f.pos, 30); // "flat at first (+0.2%)": across the parenthesis
+  const std::string after = lower_window(s, f.end, f.end + 24);
+  return contains_any(near, {"projected", "expected", "estimate", "at most", "up to", "predicted", "would ",
+                             "could ", "suggested", "target", "first attempt", "first try", "at first",
+                             "initially", "earlier", "before the fix", "if the", "if it", "reaches"}) ||
+         starts_any(after, {"headroom", "(superseded", "superseded", "projected", "expected", "predicted",
+                            "target"}) ||
+         contains_any(clause_after(s, f.end, 32), {"first session", "first run", "superseded", "headroom"});
+}
+
+// A percentage that is a share, a ceiling, a band, a latency, a kernel time
+// or memory, not an e2e delta.
 bool percent_is_measurement(std::string_view s, const StatedFigure& f)
 {
   const std::string after = lower_window(s, f.end, f.end + 28);
   if (starts_any(after, {"gpu", "of ", "noise", "band", "box noise", "ceiling", "e2e ceiling", "head", "hbm",
-                         "spread", "drift", "cumulative", "summed", "share", "amdahl", "floor", "/layer"})) {
+                         "spread", "drift", "cumulative", "summed", "share", "amdahl", "floor", "/layer",
+                         "e2e time", "memory", "of gpu", "time"})) {
     return false;
   }
   const std::string before = clause_before(s, f.pos, 28);
-  if (contains_any(before, {"ceiling", "tpot", "ttft", "itl", "spread", "drift", "band", "noise floor",
-                            "head ", "gpu time", "pct_gpu", "share", "cost", "latency", "fell"})) {
+  if (contains_any(before, {"ceiling", "tpot", "ttft", "itl", "spread", "drift", "band", "noise floor", "head ",
+                            "gpu time", "pct_gpu", "share", "cost", "latency", "fell", "kernel time", "step time",
+                            "memory", "accuracy", "weights", "per-launch", "launch time", "op time"})) {
+    return false;
+  }
+  if (quoted_or_projected(s, f)) {
     return false;
   }
   if (f.signed_) {
@@ -194,16 +259,30 @@ bool percent_is_measurement(std::string_view s, const StatedFigure& f)
          contains_any(clause_before(s, f.pos, 24), {"e2e", "tok/s", "throughput"});
 }
 
+// An unsigned percentage stated as a loss: "e2e throughput dropped 3.2%",
+// "e2e regressed by 2.4%", "e2e 2.5% slower".
+bool unsigned_loss(std::string_view s, const StatedFigure& f)
+{
+  return !f.signed_ && (contains_any(clause_before(s, f.pos, 24),
+                                     {"drop", "regress", "lost", "loss of", "down ", "decrease", "worse", "fell"}) ||
+                        starts_any(lower_window(s, f.end, f.end + 16),
+                                   {"slower", "lower", "loss", "drop", "regression", "worse", "down"}));
+}
+
 // An × figure that an isolated word stands near, and that is not a
 // throughput ratio or a slowdown.
 bool times_is_isolated(std::string_view s, const StatedFigure& f)
 {
+  // "tok/s, 1.2437×" is a throughput ratio; "+3.1% e2e, iso 1.45×" is not:
+  // an isolated word after the last throughput word keeps the figure.
   const std::string before = clause_before(s, f.pos, 20);
-  if (contains_any(before, {"tok/s", "director", "e2e", "throughput", "full-run", "ceiling"})) {
+  const std::size_t ratio = last_of_any(before, {"tok/s", "director", "e2e", "throughput", "full-run", "ceiling"});
+  const std::size_t iso_word = last_of_any(before, {"iso", "kernel", "geomean", "speedup", "op-level"});
+  if (ratio != std::string::npos && (iso_word == std::string::npos || iso_word < ratio)) {
     return false;
   }
   const std::string after = clause_after(s, f.end, 24);
-  if (contains_any(after, {"slower", "the fused", "ceiling", "tok/s"})) {
+  if (contains_any(after, {"the fused", "ceiling", "tok/s"}) || quoted_or_projected(s, f)) {
     return false;
   }
   const std::string near = clause_before(s, f.pos, 40) + " | " + clause_after(s, f.end, 30);
@@ -234,7 +313,7 @@ std::vector<StatedFigure> stated_figures(std::string_view s)
   std::vector<StatedFigure> out;
   std::size_t i = 0;
   while (i < s.size()) {
-    if (!is_digit(s[i]) || (i > 0 && (is_word(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '='))) {
+    if (!is_digit(s[i]) || (i > 0 && (is_word(s[i - 1]) || s[i - 1] == '.'))) {
       ++i;
       continue;
     }
@@ -269,6 +348,9 @@ std::vector<StatedFigure> stated_figures(std::string_view s)
       if (at(s, k, k_minus)) {
         neg2 = true;
         k += k_minus.size();
+      } else if (at(s, k, "-") && s.substr(past, sep - past) != "-") {
+        neg2 = true; // "+0.9% .. -0.3%"
+        ++k;
       }
       double second = 0.0;
       int dec2 = 0;
@@ -294,6 +376,18 @@ std::vector<StatedFigure> stated_figures(std::string_view s)
     f.end = unit_end;
     const bool keep =
         metric == StatedFigure::Metric::e2e_pct ? percent_is_measurement(s, f) : times_is_isolated(s, f);
+    if (keep && metric == StatedFigure::Metric::e2e_pct && unsigned_loss(s, f)) {
+      const double lo = -f.hi; // "e2e dropped 3.2%"
+      f.hi = -f.lo;
+      f.lo = lo;
+      f.signed_ = true;
+    }
+    if (keep && metric == StatedFigure::Metric::isolated &&
+        starts_any(lower_window(s, f.end, f.end + 12), {"slower"}) && f.lo > 0.0) {
+      const double lo = 1.0 / f.hi; // "1.3× slower" is 0.77×
+      f.hi = 1.0 / f.lo;
+      f.lo = lo;
+    }
     if (keep) {
       out.push_back(f);
     }
@@ -322,32 +416,49 @@ std::string figure_text(const StatedFigure& f)
   return f.lo == f.hi ? one(f.lo) : fmt::format("{} to {}", one(f.lo), one(f.hi));
 }
 
-// In-noise words in the clause around a headline figure.
-bool noise_words(std::string_view s, const StatedFigure& f)
+// True when one of `needles` stands in `hay` without a negation just before
+// it ("not overlapping", "no output divergence", "non-overlapping", "not a null").
+bool stated_unnegated(std::string_view hay, std::initializer_list<std::string_view> needles)
 {
-  const std::string around = clause_before(s, f.pos, 60) + " | " + clause_after(s, f.end, 80);
-  if (contains_any(around, {"sub-noise", "in noise", "inside noise", "inside the noise", "within noise",
-                            "within the noise", "below the 0.5", "below a 0.5", "below the noise",
-                            "inside the 0.5", "=noise", "is noise", " null", "ranges overlap",
-                            "distributions overlap", "not significant"})) {
-    return true;
-  }
-  std::size_t k = 0;
-  while ((k = around.find("overlapping", k)) != std::string::npos) {
-    const bool negated = (k >= 4 && around.compare(k - 4, 4, "non-") == 0) ||
-                         (k >= 4 && around.compare(k - 4, 4, "non ") == 0);
-    if (!negated) {
-      return true;
+  for (const auto n : needles) {
+    for (std::size_t k = hay.find(n); k != std::string_view::npos; k = hay.find(n, k + 1)) {
+      if (k > 0 && std::isalpha(static_cast<unsigned char>(hay[k - 1])) != 0 && n.front() != ' ') {
+        continue; // inside a word: "in noise" in "within noise"
+      }
+      const std::string_view lead = hay.substr(k >= 6 ? k - 6 : 0, k >= 6 ? 6 : k);
+      if (!contains_any(lead, {"not ", "no ", "non-", "non ", "n't ", "never "})) {
+        return true;
+      }
     }
-    k += 11;
   }
   return false;
 }
 
+// The clause around a headline figure: its own sentence before it, and after
+// it up to the next sentence or parenthesis (a parenthesis after a figure
+// speaks of something else: "+2.3 % e2e (the fp8 rewrite … was rejected)").
+std::string around(std::string_view s, const StatedFigure& f, std::size_t before, std::size_t after)
+{
+  std::string tail = clause_after(s, f.end, after);
+  if (const auto k = tail.find(" ("); k != std::string::npos) {
+    tail.resize(k);
+  }
+  return clause_before(s, f.pos, before) + " | " + tail;
+}
+
+// In-noise words in the clause around a headline figure.
+bool noise_words(std::string_view s, const StatedFigure& f)
+{
+  return stated_unnegated(around(s, f, 60, 80),
+                          {"sub-noise", "in noise", "inside noise", "inside the noise", "within noise",
+                           "within the noise", "below the 0.5", "below a 0.5", "below the noise", "inside the 0.5",
+                           "=noise", "is noise", " null", "ranges overlap", "distributions overlap",
+                           "not significant", "overlapping"});
+}
+
 bool rejected_words(std::string_view s, const StatedFigure& f)
 {
-  return contains_any(clause_before(s, f.pos, 40) + " | " + clause_after(s, f.end, 60),
-                      {"rejected", "parity fail", "diverge"});
+  return stated_unnegated(around(s, f, 40, 60), {"rejected", "parity fail", "diverge"});
 }
 
 // An isolated-only text that says its e2e cannot clear the noise band ("a
@@ -466,7 +577,7 @@ KnowledgeClass classify_knowledge(const KnowledgeText& in)
     as_stated(c, in);
     return c;
   }
-  if (contains_any(status, {"deprecated", "retired", "superseded", "archived", "obsolete"})) {
+  if (starts_any(status, {"deprecated", "retired", "superseded", "archived", "obsolete", "withdrawn"})) {
     c.kind = KnowledgeKind::archived;
     c.reason = fmt::format("status {}", in.status);
     as_stated(c, in);
@@ -491,20 +602,32 @@ KnowledgeClass classify_knowledge(const KnowledgeText& in)
     }
     return l.starts_with(p);
   };
-  if (type == "anti-pattern" || type == "antipattern") {
+  if (type == "anti-pattern" || type == "antipattern" || type == "dead-end" || type == "dead end" ||
+      type == "negative" || type == "regression") {
     c.kind = KnowledgeKind::negative;
-    c.reason = "type anti-pattern";
+    c.reason = fmt::format("type {}", type);
     const auto figures = stated_figures(in.effect);
     take_numbers(c, first_of(figures, Metric::e2e_pct), first_of(figures, Metric::isolated));
     return c;
   }
-  if (type == "method" || lead_starts("measurement method") || lead_starts("method card")) {
+  if (type == "method" || type == "methodology" || type == "measurement" || lead_starts("measurement method") ||
+      lead_starts("method card")) {
     c.kind = KnowledgeKind::method;
-    c.reason = type == "method" ? "type method" : "the lead states a measurement method";
+    c.reason = !type.empty() ? fmt::format("type {}", type) : "the lead states a measurement method";
     as_stated(c, in);
     return c;
   }
   if (line && lead_starts("routing") && lead.find("lever") == std::string::npos) {
+    // Routing, not a result — unless it states an e2e loss, which a Caution
+    // must carry.
+    const auto figures = stated_figures(in.text);
+    const StatedFigure* e2e = first_of(figures, Metric::e2e_pct);
+    if (e2e != nullptr && e2e->hi < -k_e2e_noise_pct) {
+      c.kind = KnowledgeKind::negative;
+      c.reason = fmt::format("the routing lead states e2e {} (a loss beyond the band)", figure_text(*e2e));
+      take_numbers(c, e2e, first_of(figures, Metric::isolated));
+      return c;
+    }
     KnowledgeClass r = where_to_look(in, "the lead states routing, not a result");
     as_stated(r, in);
     return r;

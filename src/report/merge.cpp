@@ -128,7 +128,8 @@ bool dtypes_agree(const std::set<std::string>& a, const std::set<std::string>& b
 std::set<std::string> finding_dtypes(const ImportedFinding& f)
 {
   for (const std::string_view t : {std::string_view(f.key_raw), std::string_view(f.name),
-                                   std::string_view(f.description), std::string_view(f.title)}) {
+                                   std::string_view(f.description), std::string_view(f.title),
+                                   std::string_view(f.effect)}) {
     if (auto d = dtypes_named(t); !d.empty()) {
       return d;
     }
@@ -149,6 +150,18 @@ Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string
     }
   }
   return nullptr;
+}
+
+// Letters and digits only: "Kimi K2.6", "Kimi-K2.6" and "kimi_k26" compare equal.
+std::string alnum_only(std::string_view text)
+{
+  std::string out;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 // The runs of `l` an imported finding restates: a run whose model it names
@@ -183,7 +196,7 @@ std::vector<std::string> restated_runs(const Line& l, const ImportedFinding& f, 
     }
     std::string model = util::lower_ascii(run->model);
     model.erase(0, model.find_last_of('/') == std::string::npos ? 0 : model.find_last_of('/') + 1);
-    if (!model.empty() && text.find(model) != std::string::npos) {
+    if (!model.empty() && alnum_only(text).find(alnum_only(model)) != std::string::npos) {
       out.push_back(id);
     }
   }
@@ -351,7 +364,7 @@ std::set<std::string> dtypes_named(std::string_view text)
   static const std::pair<std::string_view, std::string_view> k_spellings[] = {
       {"bf16", "bf16"}, {"bfloat16", "bf16"}, {"fp16", "fp16"},   {"float16", "fp16"}, {"fp8", "fp8"},
       {"w8a8", "fp8"},  {"a8w8", "fp8"},      {"e4m3", "fp8"},    {"int4", "int4"},    {"w4a16", "int4"},
-      {"gptq", "int4"}, {"awq", "int4"},      {"int8", "int8"},   {"w8a16", "int8"},   {"mxfp4", "mxfp4"},
+      {"gptq", "int4"}, {"awq", "int4"},      {"int8", "int8"},   {"w8a16", "int8"},   {"w4a8", "w4a8"}, {"mxfp4", "mxfp4"},
       {"fp4", "mxfp4"}, {"nvfp4", "mxfp4"},   {"mxfp8", "mxfp8"}, {"fp32", "fp32"}};
   std::set<std::string> out;
   const std::string lower = util::lower_ascii(text);

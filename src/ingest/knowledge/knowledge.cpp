@@ -196,7 +196,12 @@ std::string json_field(const std::string& fields, std::string_view key)
 void classify(Finding& f)
 {
   const std::string description = json_field(f.fields, "description");
-  const std::string status = json_field(f.fields, "status");
+  // A `lifecycle` outside active|archived (read as active, with a warning)
+  // that retires the card ("deprecated") archives it like such a status.
+  std::string status = json_field(f.fields, "status");
+  if (status.empty()) {
+    status = json_field(f.fields, "lifecycle");
+  }
   const std::string title = json_field(f.fields, "title");
   const std::string generator = json_field(f.fields, "generator");
   domain::KnowledgeText in{f.origin,    f.type,   f.lifecycle, status, f.name,   title,
