@@ -126,9 +126,9 @@ std::size_t read_unit(std::string_view s, std::size_t i, StatedFigure::Metric& m
 // it, or i.
 std::size_t read_range_sep(std::string_view s, std::size_t i)
 {
-  for (std::string_view sep : {std::string_view("-"), k_en_dash, std::string_view(" .. "),
-                               std::string_view(".."), std::string_view(" to "), std::string_view(" - "),
-                               std::string_view(" \u2013 ")}) {
+  for (std::string_view sep :
+       {std::string_view("-"), k_en_dash, std::string_view(" .. "), std::string_view(".."),
+        std::string_view(" to "), std::string_view(" - "), std::string_view(" \u2013 ")}) {
     if (at(s, i, sep)) {
       return i + sep.size();
     }
@@ -200,7 +200,8 @@ std::size_t last_of_any(std::string_view hay, std::initializer_list<std::string_
 {
   std::size_t last = std::string_view::npos;
   for (const auto n : needles) {
-    if (const auto k = hay.rfind(n); k != std::string_view::npos && (last == std::string_view::npos || k > last)) {
+    if (const auto k = hay.rfind(n);
+        k != std::string_view::npos && (last == std::string_view::npos || k > last)) {
       last = k;
     }
   }
@@ -216,8 +217,8 @@ bool quoted_or_projected(std::string_view s, const StatedFigure& f)
 {
   const std::string before = sentence_before(s, f.pos, 160);
   const std::size_t analogy = last_of_any(
-      before, {"analog", "like the", "similar to", "as the", "same as the", "unlike the", "quoted from", "borrowed",
-               "per the ", "from the int", "from the bf", "from the fp", " card ("});
+      before, {"analog", "like the", "similar to", "as the", "same as the", "unlike the", "quoted from",
+               "borrowed", "per the ", "from the int", "from the bf", "from the fp", " card ("});
   const std::size_t measured =
       last_of_any(before, {"measured", "here ", "here,", "this run", "this card", "we got", "gave", "gives"});
   if (analogy != std::string::npos && (measured == std::string::npos || measured < analogy)) {
@@ -238,15 +239,16 @@ bool quoted_or_projected(std::string_view s, const StatedFigure& f)
 bool percent_is_measurement(std::string_view s, const StatedFigure& f)
 {
   const std::string after = lower_window(s, f.end, f.end + 28);
-  if (starts_any(after, {"gpu", "of ", "noise", "band", "box noise", "ceiling", "e2e ceiling", "head", "hbm",
-                         "spread", "drift", "cumulative", "summed", "share", "amdahl", "floor", "/layer",
-                         "e2e time", "memory", "of gpu", "time"})) {
+  if (starts_any(after, {"gpu",    "of ",   "noise",  "band",     "box noise",  "ceiling", "e2e ceiling",
+                         "head",   "hbm",   "spread", "drift",    "cumulative", "summed",  "share",
+                         "amdahl", "floor", "/layer", "e2e time", "memory",     "of gpu",  "time"})) {
     return false;
   }
   const std::string before = clause_before(s, f.pos, 28);
-  if (contains_any(before, {"ceiling", "tpot", "ttft", "itl", "spread", "drift", "band", "noise floor", "head ",
-                            "gpu time", "pct_gpu", "share", "cost", "latency", "fell", "kernel time", "step time",
-                            "memory", "accuracy", "weights", "per-launch", "launch time", "op time"})) {
+  if (contains_any(before, {"ceiling",  "tpot",        "ttft",       "itl",         "spread",    "drift",
+                            "band",     "noise floor", "head ",      "gpu time",    "pct_gpu",   "share",
+                            "cost",     "latency",     "fell",       "kernel time", "step time", "memory",
+                            "accuracy", "weights",     "per-launch", "launch time", "op time"})) {
     return false;
   }
   if (quoted_or_projected(s, f)) {
@@ -263,8 +265,8 @@ bool percent_is_measurement(std::string_view s, const StatedFigure& f)
 // "e2e regressed by 2.4%", "e2e 2.5% slower".
 bool unsigned_loss(std::string_view s, const StatedFigure& f)
 {
-  return !f.signed_ && (contains_any(clause_before(s, f.pos, 24),
-                                     {"drop", "regress", "lost", "loss of", "down ", "decrease", "worse", "fell"}) ||
+  return !f.signed_ && (contains_any(clause_before(s, f.pos, 24), {"drop", "regress", "lost", "loss of",
+                                                                   "down ", "decrease", "worse", "fell"}) ||
                         starts_any(lower_window(s, f.end, f.end + 16),
                                    {"slower", "lower", "loss", "drop", "regression", "worse", "down"}));
 }
@@ -276,7 +278,8 @@ bool times_is_isolated(std::string_view s, const StatedFigure& f)
   // "tok/s, 1.2437×" is a throughput ratio; "+3.1% e2e, iso 1.45×" is not:
   // an isolated word after the last throughput word keeps the figure.
   const std::string before = clause_before(s, f.pos, 20);
-  const std::size_t ratio = last_of_any(before, {"tok/s", "director", "e2e", "throughput", "full-run", "ceiling"});
+  const std::size_t ratio =
+      last_of_any(before, {"tok/s", "director", "e2e", "throughput", "full-run", "ceiling"});
   const std::size_t iso_word = last_of_any(before, {"iso", "kernel", "geomean", "speedup", "op-level"});
   if (ratio != std::string::npos && (iso_word == std::string::npos || iso_word < ratio)) {
     return false;
@@ -451,9 +454,9 @@ bool noise_words(std::string_view s, const StatedFigure& f)
 {
   return stated_unnegated(around(s, f, 60, 80),
                           {"sub-noise", "in noise", "inside noise", "inside the noise", "within noise",
-                           "within the noise", "below the 0.5", "below a 0.5", "below the noise", "inside the 0.5",
-                           "=noise", "is noise", " null", "ranges overlap", "distributions overlap",
-                           "not significant", "overlapping"});
+                           "within the noise", "below the 0.5", "below a 0.5", "below the noise",
+                           "inside the 0.5", "=noise", "is noise", " null", "ranges overlap",
+                           "distributions overlap", "not significant", "overlapping"});
 }
 
 bool rejected_words(std::string_view s, const StatedFigure& f)
@@ -610,8 +613,8 @@ KnowledgeClass classify_knowledge(const KnowledgeText& in)
     take_numbers(c, first_of(figures, Metric::e2e_pct), first_of(figures, Metric::isolated));
     return c;
   }
-  if (type == "method" || type == "methodology" || type == "measurement" || lead_starts("measurement method") ||
-      lead_starts("method card")) {
+  if (type == "method" || type == "methodology" || type == "measurement" ||
+      lead_starts("measurement method") || lead_starts("method card")) {
     c.kind = KnowledgeKind::method;
     c.reason = !type.empty() ? fmt::format("type {}", type) : "the lead states a measurement method";
     as_stated(c, in);

@@ -127,9 +127,9 @@ bool dtypes_agree(const std::set<std::string>& a, const std::set<std::string>& b
 
 std::set<std::string> finding_dtypes(const ImportedFinding& f)
 {
-  for (const std::string_view t : {std::string_view(f.key_raw), std::string_view(f.name),
-                                   std::string_view(f.description), std::string_view(f.title),
-                                   std::string_view(f.effect)}) {
+  for (const std::string_view t :
+       {std::string_view(f.key_raw), std::string_view(f.name), std::string_view(f.description),
+        std::string_view(f.title), std::string_view(f.effect)}) {
     if (auto d = dtypes_named(t); !d.empty()) {
       return d;
     }
@@ -362,10 +362,10 @@ std::set<std::string> dtypes_named(std::string_view text)
   // Spellings of one dtype family as whole words (split on anything that is
   // not a letter or digit): int4_w4a16 → int4, a8w8 → fp8.
   static const std::pair<std::string_view, std::string_view> k_spellings[] = {
-      {"bf16", "bf16"}, {"bfloat16", "bf16"}, {"fp16", "fp16"},   {"float16", "fp16"}, {"fp8", "fp8"},
-      {"w8a8", "fp8"},  {"a8w8", "fp8"},      {"e4m3", "fp8"},    {"int4", "int4"},    {"w4a16", "int4"},
-      {"gptq", "int4"}, {"awq", "int4"},      {"int8", "int8"},   {"w8a16", "int8"},   {"w4a8", "w4a8"}, {"mxfp4", "mxfp4"},
-      {"fp4", "mxfp4"}, {"nvfp4", "mxfp4"},   {"mxfp8", "mxfp8"}, {"fp32", "fp32"}};
+      {"bf16", "bf16"},   {"bfloat16", "bf16"}, {"fp16", "fp16"},   {"float16", "fp16"}, {"fp8", "fp8"},
+      {"w8a8", "fp8"},    {"a8w8", "fp8"},      {"e4m3", "fp8"},    {"int4", "int4"},    {"w4a16", "int4"},
+      {"gptq", "int4"},   {"awq", "int4"},      {"int8", "int8"},   {"w8a16", "int8"},   {"w4a8", "w4a8"},
+      {"mxfp4", "mxfp4"}, {"fp4", "mxfp4"},     {"nvfp4", "mxfp4"}, {"mxfp8", "mxfp8"},  {"fp32", "fp32"}};
   std::set<std::string> out;
   const std::string lower = util::lower_ascii(text);
   std::size_t i = 0;
