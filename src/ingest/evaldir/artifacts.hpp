@@ -172,8 +172,17 @@ RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper);
 // ending in "_YYYYmmdd_HHMMSS"); nullopt when no valid date-time is found.
 std::optional<std::string> run_date_from_dir_name(std::string_view basename);
 
-// Top-N short_name rule (FORMATS.md §2.3): first identifier token of `name`,
-// "void " stripped, last "::" segment, at most 60 characters.
+// Top-N short_name of a row that gives none (FORMATS.md §2.3), from its
+// (demangled) `name`: the function's own name, at most 60 characters. The
+// return type, namespaces and classes, "(anonymous namespace)", template
+// argument lists, parameter lists, lambdas ("{lambda(int)#1}") and a
+// trailing ".kd" are skipped; `operator()` stands for the function or class
+// that holds it. A plain name ("Cijk_Ailk_…", "fused_moe_kernel") is itself;
+// a name of several words without a parameter or template list (a copy like
+// "Memcpy HtoD (Device -> Host)") gives its first word. Total: a name with no
+// identifier at all gives itself.
+//   "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float>(float*, int)"
+//     -> "cunn_SoftMaxForward"
 std::string derive_short_name(std::string_view name);
 
 } // namespace rfdb::ingest

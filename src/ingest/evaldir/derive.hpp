@@ -128,8 +128,9 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 
 // The version of the derivation rules (runs.derived_by): bump it when a rule
 // changes what derive_run makes of the same files, and every stored run is
-// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md).
-inline constexpr std::int64_t k_derivation_version = 1;
+// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md);
+// 2 = issue 27 (a Top-N short_name from the demangled function name).
+inline constexpr std::int64_t k_derivation_version = 2;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their
