@@ -94,6 +94,10 @@ struct DerivedAttempt {
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
   std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
   std::optional<double> validation_speedup; // × its throughput_speedup
+  // The variant its candidate or a ledger row names ("split-K", "stream-K",
+  // "decode-tile", "whole-file", "split-KV"), written into an authored
+  // kernel's or code patch's `lever` so a variant is a lever of its own.
+  std::optional<std::string> variant;
 };
 
 struct DerivedRun {
@@ -129,7 +133,8 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // The version of the derivation rules (runs.derived_by): bump it when a rule
 // changes what derive_run makes of the same files, and every stored run is
 // re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md);
-// 2 = issue 27 (a Top-N short_name from the demangled function name).
+// 2 = issue 27 (a Top-N short_name from the demangled function name, an
+// authored variant in the lever).
 inline constexpr std::int64_t k_derivation_version = 2;
 
 // The attempt records (candidates and references) one stored file holds, as
