@@ -76,6 +76,11 @@ struct AttemptRecord {
   // a config trial's change text (its merge identity).
   std::optional<std::string> task_dir;
   std::optional<std::string> config_change;
+  // integrate_result's env and flag change (apply_env / accepted_env,
+  // apply_flags) as written: a candidate the Director's final environment
+  // or config carries is deployed (derive.cpp).
+  std::optional<std::string> apply_env;
+  std::optional<std::string> apply_flags;
   // Which file family the record comes from (docs/attempt-model.md): the
   // measured candidates `integrate`, `sweep`, `opbench`; the references
   // `ledger`, `accepted`, `pending`, `flagged`.
@@ -163,6 +168,20 @@ Result<WorkflowReturn> parse_workflow_return(const json& doc, std::string_view r
 // throughputs, wrong types.
 Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
                                              std::vector<Warning>& warnings);
+
+// What the Director's validation ran (director_e2e_validation.json): its
+// final environment as "VAR=value …" (`final_env` at the top level or under
+// `serving_config`, or `env` of a `final_config` object; a string, a list of
+// strings or an object of VAR: value), its final serving flags (`final_flags`,
+// `final_config` as a string or its `flags`) and its notes
+// (`arbitration_note`, `validation_note`, `note`). Lenient: a field of another
+// type is ignored.
+struct DirectorFinal {
+  std::string env;
+  std::string flags;
+  std::string note;
+};
+DirectorFinal read_director_final(const json& doc);
 
 // Combine outcomes: each field of `upper` that is set replaces `lower`'s
 // (the director file overrides workflow_return.json).
