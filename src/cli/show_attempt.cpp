@@ -100,6 +100,7 @@ void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& 
   j["deployed"] = a.deployed;
   j["post_measured"] = a.post_measured;
   j["post_efficiency"] = json_or_null(a.post_efficiency);
+  j["post_note"] = json_or_null(a.post_note);
   j["validation"] = {{"class", a.validation_class},
                      {"throughput_speedup", json_or_null(a.validation_speedup)}};
 }

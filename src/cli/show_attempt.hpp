@@ -23,7 +23,8 @@ template <typename T> nlohmann::ordered_json json_or_null(const std::optional<T>
 
 // Append the outcome fields of attempt `a` to the object `j`, in this order:
 // verdict_raw, output_parity, parity_kind, reason, reject_reason, deployed,
-// post_measured, post_efficiency, validation {class, throughput_speedup}.
+// post_measured, post_efficiency, post_note ("post measured a stack of N
+// levers", else null), validation {class, throughput_speedup}.
 // `rfdb show` (each attempt) and `rfdb show --attempt` both end with them.
 void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& a);
 

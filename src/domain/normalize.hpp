@@ -165,7 +165,15 @@ std::string known_lever(std::string_view text, std::string_view op_class = "");
 // "Pass `--async-scheduling` to the server" → "--async_scheduling".
 std::string flag_lever(std::string_view text);
 
-// The reuse key of a lever: known_lever(text, op_class), else
+// True for the lever text ingest writes for a variant of an authored kernel
+// or code patch: "authored <backend> kernel (<variant>)" or
+// "code patch (<backend>, <variant>)", the variant one of split-K, split-KV,
+// stream-K, decode-tile, whole-file (any case).
+bool is_authored_variant(std::string_view text);
+
+// The reuse key of a lever: an authored variant (is_authored_variant) is
+// its own folded text ("authored triton kernel splitk": the kernel, not the
+// split-K technique it uses); else known_lever(text, op_class), else
 // flag_lever(text), else fold_lever_text(text).
 std::string lever_key(std::string_view text, std::string_view op_class = "");
 

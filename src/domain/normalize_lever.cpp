@@ -353,8 +353,29 @@ std::string flag_lever(std::string_view text)
   return out;
 }
 
+bool is_authored_variant(std::string_view text)
+{
+  text = util::trim(text);
+  if (!(text.starts_with("authored ") || text.starts_with("code patch (")) || !text.ends_with(")")) {
+    return false;
+  }
+  const std::size_t open = text.rfind('(');
+  std::string_view inside = text.substr(open + 1, text.size() - open - 2);
+  if (const std::size_t comma = inside.rfind(", "); comma != std::string_view::npos) {
+    inside.remove_prefix(comma + 2);
+  } else if (text.starts_with("code patch (")) {
+    return false; // "code patch (<backend>)": no variant
+  }
+  const std::string variant = util::lower_ascii(inside);
+  return variant == "split-k" || variant == "split-kv" || variant == "stream-k" || variant == "decode-tile" ||
+         variant == "whole-file";
+}
+
 std::string lever_key(std::string_view text, std::string_view op_class)
 {
+  if (is_authored_variant(text)) {
+    return fold_lever_text(text);
+  }
   if (std::string known = known_lever(text, op_class); !known.empty()) {
     return known;
   }

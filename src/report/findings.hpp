@@ -26,8 +26,9 @@
 //   measurement) needs its trial kept (verdict confirmed) with e2e > +0.5 %
 //   and parity not failed. Rejected, in-noise, parity-failed, unmeasured
 //   and unengaged attempts never make a line.
-// - The run's Director validation includes a lever when the final overlay
-//   deployed it (a kept config trial is in the final config). It is won
+// - The run's Director validation includes a lever when it is deployed (the
+//   final overlay, or the Director's final environment / config, deployed
+//   it; docs/attempt-model.md) (a kept config trial is in the final config). It is won
 //   when its class is win and its throughput_speedup > 1; lost when it
 //   includes the lever and its class is no_win or its speedup ≤ 1.
 // - Clean run: a kernel attempt with the isolated win, e2e beyond the band

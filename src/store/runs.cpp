@@ -3,7 +3,10 @@
 
 #include "rfdb_sql.hpp"
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace rfdb::store {
 
@@ -121,6 +124,17 @@ Result<void> fill_attempts(Database& db, RunDetail& run)
     }
     run.attempts.push_back(std::move(a));
   }));
+  // A post roofline that measured several deployed attempts on one kernel
+  // (a stack) gave none of them its efficiency: each says so.
+  for (auto& a : run.attempts) {
+    if (!a.deployed || !a.post_measured || a.post_efficiency) {
+      continue;
+    }
+    const auto n = std::count_if(run.attempts.begin(), run.attempts.end(), [&](const AttemptRow& o) {
+      return o.deployed && o.post_measured && !o.post_efficiency && o.short_name == a.short_name;
+    });
+    a.post_note = fmt::format("post measured a stack of {} levers", n);
+  }
   return {};
 }
 

@@ -64,6 +64,9 @@ struct AttemptRow {
   std::optional<std::string> output_parity, parity_kind, reason, reject_reason, round;
   bool measured = false, deployed = false, post_measured = false;
   std::optional<double> post_efficiency;
+  // "post measured a stack of N levers" when the post roofline measured N
+  // deployed attempts on this kernel together (none gets its efficiency).
+  std::optional<std::string> post_note;
   std::string validation_class; // the run's Director validation: win | no_win | flagged | unknown
   std::optional<double> validation_speedup;
 };

@@ -9,6 +9,8 @@
 // the headroom band; the file's headroom_ratio stays raw on the verdict.
 #include "support/helpers.hpp"
 
+#include "ingest/evaldir/derive.hpp"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -575,7 +577,7 @@ TEST(DevRunRederive, RowsWrittenByOlderRulesAreRederivedOnTheNextIngest)
   const auto db = tmp / "old.sqlite";
   const auto dir = (dev_runs_dir() / k_dev_runs[3]).string();
   ASSERT_EQ(run_cli({"--db", db.string(), "ingest", dir}).code, 0);
-  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), "1");
+  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), std::to_string(ingest::k_derivation_version));
   const auto again = run_cli({"--db", db.string(), "ingest", dir, "--format", "json"});
   EXPECT_EQ(json::parse(again.out).at("paths").at(0).at("status"), "unchanged");
   {
@@ -590,7 +592,7 @@ TEST(DevRunRederive, RowsWrittenByOlderRulesAreRederivedOnTheNextIngest)
   EXPECT_EQ(path.at("status"), "updated");
   EXPECT_EQ(path.at("files").at("added").size(), 0U);
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts"), "6");
-  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), "1");
+  EXPECT_EQ(query_value(db, "SELECT derived_by FROM runs"), std::to_string(ingest::k_derivation_version));
 }
 
 } // namespace

@@ -340,37 +340,157 @@ std::optional<std::string> run_date_from_dir_name(std::string_view basename)
   return std::nullopt;
 }
 
+namespace {
+
+bool is_ident_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+bool closes(char open, char close)
+{
+  return (open == '<' && close == '>') || (open == '(' && close == ')') || (open == '{' && close == '}') ||
+         (open == '[' && close == ']');
+}
+
+// Index just past the bracket group opening at `name[i]` ('<', '(', '{' or
+// '['), nested groups of any kind included; a closer that does not match the
+// innermost open group (the '>' of "->") is text. name.size() when unclosed.
+std::size_t skip_group(std::string_view name, std::size_t i)
+{
+  std::string stack;
+  for (; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<' || c == '(' || c == '{' || c == '[') {
+      stack += c;
+    } else if (!stack.empty() && closes(stack.back(), c)) {
+      stack.pop_back();
+      if (stack.empty()) {
+        return i + 1;
+      }
+    }
+  }
+  return name.size();
+}
+
+// One segment of a qualified name: an identifier, an operator, or a scope
+// that names nothing ("(anonymous namespace)", "{lambda(int)#1}").
+struct NameSegment {
+  std::string text;
+  bool anonymous = false;
+};
+
+// The function's own name among the segments of its qualified name: the last
+// named segment, `operator()` standing for the class or function that holds it.
+std::string own_name(const std::vector<NameSegment>& segments)
+{
+  for (auto it = segments.rbegin(); it != segments.rend(); ++it) {
+    if (it->anonymous || it->text.empty()) {
+      continue;
+    }
+    if (it->text == "operator()" && std::next(it) != segments.rend()) {
+      continue;
+    }
+    return it->text;
+  }
+  return {};
+}
+
+} // namespace
+
 std::string derive_short_name(std::string_view name)
 {
   constexpr std::size_t k_max_len = 60;
-  while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) {
-    name.remove_prefix(1);
-  }
-  if (name.substr(0, 5) == "void ") {
-    name.remove_prefix(5);
-  }
-  const auto is_ident = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+  constexpr std::string_view k_anonymous = "(anonymous namespace)";
+  name = util::trim(name);
+  // The words of the name at depth 0: a declaration's return type, then its
+  // qualified name; `words` holds the finished ones, `segments` the current.
+  std::vector<std::vector<NameSegment>> words;
+  std::vector<NameSegment> segments;
+  std::string current;
+  bool declaration = false; // template or parameter list seen: the last word is the name
+  const auto end_segment = [&] {
+    if (!current.empty()) {
+      segments.push_back({std::move(current), false});
+      current.clear();
+    }
   };
-  std::size_t start = 0;
-  while (start < name.size() && (!is_ident(name[start]) || name[start] == ':')) {
-    ++start;
+  const auto end_word = [&] {
+    end_segment();
+    if (!segments.empty()) {
+      words.push_back(std::move(segments));
+      segments.clear();
+    }
+  };
+  std::size_t i = 0;
+  while (i < name.size()) {
+    const char c = name[i];
+    if (is_ident_char(c)) {
+      current += c;
+      ++i;
+    } else if (current == "operator" && c != ' ') {
+      // operator(), operator<, operator[] ...: the symbol is part of the name.
+      const std::size_t sym = name.substr(i, 2) == "()" || name.substr(i, 2) == "[]" ? 2 : 1;
+      current.append(name.substr(i, sym));
+      i += sym;
+      while (i < name.size() && std::string_view("<>=+-*/%&|^!~").find(name[i]) != std::string_view::npos) {
+        current += name[i++];
+      }
+    } else if (name.substr(i, 2) == "::") {
+      end_segment();
+      i += 2;
+    } else if (name.substr(i, k_anonymous.size()) == k_anonymous) {
+      end_segment();
+      segments.push_back({std::string(k_anonymous), true});
+      i += k_anonymous.size();
+    } else if (c == '<') {
+      end_segment();
+      declaration = true;
+      i = skip_group(name, i);
+    } else if (c == '{' || c == '[') { // {lambda(int)#1}, [clone .cold]
+      end_segment();
+      if (c == '{') {
+        segments.push_back({std::string(name.substr(i, skip_group(name, i) - i)), true});
+      }
+      i = skip_group(name, i);
+    } else if (c == '(') {
+      if (i > 0 && name[i - 1] == ' ') {
+        break; // prose ("Memcpy HtoD (Device -> Host)"), not a parameter list
+      }
+      end_segment();
+      declaration = true;
+      i = skip_group(name, i);
+      // A function-local entity continues after "::" (`f(int)::{lambda()#1}`,
+      // `g() const::{lambda()#2}`); otherwise the parameter list ends the name.
+      std::size_t j = i;
+      while (j < name.size() && name[j] == ' ') {
+        ++j;
+      }
+      if (name.substr(j, 5) == "const") {
+        j += 5;
+      }
+      if (name.substr(j, 2) != "::") {
+        break;
+      }
+      i = j;
+    } else if (c == ' ' || c == '*' || c == '&') {
+      end_word();
+      ++i;
+    } else {
+      break; // '.' of "kernel.kd", ',' ...: the name ended
+    }
   }
-  std::size_t end = start;
-  while (end < name.size() && is_ident(name[end])) {
-    ++end;
+  end_word();
+  std::string out;
+  if (!words.empty()) {
+    // A declaration names its function last (after the return type); a plain
+    // name of several words is named by its first.
+    out = own_name(declaration ? words.back() : words.front());
   }
-  std::string_view token = name.substr(start, end - start);
-  while (!token.empty() && token.back() == ':') {
-    token.remove_suffix(1);
+  if (out.empty()) {
+    out = std::string(name);
   }
-  if (const auto sep = token.rfind("::"); sep != std::string_view::npos) {
-    token.remove_prefix(sep + 2);
-  }
-  if (token.empty()) {
-    token = name;
-  }
-  return std::string(token.substr(0, k_max_len));
+  return out.substr(0, k_max_len);
 }
 
 } // namespace rfdb::ingest

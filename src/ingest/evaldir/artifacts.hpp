@@ -76,6 +76,11 @@ struct AttemptRecord {
   // a config trial's change text (its merge identity).
   std::optional<std::string> task_dir;
   std::optional<std::string> config_change;
+  // integrate_result's env and flag change (apply_env / accepted_env,
+  // apply_flags) as written: a candidate the Director's final environment
+  // or config carries is deployed (derive.cpp).
+  std::optional<std::string> apply_env;
+  std::optional<std::string> apply_flags;
   // Which file family the record comes from (docs/attempt-model.md): the
   // measured candidates `integrate`, `sweep`, `opbench`; the references
   // `ledger`, `accepted`, `pending`, `flagged`.
@@ -164,6 +169,20 @@ Result<WorkflowReturn> parse_workflow_return(const json& doc, std::string_view r
 Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
                                              std::vector<Warning>& warnings);
 
+// What the Director's validation ran (director_e2e_validation.json): its
+// final environment as "VAR=value …" (`final_env` at the top level or under
+// `serving_config`, or `env` of a `final_config` object; a string, a list of
+// strings or an object of VAR: value), its final serving flags (`final_flags`,
+// `final_config` as a string or its `flags`) and its notes
+// (`arbitration_note`, `validation_note`, `note`). Lenient: a field of another
+// type is ignored.
+struct DirectorFinal {
+  std::string env;
+  std::string flags;
+  std::string note;
+};
+DirectorFinal read_director_final(const json& doc);
+
 // Combine outcomes: each field of `upper` that is set replaces `lower`'s
 // (the director file overrides workflow_return.json).
 RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper);
@@ -172,8 +191,17 @@ RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper);
 // ending in "_YYYYmmdd_HHMMSS"); nullopt when no valid date-time is found.
 std::optional<std::string> run_date_from_dir_name(std::string_view basename);
 
-// Top-N short_name rule (FORMATS.md §2.3): first identifier token of `name`,
-// "void " stripped, last "::" segment, at most 60 characters.
+// Top-N short_name of a row that gives none (FORMATS.md §2.3), from its
+// (demangled) `name`: the function's own name, at most 60 characters. The
+// return type, namespaces and classes, "(anonymous namespace)", template
+// argument lists, parameter lists, lambdas ("{lambda(int)#1}") and a
+// trailing ".kd" are skipped; `operator()` stands for the function or class
+// that holds it. A plain name ("Cijk_Ailk_…", "fused_moe_kernel") is itself;
+// a name of several words without a parameter or template list (a copy like
+// "Memcpy HtoD (Device -> Host)") gives its first word. Total: a name with no
+// identifier at all gives itself.
+//   "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float>(float*, int)"
+//     -> "cunn_SoftMaxForward"
 std::string derive_short_name(std::string_view name);
 
 } // namespace rfdb::ingest

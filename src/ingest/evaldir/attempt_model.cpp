@@ -63,6 +63,78 @@ int verdict_rank(const std::optional<std::string>& raw)
   return 50;
 }
 
+// The variant a candidate's name or tag spells ("triton_splitk",
+// "cand_K_streamk_v2", "whole-file"), with the kernel's own name removed
+// first (a kernel called `*_splitk_*` does not make every candidate on it a
+// split-K variant); nullopt when it names none.
+std::optional<std::string> variant_named(std::string_view name, std::string_view kernel)
+{
+  std::string text(name);
+  if (!kernel.empty()) {
+    for (auto at = text.find(kernel); at != std::string::npos; at = text.find(kernel, at)) {
+      text.replace(at, kernel.size(), " ");
+    }
+  }
+  std::string words = " ";
+  for (const char c : text) {
+    const char l = util::lower_ascii(c);
+    if ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) {
+      words += l;
+    } else if (words.back() != ' ') {
+      words += ' ';
+    }
+  }
+  words += ' ';
+  struct Spelling {
+    std::string_view variant;
+    std::array<std::string_view, 2> words;
+  };
+  static constexpr std::array<Spelling, 5> k_variants = {{
+      {"split-KV", {" split kv ", " splitkv "}},
+      {"split-K", {" split k ", " splitk "}},
+      {"stream-K", {" stream k ", " streamk "}},
+      {"decode-tile", {" decode tile ", " decodetile "}},
+      {"whole-file", {" whole file ", " wholefile "}},
+  }};
+  for (const auto& v : k_variants) {
+    for (const auto w : v.words) {
+      if (words.find(w) != std::string::npos) {
+        return std::string(v.variant);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The part of a candidate dir "cand_<kernel>_<tag>" after the kernel, else
+// the dir without "cand_".
+std::string_view candidate_part(std::string_view candidate, std::string_view kernel)
+{
+  if (candidate.substr(0, 5) == "cand_") {
+    candidate.remove_prefix(5);
+  }
+  if (!kernel.empty() && candidate.substr(0, kernel.size()) == kernel) {
+    candidate.remove_prefix(kernel.size());
+  }
+  return candidate;
+}
+
+// An authored kernel or code patch whose candidate or ledger row names a
+// variant carries it in its lever text: "authored triton kernel (split-K)",
+// "code patch (rebind, whole-file)".
+void name_variant(DerivedAttempt& d)
+{
+  std::string& lever = d.record.lever;
+  if (!d.variant || !(lever.starts_with("authored ") || lever.starts_with("code patch"))) {
+    return;
+  }
+  if (lever.ends_with(")")) {
+    lever.insert(lever.size() - 1, ", " + *d.variant);
+  } else {
+    lever += " (" + *d.variant + ")";
+  }
+}
+
 template <typename T> void fill(std::optional<T>& into, const std::optional<T>& from)
 {
   if (!into && from) {
@@ -94,6 +166,7 @@ public:
       }
     }
     d.key = unique_key(std::move(key));
+    note_variant(d, in.record);
     d.measured = has_numbers(in.record);
     d.deployed = in.record.accepted_overlay && !in.record.accepted_overlay->empty();
     d.sources.push_back({in.source_id, in.record.json_pointer});
@@ -298,10 +371,44 @@ private:
     return d.ledger_order < 0 && !domain::is(d.record.origin, domain::AttemptOrigin::ledger);
   }
 
+  // The variant the record's names spell (its candidate dir or ledger
+  // direction after the kernel, its backend, the candidate's own
+  // short_name), unless the attempt already has one.
+  static void note_variant(DerivedAttempt& d, const AttemptRecord& r)
+  {
+    if (d.variant || domain::is(d.kind, domain::AttemptKind::config)) {
+      return;
+    }
+    const std::string& kernel = d.record.short_name.empty() ? r.short_name : d.record.short_name;
+    std::vector<std::string_view> names;
+    if (r.candidate) {
+      const auto colon = r.candidate->rfind(':');
+      names.push_back(colon != std::string::npos && domain::is(r.origin, domain::AttemptOrigin::ledger)
+                          ? std::string_view(*r.candidate).substr(colon + 1)
+                          : candidate_part(*r.candidate, kernel));
+    }
+    if (r.backend) {
+      names.emplace_back(*r.backend);
+    }
+    if (r.short_name != kernel) {
+      names.emplace_back(r.short_name);
+    }
+    if (d.candidate_short_name) {
+      names.emplace_back(*d.candidate_short_name);
+    }
+    for (const auto name : names) {
+      if (auto v = variant_named(name, kernel)) {
+        d.variant = std::move(v);
+        return;
+      }
+    }
+  }
+
   void attach(DerivedAttempt& d, const RecordIn& in, bool is_ledger)
   {
     AttemptRecord& a = d.record;
     const AttemptRecord& r = in.record;
+    note_variant(d, r);
     d.sources.push_back({in.source_id, r.json_pointer});
     fill(a.backend, r.backend);
     fill(a.winner_kind, r.winner_kind);
@@ -387,7 +494,11 @@ std::vector<DerivedAttempt> build_attempts(std::vector<RecordIn> records, const 
       b.add_reference(std::move(in), ledger ? ledger_index++ : -1);
     }
   }
-  return b.take();
+  std::vector<DerivedAttempt> out = b.take();
+  for (auto& d : out) {
+    name_variant(d);
+  }
+  return out;
 }
 
 } // namespace rfdb::ingest

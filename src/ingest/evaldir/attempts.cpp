@@ -186,6 +186,8 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   }
   RFDB_TRY_ASSIGN(flags, get_text_or_list(doc, "apply_flags", k_root));
   finish_lever(a, "integrate_result", env, flags);
+  a.apply_env = env;
+  a.apply_flags = flags;
   RFDB_TRY_ASSIGN(a.accepted_overlay, get_string(doc, "accepted_overlay", k_root));
   RFDB_TRY_ASSIGN(a.target_callable, get_string(doc, "target_callable", k_root));
   a.reject_reason = reject_word(a.reason);

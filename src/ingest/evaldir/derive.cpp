@@ -279,8 +279,200 @@ void choose_deployed(DerivedRun& run)
   }
 }
 
-// A post roofline measured the kernel as the final overlay deployed it: its
-// efficiency belongs to the deployed attempt on that kernel alone.
+// "VAR=value" words of an env text (other words skipped), in order.
+std::vector<std::pair<std::string, std::string>> env_assignments(std::string_view text)
+{
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(" \t\n", pos), text.size());
+    const std::string_view word = text.substr(pos, end - pos);
+    const std::size_t eq = word.find('=');
+    const auto name = word.substr(0, eq);
+    const bool is_name =
+        eq != std::string_view::npos && eq > 0 && std::all_of(name.begin(), name.end(), [](char c) {
+          return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        });
+    if (is_name) {
+      out.emplace_back(std::string(name), std::string(word.substr(eq + 1)));
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+// Two values of one variable agree: equal, or one path ends with the other
+// at a '/' ("config/moe_tuned_int4" and "/wekafs/…/config/moe_tuned_int4").
+bool env_value_agrees(std::string_view a, std::string_view b)
+{
+  if (a == b) {
+    return true;
+  }
+  if (a.size() < b.size()) {
+    std::swap(a, b);
+  }
+  return !b.empty() && a.ends_with(b) && (a[a.size() - b.size() - 1] == '/' || b.front() == '/');
+}
+
+bool env_has(const std::vector<std::pair<std::string, std::string>>& env,
+             const std::pair<std::string, std::string>& kv)
+{
+  return std::any_of(env.begin(), env.end(), [&](const auto& e) {
+    return e.first == kv.first && env_value_agrees(e.second, kv.second);
+  });
+}
+
+// Every assignment of `part` is in `whole`.
+bool env_within(const std::vector<std::pair<std::string, std::string>>& part,
+                const std::vector<std::pair<std::string, std::string>>& whole)
+{
+  return std::all_of(part.begin(), part.end(), [&](const auto& kv) { return env_has(whole, kv); });
+}
+
+// Flag words, whitespace and '=' folded to one space, padded: " --a 1 --b ".
+std::string flag_words(std::string_view text)
+{
+  std::string out = " ";
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '=';
+    if (!space) {
+      out += c;
+    } else if (out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  if (out.back() != ' ') {
+    out += ' ';
+  }
+  return out;
+}
+
+// Every "--flag [value]" of `flags` appears in the final flags.
+bool flags_within(std::string_view flags, std::string_view final_flags)
+{
+  const std::string mine = flag_words(flags);
+  const std::string theirs = flag_words(final_flags);
+  std::size_t pos = mine.find(" --");
+  if (pos == std::string::npos) {
+    return false;
+  }
+  while (pos != std::string::npos) {
+    const std::size_t next = mine.find(" --", pos + 1);
+    const std::string group =
+        mine.substr(pos, (next == std::string::npos ? mine.size() - 1 : next) - pos) + " ";
+    if (theirs.find(group) == std::string::npos) {
+      return false;
+    }
+    pos = next;
+  }
+  return true;
+}
+
+bool has_word(std::string_view text, std::string_view word)
+{
+  const auto ident = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !ident(text[at - 1])) && (end == text.size() || !ident(text[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The Director's note names the attempt: its candidate dir, every variable
+// of its env change, or a part of the note ("stack = … + tuned MoE config +
+// …", split at '+', ';' and ',') that names the same known lever
+// (domain::known_lever) as the attempt's lever.
+bool note_names(std::string_view note, const DerivedAttempt& att,
+                const std::vector<std::pair<std::string, std::string>>& env)
+{
+  if (note.empty()) {
+    return false;
+  }
+  if (att.record.candidate && att.record.candidate->starts_with("cand_") &&
+      has_word(note, *att.record.candidate)) {
+    return true;
+  }
+  if (!env.empty() &&
+      std::all_of(env.begin(), env.end(), [&](const auto& kv) { return has_word(note, kv.first); })) {
+    return true;
+  }
+  const std::string mine = domain::known_lever(att.record.lever, att.record.op_class);
+  if (mine.empty()) {
+    return false;
+  }
+  std::size_t pos = 0;
+  while (pos <= note.size()) {
+    const std::size_t end = std::min(note.find_first_of("+;,", pos), note.size());
+    if (domain::known_lever(note.substr(pos, end - pos), att.record.op_class) == mine) {
+      return true;
+    }
+    pos = end + 1;
+  }
+  return false;
+}
+
+// A candidate is deployed too when the Director's final environment or
+// config carries its env / flag change, or its note names it: a tune
+// deployed by env beside the overlay (docs/attempt-model.md). Of candidates
+// on one kernel whose env changes nest (a swap and the swap plus its tuned
+// table), only the fuller change is deployed; of equal ones, the one already
+// deployed, else the one an accepted list cites, else the last in ledger
+// order.
+void deploy_by_environment(DerivedRun& run, const DirectorFinal& final)
+{
+  const auto final_env = env_assignments(final.env);
+  struct Named {
+    DerivedAttempt* att;
+    std::vector<std::pair<std::string, std::string>> env;
+  };
+  std::vector<Named> named;
+  for (auto& att : run.attempts) {
+    if (!domain::is(att.kind, domain::AttemptKind::kernel) || !att.measured) {
+      continue;
+    }
+    auto env = env_assignments(att.record.apply_env.value_or(""));
+    const bool flags = att.record.apply_flags && !att.record.apply_flags->empty();
+    const bool carried = (!env.empty() || flags) && (env.empty() || env_within(env, final_env)) &&
+                         (!flags || flags_within(*att.record.apply_flags, final.flags));
+    if (att.deployed || carried || note_names(final.note, att, env)) {
+      named.push_back({&att, std::move(env)});
+    }
+  }
+  const auto better = [](const DerivedAttempt& a, const DerivedAttempt& b) {
+    if (a.deployed != b.deployed) {
+      return a.deployed;
+    }
+    if (a.in_accepted_list != b.in_accepted_list) {
+      return a.in_accepted_list;
+    }
+    return a.ledger_order > b.ledger_order;
+  };
+  for (const auto& n : named) {
+    if (n.att->deployed) {
+      continue;
+    }
+    const bool outranked = std::any_of(named.begin(), named.end(), [&](const Named& o) {
+      if (o.att == n.att || o.att->record.short_name != n.att->record.short_name || n.env.empty() ||
+          !env_within(n.env, o.env)) {
+        return false;
+      }
+      return !env_within(o.env, n.env) || better(*o.att, *n.att); // a fuller change, or the same one
+    });
+    if (!outranked) {
+      n.att->deployed = true;
+    }
+  }
+}
+
+// A post roofline measured the kernel as deployed: with one deployed attempt
+// on that kernel its efficiency is that attempt's; with several (a stack:
+// an overlay and a tune the final environment carries) it measured them
+// together, so each is post_measured and cites it but none gets its
+// efficiency ("post measured a stack of N levers", store/runs.cpp).
 void credit_post_rooflines(DerivedRun& run)
 {
   for (const auto& doc : run.docs) {
@@ -292,13 +484,18 @@ void credit_post_rooflines(DerivedRun& run)
       if (!v.roofline_efficiency_pct) {
         continue;
       }
+      std::vector<DerivedAttempt*> deployed;
       for (auto& att : run.attempts) {
         if (att.deployed && att.measured && matches(v, doc.doc.task, kernel_ids(att))) {
-          att.post_efficiency = *v.roofline_efficiency_pct / 100.0;
-          att.post_measured = true;
-          att.sources.push_back({doc.source_id, v.json_pointer});
-          break;
+          deployed.push_back(&att);
         }
+      }
+      for (DerivedAttempt* att : deployed) {
+        if (deployed.size() == 1) {
+          att->post_efficiency = *v.roofline_efficiency_pct / 100.0;
+        }
+        att->post_measured = true;
+        att->sources.push_back({doc.source_id, v.json_pointer});
       }
     }
   }
@@ -406,6 +603,7 @@ Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::strin
   } else if (domain::is(k, domain::Artifact::director_validation)) {
     RFDB_TRY(take(parse_director_validation(doc, rel_path, warnings), p.outcome));
     p.outcome_is_director = true;
+    p.director_final = read_director_final(doc);
   }
   return p;
 }
@@ -442,6 +640,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   }
   std::optional<RunOutcome> workflow_outcome, director_outcome;
   std::optional<EnvReport> workflow_identity;
+  std::optional<DirectorFinal> director_final;
   std::vector<RecordIn> records;
   std::vector<Warning> file_warnings;
   for (const auto& src : sources) {
@@ -481,6 +680,9 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     if (p.identity) {
       workflow_identity = std::move(*p.identity);
     }
+    if (p.director_final) {
+      director_final = std::move(*p.director_final);
+    }
     for (auto& a : p.attempts) {
       records.push_back(RecordIn{std::move(a), src.source_id, src.rel_path});
     }
@@ -491,6 +693,9 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     join_prediction(run, att);
   }
   choose_deployed(run);
+  if (director_final) {
+    deploy_by_environment(run, *director_final);
+  }
   credit_post_rooflines(run);
   RunOutcome outcome = workflow_outcome.value_or(RunOutcome{});
   if (director_outcome) {

@@ -54,7 +54,8 @@ struct ParsedArtifact {
   std::vector<AttemptRecord> attempts;
   std::optional<EnvReport> identity; // workflow_return.json: model, backend, workload
   bool outcome_is_director = false;
-  std::vector<DuplicateKey> duplicates; // keys the file repeats (none with differing measured values)
+  std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
+  std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
@@ -88,12 +89,16 @@ struct DerivedAttempt {
   std::optional<std::string> candidate_short_name; // the candidate's own short_name when it differs
   std::optional<std::string> task;                 // kernels/<task> the candidate was extracted to
   bool measured = false;                           // an isolated speedup or an e2e delta was measured
-  bool deployed = false;                           // the final overlay carries it
+  bool deployed = false;                           // the final overlay or the Director's final env carries it
   bool post_measured = false;                      // a post roofline measured this attempt
   int ledger_order = -1;                           // index of its first ledger row (-1: none)
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
   std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
   std::optional<double> validation_speedup; // × its throughput_speedup
+  // The variant its candidate or a ledger row names ("split-K", "stream-K",
+  // "decode-tile", "whole-file", "split-KV"), written into an authored
+  // kernel's or code patch's `lever` so a variant is a lever of its own.
+  std::optional<std::string> variant;
 };
 
 struct DerivedRun {
@@ -128,8 +133,11 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 
 // The version of the derivation rules (runs.derived_by): bump it when a rule
 // changes what derive_run makes of the same files, and every stored run is
-// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md).
-inline constexpr std::int64_t k_derivation_version = 1;
+// re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md);
+// 2 = issue 27 (a Top-N short_name from the demangled function name, an
+// authored variant in the lever, deployment by the Director's environment,
+// a post roofline of a stack credited to none).
+inline constexpr std::int64_t k_derivation_version = 2;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

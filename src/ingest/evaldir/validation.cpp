@@ -31,7 +31,74 @@ Result<RunOutcome> director_impl(const json& doc, std::string_view rel_path, std
   return o;
 }
 
+// A flags / env value as text: a string, strings of a list joined by spaces,
+// or "KEY=value" pairs of an object; "" otherwise.
+std::string config_text(const json* v)
+{
+  if (v == nullptr) {
+    return {};
+  }
+  std::string out;
+  const auto add = [&out](const std::string& part) {
+    if (!part.empty()) {
+      out += (out.empty() ? "" : " ") + part;
+    }
+  };
+  if (v->is_string()) {
+    add(v->get<std::string>());
+  } else if (v->is_array()) {
+    for (const auto& item : *v) {
+      if (item.is_string()) {
+        add(item.get<std::string>());
+      }
+    }
+  } else if (v->is_object()) {
+    for (const auto& [key, value] : v->items()) {
+      add(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+  }
+  return out;
+}
+
+const json* member(const json& obj, std::string_view key)
+{
+  if (!obj.is_object()) {
+    return nullptr;
+  }
+  const auto it = obj.find(std::string(key));
+  return it == obj.end() ? nullptr : &*it;
+}
+
 } // namespace
+
+DirectorFinal read_director_final(const json& doc)
+{
+  DirectorFinal f;
+  const auto join = [](std::string& into, const std::string& part) {
+    if (!part.empty()) {
+      into += (into.empty() ? "" : " ") + part;
+    }
+  };
+  for (const json* scope : {&doc, member(doc, "serving_config")}) {
+    if (scope == nullptr) {
+      continue;
+    }
+    join(f.env, config_text(member(*scope, "final_env")));
+    join(f.flags, config_text(member(*scope, "final_flags")));
+    if (const json* cfg = member(*scope, "final_config"); cfg != nullptr) {
+      if (cfg->is_object()) {
+        join(f.env, config_text(member(*cfg, "env")));
+        join(f.flags, config_text(member(*cfg, "flags")));
+      } else {
+        join(f.flags, config_text(cfg));
+      }
+    }
+  }
+  for (const char* key : {"arbitration_note", "validation_note", "note"}) {
+    join(f.note, config_text(member(doc, key)));
+  }
+  return f;
+}
 
 Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
                                              std::vector<Warning>& warnings)

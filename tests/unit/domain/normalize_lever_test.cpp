@@ -129,3 +129,22 @@ TEST(LeverKey, EachDuplicatePairKindGetsOneKey)
             "aiter_tuned_gemm_a8w8_blockscale");
   EXPECT_EQ(lever_key("authored triton kernel"), "authored triton kernel");
 }
+
+TEST(LeverKey, AnAuthoredVariantIsItsOwnLeverNotTheTechniqueItsNameMentions)
+{
+  // Siblings on one kernel: the plain authored kernel and its split-K variant.
+  EXPECT_EQ(lever_key("authored triton kernel", "gemm"), "authored triton kernel");
+  EXPECT_EQ(lever_key("authored triton kernel (split-K)", "gemm"), "authored triton kernel splitk");
+  EXPECT_EQ(lever_key("authored triton kernel (stream-K)", "gemm"), "authored triton kernel stream k");
+  EXPECT_EQ(lever_key("authored kernel (decode-tile)", "moe"), "authored kernel decode tile");
+  EXPECT_EQ(lever_key("code patch (triton, whole-file)", "moe"), "code patch triton whole file");
+  EXPECT_EQ(lever_key("authored triton kernel (split-KV)", "attn"), "authored triton kernel splitkv");
+  EXPECT_TRUE(is_authored_variant("authored triton kernel (Split-K)"));
+  // Not a variant: a split-K lever described in prose stays the split-K lever,
+  // and a code patch's backend alone is no variant.
+  EXPECT_FALSE(is_authored_variant("code patch (splitk)"));
+  EXPECT_FALSE(is_authored_variant("authored triton kernel"));
+  EXPECT_FALSE(is_authored_variant("authored triton kernel (tuned)"));
+  EXPECT_EQ(lever_key("split-K for skinny GEMMs (split-k 4)", "gemm"), "splitk");
+  EXPECT_EQ(lever_key("code patch (rebind)", "attn"), "code patch rebind");
+}

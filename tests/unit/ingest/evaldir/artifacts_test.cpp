@@ -3,6 +3,7 @@
 // FORMATS.md and the canonical Qwen3.5-35B-A3B-FP8 / gfx950 run of DESIGN.md §1.
 #include "ingest/evaldir/artifacts.hpp"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -189,6 +190,22 @@ TEST(ParseProfileTopN, DetectsParserVariants)
   const auto merged =
       parse_profile_topn(doc_of(R"({"source": "merged", "top_kernels": []})"), k_topn_path, warnings);
   EXPECT_EQ(merged->variant, "A");
+}
+
+TEST(ParseProfileTopN, AnEmptyShortNameIsTheDemangledFunctionsOwnNameAndTheRawNameIsKept)
+{
+  std::vector<Warning> warnings;
+  const std::string raw =
+      "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)";
+  const auto r = parse_profile_topn(
+      doc_of(fmt::format(R"({{"top_kernels": [{{"name": "{}", "short_name": "", "pct_gpu_time": 2.5}}]}})",
+                         raw)),
+      k_topn_path, warnings);
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->rows.size(), 1U);
+  EXPECT_EQ(r->rows[0].short_name, "cunn_SoftMaxForward");
+  EXPECT_EQ(r->rows[0].name, raw);
 }
 
 TEST(ParseProfileTopN, RejectsPctOutsideZeroToHundred)
@@ -427,4 +444,66 @@ TEST(DeriveShortName, FollowsTheTopNRule)
   EXPECT_EQ(derive_short_name("void vllm::rms_norm_kernel<c10::BFloat16, 8>(float*)"), "rms_norm_kernel");
   EXPECT_EQ(derive_short_name("ck::kernel_gemm_xdl<...>"), "kernel_gemm_xdl");
   EXPECT_EQ(derive_short_name(std::string(80, 'k')), std::string(60, 'k'));
+}
+
+TEST(DeriveShortName, TakesTheFunctionsOwnNameFromADemangledName)
+{
+  // The issue's case: a namespace was taken for the name.
+  EXPECT_EQ(derive_short_name("void at::native::(anonymous namespace)::cunn_SoftMaxForward<…>(…)"),
+            "cunn_SoftMaxForward");
+  EXPECT_EQ(
+      derive_short_name("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+                        "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, "
+                        "int)"),
+      "cunn_SoftMaxForward");
+  EXPECT_EQ(
+      derive_short_name("void (anonymous namespace)::softmax_warp_forward<c10::BFloat16, float, 10, false>("
+                        "c10::BFloat16*, c10::BFloat16 const*, int, int, int)"),
+      "softmax_warp_forward");
+  // Nested template argument lists, "> >" and a cast in the arguments.
+  EXPECT_EQ(derive_short_name("void at::native::vectorized_elementwise_kernel<4, "
+                              "at::native::FillFunctor<c10::BFloat16>, std::array<char*, 1ul> >(int, "
+                              "at::native::FillFunctor<c10::BFloat16>, std::array<char*, 1ul>)"),
+            "vectorized_elementwise_kernel");
+  EXPECT_EQ(
+      derive_short_name("void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<"
+                        "ck::tensor_layout::gemm::RowMajor, ck::tensor_layout::gemm::ColumnMajor>, true, "
+                        "(ck::InMemoryDataOperationEnum)0, 2, (ck::TailNumber)1>(ck::GridwiseGemm_xdl_"
+                        "cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)"),
+      "kernel_gemm_xdl_cshuffle_v3");
+  // Lambdas inside the template arguments and the parameters.
+  EXPECT_EQ(derive_short_name("void at::native::elementwise_kernel_manual_unroll<128, 8, "
+                              "at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda("
+                              "at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::"
+                              "operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, "
+                              "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::"
+                              "operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, "
+                              "at::native::gpu_kernel_impl_nocast<>::{lambda(int)#1})"),
+            "elementwise_kernel_manual_unroll");
+  // operator() of a lambda: the function that holds it; of a functor: its class.
+  EXPECT_EQ(
+      derive_short_name("at::native::(anonymous namespace)::direct_copy_kernel_cuda(at::TensorIteratorBase&)"
+                        "::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const"),
+      "direct_copy_kernel_cuda");
+  EXPECT_EQ(derive_short_name("void vllm::RmsNormFunctor<float>::operator()(float*, int) const"),
+            "RmsNormFunctor");
+  // A return type other than void, and a C name with a parameter list.
+  EXPECT_EQ(derive_short_name("std::enable_if<true, void>::type aiter::fmoe_kernel<float>(float*)"),
+            "fmoe_kernel");
+  EXPECT_EQ(derive_short_name("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"),
+            "ncclDevKernel_Generic");
+  EXPECT_EQ(derive_short_name("void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>(int, int, int, "
+                              "__hip_bfloat16 const*, __hip_bfloat16 const*, __hip_bfloat16*, int, int)"),
+            "wvSplitK_hf_sml_");
+  // Plain names: C, Triton, HIP code objects, Tensile kernels (cut at 60).
+  EXPECT_EQ(derive_short_name("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0"),
+            "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0");
+  EXPECT_EQ(derive_short_name("__amd_rocclr_fillBufferAligned.kd"), "__amd_rocclr_fillBufferAligned");
+  const std::string tensile =
+      "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_LDSB1_AFC1";
+  EXPECT_EQ(derive_short_name(tensile), tensile.substr(0, 60));
+  EXPECT_EQ(derive_short_name("  _fwd_kernel_stage1 "), "_fwd_kernel_stage1");
+  // Prose of several words: its first word; nothing to name: the text itself.
+  EXPECT_EQ(derive_short_name("Memcpy HtoD (Device -> Host)"), "Memcpy");
+  EXPECT_EQ(derive_short_name("<unknown>"), "<unknown>");
 }

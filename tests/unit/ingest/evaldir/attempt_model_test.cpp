@@ -174,3 +174,55 @@ TEST(AttemptModel, ABakeOffWinnerIsTheCandidateThatDeployedIt)
   EXPECT_EQ(out[2].key, "opbench:other"); // a winner no candidate deployed
   EXPECT_FALSE(out[2].record.e2e_delta_pct.has_value());
 }
+
+TEST(AttemptModel, AVariantNamedByTheCandidateOrTheLedgerIsWrittenIntoTheAuthoredLever)
+{
+  std::vector<Warning> warnings;
+  // The siblings: an authored Triton GEMM and its split-K variant,
+  // both integrate results saying backend triton; the variant is named by
+  // the candidate dir of one and only by the ledger direction of the other.
+  RecordIn plain = candidate("cand_gemm_triton", "gemm", 1.6955, 19.35, "triton");
+  RecordIn splitk = candidate("cand_gemm_triton_splitk", "gemm", 1.6797, 13.65, "triton");
+  RecordIn by_ledger = candidate("cand_gemm_triton_v2", "gemm", 1.41, 9.5, "triton");
+  RecordIn patch = candidate("cand_gemm_wholefile", "gemm", 1.2, 3.0, "triton");
+  RecordIn env = candidate("cand_gemm_splitk_env", "gemm", 1.1, 1.0, "hipblaslt");
+  for (RecordIn* r : {&plain, &splitk, &by_ledger}) {
+    r->record.lever = "authored triton kernel";
+  }
+  patch.record.lever = "code patch (triton)";
+  env.record.lever = "backend hipblaslt (env HIPBLASLT_SPLITK=1)";
+  std::vector<RecordIn> recs{plain,
+                             splitk,
+                             by_ledger,
+                             patch,
+                             env,
+                             ledger("gemm:triton_v2_stream_k", 1.41, 9.5, "candidate_passed", 0),
+                             ledger("gemm:triton_splitk", 1.6797, 13.65, "candidate_passed", 1),
+                             ledger("gemm", 1.6955, 19.35, "confirmed", 2)};
+  const auto out = build_attempts(recs, {"gemm"}, warnings);
+  ASSERT_EQ(out.size(), 5U);
+  EXPECT_EQ(out[0].record.lever, "authored triton kernel");
+  EXPECT_FALSE(out[0].variant.has_value());
+  EXPECT_EQ(out[1].record.lever, "authored triton kernel (split-K)");
+  EXPECT_EQ(out[2].record.lever, "authored triton kernel (stream-K)");
+  EXPECT_EQ(out[3].record.lever, "code patch (triton, whole-file)");
+  // A backend lever keeps its text: its variant is part of its env already.
+  EXPECT_EQ(out[4].variant, "split-K");
+  EXPECT_EQ(out[4].record.lever, "backend hipblaslt (env HIPBLASLT_SPLITK=1)");
+  EXPECT_TRUE(warnings.empty());
+  // Each sibling keys a line of its own.
+  EXPECT_NE(rfdb::domain::lever_key(out[0].record.lever, "gemm"),
+            rfdb::domain::lever_key(out[1].record.lever, "gemm"));
+}
+
+TEST(AttemptModel, TheKernelsOwnNameIsNoVariant)
+{
+  std::vector<Warning> warnings;
+  RecordIn c = candidate("cand_gemm_splitk_kernel_triton", "gemm_splitk_kernel", 1.3, 2.0, "triton");
+  c.record.lever = "authored triton kernel";
+  const auto out = build_attempts({c, ledger("gemm_splitk_kernel:triton", 1.3, 2.0, "candidate_passed", 0)},
+                                  {"gemm_splitk_kernel"}, warnings);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_FALSE(out[0].variant.has_value());
+  EXPECT_EQ(out[0].record.lever, "authored triton kernel");
+}
