@@ -3,7 +3,9 @@
 -- the same identity — model, gfx, backend, isl, osl, conc, NULL matching
 -- NULL — and a measured attempt like :short_name's. The tolerances are
 -- twice the rounding steps the check compares at (1e-4 ×, 1e-3 %), so this
--- is a superset of the copies; the caller compares every attempt. The two
+-- is a superset of the copies; the caller compares every attempt (an exact
+-- copy: one query for the run; a partial copy: one per measured kernel
+-- attempt with an isolated speedup, then candidate dir or lever). The two
 -- branches (no isolated speedup / one within the tolerance) each search the
 -- partial index attempts_measured (migration 0011).
 SELECT DISTINCT r.run_id

@@ -442,10 +442,13 @@ with different values, or a file over --max-file-size fails that run with the
 file (and JSON pointer) named, exit 1, and the database unchanged.
 
 A copy of a stored run (same model, gfx, backend and workload, and the same
-measured attempts, whatever its directory name or whitespace) is refused, naming
-the stored run; --allow-copy stores it anyway. Symlinks inside the eval dir are
-followed; a symlink leaving it, a FIFO, socket or device is not read (a warning;
-an error with --strict). Attempts follow docs/attempt-model.md.
+measured attempts, whatever its directory name or whitespace) or a partial copy
+(sharing any measured kernel attempt: same kernel and lever, isolated speedup to
+4 decimals, e2e delta to 3) is refused, naming the stored run and the shared
+attempts; --allow-copy stores it anyway, --run STORED_RUN adds to it.
+Symlinks inside the eval dir are followed; a symlink leaving it, a FIFO, socket
+or device is not read (a warning; an error with --strict). Attempts follow
+docs/attempt-model.md.
 
 Each run's result line is printed as the run commits; warnings name their run.
 Ctrl-C stops after the run in progress: "interrupted: N runs committed, the

@@ -13,7 +13,10 @@
 // conc) and either the same multiset of measured attempts (short_name,
 // isolated speedup to 4 decimals, e2e delta to 3) or, failing that, every
 // current file stored under that run with the same path and sha256 (the only
-// rule for a run without measured attempts).
+// rule for a run without measured attempts). A partial copy shares any
+// measured kernel attempt with it: same kernel, candidate dir or lever,
+// isolated speedup to 4 decimals and e2e delta to 3 (docs/artifacts.md,
+// "Copies"); config trials never count.
 #pragma once
 
 #include "ingest/evaldir/artifacts.hpp"

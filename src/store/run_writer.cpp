@@ -279,7 +279,9 @@ Result<std::vector<MeasuredAttemptRow>> RunWriter::measured_attempts(const std::
   std::vector<MeasuredAttemptRow> out;
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     out.push_back(MeasuredAttemptRow{row.get_text("short_name"), row.get_opt_double("isolated_speedup"),
-                                     row.get_opt_double("e2e_delta_pct")});
+                                     row.get_opt_double("e2e_delta_pct"), row.get_text("kind"),
+                                     row.get_text("attempt_key"), row.get_opt_text("candidate"),
+                                     row.get_text("lever")});
   }));
   return out;
 }

@@ -31,6 +31,10 @@ struct MeasuredAttemptRow {
   std::string short_name;
   std::optional<double> isolated_speedup; // ×
   std::optional<double> e2e_delta_pct;    // percent
+  std::string kind;                       // kernel | config
+  std::string attempt_key;                // cand:<dir> | config:<id> | …
+  std::optional<std::string> candidate;   // candidate dir (or ledger direction)
+  std::string lever;
 };
 
 class RunWriter {

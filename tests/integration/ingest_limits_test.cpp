@@ -151,21 +151,129 @@ TEST(IngestCopies, SameAttemptsUnderAnotherWorkloadAreNotACopy)
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM runs"), "2");
 }
 
-TEST(IngestCopies, ADifferentMeasuredSpeedupIsNotACopy)
+// One kernel attempt changed beyond the rounding step: the other two still
+// repeat the stored run's measurements, so it is a partial copy; below the
+// step it is the same measurement everywhere: a copy.
+TEST(IngestCopies, ADifferentMeasuredSpeedupOnOneAttemptLeavesAPartialCopy)
 {
   StoredGemm s;
   const auto other = copy_run_as(k_gemm_run, s.tmp.path(), k_copy_name);
   // The hipBLASLt tuning attempt, stated only in the ledger: 1.03 → 1.031 (10 rounding steps).
   patch(other / "workflow_return.json", "\"isolated_speedup\": 1.03,", "\"isolated_speedup\": 1.031,");
   auto r = run_cli({"--db", s.db.string(), "ingest", other.string()});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(
+      contains(r.err, "a partial copy of stored run '" + k_gemm_run +
+                          "' (same model, gfx, backend and workload, and 2 shared measured kernel attempts: "
+                          "cand:cand_Cijk_Alik_Bljk_BBS_BH_MT256x256x64_aiter, "
+                          "cand:cand_fused_add_rmsnorm_kernel): its evidence would count twice"))
+      << r.err;
+  EXPECT_EQ(read_bytes(s.db), s.before);
   // Below the rounding step it is the same measurement: a copy.
   const auto third = copy_run_as(k_gemm_run, s.tmp.path(), k_copy_name + "3");
   patch(third / "workflow_return.json", "\"isolated_speedup\": 1.03,", "\"isolated_speedup\": 1.03001,");
   r = run_cli({"--db", s.db.string(), "ingest", third.string()});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "a copy of stored run '" + k_gemm_run + "'")) << r.err;
+}
+
+// Every kernel attempt measured anew (another isolated speedup on each):
+// the same kernels and levers under the same identity are another run.
+TEST(IngestCopies, DifferentSpeedupsOnEveryKernelAttemptAreNotACopy)
+{
+  StoredGemm s;
+  const auto other = copy_run_as(k_gemm_run, s.tmp.path(), k_copy_name);
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"1.03,", "1.031,"}, {"1.28", "1.2815"}, {"1.1,", "1.1012,"}}) {
+    for (const auto& e : fs::recursive_directory_iterator(other)) {
+      if (e.is_regular_file() && e.path().extension() == ".json") {
+        std::string text = read_bytes(e.path());
+        for (const std::string key : {"\"isolated_speedup\": ", "\"isolated\": ", "\"micro_speedup\": "}) {
+          for (auto at = text.find(key + from); at != std::string::npos; at = text.find(key + from, at + 1)) {
+            text.replace(at + key.size(), from.size(), to);
+          }
+        }
+        write_bytes(e.path(), text);
+      }
+    }
+  }
+  auto r = run_cli({"--db", s.db.string(), "ingest", other.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM runs"), "2");
+}
+
+// The snapshot: a dev run (D6) copied under a new name with one
+// candidate removed (its overlay dir and its ledger row) is no longer the
+// same multiset of attempts, but its other three kernel attempts repeat the
+// stored run's: refused as a partial copy naming them; --allow-copy stores
+// it with the note; --run D6 adds it to the stored run.
+TEST(IngestCopies, ASnapshotWithOneCandidateRemovedIsAPartialCopy)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const std::string d6 = "e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931";
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (fixtures_dir() / "dev-runs" / d6).string()}).code, 0);
+  const std::string before = read_bytes(db);
+  const std::string snap_name = "e2e_Qwen3.5-27B-FP8_20260823_101010_1_snap";
+  const auto snap = tmp / snap_name;
+  fs::copy(fixtures_dir() / "dev-runs" / d6, snap, fs::copy_options::recursive);
+  fs::remove_all(snap / "overlay/cand__w8a8_block_fp8_matmul_aiter_swap");
+  auto wf = nlohmann::json::parse(read_bytes(snap / "workflow_return.json"));
+  auto& ledger = wf["state"]["history"]["ledger"];
+  ASSERT_EQ(ledger[0]["direction"], "_w8a8_block_fp8_matmul:ck");
+  ledger.erase(ledger.begin());
+  write_bytes(snap / "workflow_return.json", wf.dump(2));
+
+  auto r = run_cli({"--db", db.string(), "ingest", snap.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const std::string why =
+      "a partial copy of stored run '" + d6 +
+      "' (same model, gfx, backend and workload, and 3 shared measured kernel attempts: "
+      "cand:cand__w8a8_block_fp8_matmul_ck_tuned, cand:cand__w8a8_block_fp8_matmul_flydsl, "
+      "cand:cand__w8a8_block_fp8_matmul_triton)";
+  EXPECT_TRUE(contains(r.err, why + ": its evidence would count twice")) << r.err;
+  EXPECT_TRUE(contains(r.err, "hint: if it is the same run, ingest it as --run " + d6)) << r.err;
+  EXPECT_EQ(read_bytes(db), before);
+
+  r = run_cli({"--db", db.string(), "ingest", "--allow-copy", snap.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: note: " + snap_name + ": " + why + ": stored anyway (--allow-copy)"))
+      << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts WHERE run_id = '" + snap_name +
+                                "' AND measured = 1 "
+                                "AND kind = 'kernel'"),
+            "3");
+
+  // The same snapshot added to the stored run instead: no second run.
+  const auto other_db = tmp / "other.sqlite";
+  ASSERT_EQ(run_cli({"--db", other_db.string(), "ingest", (fixtures_dir() / "dev-runs" / d6).string()}).code,
+            0);
+  r = run_cli({"--db", other_db.string(), "ingest", "--run", d6, snap.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(other_db, "SELECT count(*) FROM runs"), "1");
+}
+
+// Config trials alone never make a copy: an independent sweep of the same
+// identity can repeat a coarse e2e delta (D6's --async-scheduling +1.1 %).
+TEST(IngestCopies, ARunSharingOnlyConfigTrialDeltasIsNotACopy)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const std::string d6 = "e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931";
+  const fs::path src = fixtures_dir() / "dev-runs" / d6;
+  ASSERT_EQ(run_cli({"--db", db.string(), "ingest", src.string()}).code, 0);
+  const auto sweep = tmp / "e2e_Qwen3.5-27B-FP8_20260901_080000_1_sweep";
+  fs::create_directories(sweep / "config");
+  fs::copy_file(src / "env_report.json", sweep / "env_report.json");
+  // Its own file (one more space), the same trial deltas.
+  write_bytes(sweep / "config/sweep_results.json", read_bytes(src / "config/sweep_results.json") + " ");
+  const auto r = run_cli({"--db", db.string(), "ingest", sweep.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts WHERE run_id = '" + sweep.filename().string() +
+                                "' AND kind = 'config' AND e2e_delta_pct IS NOT NULL"),
+            "3");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM runs"), "2");
 }
 
 // A run without measured attempts is a copy only when every file matches.
