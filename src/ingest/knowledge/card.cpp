@@ -367,7 +367,6 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
   detail::derive_reuse_key(
       f, {field("kernel_class"), field("regime"), field("key"), field("platforms"), field("gfx"), file_name},
       warnings, key_line);
-  detail::apply_effect_numbers(f);
   apply_body(f, lines, fm, fields, file_name, warnings);
   detail::classify(f);
   return f;

@@ -56,9 +56,6 @@ void derive_reuse_key(Finding& f, const KeySources& src, std::vector<Warning>& w
 void apply_confidence(Finding& f, std::string_view confidence, std::vector<Warning>& warnings,
                       std::string_view file, int line);
 
-// Set iso_*/e2e_* from f.effect.
-void apply_effect_numbers(Finding& f);
-
 // Set classification, its reason and iso_*/e2e_* (the figures it read) from
 // the finding's own text (domain::classify_knowledge). Call last: it reads
 // name, type, lifecycle, fields, effect, lever and text.

@@ -420,15 +420,6 @@ EffectNumbers extract_effect_numbers(std::string_view effect)
 
 namespace detail {
 
-void apply_effect_numbers(Finding& f)
-{
-  const auto n = extract_effect_numbers(f.effect);
-  f.iso_min = n.iso_min;
-  f.iso_max = n.iso_max;
-  f.e2e_min_pct = n.e2e_min_pct;
-  f.e2e_max_pct = n.e2e_max_pct;
-}
-
 } // namespace detail
 
 } // namespace rfdb::ingest::knowledge

@@ -243,11 +243,6 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     }
     f.stars = e.seed ? 1 : 2;
     f.text = e.text;
-    const auto n = extract_effect_numbers(f.text);
-    f.iso_min = n.iso_min;
-    f.iso_max = n.iso_max;
-    f.e2e_min_pct = n.e2e_min_pct;
-    f.e2e_max_pct = n.e2e_max_pct;
     detail::classify(f);
     out.push_back(std::move(f));
   }

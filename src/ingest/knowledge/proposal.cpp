@@ -153,7 +153,6 @@ Finding finding_from(const Json& card, const Json& doc, std::string_view file, s
   const std::string regime = as_text(card, "regime");
   const std::string gfx = as_text(card, "gfx");
   detail::derive_reuse_key(f, {kernel_class, regime, f.key_raw, platforms, gfx, file}, warnings, 0);
-  detail::apply_effect_numbers(f);
   detail::apply_confidence(f, as_text(card, "confidence"), warnings, file, 0);
   f.confirms = counter(card, "confirms", file, pointer, warnings);
   f.confirms_cited = counter(card, "confirms_cited", file, pointer, warnings);
