@@ -311,8 +311,9 @@ std::optional<KnowledgeKind> parse_knowledge_kind(std::string_view text)
   return std::nullopt;
 }
 
-std::vector<StatedFigure> stated_figures(std::string_view s)
+std::vector<StatedFigure> stated_figures(std::string_view text)
 {
+  const std::string_view s = text;
   std::vector<StatedFigure> out;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -498,9 +499,9 @@ std::string_view bold_lead_of(std::string_view text)
 
 } // namespace
 
-std::string_view card_heading(std::string_view text)
+std::string_view card_heading(std::string_view body)
 {
-  for (const std::string_view line : util::split_lines(text)) {
+  for (const std::string_view line : util::split_lines(body)) {
     std::string_view t = util::trim(line);
     if (t.starts_with("#")) {
       while (t.starts_with("#")) {
