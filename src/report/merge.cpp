@@ -141,11 +141,13 @@ Line* find_line(std::vector<Line>& lines, const ReuseKey& key, const std::string
                 const std::string& key_text, const std::set<std::string>& dtypes, const RunFacts& facts)
 {
   for (Line& l : lines) {
-    if (!key_compatible(l.key, key) || !dtypes_agree(line_dtypes(l, facts), dtypes)) {
+    if (!key_compatible(l.key, key)) {
       continue;
     }
-    if (l.lever_key == lever_key || l.backend_keys.count(lever_key) > 0 ||
-        (!key_text.empty() && l.imported_key_texts.count(key_text) > 0)) {
+    // The dtypes last: they walk the line's runs (thousands on a long history).
+    if ((l.lever_key == lever_key || l.backend_keys.count(lever_key) > 0 ||
+         (!key_text.empty() && l.imported_key_texts.count(key_text) > 0)) &&
+        dtypes_agree(line_dtypes(l, facts), dtypes)) {
       return &l;
     }
   }
@@ -174,8 +176,8 @@ std::vector<std::string> restated_runs(const Line& l, const ImportedFinding& f, 
   if (l.run_evidence.ref_count == 0) {
     return out;
   }
-  const std::string text = util::lower_ascii(
-      fmt::format("{}\n{}\n{}\n{}\n{}", f.key_raw, f.name, f.description, f.effect, f.text));
+  const std::string text = alnum_only(util::lower_ascii(
+      fmt::format("{}\n{}\n{}\n{}\n{}", f.key_raw, f.name, f.description, f.effect, f.text)));
   const auto figures = domain::stated_figures(fmt::format("{}\n{}\n{}", f.description, f.effect, f.text));
   const auto same = [](const domain::StatedFigure& g, const std::optional<double>& v) {
     const double half_step = 0.5 * std::pow(10.0, -g.decimals) + 1e-9;
@@ -196,7 +198,8 @@ std::vector<std::string> restated_runs(const Line& l, const ImportedFinding& f, 
     }
     std::string model = util::lower_ascii(run->model);
     model.erase(0, model.find_last_of('/') == std::string::npos ? 0 : model.find_last_of('/') + 1);
-    if (!model.empty() && alnum_only(text).find(alnum_only(model)) != std::string::npos) {
+    model = alnum_only(model);
+    if (!model.empty() && text.find(model) != std::string::npos) {
       out.push_back(id);
     }
   }
