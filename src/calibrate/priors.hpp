@@ -164,8 +164,13 @@ struct PriorRow {
   int runs = 0;                      // distinct runs behind the observations
   double weight = 0.0;               // W = Σ w
   std::optional<double> statistic;   // q, the weighted quantile of e (none when n = 0)
-  std::optional<Interval> interval;  // bootstrap interval (none when n = 0)
+  std::optional<Interval> interval;  // bootstrap interval over runs (none when runs < 2)
+  // Why there is no interval: "" when there is one, "one run" (a single run's
+  // observations say nothing about run-to-run spread), "no observations".
+  std::string interval_reason;
   IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
+  int measured = 0;                     // observations whose prediction is measured (roofline-v1)
+  int analytic = 0;                     // observations whose prediction is analytic (or unknown)
   int contradictions = 0;               // observations beating the prediction + infeasible attempts
   int infeasible = 0;                   // attempts with e > 1.05 before clamping
   std::optional<std::string> last_seen; // newest run_date among the observations
@@ -204,7 +209,12 @@ struct TransferRow {
   IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
   int sign_flips = 0;                                         // s > 1 + iso_noise but d ≤ −e2e_noise_pct
   int beyond_ceiling = 0; // d > c: the Amdahl share missed a second-order effect
+  // median_ratio > 1 from fewer than k_transfer_breadth_runs runs is capped
+  // at 1.0 (the raw ceiling); `capped` says so, statistic keeps m.
+  bool capped = false;
 };
+// Distinct runs a transfer ratio above 1 needs before it is exported as is.
+inline constexpr int k_transfer_breadth_runs = 5;
 
 struct ExclusionCount {
   ExclusionReason reason = ExclusionReason::below_noise;
