@@ -5,6 +5,7 @@
 #include "util/csv.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -56,6 +57,39 @@ std::string interval_text(const std::optional<Interval>& interval)
     return "-";
   }
   return fmt::format("[{}, {}]", fixed(interval->lo, 4), fixed(interval->hi, 4));
+}
+
+// Why a prior row has no interval: the estimator's interval_reason, or, when
+// it left that empty, what the row's counts imply ("" when there is one).
+std::string interval_reason_of(const PriorRow& row)
+{
+  if (row.interval) {
+    return "";
+  }
+  if (!row.interval_reason.empty()) {
+    return row.interval_reason;
+  }
+  if (row.n == 0) {
+    return "no observations";
+  }
+  return row.runs < 2 ? "one run" : "";
+}
+
+// Why a transfer row has no interval ("" when it has one).
+std::string interval_reason_of(const TransferRow& row)
+{
+  return !row.interval && row.n < 2 ? "one run" : "";
+}
+
+// An interval cell: "[lo, hi]", else the reason it is absent, else "-".
+std::string interval_cell(const std::optional<Interval>& interval, const std::string& reason)
+{
+  return interval || reason.empty() ? interval_text(interval) : reason;
+}
+
+Json reason_json(const std::string& reason)
+{
+  return reason.empty() ? Json(nullptr) : Json(reason);
 }
 
 Json interval_json(const std::optional<Interval>& interval)
@@ -223,6 +257,66 @@ std::string explain_excluded(const KeyExplanation& ex)
   return out + aligned(rows, {false, false, true, false, false, false, false, true, true, false});
 }
 
+// The md "why" cell of a transfer row.
+std::string transfer_why(const TransferRow& r)
+{
+  std::vector<std::string> parts;
+  if (r.capped) {
+    parts.push_back(fmt::format("capped at 1.0: a ratio above 1 needs {} runs", k_transfer_breadth_runs));
+  } else if (r.source == TransferSource::raw) {
+    parts.emplace_back("fewer than 2 runs: use the raw Amdahl ceiling");
+  }
+  if (r.statistic) {
+    parts.push_back("m " + fixed(*r.statistic, 4));
+  }
+  if (r.beyond_ceiling > 0) {
+    parts.push_back(fmt::format("{} beyond ceiling", r.beyond_ceiling));
+  }
+  if (r.sign_flips > 0) {
+    parts.push_back(plural(r.sign_flips, "sign flip"));
+  }
+  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// A Python literal for an interval: [lo, hi] or None.
+std::string python_interval(const std::optional<Interval>& interval)
+{
+  return interval ? fmt::format("[{}, {}]", fixed(interval->lo, 4), fixed(interval->hi, 4)) : "None";
+}
+
+// Every line of `text` after its first newline indented by `by` more spaces.
+std::string indent(const std::string& text, int by)
+{
+  std::string out;
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') {
+      out.append(static_cast<std::size_t>(by), ' ');
+    }
+  }
+  return out;
+}
+
+// One level of the python export: the value dict's entries, the evidence
+// dict's entries (one per line) and a comment per value not calibrated.
+struct PyLevel {
+  std::string values;
+  std::string evidence;
+  std::string comments;
+  void add(const PriorRow& r)
+  {
+    values += fmt::format("{}\"{}\": {}", values.empty() ? "" : ", ", r.op_class, fixed(r.target_eff, 4));
+    evidence +=
+        fmt::format("\n    \"{}\": {{\"n\": {}, \"runs\": {}, \"source\": \"{}\", \"interval\": {}}},",
+                    r.op_class, r.n, r.runs, to_string(r.source), python_interval(r.interval));
+    if (r.source == PriorSource::parent) {
+      comments += fmt::format("# {} copied from its parent (n {})\n", row_key(r), r.n);
+    } else if (r.source == PriorSource::seed) {
+      comments += fmt::format("# {}: seed, no observations\n", row_key(r));
+    }
+  }
+};
+
 } // namespace
 
 Result<PriorsFormat> parse_priors_format(std::string_view text)
@@ -288,9 +382,12 @@ std::string render_priors_json(const PriorsResult& result)
     j["target_eff"] = round_dp(row.target_eff, 4);
     j["n"] = row.n;
     j["runs"] = row.runs;
+    j["measured"] = row.measured;
+    j["analytic"] = row.analytic;
     j["weight"] = round_dp(row.weight, 3);
     j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
     j["interval"] = interval_json(row.interval);
+    j["interval_reason"] = reason_json(interval_reason_of(row));
     j["contradictions"] = row.contradictions;
     j["infeasible"] = row.infeasible;
     j["last_seen"] = optional_json(row.last_seen);
@@ -308,9 +405,11 @@ std::string render_priors_json(const PriorsResult& result)
     j["runs"] = row.n;
     j["attempts"] = row.attempts;
     j["median_ratio"] = round_dp(row.median_ratio, 4);
+    j["capped"] = row.capped;
     j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
     j["source"] = to_string(row.source);
     j["interval"] = interval_json(row.interval);
+    j["interval_reason"] = reason_json(interval_reason_of(row));
     j["sign_flips"] = row.sign_flips;
     j["beyond_ceiling"] = row.beyond_ceiling;
     transfer.push_back(std::move(j));
@@ -329,8 +428,8 @@ std::string render_priors_table(const PriorsResult& result)
   for (const PriorRow& r : result.priors) {
     rows.push_back({row_key(r), fixed(r.seed, 4), fixed(r.target_eff, 4), std::to_string(r.n),
                     std::to_string(r.runs), fixed(r.weight, 3), opt_fixed(r.statistic, 4),
-                    interval_text(r.interval), std::to_string(r.contradictions), std::to_string(r.infeasible),
-                    r.last_seen.value_or("-"), to_string(r.source)});
+                    interval_cell(r.interval, interval_reason_of(r)), std::to_string(r.contradictions),
+                    std::to_string(r.infeasible), r.last_seen.value_or("-"), to_string(r.source)});
   }
   out += aligned(rows, {false, true, true, true, true, true, true, false, true, true, false, false});
   std::string near;
@@ -354,8 +453,10 @@ std::string render_priors_table(const PriorsResult& result)
                                                 "interval", "sign_flips", "beyond_ceiling", "source"}};
     for (const TransferRow& r : result.e2e_transfer) {
       t.push_back({r.op_class, r.regime, std::to_string(r.n), std::to_string(r.attempts),
-                   fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4), interval_text(r.interval),
-                   std::to_string(r.sign_flips), std::to_string(r.beyond_ceiling), to_string(r.source)});
+                   fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4),
+                   interval_cell(r.interval, interval_reason_of(r)), std::to_string(r.sign_flips),
+                   std::to_string(r.beyond_ceiling),
+                   r.capped ? fmt::format("{} (capped at 1.0)", to_string(r.source)) : to_string(r.source)});
     }
     out += aligned(t, {false, false, true, true, true, true, false, true, true, false});
     out += "  The interval is the uncertainty of the ratio, not a prediction interval for the next run.\n";
@@ -371,85 +472,137 @@ std::string render_priors_table(const PriorsResult& result)
 
 std::string render_priors_csv(const PriorsResult& result)
 {
-  std::string out = "op_class,gfx,regime,seed,target_eff,n,runs,weight,statistic,interval_lo,interval_hi,"
-                    "contradictions,infeasible,last_seen,source,nearest\n";
+  std::string out = "kind,op_class,gfx,regime,seed,target_eff,median_ratio,n,runs,attempts,weight,statistic,"
+                    "interval_lo,interval_hi,interval_reason,measured,analytic,contradictions,infeasible,"
+                    "sign_flips,beyond_ceiling,capped,last_seen,source,nearest\n";
   for (const PriorRow& r : result.priors) {
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", util::csv_field(r.op_class),
-                    util::csv_field(r.gfx.value_or("")), util::csv_field(r.regime.value_or("")),
-                    fixed(r.seed, 4), fixed(r.target_eff, 4), r.n, r.runs, fixed(r.weight, 3),
-                    r.statistic ? fixed(*r.statistic, 4) : "", r.interval ? fixed(r.interval->lo, 4) : "",
-                    r.interval ? fixed(r.interval->hi, 4) : "", r.contradictions, r.infeasible,
-                    r.last_seen.value_or(""), to_string(r.source), util::csv_field(nearest_text(r.nearest)));
+    out += fmt::format("target_eff,{},{},{},{},{},,{},{},,{},{},{},{},{},{},{},{},{},,,,{},{},{}\n",
+                       util::csv_field(r.op_class), util::csv_field(r.gfx.value_or("")),
+                       util::csv_field(r.regime.value_or("")), fixed(r.seed, 4), fixed(r.target_eff, 4), r.n,
+                       r.runs, fixed(r.weight, 3), r.statistic ? fixed(*r.statistic, 4) : "",
+                       r.interval ? fixed(r.interval->lo, 4) : "", r.interval ? fixed(r.interval->hi, 4) : "",
+                       util::csv_field(interval_reason_of(r)), r.measured, r.analytic, r.contradictions,
+                       r.infeasible, r.last_seen.value_or(""), to_string(r.source),
+                       util::csv_field(nearest_text(r.nearest)));
+  }
+  for (const TransferRow& r : result.e2e_transfer) {
+    out += fmt::format("e2e_transfer,{},,{},,,{},{},{},{},,{},{},{},{},,,,,{},{},{},,{},\n",
+                       util::csv_field(r.op_class), util::csv_field(r.regime), fixed(r.median_ratio, 4), r.n,
+                       r.n, r.attempts, r.statistic ? fixed(*r.statistic, 4) : "",
+                       r.interval ? fixed(r.interval->lo, 4) : "", r.interval ? fixed(r.interval->hi, 4) : "",
+                       util::csv_field(interval_reason_of(r)), r.sign_flips, r.beyond_ceiling,
+                       r.capped ? "true" : "false", to_string(r.source));
   }
   return out;
 }
 
 std::string render_priors_md(const PriorsResult& result)
 {
-  std::string out = "| op class | target_eff | n | interval | why |\n|---|---:|---:|---|---|\n";
+  std::string out = "| op class | target_eff | n | runs | interval | source | why |\n"
+                    "|---|---:|---:|---:|---|---|---|\n";
   for (const PriorRow& r : result.priors) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", row_key(r), fixed(r.target_eff, 4), r.n,
-                       interval_text(r.interval), why_text(r, result.params, parent_key_of(r)));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row_key(r), fixed(r.target_eff, 4), r.n,
+                       r.runs, interval_cell(r.interval, interval_reason_of(r)), to_string(r.source),
+                       why_text(r, result.params, parent_key_of(r)));
+  }
+  if (result.e2e_transfer.empty()) {
+    return out;
+  }
+  out += "\ne2e transfer: multiply expected_e2e_gain_pct by median_ratio (raw: fewer than 2 runs, the raw "
+         "Amdahl ceiling).\n\n"
+         "| op class | regime | median_ratio | runs | attempts | interval | source | why |\n"
+         "|---|---|---:|---:|---:|---|---|---|\n";
+  for (const TransferRow& r : result.e2e_transfer) {
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.op_class, r.regime, fixed(r.median_ratio, 4), r.n,
+        r.attempts, interval_cell(r.interval, interval_reason_of(r)), to_string(r.source), transfer_why(r));
   }
   return out;
 }
 
 std::string render_priors_python(const PriorsResult& result)
 {
-  // class → value; gfx → class → value; gfx → regime → class → value.
-  std::string classes;
-  std::map<std::string, std::string> by_gfx;
-  std::map<std::string, std::map<std::string, std::string>> by_gfx_regime;
-  const auto add = [](std::string& into, const PriorRow& r) {
-    into += fmt::format("{}\"{}\": {}", into.empty() ? "" : ", ", r.op_class, fixed(r.target_eff, 4));
-  };
+  // Each level's values, evidence and comments, keyed as the dicts nest.
+  PyLevel classes;
+  std::map<std::string, PyLevel> by_gfx;
+  std::map<std::string, std::map<std::string, PyLevel>> by_gfx_regime;
   for (const PriorRow& r : result.priors) {
-    if (!r.gfx) {
-      add(classes, r);
-    } else if (!r.regime) {
-      add(by_gfx[*r.gfx], r);
-    } else {
-      add(by_gfx_regime[*r.gfx][*r.regime], r);
-    }
+    PyLevel& level = !r.gfx ? classes : (!r.regime ? by_gfx[*r.gfx] : by_gfx_regime[*r.gfx][*r.regime]);
+    level.add(r);
   }
-  std::string out =
-      fmt::format("# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of {}.\n"
-                  "# Levels: {}; prior strength k={}. Regenerate rather than edit.\n"
-                  "TARGET_EFF = {{{}}}\n",
-                  result.as_of.value_or("- (no runs)"), to_string(result.params.level),
-                  trimmed(result.params.prior_strength, 3, 0), classes);
+  std::string out = fmt::format(
+      "# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of {}.\n"
+      "# Levels: {}; prior strength k={}. Regenerate rather than edit.\n"
+      "# *_EVIDENCE: per value, n observations, runs (distinct runs), source (calibrated: its own\n"
+      "# observations; parent: copied from its parent key; seed: no observations in the class) and\n"
+      "# the 90 % interval [lo, hi] (None: fewer than 2 runs, or no observations).\n",
+      result.as_of.value_or("- (no runs)"), to_string(result.params.level),
+      trimmed(result.params.prior_strength, 3, 0));
+  out += classes.comments;
+  out += fmt::format("TARGET_EFF = {{{}}}\n", classes.values);
+  out += fmt::format("TARGET_EFF_EVIDENCE = {{{}\n}}\n", classes.evidence);
   if (result.params.level != PriorsLevel::op_class) {
-    std::string gfx_entries;
-    for (const auto& [gfx, entries] : by_gfx) {
-      gfx_entries += fmt::format("{}\n    \"{}\": {{{}}}", gfx_entries.empty() ? "" : ",", gfx, entries);
+    std::string comments;
+    std::string values;
+    std::string evidence;
+    for (const auto& [gfx, level] : by_gfx) {
+      comments += level.comments;
+      values += fmt::format("{}\n    \"{}\": {{{}}}", values.empty() ? "" : ",", gfx, level.values);
+      evidence += fmt::format("\n    \"{}\": {{{}\n    }},", gfx, indent(level.evidence, 4));
     }
-    out += fmt::format("TARGET_EFF_BY_GFX = {{{}{}}}\n", gfx_entries, gfx_entries.empty() ? "" : ",\n");
+    out += comments;
+    out += fmt::format("TARGET_EFF_BY_GFX = {{{}{}}}\n", values, values.empty() ? "" : ",\n");
+    out += fmt::format("TARGET_EFF_BY_GFX_EVIDENCE = {{{}\n}}\n", evidence);
   }
   if (result.params.level == PriorsLevel::op_class_gfx_regime) {
-    std::string gfx_entries;
+    std::string comments;
+    std::string values;
+    std::string evidence;
     for (const auto& [gfx, regimes] : by_gfx_regime) {
-      std::string regime_entries;
-      for (const auto& [regime, entries] : regimes) {
-        regime_entries +=
-            fmt::format("{}\n        \"{}\": {{{}}}", regime_entries.empty() ? "" : ",", regime, entries);
+      std::string regime_values;
+      std::string regime_evidence;
+      for (const auto& [regime, level] : regimes) {
+        comments += level.comments;
+        regime_values +=
+            fmt::format("{}\n        \"{}\": {{{}}}", regime_values.empty() ? "" : ",", regime, level.values);
+        regime_evidence +=
+            fmt::format("\n        \"{}\": {{{}\n        }},", regime, indent(level.evidence, 8));
       }
-      gfx_entries +=
-          fmt::format("{}\n    \"{}\": {{{},\n    }}", gfx_entries.empty() ? "" : ",", gfx, regime_entries);
+      values += fmt::format("{}\n    \"{}\": {{{},\n    }}", values.empty() ? "" : ",", gfx, regime_values);
+      evidence += fmt::format("\n    \"{}\": {{{}\n    }},", gfx, regime_evidence);
     }
-    out +=
-        fmt::format("TARGET_EFF_BY_GFX_REGIME = {{{}{}}}\n", gfx_entries, gfx_entries.empty() ? "" : ",\n");
+    out += comments;
+    out += fmt::format("TARGET_EFF_BY_GFX_REGIME = {{{}{}}}\n", values, values.empty() ? "" : ",\n");
+    out += fmt::format("TARGET_EFF_BY_GFX_REGIME_EVIDENCE = {{{}\n}}\n", evidence);
   }
   std::string transfer;
+  std::string transfer_comments;
+  std::string transfer_evidence;
   for (const TransferRow& r : result.e2e_transfer) {
+    const std::string key = fmt::format("(\"{}\", \"{}\")", r.op_class, r.regime);
     if (r.source == TransferSource::calibrated) {
-      transfer += fmt::format("{}(\"{}\", \"{}\"): {}", transfer.empty() ? "" : ", ", r.op_class, r.regime,
-                              fixed(r.median_ratio, 4));
+      transfer += fmt::format("{}{}: {}", transfer.empty() ? "" : ", ", key, fixed(r.median_ratio, 4));
     }
+    if (r.capped) {
+      transfer_comments += fmt::format("# {}: capped at 1.0 ({}, beyond ceiling {})\n", key,
+                                       plural(r.n, "run"), r.beyond_ceiling);
+    } else if (r.source != TransferSource::calibrated) {
+      transfer_comments +=
+          fmt::format("# {}: raw Amdahl ceiling, {} (absent from E2E_TRANSFER)\n", key, plural(r.n, "run"));
+    }
+    transfer_evidence +=
+        fmt::format("\n    {}: {{\"runs\": {}, \"attempts\": {}, \"source\": \"{}\", \"interval\": {}, "
+                    "\"capped\": {}, \"beyond_ceiling\": {}}},",
+                    key, r.n, r.attempts, to_string(r.source), python_interval(r.interval),
+                    r.capped ? "True" : "False", r.beyond_ceiling);
   }
   out += "# Multiply a verdict's expected_e2e_gain_pct by E2E_TRANSFER[(op_class, regime)]; keys with fewer\n"
-         "# than 2 runs are absent: use the raw Amdahl ceiling there.\n";
+         "# than 2 runs are absent: use the raw Amdahl ceiling there. A ratio above 1 from fewer than\n" +
+         fmt::format("# {} runs is capped at 1.0 (capped: True in E2E_TRANSFER_EVIDENCE).\n",
+                     k_transfer_breadth_runs);
+  out += transfer_comments;
   out += fmt::format("E2E_TRANSFER = {{{}}}\n", transfer);
+  out += fmt::format("E2E_TRANSFER_EVIDENCE = {{{}\n}}\n", transfer_evidence);
   return out;
 }
 

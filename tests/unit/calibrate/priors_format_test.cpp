@@ -1,10 +1,16 @@
 // Unit tests of the priors renderers (calibrate/priors_format.hpp).
+#include "support/helpers.hpp"
 #include "unit/calibrate/canonical.hpp"
 
 #include "calibrate/priors_format.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace rfdb::calibrate {
 namespace {
@@ -20,15 +26,92 @@ PriorsResult compute(const std::vector<Observation>& in, PriorsParams p = {})
   return *r;
 }
 
+PriorRow prior(std::string op_class, std::optional<std::string> gfx, double target_eff, int n, int runs,
+               PriorSource source, std::optional<Interval> interval = std::nullopt, std::string reason = "")
+{
+  PriorRow r;
+  r.op_class = std::move(op_class);
+  r.gfx = std::move(gfx);
+  r.seed = *domain::seed_target_eff(r.op_class);
+  r.parent = r.seed;
+  r.target_eff = target_eff;
+  r.n = n;
+  r.runs = runs;
+  r.weight = n * 0.6;
+  if (n > 0) {
+    r.statistic = target_eff;
+    r.last_seen = "2026-08-24";
+  }
+  r.interval = interval;
+  r.interval_reason = std::move(reason);
+  r.source = source;
+  return r;
+}
+
+TransferRow transfer(std::string op_class, std::string regime, int runs, int attempts, double ratio,
+                     TransferSource source, std::optional<Interval> interval, bool capped, int beyond_ceiling)
+{
+  TransferRow t;
+  t.op_class = std::move(op_class);
+  t.regime = std::move(regime);
+  t.n = runs;
+  t.attempts = attempts;
+  t.median_ratio = ratio;
+  t.source = source;
+  t.interval = interval;
+  t.capped = capped;
+  t.beyond_ceiling = beyond_ceiling;
+  if (runs >= 2) {
+    t.statistic = capped ? 1.4 : ratio;
+  }
+  return t;
+}
+
+// Rows as the issue-28 estimator fills them, built by hand so the renderers
+// are checked independently of its arithmetic: gemm from 5 observations of 2
+// runs, moe from 2 observations of one run (no interval: "one run"), attn
+// without observations (seed), moe:gfx942 copied from moe; a transfer ratio
+// of 1.4 from 2 runs capped at 1.0, and a raw one-run transfer.
+PriorsResult evidence_result()
+{
+  PriorsResult r;
+  r.as_of = "2026-08-24";
+  r.params.level = PriorsLevel::op_class_gfx;
+  r.priors = {prior("gemm", std::nullopt, 0.8788, 5, 2, PriorSource::calibrated, Interval{0.8123, 0.8991}),
+              prior("gemm", "gfx950", 0.8788, 5, 2, PriorSource::calibrated, Interval{0.8123, 0.8991}),
+              prior("moe", std::nullopt, 0.8257, 2, 1, PriorSource::calibrated, std::nullopt, "one run"),
+              prior("moe", "gfx942", 0.8257, 0, 0, PriorSource::parent, std::nullopt, "no observations"),
+              prior("moe", "gfx950", 0.8257, 2, 1, PriorSource::calibrated, std::nullopt, "one run"),
+              prior("attn", std::nullopt, 0.5, 0, 0, PriorSource::seed, std::nullopt, "no observations")};
+  r.priors[0].measured = 1;
+  r.priors[0].analytic = 4;
+  r.e2e_transfer = {
+      transfer("moe", "decode", 2, 3, 1.0, TransferSource::calibrated, Interval{1.0, 1.0}, true, 2),
+      transfer("gemm", "decode", 6, 9, 0.7826, TransferSource::calibrated, Interval{0.61, 0.93}, false, 1),
+      transfer("attn", "prefill", 1, 1, 1.0, TransferSource::raw, std::nullopt, false, 0)};
+  return r;
+}
+
 TEST(RenderPriorsMd, CanonicalRun)
 {
   const std::string expected =
-      "| op class | target_eff | n | interval | why |\n"
-      "|---|---:|---:|---|---|\n"
-      "| gemm | 0.9000 | 0 | - | seed 0.90; no observations |\n"
-      "| moe | 0.9036 | 1 | [0.9036, 0.9036] | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk with k=3 |\n"
-      "| elementwise | 0.8750 | 0 | - | seed 0.875; no observations |\n"
-      "| attn | 0.4635 | 1 | [0.4635, 0.4635] | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk with k=3 |\n";
+      "| op class | target_eff | n | runs | interval | source | why |\n"
+      "|---|---:|---:|---:|---|---|---|\n"
+      "| gemm | 0.9000 | 0 | 0 | no observations | seed | seed 0.90; no observations |\n"
+      "| moe | 0.9036 | 1 | 1 | [0.9036, 0.9036] | calibrated | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk "
+      "with k=3 "
+      "|\n"
+      "| elementwise | 0.8750 | 0 | 0 | no observations | seed | seed 0.875; no observations |\n"
+      "| attn | 0.4635 | 1 | 1 | [0.4635, 0.4635] | calibrated | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk "
+      "with k=3 "
+      "|\n"
+      "\n"
+      "e2e transfer: multiply expected_e2e_gain_pct by median_ratio (raw: fewer than 2 runs, the raw Amdahl "
+      "ceiling).\n"
+      "\n"
+      "| op class | regime | median_ratio | runs | attempts | interval | source | why |\n"
+      "|---|---|---:|---:|---:|---|---|---|\n"
+      "| moe | decode | 1.0000 | 1 | 1 | one run | raw | fewer than 2 runs: use the raw Amdahl ceiling |\n";
   EXPECT_EQ(render_priors_md(compute(canonical())), expected);
 }
 
@@ -60,18 +143,21 @@ TEST(RenderPriorsMd, ChildRowsNameTheirParent)
   // moe:gfx950:decode: (3·0.90 + 0.6·0.92136)/3.6 = 0.90356.
   const std::string md2 = render_priors_md(compute(two_regimes, fine));
   EXPECT_NE(
-      md2.find("| moe:gfx942:decode | 0.9030 | 0 | - | no observations; parent 0.9030 (seed shrunk by the "
+      md2.find("| moe:gfx942:decode | 0.9030 | 0 | 0 | no observations | parent | no observations; parent "
+               "0.9030 (seed shrunk by the "
                "rest of moe:gfx942); nearest with evidence: moe:gfx942:prefill 0.9030, moe:gfx950:decode "
                "0.9036 |\n"),
       std::string::npos)
       << md2;
   // One gfx holds all of moe's evidence: the seed is its parent (moe minus
   // gfx950 is empty), and its value is moe's.
-  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | [0.9036, 0.9036] | parent 0.9000 (seed shrunk by the rest "
+  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | 1 | [0.9036, 0.9036] | calibrated | parent 0.9000 (seed "
+                    "shrunk by the rest "
                     "of moe); 1 obs (q 0.921, W 0.60) shrunk with k=3; 1 contradiction; 1 infeasible |\n"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| gemm:gfx950 | 0.9000 | 0 | - | no observations; parent 0.9000 (seed shrunk by the "
+  EXPECT_NE(md.find("| gemm:gfx950 | 0.9000 | 0 | 0 | no observations | parent | no observations; parent "
+                    "0.9000 (seed shrunk by the "
                     "rest of gemm) |\n"),
             std::string::npos)
       << md;
@@ -82,10 +168,27 @@ TEST(RenderPriorsPython, CanonicalRun)
   const std::string expected =
       "# target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of 2025-05-20.\n"
       "# Levels: class; prior strength k=3. Regenerate rather than edit.\n"
+      "# *_EVIDENCE: per value, n observations, runs (distinct runs), source (calibrated: its own\n"
+      "# observations; parent: copied from its parent key; seed: no observations in the class) and\n"
+      "# the 90 % interval [lo, hi] (None: fewer than 2 runs, or no observations).\n"
+      "# gemm: seed, no observations\n"
+      "# elementwise: seed, no observations\n"
       "TARGET_EFF = {\"gemm\": 0.9000, \"moe\": 0.9036, \"elementwise\": 0.8750, \"attn\": 0.4635}\n"
+      "TARGET_EFF_EVIDENCE = {\n"
+      "    \"gemm\": {\"n\": 0, \"runs\": 0, \"source\": \"seed\", \"interval\": None},\n"
+      "    \"moe\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": [0.9036, 0.9036]},\n"
+      "    \"elementwise\": {\"n\": 0, \"runs\": 0, \"source\": \"seed\", \"interval\": None},\n"
+      "    \"attn\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": [0.4635, 0.4635]},\n"
+      "}\n"
       "# Multiply a verdict's expected_e2e_gain_pct by E2E_TRANSFER[(op_class, regime)]; keys with fewer\n"
-      "# than 2 runs are absent: use the raw Amdahl ceiling there.\n"
-      "E2E_TRANSFER = {}\n";
+      "# than 2 runs are absent: use the raw Amdahl ceiling there. A ratio above 1 from fewer than\n"
+      "# 5 runs is capped at 1.0 (capped: True in E2E_TRANSFER_EVIDENCE).\n"
+      "# (\"moe\", \"decode\"): raw Amdahl ceiling, 1 run (absent from E2E_TRANSFER)\n"
+      "E2E_TRANSFER = {}\n"
+      "E2E_TRANSFER_EVIDENCE = {\n"
+      "    (\"moe\", \"decode\"): {\"runs\": 1, \"attempts\": 1, \"source\": \"raw\", \"interval\": None, "
+      "\"capped\": False, \"beyond_ceiling\": 0},\n"
+      "}\n";
   EXPECT_EQ(render_priors_python(compute(canonical())), expected);
 }
 
@@ -129,15 +232,16 @@ TEST(RenderPriorsJson, ContractKeysInOrder)
     row.push_back(k);
   }
   EXPECT_EQ(row, (std::vector<std::string>{"op_class", "gfx", "regime", "seed", "target_eff", "n", "runs",
-                                           "weight", "statistic", "interval", "contradictions", "infeasible",
-                                           "last_seen", "source", "nearest"}));
+                                           "measured", "analytic", "weight", "statistic", "interval",
+                                           "interval_reason", "contradictions", "infeasible", "last_seen",
+                                           "source", "nearest"}));
   std::vector<std::string> transfer;
   for (const auto& [k, v] : doc["e2e_transfer"][0].items()) {
     transfer.push_back(k);
   }
-  EXPECT_EQ(transfer,
-            (std::vector<std::string>{"op_class", "regime", "n", "runs", "attempts", "median_ratio",
-                                      "statistic", "source", "interval", "sign_flips", "beyond_ceiling"}));
+  EXPECT_EQ(transfer, (std::vector<std::string>{"op_class", "regime", "n", "runs", "attempts", "median_ratio",
+                                                "capped", "statistic", "source", "interval",
+                                                "interval_reason", "sign_flips", "beyond_ceiling"}));
 }
 
 TEST(RenderPriorsJson, CanonicalValuesRounded)
@@ -198,12 +302,15 @@ TEST(RenderPriorsCsv, HeaderAndRows)
   const std::string csv = render_priors_csv(compute(canonical()));
   EXPECT_EQ(
       csv,
-      "op_class,gfx,regime,seed,target_eff,n,runs,weight,statistic,interval_lo,interval_hi,contradictions,"
-      "infeasible,last_seen,source,nearest\n"
-      "gemm,,,0.9000,0.9000,0,0,0.000,,,,0,0,,seed,\n"
-      "moe,,,0.9000,0.9036,1,1,0.600,0.9214,0.9036,0.9036,0,0,2025-05-20,calibrated,\n"
-      "elementwise,,,0.8750,0.8750,0,0,0.000,,,,0,0,,seed,\n"
-      "attn,,,0.5000,0.4635,1,1,0.600,0.2808,0.4635,0.4635,0,0,2025-05-20,calibrated,\n");
+      "kind,op_class,gfx,regime,seed,target_eff,median_ratio,n,runs,attempts,weight,statistic,interval_lo,"
+      "interval_hi,interval_reason,measured,analytic,contradictions,infeasible,sign_flips,beyond_ceiling,"
+      "capped,"
+      "last_seen,source,nearest\n"
+      "target_eff,gemm,,,0.9000,0.9000,,0,0,,0.000,,,,no observations,0,0,0,0,,,,,seed,\n"
+      "target_eff,moe,,,0.9000,0.9036,,1,1,,0.600,0.9214,0.9036,0.9036,,0,0,0,0,,,,2025-05-20,calibrated,\n"
+      "target_eff,elementwise,,,0.8750,0.8750,,0,0,,0.000,,,,no observations,0,0,0,0,,,,,seed,\n"
+      "target_eff,attn,,,0.5000,0.4635,,1,1,,0.600,0.2808,0.4635,0.4635,,0,0,0,0,,,,2025-05-20,calibrated,\n"
+      "e2e_transfer,moe,,decode,,,1.0000,1,1,1,,,,,one run,,,,,0,0,false,,raw,\n");
 }
 
 TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
@@ -219,11 +326,133 @@ TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
   EXPECT_NE(table.find("multiply expected_e2e_gain_pct by median_ratio"), std::string::npos);
   EXPECT_NE(
       table.find(
-          "moe       decode     1         1        1.0000  -  -                  0               0  raw"),
+          "moe       decode     1         1        1.0000  -  one run            0               0  raw"),
       std::string::npos)
       << table;
   EXPECT_NE(table.find("3 attempts, 2 observations; excluded: unknown_class 1\n"), std::string::npos)
       << table;
+}
+
+TEST(RenderPriorsPython, EvidenceBesideEachDictAndACommentPerValueNotCalibrated)
+{
+  const std::string py = render_priors_python(evidence_result());
+  RFDB_EXPECT_GOLDEN("priors/evidence.py", py);
+  EXPECT_NE(
+      py.find("    \"moe\": {\"n\": 2, \"runs\": 1, \"source\": \"calibrated\", \"interval\": None},\n"),
+      std::string::npos)
+      << py;
+  EXPECT_NE(py.find("# moe:gfx942 copied from its parent (n 0)\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("# attn: seed, no observations\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("# (\"moe\", \"decode\"): capped at 1.0 (2 runs, beyond ceiling 2)\n"), std::string::npos)
+      << py;
+  EXPECT_NE(py.find("# (\"attn\", \"prefill\"): raw Amdahl ceiling, 1 run (absent from E2E_TRANSFER)\n"),
+            std::string::npos)
+      << py;
+  // Calibrated values carry no comment.
+  EXPECT_EQ(py.find("# gemm"), std::string::npos) << py;
+}
+
+// The export is Python: run it and read every dict back as JSON.
+TEST(RenderPriorsPython, EvidenceExportRunsAsPython)
+{
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "python3 not available";
+  }
+  rfdb::test::TempDir tmp;
+  const auto script = tmp / "target_eff.py";
+  const auto out = tmp / "out.json";
+  rfdb::test::write_bytes(
+      script, render_priors_python(evidence_result()) +
+                  "import json, sys\n"
+                  "t = lambda d: {'|'.join(k): v for k, v in d.items()}\n"
+                  "json.dump({'eff': TARGET_EFF, 'ev': TARGET_EFF_EVIDENCE, 'gfx': TARGET_EFF_BY_GFX,\n"
+                  "           'gfx_ev': TARGET_EFF_BY_GFX_EVIDENCE, 'tr': t(E2E_TRANSFER),\n"
+                  "           'tr_ev': t(E2E_TRANSFER_EVIDENCE)}, open(sys.argv[1], 'w'))\n");
+  const std::string cmd = "python3 " + script.string() + " " + out.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << rfdb::test::read_bytes(script);
+  const auto doc = nlohmann::json::parse(rfdb::test::read_bytes(out));
+  EXPECT_EQ(doc["eff"]["moe"], 0.8257);
+  EXPECT_EQ(
+      doc["ev"]["gemm"],
+      nlohmann::json::parse(R"({"n": 5, "runs": 2, "source": "calibrated", "interval": [0.8123, 0.8991]})"));
+  EXPECT_TRUE(doc["ev"]["moe"]["interval"].is_null());
+  EXPECT_EQ(doc["ev"]["attn"]["source"], "seed");
+  EXPECT_EQ(doc["gfx"]["gfx942"]["moe"], 0.8257);
+  EXPECT_EQ(doc["gfx_ev"]["gfx942"]["moe"]["source"], "parent");
+  EXPECT_EQ(doc["gfx_ev"]["gfx950"]["gemm"]["runs"], 2);
+  // The capped ratio is exported at 1.0 and says so; the raw one only in the evidence.
+  EXPECT_EQ(doc["tr"], nlohmann::json::parse(R"({"moe|decode": 1.0, "gemm|decode": 0.7826})"));
+  EXPECT_EQ(
+      doc["tr_ev"]["moe|decode"],
+      nlohmann::json::parse(R"({"runs": 2, "attempts": 3, "source": "calibrated", "interval": [1.0, 1.0],
+                                      "capped": true, "beyond_ceiling": 2})"));
+  EXPECT_TRUE(doc["tr_ev"]["attn|prefill"]["interval"].is_null());
+  EXPECT_EQ(doc["tr_ev"]["attn|prefill"]["source"], "raw");
+}
+
+TEST(RenderPriorsMd, RunsSourceAndIntervalOrItsReason)
+{
+  const std::string md = render_priors_md(evidence_result());
+  EXPECT_EQ(md.substr(0, md.find('\n')), "| op class | target_eff | n | runs | interval | source | why |");
+  EXPECT_NE(md.find("| gemm | 0.8788 | 5 | 2 | [0.8123, 0.8991] | calibrated | seed 0.90; 5 obs"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| moe | 0.8257 | 2 | 1 | one run | calibrated | "), std::string::npos) << md;
+  EXPECT_NE(md.find("| moe:gfx942 | 0.8257 | 0 | 0 | no observations | parent | "), std::string::npos) << md;
+  EXPECT_NE(md.find("| op class | regime | median_ratio | runs | attempts | interval | source | why |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(
+      md.find("| moe | decode | 1.0000 | 2 | 3 | [1.0000, 1.0000] | calibrated | capped at 1.0: a ratio "
+              "above 1 needs 5 runs; m 1.4000; 2 beyond ceiling |\n"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(
+      md.find("| attn | prefill | 1.0000 | 1 | 1 | one run | raw | fewer than 2 runs: use the raw Amdahl "
+              "ceiling |\n"),
+      std::string::npos)
+      << md;
+}
+
+TEST(RenderPriorsCsv, TransferRowsAndIntervalReasons)
+{
+  const std::string csv = render_priors_csv(evidence_result());
+  EXPECT_NE(csv.find("target_eff,moe,,,0.9000,0.8257,,2,1,,1.200,0.8257,,,one run,0,0,0,0,,,,2026-08-24,"
+                     "calibrated,\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(
+      csv.find("target_eff,gemm,,,0.9000,0.8788,,5,2,,3.000,0.8788,0.8123,0.8991,,1,4,0,0,,,,2026-08-24,"
+               "calibrated,\n"),
+      std::string::npos)
+      << csv;
+  EXPECT_NE(
+      csv.find("e2e_transfer,moe,,decode,,,1.0000,2,2,3,,1.4000,1.0000,1.0000,,,,,,0,2,true,,calibrated,\n"),
+      std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("e2e_transfer,attn,,prefill,,,1.0000,1,1,1,,,,,one run,,,,,0,0,false,,raw,\n"),
+            std::string::npos)
+      << csv;
+}
+
+TEST(RenderPriorsJson, IntervalReasonCountsBySourceAndCapped)
+{
+  const auto doc = nlohmann::json::parse(render_priors_json(evidence_result()));
+  EXPECT_TRUE(doc["priors"][0]["interval_reason"].is_null());
+  EXPECT_EQ(doc["priors"][0]["measured"], 1);
+  EXPECT_EQ(doc["priors"][0]["analytic"], 4);
+  EXPECT_EQ(doc["priors"][2]["interval_reason"], "one run");
+  EXPECT_TRUE(doc["priors"][2]["interval"].is_null());
+  EXPECT_EQ(doc["priors"][5]["interval_reason"], "no observations");
+  EXPECT_EQ(doc["e2e_transfer"][0]["capped"], true);
+  EXPECT_EQ(doc["e2e_transfer"][0]["median_ratio"], 1.0);
+  EXPECT_EQ(doc["e2e_transfer"][0]["statistic"], 1.4);
+  EXPECT_EQ(doc["e2e_transfer"][1]["capped"], false);
+  EXPECT_EQ(doc["e2e_transfer"][2]["interval_reason"], "one run");
+  // A row the estimator left without a reason gets the one its counts imply.
+  PriorsResult bare = evidence_result();
+  bare.priors[2].interval_reason.clear();
+  EXPECT_EQ(nlohmann::json::parse(render_priors_json(bare))["priors"][2]["interval_reason"], "one run");
 }
 
 TEST(RenderExplain, ListsObservationsExclusionsAndArithmetic)
