@@ -31,10 +31,15 @@ ordered_json side_json(const std::optional<calibrate::PriorRow>& row)
   if (row->interval) {
     interval = ordered_json::array({round4(row->interval->lo), round4(row->interval->hi)});
   }
-  return ordered_json{{"target_eff", round4(row->target_eff)},
-                      {"n", row->n},
-                      {"interval", interval},
-                      {"source", calibrate::to_string(row->source)}};
+  return ordered_json{
+      {"target_eff", round4(row->target_eff)},
+      {"parent", round4(row->parent)},
+      {"n", row->n},
+      {"runs", row->runs},
+      {"weight", std::round(row->weight * 1e3) / 1e3},
+      {"statistic", row->statistic ? ordered_json(round4(*row->statistic)) : ordered_json(nullptr)},
+      {"interval", interval},
+      {"source", calibrate::to_string(row->source)}};
 }
 
 std::string value(const std::optional<calibrate::PriorRow>& row)
@@ -46,7 +51,45 @@ std::string interval(const std::optional<calibrate::PriorRow>& row)
   return row && row->interval ? fmt::format("[{:.4f}, {:.4f}]", row->interval->lo, row->interval->hi) : "-";
 }
 
+// Equal to 6 decimals: W and q computed from the same observations are equal
+// bit for bit; the tolerance only keeps a printed-equal pair equal.
+bool same(double a, double b)
+{
+  return std::abs(a - b) < 5e-7;
+}
+
+// Whether a key's own observations differ between the two sides.
+bool own_evidence_changed(const calibrate::PriorRow& before, const calibrate::PriorRow& after)
+{
+  if (before.n != after.n || before.runs != after.runs || !same(before.weight, after.weight) ||
+      before.statistic.has_value() != after.statistic.has_value()) {
+    return true;
+  }
+  return before.statistic && !same(*before.statistic, *after.statistic);
+}
+
+std::string cause_text(const std::optional<ChangeCause>& cause)
+{
+  if (!cause || *cause == ChangeCause::none) {
+    return "-";
+  }
+  return *cause == ChangeCause::own ? "own evidence" : "moved with its parent";
+}
+
 } // namespace
+
+const char* to_string(ChangeCause cause)
+{
+  switch (cause) {
+  case ChangeCause::none:
+    return "none";
+  case ChangeCause::own:
+    return "own";
+  case ChangeCause::parent:
+    return "parent";
+  }
+  return "none";
+}
 
 std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
                                           const calibrate::PriorsResult& after)
@@ -61,20 +104,24 @@ std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
     return nullptr;
   };
   for (const auto& row : after.priors) {
-    out.push_back({calibrate::row_key(row), row.op_class, row.gfx, row.regime, std::nullopt, row, {}, {}});
+    out.push_back(
+        {calibrate::row_key(row), row.op_class, row.gfx, row.regime, std::nullopt, row, {}, {}, {}});
   }
   for (const auto& row : before.priors) {
     const std::string key = calibrate::row_key(row);
     if (ComparedPrior* c = find(key)) {
       c->before = row;
     } else {
-      out.push_back({key, row.op_class, row.gfx, row.regime, row, std::nullopt, {}, {}});
+      out.push_back({key, row.op_class, row.gfx, row.regime, row, std::nullopt, {}, {}, {}});
     }
   }
   for (auto& c : out) {
     if (c.before && c.after) {
       c.change = round4(c.after->target_eff - c.before->target_eff);
-      if (c.before->interval && c.after->interval) {
+      c.cause = own_evidence_changed(*c.before, *c.after) ? ChangeCause::own
+                : *c.change != 0.0                        ? ChangeCause::parent
+                                                          : ChangeCause::none;
+      if (c.before->interval && c.after->interval && *c.cause != ChangeCause::parent) {
         const auto& a = *c.before->interval;
         const auto& b = *c.after->interval;
         c.intervals_overlap = !(a.hi < b.lo || b.hi < a.lo);
@@ -89,17 +136,18 @@ std::string render_compare_table(const calibrate::PriorsResult& before, const ca
 {
   std::vector<std::vector<std::string>> cells;
   for (const auto& c : rows) {
-    cells.push_back({c.key, value(c.before), value(c.after),
-                     c.change ? fmt::format("{:+.4f}", *c.change) : "-",
-                     fmt::format("{}→{}", c.before ? std::to_string(c.before->n) : "-",
-                                 c.after ? std::to_string(c.after->n) : "-"),
-                     interval(c.before), interval(c.after),
-                     !c.intervals_overlap ? "-" : (*c.intervals_overlap ? "yes" : "NO")});
+    cells.push_back(
+        {c.key, value(c.before), value(c.after), c.change ? fmt::format("{:+.4f}", *c.change) : "-",
+         fmt::format("{}→{}", c.before ? std::to_string(c.before->n) : "-",
+                     c.after ? std::to_string(c.after->n) : "-"),
+         interval(c.before), interval(c.after),
+         !c.intervals_overlap ? "-" : (*c.intervals_overlap ? "yes" : "NO"), cause_text(c.cause)});
   }
   using util::Align;
   std::string out = fmt::format("target_eff before (as of {}) and after (as of {}); overlap: whether the two "
                                 "90 % intervals overlap (NO: the newer runs moved the value beyond its "
-                                "uncertainty)\n\n",
+                                "uncertainty); cause: the key's own evidence changed, or it moved with its "
+                                "parent (its own observations are unchanged; no overlap test)\n\n",
                                 before.as_of.value_or("-"), after.as_of.value_or("-"));
   out += util::render_table({{"key"},
                              {"before", Align::right},
@@ -108,7 +156,8 @@ std::string render_compare_table(const calibrate::PriorsResult& before, const ca
                              {"n", Align::right},
                              {"interval before"},
                              {"interval after"},
-                             {"overlap"}},
+                             {"overlap"},
+                             {"cause"}},
                             cells);
   return out;
 }
@@ -124,6 +173,7 @@ std::string render_compare_json(const calibrate::PriorsResult& before, const cal
                       {"before", side_json(c.before)},
                       {"after", side_json(c.after)},
                       {"change", c.change ? ordered_json(*c.change) : ordered_json(nullptr)},
+                      {"change_cause", c.cause ? ordered_json(to_string(*c.cause)) : ordered_json(nullptr)},
                       {"intervals_overlap",
                        c.intervals_overlap ? ordered_json(*c.intervals_overlap) : ordered_json(nullptr)}});
   }

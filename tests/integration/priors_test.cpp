@@ -54,6 +54,52 @@ json class_row(const json& doc, const std::string& op_class)
 // A database holding the three sample runs, built once per test binary.
 class PriorsSample : public SampleDatabase {};
 
+// The three sample runs and the four dev runs (tests/fixtures/dev-runs): what
+// tools/demo.sh ingests. gemm has one gfx942 run (2026-07-03) and gfx950 runs
+// on 2026-08-22, so gemm's class value and gemm:gfx942's parent move with the
+// 2026-08-22 run while gemm:gfx942's own observation does not.
+class PriorsSevenRuns : public ::testing::Test {
+protected:
+  static void SetUpTestSuite()
+  {
+    s_tmp = new TempDir();
+    ingest_runs(db(), k_all_runs);
+    for (const auto& entry : fs::directory_iterator(fixtures_dir() / "dev-runs")) {
+      if (entry.is_directory()) {
+        const auto r = run_cli({"--db", db().string(), "ingest", entry.path().string()});
+        ASSERT_EQ(r.code, 0) << r.err;
+      }
+    }
+  }
+  static void TearDownTestSuite()
+  {
+    delete s_tmp;
+    s_tmp = nullptr;
+  }
+  static fs::path db() { return *s_tmp / "rfdb.sqlite"; }
+  static TempDir* s_tmp;
+};
+TempDir* PriorsSevenRuns::s_tmp = nullptr;
+
+// The compare row of `key` ("gemm:gfx942").
+json compare_row(const json& doc, const std::string& key)
+{
+  for (const auto& row : doc["priors"]) {
+    std::string k = row["op_class"].get<std::string>();
+    if (!row["gfx"].is_null()) {
+      k += ":" + row["gfx"].get<std::string>();
+    }
+    if (!row["regime"].is_null()) {
+      k += ":" + row["regime"].get<std::string>();
+    }
+    if (k == key) {
+      return row;
+    }
+  }
+  ADD_FAILURE() << "no compare row " << key;
+  return json();
+}
+
 } // namespace
 
 TEST(Priors, CanonicalRunLiftsMoeAndPullsAttnBelowTheSeed)
@@ -282,6 +328,38 @@ TEST_F(PriorsSample, SinceDropsEarlierRuns)
   for (const auto& row : none["priors"]) {
     EXPECT_EQ(row["source"], "seed");
   }
+}
+
+// Issue 28: only gemm:gfx942's parent moved (a gfx950 run was added on
+// 2026-08-22); its own observation is the same at both dates, so the compare
+// view says "moved with its parent", never that the intervals do not overlap.
+TEST_F(PriorsSevenRuns, CompareSeparatesParentDriftFromOwnEvidence)
+{
+  const auto r = priors(db(), {"--by", "class,gfx", "--compare-since", "2026-08-21", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json gfx942 = compare_row(doc, "gemm:gfx942");
+  EXPECT_EQ(gfx942["before"]["n"], 1);
+  EXPECT_EQ(gfx942["after"]["n"], 1);
+  EXPECT_EQ(gfx942["before"]["statistic"], gfx942["after"]["statistic"]);
+  EXPECT_EQ(gfx942["before"]["weight"], gfx942["after"]["weight"]);
+  EXPECT_LT(gfx942["change"].get<double>(), 0.0);
+  EXPECT_LT(gfx942["after"]["parent"].get<double>(), gfx942["before"]["parent"].get<double>());
+  EXPECT_EQ(gfx942["change_cause"], "parent");
+  EXPECT_TRUE(gfx942["intervals_overlap"].is_null());
+  // The key that got the run, and the class, changed on their own evidence.
+  EXPECT_EQ(compare_row(doc, "gemm:gfx950")["change_cause"], "own");
+  EXPECT_EQ(compare_row(doc, "gemm")["change_cause"], "own");
+  // Without a run and without a move: nothing to report.
+  EXPECT_EQ(compare_row(doc, "moe:gfx942")["change_cause"], "none");
+  // attn:gfx942 has no observations of its own: it moves with attn.
+  EXPECT_EQ(compare_row(doc, "attn:gfx942")["change_cause"], "parent");
+  const auto table =
+      priors(db(), {"--by", "class,gfx", "--compare-since", "2026-08-21", "--format", "table"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  const auto line = table.out.substr(table.out.find("\ngemm:gfx942 ") + 1);
+  EXPECT_NE(line.substr(0, line.find('\n')).find("moved with its parent"), std::string::npos) << table.out;
+  EXPECT_EQ(line.substr(0, line.find('\n')).find("NO"), std::string::npos) << table.out;
 }
 
 TEST_F(PriorsSample, BadOptionsAreUsageErrors)
