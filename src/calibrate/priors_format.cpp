@@ -1,6 +1,7 @@
 // Renderers of the priors: table, JSON, CSV, markdown, python and --explain.
 #include "calibrate/priors_format.hpp"
 
+#include "calibrate/priors_coherence.hpp"
 #include "domain/vocab.hpp"
 #include "util/csv.hpp"
 
@@ -115,6 +116,46 @@ Json nearest_json(const std::vector<std::pair<std::string, double>>& nearest)
     out.push_back(Json{{"key", key}, {"target_eff", round_dp(value, 4)}});
   }
   return out;
+}
+
+// The "parameters" object of the JSON contract.
+Json params_json(const PriorsParams& p)
+{
+  Json params;
+  params["prior_strength"] = round_dp(p.prior_strength, 6);
+  params["quantile"] = round_dp(p.quantile, 6);
+  params["iso_noise_band"] = round_dp(p.iso_noise, 6);
+  params["confidence_weights"] = Json{{"high", round_dp(p.confidence_weights.high, 6)},
+                                      {"medium", round_dp(p.confidence_weights.medium, 6)},
+                                      {"low", round_dp(p.confidence_weights.low, 6)}};
+  params["half_life_days"] = p.half_life_days ? Json(round_dp(*p.half_life_days, 6)) : Json(nullptr);
+  params["include_parity_fail"] = p.include_parity_fail;
+  return params;
+}
+
+// One "priors" row of the JSON contract.
+Json prior_row_json(const PriorRow& row)
+{
+  Json j;
+  j["op_class"] = row.op_class;
+  j["gfx"] = optional_json(row.gfx);
+  j["regime"] = optional_json(row.regime);
+  j["seed"] = round_dp(row.seed, 4);
+  j["target_eff"] = round_dp(row.target_eff, 4);
+  j["n"] = row.n;
+  j["runs"] = row.runs;
+  j["measured"] = row.measured;
+  j["analytic"] = row.analytic;
+  j["weight"] = round_dp(row.weight, 3);
+  j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
+  j["interval"] = interval_json(row.interval);
+  j["interval_reason"] = reason_json(interval_reason_of(row));
+  j["contradictions"] = row.contradictions;
+  j["infeasible"] = row.infeasible;
+  j["last_seen"] = optional_json(row.last_seen);
+  j["source"] = to_string(row.source);
+  j["nearest"] = nearest_json(row.nearest);
+  return j;
 }
 
 std::string nearest_text(const std::vector<std::pair<std::string, double>>& nearest)
@@ -317,6 +358,103 @@ struct PyLevel {
   }
 };
 
+std::string percent(double share)
+{
+  return fmt::format("{:.1f} %", round_dp(share * 100.0, 1));
+}
+
+// "0.8269 = 40.0 % seed 0.9000 + 13.3 % q 0.8500 (gemm minus gfx942: n 5, runs 2, W 1.250) + …"
+std::string mix_text(const SharedPath& path, double seed)
+{
+  std::string out =
+      fmt::format("{} = {} seed {}", fixed(path.target_eff, 4), percent(path.seed_share), fixed(seed, 4));
+  for (const SharedStep& s : path.steps) {
+    if (s.step.statistic) {
+      out +=
+          fmt::format(" + {} q {} ({}: n {}, runs {}, W {})", percent(s.share), fixed(*s.step.statistic, 4),
+                      s.step.set, s.step.n, s.step.runs, fixed(s.step.weight, 3));
+    }
+  }
+  return out;
+}
+
+// The --explain paragraph on a key outside its children's range.
+std::string coherence_text(const ChildrenCoherence& c)
+{
+  std::string children;
+  double max_child_seed = 0.0;
+  bool seed_beyond_all = true; // the seed lies on the key's side of every child
+  for (const SharedPath& child : c.children) {
+    children += fmt::format("{}{} {}", children.empty() ? "" : ", ", child.key, fixed(child.target_eff, 4));
+    max_child_seed = std::max(max_child_seed, child.seed_share);
+    seed_beyond_all = seed_beyond_all && (c.above ? c.seed > child.target_eff : c.seed < child.target_eff);
+  }
+  const char* side = c.above ? "above" : "below";
+  const ShrinkStep& own = c.key.steps.back().step;
+  std::string out = fmt::format("Why {} lies {} all of its children ({}):\n", c.key.key, side, children);
+  out += fmt::format(
+      "  {} pools its {} observations ({}) into one weighted quantile and shrinks once:\n    {}\n", c.key.key,
+      own.n, plural(own.runs, "run"), mix_text(c.key, c.seed));
+  out += "  Each child follows its own path: the evidence outside it shrinks the seed first, then its own:\n";
+  for (const SharedPath& child : c.children) {
+    out += fmt::format("    {}: {}\n", child.key, mix_text(child, c.seed));
+  }
+  if (c.key.seed_share > max_child_seed && seed_beyond_all) {
+    out += fmt::format(
+        "  {} keeps {} of the seed {}, each child at most {}; the seed lies {} every child, so the "
+        "pooled value stays {} them.\n",
+        c.key.key, percent(c.key.seed_share), fixed(c.seed, 4), percent(max_child_seed), side, side);
+  } else {
+    out += fmt::format("  The pooled quantile lies between the children's own, but the mixes of seed and "
+                       "quantiles differ, so {} need not lie between its children.\n",
+                       c.key.key);
+  }
+  return out;
+}
+
+Json step_json(const ShrinkStep& st)
+{
+  return Json{{"set", st.set},
+              {"from", round_dp(st.from, 4)},
+              {"n", st.n},
+              {"runs", st.runs},
+              {"weight", round_dp(st.weight, 3)},
+              {"statistic", st.statistic ? Json(round_dp(*st.statistic, 4)) : Json(nullptr)},
+              {"to", round_dp(st.to, 4)}};
+}
+
+Json path_json(const SharedPath& path)
+{
+  Json steps = Json::array();
+  for (const SharedStep& s : path.steps) {
+    Json j = step_json(s.step);
+    j["share"] = round_dp(s.share, 4);
+    steps.push_back(std::move(j));
+  }
+  return Json{{"key", path.key},
+              {"target_eff", round_dp(path.target_eff, 4)},
+              {"seed_share", round_dp(path.seed_share, 4)},
+              {"steps", std::move(steps)}};
+}
+
+Json attempt_json(const ExplainedAttempt& x)
+{
+  const Observation& a = x.attempt;
+  Json j;
+  j["run"] = a.run_id;
+  j["date"] = a.run_date;
+  j["round"] = a.round;
+  j["kernel"] = a.short_name;
+  j["lever"] = a.lever;
+  j["gfx"] = a.gfx;
+  j["regime"] = a.regime;
+  j["roofline_pct"] =
+      a.prediction.roofline_pct ? Json(round_dp(*a.prediction.roofline_pct, 4)) : Json(nullptr);
+  j["isolated_speedup"] = a.isolated_speedup ? Json(round_dp(*a.isolated_speedup, 4)) : Json(nullptr);
+  j["prediction_source"] = optional_json(a.prediction.source_kind);
+  return j;
+}
+
 } // namespace
 
 Result<PriorsFormat> parse_priors_format(std::string_view text)
@@ -359,41 +497,12 @@ std::string render_priors(const PriorsResult& result, PriorsFormat format)
 
 std::string render_priors_json(const PriorsResult& result)
 {
-  const PriorsParams& p = result.params;
   Json doc;
   doc["as_of"] = optional_json(result.as_of);
-  Json params;
-  params["prior_strength"] = round_dp(p.prior_strength, 6);
-  params["quantile"] = round_dp(p.quantile, 6);
-  params["iso_noise_band"] = round_dp(p.iso_noise, 6);
-  params["confidence_weights"] = Json{{"high", round_dp(p.confidence_weights.high, 6)},
-                                      {"medium", round_dp(p.confidence_weights.medium, 6)},
-                                      {"low", round_dp(p.confidence_weights.low, 6)}};
-  params["half_life_days"] = p.half_life_days ? Json(round_dp(*p.half_life_days, 6)) : Json(nullptr);
-  params["include_parity_fail"] = p.include_parity_fail;
-  doc["parameters"] = std::move(params);
+  doc["parameters"] = params_json(result.params);
   Json priors = Json::array();
   for (const PriorRow& row : result.priors) {
-    Json j;
-    j["op_class"] = row.op_class;
-    j["gfx"] = optional_json(row.gfx);
-    j["regime"] = optional_json(row.regime);
-    j["seed"] = round_dp(row.seed, 4);
-    j["target_eff"] = round_dp(row.target_eff, 4);
-    j["n"] = row.n;
-    j["runs"] = row.runs;
-    j["measured"] = row.measured;
-    j["analytic"] = row.analytic;
-    j["weight"] = round_dp(row.weight, 3);
-    j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
-    j["interval"] = interval_json(row.interval);
-    j["interval_reason"] = reason_json(interval_reason_of(row));
-    j["contradictions"] = row.contradictions;
-    j["infeasible"] = row.infeasible;
-    j["last_seen"] = optional_json(row.last_seen);
-    j["source"] = to_string(row.source);
-    j["nearest"] = nearest_json(row.nearest);
-    priors.push_back(std::move(j));
+    priors.push_back(prior_row_json(row));
   }
   doc["priors"] = std::move(priors);
   Json transfer = Json::array();
@@ -606,7 +715,7 @@ std::string render_priors_python(const PriorsResult& result)
   return out;
 }
 
-std::string render_explain(const KeyExplanation& ex)
+std::string render_explain(const KeyExplanation& ex, const std::optional<ChildrenCoherence>& children)
 {
   PriorRow key_row;
   key_row.op_class = ex.key.op_class;
@@ -639,9 +748,12 @@ std::string render_explain(const KeyExplanation& ex)
         last.interval && last.interval_method == IntervalMethod::large_sample
             ? fmt::format("large-sample limit of the bootstrap, n >= {}; ", k_large_sample_units)
             : std::string();
+    const std::string reason = interval_reason_of(last);
+    const std::string interval =
+        last.interval || reason.empty() ? interval_text(last.interval) : fmt::format("none: {}", reason);
     out += fmt::format("  {}% bootstrap interval {} ({}parent held fixed); last_seen {}; contradictions {}, "
                        "infeasible {}\n",
-                       trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval), method,
+                       trimmed(ex.params.interval * 100.0, 1, 0), interval, method,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
   }
   for (const auto& note : ex.notes) {
@@ -653,11 +765,79 @@ std::string render_explain(const KeyExplanation& ex)
         "evidence: {}\n",
         nearest_text(ex.nearest));
   }
+  if (children) {
+    out += coherence_text(*children);
+  }
   if (!ex.chain.empty()) {
     out += fmt::format("Result: {} target_eff {}\n", row_key(ex.chain.back()),
                        fixed(ex.chain.back().target_eff, 4));
   }
   return out;
+}
+
+} // namespace rfdb::calibrate
+
+namespace rfdb::calibrate {
+
+std::string render_explain_json(const KeyExplanation& ex, const std::optional<ChildrenCoherence>& children)
+{
+  PriorRow key_row;
+  key_row.op_class = ex.key.op_class;
+  key_row.gfx = ex.key.gfx;
+  key_row.regime = ex.key.regime;
+  Json doc;
+  doc["key"] = row_key(key_row);
+  doc["as_of"] = optional_json(ex.as_of);
+  doc["parameters"] = params_json(ex.params);
+  doc["target_eff"] = ex.chain.empty() ? Json(nullptr) : Json(round_dp(ex.chain.back().target_eff, 4));
+  doc["seed"] = round_dp(domain::seed_target_eff(ex.key.op_class).value_or(0.0), 4);
+  Json chain = Json::array();
+  for (const PriorRow& row : ex.chain) {
+    chain.push_back(prior_row_json(row));
+  }
+  doc["chain"] = std::move(chain);
+  Json steps = Json::array();
+  for (const ShrinkStep& st : ex.steps) {
+    Json j = step_json(st);
+    j["observations"] = st.observations;
+    steps.push_back(std::move(j));
+  }
+  doc["steps"] = std::move(steps);
+  doc["nearest"] = nearest_json(ex.nearest);
+  doc["notes"] = ex.notes;
+  Json observations = Json::array();
+  for (const ExplainedAttempt& x : ex.observations) {
+    Json j = attempt_json(x);
+    j["e"] = round_dp(x.evaluation.e, 4);
+    j["weight"] = round_dp(x.evaluation.weight, 3);
+    j["e_from_post"] = x.evaluation.e_from_post;
+    j["contradiction"] = x.evaluation.contradiction;
+    observations.push_back(std::move(j));
+  }
+  doc["observations"] = std::move(observations);
+  Json excluded = Json::array();
+  for (const ExplainedAttempt& x : ex.excluded) {
+    Json j = attempt_json(x);
+    j["reason"] = to_string(*x.evaluation.excluded);
+    // e is computed only once the attempt got that far (infeasible: e > 1.05 before clamping).
+    j["e"] = *x.evaluation.excluded == ExclusionReason::infeasible ? Json(round_dp(x.evaluation.e, 4))
+                                                                   : Json(nullptr);
+    excluded.push_back(std::move(j));
+  }
+  doc["excluded"] = std::move(excluded);
+  if (children) {
+    Json kids = Json::array();
+    for (const SharedPath& child : children->children) {
+      kids.push_back(path_json(child));
+    }
+    doc["children"] = Json{{"position", children->above ? "above" : "below"},
+                           {"seed", round_dp(children->seed, 4)},
+                           {"key", path_json(children->key)},
+                           {"children", std::move(kids)}};
+  } else {
+    doc["children"] = nullptr;
+  }
+  return doc.dump(2) + "\n";
 }
 
 } // namespace rfdb::calibrate

@@ -25,8 +25,10 @@
 #pragma once
 
 #include "calibrate/priors.hpp"
+#include "calibrate/priors_coherence.hpp"
 #include "util/result.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -58,7 +60,20 @@ std::string render_priors_python(const PriorsResult& result);
 
 // The --explain text: parameters, contributing observations (run, round,
 // kernel, lever, roofline_pct, s, e, weight), excluded attempts with their
-// reasons, and the arithmetic from the seed down to the key.
-std::string render_explain(const KeyExplanation& explanation);
+// reasons, the arithmetic from the seed down to the key and, with
+// `children` (explain_children), why the key lies outside its children's range.
+std::string render_explain(const KeyExplanation& explanation,
+                           const std::optional<ChildrenCoherence>& children = std::nullopt);
+// The same as JSON (--explain KEY --format json; docs/json.md), indented by 2:
+// {"key", "as_of", "parameters", "target_eff", "seed", "chain": [priors rows],
+//  "steps": [{set, from, n, runs, weight, statistic, to, observations}],
+//  "nearest", "notes", "observations": [{run, date, round, kernel, lever, gfx,
+//  regime, roofline_pct, isolated_speedup, prediction_source, e, weight,
+//  e_from_post, contradiction}], "excluded": [{…, reason, e}],
+//  "children": null | {position, seed, key: path, children: [path]}} with a
+// path {key, target_eff, seed_share, steps: [{set, from, n, runs, weight,
+// statistic, to, share}]}.
+std::string render_explain_json(const KeyExplanation& explanation,
+                                const std::optional<ChildrenCoherence>& children = std::nullopt);
 
 } // namespace rfdb::calibrate

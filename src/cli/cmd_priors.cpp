@@ -3,6 +3,7 @@
 
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
+#include "calibrate/priors_coherence.hpp"
 #include "calibrate/priors_format.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
@@ -89,6 +90,14 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
+  // --explain prints its text unless JSON is asked for by name.
+  const std::string& explain_format = !opts.format.empty() ? opts.format : ctx.format;
+  if (!opts.explain.empty() && !explain_format.empty() && explain_format != "json" &&
+      explain_format != "table") {
+    return fail(ErrorCode::usage,
+                fmt::format("--format {} is not available with --explain; choose one of json, table",
+                            explain_format));
+  }
   auto db = open_for_read(ctx);
   if (!db) {
     return fail(db.error());
@@ -107,12 +116,18 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
     if (!evidence) {
       return fail(evidence.error());
     }
-    auto explanation =
-        calibrate::explain_priors(calibrate::observations_from(evidence->attempts), *params, *key);
+    const auto attempts = calibrate::observations_from(evidence->attempts);
+    auto explanation = calibrate::explain_priors(attempts, *params, *key);
     if (!explanation) {
       return fail(explanation.error());
     }
-    fmt::print(ctx.out, "{}", calibrate::render_explain(*explanation));
+    auto children = calibrate::explain_children(attempts, *explanation);
+    if (!children) {
+      return fail(children.error());
+    }
+    fmt::print(ctx.out, "{}",
+               explain_format == "json" ? calibrate::render_explain_json(*explanation, *children)
+                                        : calibrate::render_explain(*explanation, *children));
     return 0;
   }
   // Everything else reads the materialized observation rows, compactly.
@@ -160,7 +175,8 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
   cmd->add_option("--explain", opts->explain,
-                  "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic")
+                  "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic (text; JSON with "
+                  "--format json)")
       ->type_name("KEY")
       ->check(non_empty("a key CLASS[:GFX[:REGIME]]"));
   auto* compare_as_of = cmd->add_option("--compare-as-of", opts->compare_as_of,
@@ -200,6 +216,7 @@ Examples:
   rfdb priors --by class,gfx --format md
   rfdb priors --format python > target_eff.py
   rfdb priors --explain attn:MI355X:decode
+  rfdb priors --explain gemm --format json | jq .children   # why gemm is above both of its GPUs
   rfdb priors --half-life 180 --as-of 2026-12-01
   rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });

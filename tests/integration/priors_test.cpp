@@ -222,6 +222,94 @@ TEST_F(PriorsSample, GoldenExplain)
   RFDB_EXPECT_GOLDEN("priors/explain_attn_gfx950.txt", r.out);
 }
 
+TEST_F(PriorsSample, ExplainAsJson)
+{
+  const auto r = priors(s_db, {"--explain", "attn:gfx950", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  RFDB_EXPECT_GOLDEN("priors/explain_attn_gfx950.json", r.out);
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["key"], "attn:gfx950");
+  EXPECT_EQ(doc["as_of"], "2026-08-15");
+  EXPECT_DOUBLE_EQ(doc["target_eff"].get<double>(), 0.5278);
+  ASSERT_EQ(doc["steps"].size(), 2U);
+  EXPECT_EQ(doc["steps"][0]["set"], "attn minus gfx950");
+  EXPECT_TRUE(doc["steps"][0]["statistic"].is_null());
+  EXPECT_DOUBLE_EQ(doc["steps"][1]["weight"].get<double>(), 1.6);
+  EXPECT_DOUBLE_EQ(doc["steps"][1]["statistic"].get<double>(), 0.58);
+  EXPECT_DOUBLE_EQ(doc["steps"][1]["to"].get<double>(), 0.5278);
+  ASSERT_EQ(doc["observations"].size(), 2U);
+  EXPECT_EQ(doc["observations"][1]["kernel"], "decode_attention");
+  EXPECT_EQ(doc["observations"][1]["e_from_post"], true);
+  EXPECT_EQ(doc["observations"][1]["contradiction"], true);
+  EXPECT_TRUE(doc["children"].is_null()) << "attn has evidence on gfx950 only";
+  // The global --format before the command counts too; text stays the default.
+  const auto global =
+      run_cli({"--db", s_db.string(), "--format", "json", "priors", "--explain", "attn:gfx950"});
+  EXPECT_EQ(global.out, r.out);
+  EXPECT_EQ(priors(s_db, {"--explain", "attn:gfx950"}).out.rfind("rfdb priors --explain attn:gfx950\n", 0),
+            0U);
+  const auto md = priors(s_db, {"--explain", "attn", "--format", "md"});
+  EXPECT_EQ(md.code, 2);
+  EXPECT_EQ(md.err,
+            "rfdb: error: priors: --format md is not available with --explain; choose one of json, table\n");
+}
+
+// Issue 28: `--explain` of a key outside its children's range says why, with
+// the numbers; inside the range it says nothing. Which side gemm lands on
+// depends on the estimator's weights, so the check follows the --by class,gfx values.
+TEST_F(PriorsSevenRuns, ExplainSaysWhyAClassLiesOutsideItsChildren)
+{
+  const json values = priors_json(db(), {"--by", "class,gfx"});
+  for (const std::string op : {"gemm", "moe", "attn"}) {
+    double value = 0.0;
+    double lo = 1.0;
+    double hi = 0.0;
+    int children = 0;
+    for (const auto& row : values["priors"]) {
+      if (row["op_class"] != op) {
+        continue;
+      }
+      if (row["gfx"].is_null()) {
+        value = row["target_eff"].get<double>();
+      } else if (row["n"].get<int>() > 0) {
+        lo = std::min(lo, row["target_eff"].get<double>());
+        hi = std::max(hi, row["target_eff"].get<double>());
+        ++children;
+      }
+    }
+    const auto r = priors(db(), {"--explain", op, "--format", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    const bool outside = children >= 2 && (value > hi || value < lo);
+    EXPECT_EQ(!doc["children"].is_null(), outside) << op << " " << value << " [" << lo << ", " << hi << "]";
+    const auto text = priors(db(), {"--explain", op, "--format", "table"}).out;
+    EXPECT_EQ(text.find("Why " + op + " lies " + (value > hi ? "above" : "below") +
+                        " all of its children (") != std::string::npos,
+              outside)
+        << text;
+    if (!outside) {
+      continue;
+    }
+    const json& c = doc["children"];
+    EXPECT_EQ(c["position"], value > hi ? "above" : "below");
+    ASSERT_EQ(static_cast<int>(c["children"].size()), children);
+    // Each value is its seed share of the seed plus each step's share of its q.
+    for (const json& path : c["children"]) {
+      double sum = path["seed_share"].get<double>();
+      double mix = sum * c["seed"].get<double>();
+      for (const json& st : path["steps"]) {
+        sum += st["share"].get<double>();
+        if (!st["statistic"].is_null()) {
+          mix += st["share"].get<double>() * st["statistic"].get<double>();
+        }
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-3) << path.dump();
+      EXPECT_NEAR(mix, path["target_eff"].get<double>(), 2e-4) << path.dump();
+    }
+  }
+}
+
 TEST(Priors, EmptyDatabasePrintsTheFourSeeds)
 {
   TempDir tmp;

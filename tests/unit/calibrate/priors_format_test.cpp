@@ -4,6 +4,7 @@
 
 #include "calibrate/priors_format.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -491,6 +492,206 @@ TEST(RenderExplain, EmptyKeyShowsParentValue)
   EXPECT_NE(text.find("  moe:gfx942: no observations, 0.9036 unchanged\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Result: moe:gfx942 target_eff 0.9036\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Contributing observations (0):\n  (none)\n"), std::string::npos);
+}
+
+TEST(RenderExplainJson, EveryStepObservationAndExclusion)
+{
+  auto in = canonical();
+  Observation suspect = canonical_moe();
+  suspect.round = "2";
+  suspect.prediction.suspect = true;
+  in.push_back(suspect);
+  Observation measured = canonical_moe(); // a second run on gfx942, measured prediction: e = 0.5 × 1.8 = 0.90
+  measured.run_id = "run_2";
+  measured.run_date = "2025-05-21";
+  measured.gfx = "gfx942";
+  measured.prediction.source_kind = "measured";
+  measured.prediction.roofline_pct = 0.5;
+  measured.prediction.attainable_speedup = 2.0;
+  measured.isolated_speedup = 1.8;
+  in.push_back(measured);
+  const auto ex = explain_priors(in, {}, *parse_priors_key("moe:gfx942"));
+  ASSERT_TRUE(ex.has_value());
+  const auto doc = nlohmann::ordered_json::parse(render_explain_json(*ex));
+  std::vector<std::string> top;
+  for (const auto& [k, v] : doc.items()) {
+    top.push_back(k);
+  }
+  EXPECT_EQ(top,
+            (std::vector<std::string>{"key", "as_of", "parameters", "target_eff", "seed", "chain", "steps",
+                                      "nearest", "notes", "observations", "excluded", "children"}));
+  EXPECT_EQ(doc["key"], "moe:gfx942");
+  EXPECT_EQ(doc["as_of"], "2025-05-21");
+  EXPECT_EQ(doc["parameters"]["prior_strength"], 3.0);
+  ASSERT_EQ(doc["chain"].size(), 2U);
+  EXPECT_EQ(doc["chain"][0]["op_class"], "moe");
+  EXPECT_EQ(doc["chain"][1]["gfx"], "gfx942");
+  // moe minus gfx942 = {0.92136, w 0.6}: (2.7 + 0.552816) / 3.6 = 0.90356;
+  // moe:gfx942 = {0.90, w 0.6}: (3·0.90356 + 0.54) / 3.6 = 0.90297.
+  ASSERT_EQ(doc["steps"].size(), 2U);
+  EXPECT_EQ(doc["steps"][0]["set"], "moe minus gfx942");
+  EXPECT_EQ(doc["steps"][0]["from"], 0.9);
+  EXPECT_EQ(doc["steps"][0]["n"], 1);
+  EXPECT_EQ(doc["steps"][0]["weight"], 0.6);
+  EXPECT_EQ(doc["steps"][0]["statistic"], 0.9214);
+  EXPECT_EQ(doc["steps"][0]["to"], 0.9036);
+  EXPECT_EQ(doc["steps"][1]["to"], 0.903);
+  EXPECT_EQ(doc["target_eff"], 0.903);
+  ASSERT_EQ(doc["steps"][1]["observations"].size(), 1U);
+  EXPECT_EQ(doc["steps"][1]["observations"][0], "run_2 fused_moe_kernel moe_tuning_db e=0.9000 w=0.600");
+  ASSERT_EQ(doc["observations"].size(), 1U);
+  const auto& o = doc["observations"][0];
+  EXPECT_EQ(o["run"], "run_2");
+  EXPECT_EQ(o["date"], "2025-05-21");
+  EXPECT_EQ(o["kernel"], "fused_moe_kernel");
+  EXPECT_EQ(o["lever"], "moe_tuning_db");
+  EXPECT_EQ(o["e"], 0.9);
+  EXPECT_EQ(o["weight"], 0.6);
+  EXPECT_EQ(o["e_from_post"], false);
+  EXPECT_EQ(o["contradiction"], false); // 1.8 against an attainable 2.0
+  EXPECT_EQ(o["prediction_source"], "measured");
+  EXPECT_TRUE(doc["excluded"].empty()) << "the suspect attempt is on gfx950, not this key";
+  EXPECT_TRUE(doc["children"].is_null());
+
+  const auto moe = explain_priors(in, {}, *parse_priors_key("moe"));
+  ASSERT_TRUE(moe.has_value());
+  const auto all = nlohmann::json::parse(render_explain_json(*moe));
+  ASSERT_EQ(all["excluded"].size(), 1U);
+  EXPECT_EQ(all["excluded"][0]["reason"], "suspect");
+  EXPECT_EQ(all["excluded"][0]["round"], "2");
+  EXPECT_TRUE(all["excluded"][0]["e"].is_null());
+  EXPECT_TRUE(all["observations"][0]["prediction_source"].is_null()) << "canonical_moe has no source_kind";
+}
+
+TEST(SharedPath, SharesOfTheSeedAndEachQuantileAddUpToTheValue)
+{
+  // k = 3; gemm minus gfx942: W 1.25, q 0.85; gemm:gfx942: W 1.0, q 0.80.
+  // Last step: 1.0 / 4 = 0.25 of the value; 0.75 left. First: 0.75 · 1.25 / 4.25 = 0.220588;
+  // seed 0.75 · 3 / 4.25 = 0.529412.
+  ShrinkStep other{"gemm minus gfx942", 0.9, 5, 2, 1.25, 0.85, (3 * 0.9 + 1.25 * 0.85) / 4.25, {"x"}};
+  ShrinkStep own{"gemm:gfx942", other.to, 4, 1, 1.0, 0.80, (3 * other.to + 0.80) / 4.0, {}};
+  ShrinkStep empty{"gemm:gfx942 minus decode", own.to, 0, 0, 0.0, std::nullopt, own.to, {}};
+  const SharedPath path = shared_path("gemm:gfx942", own.to, {other, empty, own}, 3.0);
+  EXPECT_NEAR(path.steps[2].share, 0.25, 1e-12);
+  EXPECT_NEAR(path.steps[1].share, 0.0, 1e-12);
+  EXPECT_NEAR(path.steps[0].share, 0.220588235, 1e-9);
+  EXPECT_NEAR(path.seed_share, 0.529411765, 1e-9);
+  EXPECT_NEAR(path.seed_share * 0.9 + path.steps[0].share * 0.85 + path.steps[2].share * 0.80, own.to, 1e-12);
+  EXPECT_TRUE(path.steps[0].step.observations.empty()) << "the text of the observations is dropped";
+}
+
+// Two gemm runs, one per gfx, each one high-confidence observation at e = 0.80:
+//   gemm (pooled, W 2, q 0.80): (3·0.90 + 2·0.80) / 5 = 0.86; the seed keeps 3/5.
+//   gemm:gfx942: the other gfx first, (3·0.90 + 0.80) / 4 = 0.875, then its own,
+//   (3·0.875 + 0.80) / 4 = 0.85625; the seed keeps 3/4 · 3/4 = 56.25 %. Likewise gfx950.
+// So gemm 0.8600 lies above both children 0.8563.
+std::vector<Observation> two_gfx_gemm()
+{
+  std::vector<Observation> in;
+  for (const char* gfx : {"gfx942", "gfx950"}) {
+    Observation o = canonical_moe();
+    o.run_id = std::string("run_") + gfx;
+    o.op_class = "gemm";
+    o.short_name = "gemm_kernel";
+    o.lever = "tuned_gemm";
+    o.gfx = gfx;
+    o.prediction.confidence = "high";
+    o.prediction.roofline_pct = 0.5;
+    o.prediction.attainable_speedup = 1.8;
+    o.isolated_speedup = 1.6; // e = 0.5 × 1.6 = 0.80
+    o.e2e_delta_pct.reset();
+    in.push_back(o);
+  }
+  return in;
+}
+
+TEST(ExplainChildren, AClassAboveBothChildrenSaysWhyWithTheNumbers)
+{
+  const auto in = two_gfx_gemm();
+  const auto ex = explain_priors(in, {}, *parse_priors_key("gemm"));
+  ASSERT_TRUE(ex.has_value());
+  const auto children = explain_children(in, *ex);
+  ASSERT_TRUE(children.has_value());
+  ASSERT_TRUE(children->has_value());
+  const ChildrenCoherence& c = **children;
+  EXPECT_TRUE(c.above);
+  EXPECT_NEAR(c.key.target_eff, 0.86, 1e-12);
+  EXPECT_NEAR(c.key.seed_share, 0.6, 1e-12);
+  ASSERT_EQ(c.children.size(), 2U);
+  EXPECT_EQ(c.children[0].key, "gemm:gfx942");
+  EXPECT_NEAR(c.children[0].target_eff, 0.85625, 1e-12);
+  EXPECT_NEAR(c.children[0].seed_share, 0.5625, 1e-12);
+  EXPECT_NEAR(c.children[0].steps[0].share, 0.1875, 1e-12); // 1/4 of the 3/4 left by its own step
+  EXPECT_NEAR(c.children[0].steps[1].share, 0.25, 1e-12);
+  const std::string text = render_explain(*ex, *children);
+  const auto from = text.find("Why gemm");
+  ASSERT_NE(from, std::string::npos) << text;
+  RFDB_EXPECT_GOLDEN("priors/explain_children.txt", text.substr(from, text.find("Result:") - from));
+  const auto doc = nlohmann::json::parse(render_explain_json(*ex, *children));
+  EXPECT_EQ(doc["children"]["position"], "above");
+  EXPECT_EQ(doc["children"]["key"]["seed_share"], 0.6);
+  EXPECT_EQ(doc["children"]["children"][1]["key"], "gemm:gfx950");
+  EXPECT_EQ(doc["children"]["children"][1]["target_eff"], 0.8563);
+  EXPECT_EQ(doc["children"]["children"][1]["steps"][0]["set"], "gemm minus gfx950");
+  EXPECT_EQ(doc["children"]["children"][1]["steps"][0]["share"], 0.1875);
+}
+
+TEST(ExplainChildren, AClassBelowBothChildren)
+{
+  // gfx942: four runs at e = 0.60; gfx950: one at 0.95. gemm pools them
+  // (q 0.60, W 5): (2.7 + 3.0) / 8 = 0.7125. gemm:gfx942: (2.7 + 0.95) / 4 =
+  // 0.9125, then (3·0.9125 + 2.4) / 7 = 0.73393; gemm:gfx950: (2.7 + 2.4) / 7 =
+  // 0.72857, then (3·0.72857 + 0.95) / 4 = 0.78393. The seed is above every
+  // child here, so it is not what holds the class below them.
+  auto in = two_gfx_gemm();
+  in[1].isolated_speedup = 1.9; // gfx950: e = 0.95
+  in[0].isolated_speedup = 1.2; // gfx942: e = 0.60
+  for (int i = 2; i <= 4; ++i) {
+    Observation more = in[0];
+    more.run_id = fmt::format("run_gfx942_{}", i);
+    in.push_back(more);
+  }
+  const auto ex = explain_priors(in, {}, *parse_priors_key("gemm"));
+  ASSERT_TRUE(ex.has_value());
+  const auto children = explain_children(in, *ex);
+  ASSERT_TRUE(children.has_value());
+  ASSERT_TRUE(children->has_value());
+  EXPECT_FALSE((*children)->above);
+  EXPECT_NEAR((*children)->key.target_eff, 0.7125, 1e-12);
+  EXPECT_NEAR((*children)->children[0].target_eff, 0.733928571, 1e-9);
+  EXPECT_NEAR((*children)->children[1].target_eff, 0.783928571, 1e-9);
+  const std::string text = render_explain(*ex, *children);
+  EXPECT_NE(text.find("Why gemm lies below all of its children (gemm:gfx942 0.7339, gemm:gfx950 0.7839):\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("  The pooled quantile lies between the children's own, but the mixes of seed and quantiles "
+                "differ, so gemm need not lie between its children.\n"),
+      std::string::npos)
+      << text;
+}
+
+TEST(ExplainChildren, NothingToSayInsideTheRangeOrBelowTheClassLevel)
+{
+  // With k = 0 every value is its own set's quantile, and a pooled quantile
+  // lies between its parts' quantiles: gemm is inside its children's range.
+  PriorsParams no_prior;
+  no_prior.prior_strength = 0.0;
+  auto in = two_gfx_gemm();
+  in[1].isolated_speedup = 1.9; // gfx950: e = 0.95
+  const auto ex = explain_priors(in, no_prior, *parse_priors_key("gemm"));
+  ASSERT_TRUE(ex.has_value());
+  const auto inside = explain_children(in, *ex);
+  ASSERT_TRUE(inside.has_value());
+  EXPECT_FALSE(inside->has_value()) << render_explain(*ex);
+  // One child with evidence: nothing to compare.
+  const std::vector<Observation> one = {two_gfx_gemm()[0]};
+  const auto ex1 = explain_priors(one, {}, *parse_priors_key("gemm"));
+  EXPECT_FALSE(explain_children(one, *ex1)->has_value());
+  // A regime key has no children.
+  const auto ex2 = explain_priors(two_gfx_gemm(), {}, *parse_priors_key("gemm:gfx942:decode"));
+  EXPECT_FALSE(explain_children(two_gfx_gemm(), *ex2)->has_value());
+  EXPECT_EQ(render_explain(*ex2).find("Why "), std::string::npos);
 }
 
 TEST(ParsePriorsFormat, KnownNames)
