@@ -749,11 +749,12 @@ std::string render_explain(const KeyExplanation& ex, const std::optional<Childre
             ? fmt::format("large-sample limit of the bootstrap, n >= {}; ", k_large_sample_units)
             : std::string();
     const std::string reason = interval_reason_of(last);
-    const std::string interval =
-        last.interval || reason.empty() ? interval_text(last.interval) : fmt::format("none: {}", reason);
-    out += fmt::format("  {}% bootstrap interval {} ({}parent held fixed); last_seen {}; contradictions {}, "
-                       "infeasible {}\n",
-                       trimmed(ex.params.interval * 100.0, 1, 0), interval, method,
+    const std::string level = trimmed(ex.params.interval * 100.0, 1, 0);
+    const std::string interval = last.interval || reason.empty()
+                                     ? fmt::format("{}% bootstrap interval {} ({}parent held fixed)", level,
+                                                   interval_text(last.interval), method)
+                                     : fmt::format("no {}% interval ({})", level, reason);
+    out += fmt::format("  {}; last_seen {}; contradictions {}, infeasible {}\n", interval,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
   }
   for (const auto& note : ex.notes) {

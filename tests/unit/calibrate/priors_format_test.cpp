@@ -491,6 +491,10 @@ TEST(RenderExplain, EmptyKeyShowsParentValue)
   EXPECT_NE(text.find("  moe minus gfx942: n=1, runs=1, W=0.600, q=0.9214"), std::string::npos) << text;
   EXPECT_NE(text.find("  moe:gfx942: no observations, 0.9036 unchanged\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Result: moe:gfx942 target_eff 0.9036\n"), std::string::npos) << text;
+  // No interval: the line says why instead of printing "-".
+  EXPECT_NE(text.find("  no 90% interval (no observations); last_seen -; contradictions 0, infeasible 0\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Contributing observations (0):\n  (none)\n"), std::string::npos);
 }
 
