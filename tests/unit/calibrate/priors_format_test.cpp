@@ -450,6 +450,12 @@ TEST(RenderPriorsJson, IntervalReasonCountsBySourceAndCapped)
   EXPECT_EQ(doc["e2e_transfer"][0]["statistic"], 1.4);
   EXPECT_EQ(doc["e2e_transfer"][1]["capped"], false);
   EXPECT_EQ(doc["e2e_transfer"][2]["interval_reason"], "one run");
+  // The table says the same: the reason in the interval column, the cap beside the source.
+  const std::string table = render_priors_table(evidence_result());
+  EXPECT_NE(table.find("moe:gfx942   0.9000      0.8257  0     0  0.000       -  no observations"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  calibrated (capped at 1.0)\n"), std::string::npos) << table;
   // A row the estimator left without a reason gets the one its counts imply.
   PriorsResult bare = evidence_result();
   bare.priors[2].interval_reason.clear();
