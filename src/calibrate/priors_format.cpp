@@ -58,6 +58,12 @@ std::string interval_text(const std::optional<Interval>& interval)
   return fmt::format("[{}, {}]", fixed(interval->lo, 4), fixed(interval->hi, 4));
 }
 
+// The interval, or why a row has none ("one run", "no observations").
+std::string interval_or_reason(const PriorRow& row)
+{
+  return row.interval || row.interval_reason.empty() ? interval_text(row.interval) : row.interval_reason;
+}
+
 Json interval_json(const std::optional<Interval>& interval)
 {
   if (!interval) {
@@ -291,6 +297,9 @@ std::string render_priors_json(const PriorsResult& result)
     j["weight"] = round_dp(row.weight, 3);
     j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
     j["interval"] = interval_json(row.interval);
+    j["interval_reason"] = row.interval_reason.empty() ? Json(nullptr) : Json(row.interval_reason);
+    j["measured"] = row.measured;
+    j["analytic"] = row.analytic;
     j["contradictions"] = row.contradictions;
     j["infeasible"] = row.infeasible;
     j["last_seen"] = optional_json(row.last_seen);
@@ -311,6 +320,7 @@ std::string render_priors_json(const PriorsResult& result)
     j["statistic"] = row.statistic ? Json(round_dp(*row.statistic, 4)) : Json(nullptr);
     j["source"] = to_string(row.source);
     j["interval"] = interval_json(row.interval);
+    j["capped"] = row.capped;
     j["sign_flips"] = row.sign_flips;
     j["beyond_ceiling"] = row.beyond_ceiling;
     transfer.push_back(std::move(j));
@@ -329,7 +339,7 @@ std::string render_priors_table(const PriorsResult& result)
   for (const PriorRow& r : result.priors) {
     rows.push_back({row_key(r), fixed(r.seed, 4), fixed(r.target_eff, 4), std::to_string(r.n),
                     std::to_string(r.runs), fixed(r.weight, 3), opt_fixed(r.statistic, 4),
-                    interval_text(r.interval), std::to_string(r.contradictions), std::to_string(r.infeasible),
+                    interval_or_reason(r), std::to_string(r.contradictions), std::to_string(r.infeasible),
                     r.last_seen.value_or("-"), to_string(r.source)});
   }
   out += aligned(rows, {false, true, true, true, true, true, true, false, true, true, false, false});
@@ -345,19 +355,21 @@ std::string render_priors_table(const PriorsResult& result)
         near;
   }
   out +=
-      "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use the raw "
-      "Amdahl ceiling):\n";
+      fmt::format("\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "
+                  "the raw Amdahl ceiling; capped = a ratio above 1 from fewer than {} runs, exported as 1):\n",
+                  k_transfer_breadth_runs);
   if (result.e2e_transfer.empty()) {
     out += "  (no attempts with a measured e2e delta and s > 1)\n";
   } else {
     std::vector<std::vector<std::string>> t = {{"op_class", "regime", "runs", "attempts", "median_ratio", "m",
-                                                "interval", "sign_flips", "beyond_ceiling", "source"}};
+                                                "interval", "capped", "sign_flips", "beyond_ceiling", "source"}};
     for (const TransferRow& r : result.e2e_transfer) {
       t.push_back({r.op_class, r.regime, std::to_string(r.n), std::to_string(r.attempts),
                    fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4), interval_text(r.interval),
-                   std::to_string(r.sign_flips), std::to_string(r.beyond_ceiling), to_string(r.source)});
+                   r.capped ? "yes" : "no", std::to_string(r.sign_flips), std::to_string(r.beyond_ceiling),
+                   to_string(r.source)});
     }
-    out += aligned(t, {false, false, true, true, true, true, false, true, true, false});
+    out += aligned(t, {false, false, true, true, true, true, false, false, true, true, false});
     out += "  The interval is the uncertainty of the ratio, not a prediction interval for the next run.\n";
   }
   std::string excluded;
@@ -484,12 +496,14 @@ std::string render_explain(const KeyExplanation& ex)
     // The method is named only when it is not the Monte-Carlo default.
     const std::string method =
         last.interval && last.interval_method == IntervalMethod::large_sample
-            ? fmt::format("large-sample limit of the bootstrap, n >= {}; ", k_large_sample_units)
+            ? fmt::format("large-sample limit of the bootstrap, runs >= {}; ", k_large_sample_units)
             : std::string();
-    out += fmt::format("  {}% bootstrap interval {} ({}parent held fixed); last_seen {}; contradictions {}, "
-                       "infeasible {}\n",
-                       trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval), method,
+    out += fmt::format("  {}% bootstrap interval over runs {} ({}the key's own q, widened to take in "
+                       "target_eff); last_seen {}; contradictions {}, infeasible {}\n",
+                       trimmed(ex.params.interval * 100.0, 1, 0), interval_or_reason(last), method,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
+    out += fmt::format("  evidence: {} from measured predictions, {} from analytic ones\n",
+                       plural(last.measured, "observation"), last.analytic);
   }
   for (const auto& note : ex.notes) {
     out += "Note: " + note + "\n";
