@@ -142,9 +142,8 @@ void ObservationTable::add(const domain::ObservationRow& a)
   if (d.runs.empty() || d.runs.back().id != a.run_id || d.runs.back().date != a.run_date) {
     d.runs.push_back({d.keep(a.run_id), d.keep(a.run_date)});
   }
-  const std::uint32_t shape = d.shape(
-      {a.op_class, a.gfx, a.regime, a.output_parity, a.reject_reason, a.headroom_class, a.confidence,
-       a.short_name, a.source_kind});
+  const std::uint32_t shape = d.shape({a.op_class, a.gfx, a.regime, a.output_parity, a.reject_reason,
+                                       a.headroom_class, a.confidence, a.short_name, a.source_kind});
   Data::Row& r = d.append();
   r.run = static_cast<std::uint32_t>(d.runs.size() - 1);
   r.shape = shape;
@@ -166,12 +165,12 @@ void ObservationTable::add(const Observation& a)
   const auto view = [](const std::optional<std::string>& s) {
     return s ? std::optional<std::string_view>(*s) : std::nullopt;
   };
-  add(domain::ObservationRow{
-      a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity, a.reject_reason,
-      view(a.prediction.headroom_class), view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
-      a.prediction.roofline_pct, a.prediction.attainable_speedup, a.prediction.pct_gpu_time,
-      a.post_efficiency, a.prediction.suspect, a.prediction.dispatch_bound, a.short_name,
-      view(a.prediction.source_kind)});
+  add(domain::ObservationRow{a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity,
+                             a.reject_reason, view(a.prediction.headroom_class),
+                             view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
+                             a.prediction.roofline_pct, a.prediction.attainable_speedup,
+                             a.prediction.pct_gpu_time, a.post_efficiency, a.prediction.suspect,
+                             a.prediction.dispatch_bound, a.short_name, view(a.prediction.source_kind)});
 }
 
 std::size_t ObservationTable::size() const

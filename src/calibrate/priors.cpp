@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>

@@ -141,7 +141,7 @@ struct AttemptEvaluation {
   double e = 0.0;                          // achieved efficiency, clamped to ≤ 1 (0 when not computed)
   bool e_from_post = false;                // e came from the measured post roofline
   double weight = 0.0; // confidence × decay (0 when excluded before weighting); split in --explain's lists
-  bool contradiction = false;              // s > attainable × (1 + iso_noise), or infeasible
+  bool contradiction = false; // s > attainable × (1 + iso_noise), or infeasible
 };
 
 // Judge one attempt against params whose as_of is already resolved (a valid

@@ -58,10 +58,12 @@ std::string interval_text(const std::optional<Interval>& interval)
   return fmt::format("[{}, {}]", fixed(interval->lo, 4), fixed(interval->hi, 4));
 }
 
-// The interval, or why a row has none ("one run", "no observations").
+// The interval, or why a row with observations has none ("one run"); "-"
+// without observations (n says so).
 std::string interval_or_reason(const PriorRow& row)
 {
-  return row.interval || row.interval_reason.empty() ? interval_text(row.interval) : row.interval_reason;
+  return row.interval || row.n == 0 || row.interval_reason.empty() ? interval_text(row.interval)
+                                                                   : row.interval_reason;
 }
 
 Json interval_json(const std::optional<Interval>& interval)
@@ -354,15 +356,16 @@ std::string render_priors_table(const PriorsResult& result)
         "\nKeys without evidence show their parent's value (source parent); nearest keys with evidence:\n" +
         near;
   }
-  out +=
-      fmt::format("\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "
-                  "the raw Amdahl ceiling; capped = a ratio above 1 from fewer than {} runs, exported as 1):\n",
-                  k_transfer_breadth_runs);
+  out += fmt::format(
+      "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "
+      "the raw Amdahl ceiling; capped = a ratio above 1 from fewer than {} runs, exported as 1):\n",
+      k_transfer_breadth_runs);
   if (result.e2e_transfer.empty()) {
     out += "  (no attempts with a measured e2e delta and s > 1)\n";
   } else {
     std::vector<std::vector<std::string>> t = {{"op_class", "regime", "runs", "attempts", "median_ratio", "m",
-                                                "interval", "capped", "sign_flips", "beyond_ceiling", "source"}};
+                                                "interval", "capped", "sign_flips", "beyond_ceiling",
+                                                "source"}};
     for (const TransferRow& r : result.e2e_transfer) {
       t.push_back({r.op_class, r.regime, std::to_string(r.n), std::to_string(r.attempts),
                    fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4), interval_text(r.interval),
@@ -402,7 +405,7 @@ std::string render_priors_md(const PriorsResult& result)
   std::string out = "| op class | target_eff | n | interval | why |\n|---|---:|---:|---|---|\n";
   for (const PriorRow& r : result.priors) {
     out += fmt::format("| {} | {} | {} | {} | {} |\n", row_key(r), fixed(r.target_eff, 4), r.n,
-                       interval_text(r.interval), why_text(r, result.params, parent_key_of(r)));
+                       interval_or_reason(r), why_text(r, result.params, parent_key_of(r)));
   }
   return out;
 }
@@ -498,9 +501,13 @@ std::string render_explain(const KeyExplanation& ex)
         last.interval && last.interval_method == IntervalMethod::large_sample
             ? fmt::format("large-sample limit of the bootstrap, runs >= {}; ", k_large_sample_units)
             : std::string();
-    out += fmt::format("  {}% bootstrap interval over runs {} ({}the key's own q, widened to take in "
-                       "target_eff); last_seen {}; contradictions {}, infeasible {}\n",
-                       trimmed(ex.params.interval * 100.0, 1, 0), interval_or_reason(last), method,
+    const std::string interval =
+        last.interval
+            ? fmt::format("{}% bootstrap interval over runs {} ({}the key's own q, widened to take "
+                          "in target_eff)",
+                          trimmed(ex.params.interval * 100.0, 1, 0), interval_text(last.interval), method)
+            : fmt::format("no interval ({})", last.interval_reason.empty() ? "-" : last.interval_reason);
+    out += fmt::format("  {}; last_seen {}; contradictions {}, infeasible {}\n", interval,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
     out += fmt::format("  evidence: {} from measured predictions, {} from analytic ones\n",
                        plural(last.measured, "observation"), last.analytic);

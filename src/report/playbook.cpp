@@ -171,14 +171,14 @@ std::string priors_table(const calibrate::PriorsResult& p, const std::optional<s
     }
     const std::string interval =
         r.interval ? fmt::format("[{}, {}]", fixed(r.interval->lo, 4), fixed(r.interval->hi, 4))
-                   : (r.interval_reason.empty() ? "-" : md_text(r.interval_reason));
+                   : (r.n == 0 || r.interval_reason.empty() ? "-" : md_text(r.interval_reason));
     rows.push_back({md_text(calibrate::row_key(r)), fixed(r.seed, 4), fixed(r.target_eff, 4),
                     std::to_string(r.n), std::to_string(r.runs), std::to_string(r.measured),
                     std::to_string(r.analytic), interval, std::to_string(r.contradictions),
                     r.last_seen.value_or("-"), calibrate::to_string(r.source)});
   }
-  return table({"key", "seed", "target_eff", "n", "runs", "measured", "analytic", "interval", "contradictions",
-                "last_seen", "source"},
+  return table({"key", "seed", "target_eff", "n", "runs", "measured", "analytic", "interval",
+                "contradictions", "last_seen", "source"},
                {"---", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---", "---"}, rows);
 }
 

@@ -26,9 +26,9 @@ TEST(RenderPriorsMd, CanonicalRun)
       "| op class | target_eff | n | interval | why |\n"
       "|---|---:|---:|---|---|\n"
       "| gemm | 0.9000 | 0 | - | seed 0.90; no observations |\n"
-      "| moe | 0.9036 | 1 | [0.9036, 0.9036] | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk with k=3 |\n"
+      "| moe | 0.9036 | 1 | one run | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk with k=3 |\n"
       "| elementwise | 0.8750 | 0 | - | seed 0.875; no observations |\n"
-      "| attn | 0.4635 | 1 | [0.4635, 0.4635] | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk with k=3 |\n";
+      "| attn | 0.4635 | 1 | one run | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk with k=3 |\n";
   EXPECT_EQ(render_priors_md(compute(canonical())), expected);
 }
 
@@ -60,14 +60,15 @@ TEST(RenderPriorsMd, ChildRowsNameTheirParent)
   // moe:gfx950:decode: (3·0.90 + 0.6·0.92136)/3.6 = 0.90356.
   const std::string md2 = render_priors_md(compute(two_regimes, fine));
   EXPECT_NE(
-      md2.find("| moe:gfx942:decode | 0.9030 | 0 | - | no observations; parent 0.9030 (seed shrunk by the "
+      md2.find("| moe:gfx942:decode | 0.9030 | 0 | - | no observations; parent 0.9030 (seed "
+               "shrunk by the "
                "rest of moe:gfx942); nearest with evidence: moe:gfx942:prefill 0.9030, moe:gfx950:decode "
                "0.9036 |\n"),
       std::string::npos)
       << md2;
   // One gfx holds all of moe's evidence: the seed is its parent (moe minus
   // gfx950 is empty), and its value is moe's.
-  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | [0.9036, 0.9036] | parent 0.9000 (seed shrunk by the rest "
+  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | one run | parent 0.9000 (seed shrunk by the rest "
                     "of moe); 1 obs (q 0.921, W 0.60) shrunk with k=3; 1 contradiction; 1 infeasible |\n"),
             std::string::npos)
       << md;
@@ -128,16 +129,17 @@ TEST(RenderPriorsJson, ContractKeysInOrder)
   for (const auto& [k, v] : doc["priors"][1].items()) {
     row.push_back(k);
   }
-  EXPECT_EQ(row, (std::vector<std::string>{"op_class", "gfx", "regime", "seed", "target_eff", "n", "runs",
-                                           "weight", "statistic", "interval", "contradictions", "infeasible",
-                                           "last_seen", "source", "nearest"}));
+  EXPECT_EQ(
+      row, (std::vector<std::string>{"op_class", "gfx", "regime", "seed", "target_eff", "n", "runs", "weight",
+                                     "statistic", "interval", "interval_reason", "measured", "analytic",
+                                     "contradictions", "infeasible", "last_seen", "source", "nearest"}));
   std::vector<std::string> transfer;
   for (const auto& [k, v] : doc["e2e_transfer"][0].items()) {
     transfer.push_back(k);
   }
-  EXPECT_EQ(transfer,
-            (std::vector<std::string>{"op_class", "regime", "n", "runs", "attempts", "median_ratio",
-                                      "statistic", "source", "interval", "sign_flips", "beyond_ceiling"}));
+  EXPECT_EQ(transfer, (std::vector<std::string>{"op_class", "regime", "n", "runs", "attempts", "median_ratio",
+                                                "statistic", "source", "interval", "capped", "sign_flips",
+                                                "beyond_ceiling"}));
 }
 
 TEST(RenderPriorsJson, CanonicalValuesRounded)
@@ -154,12 +156,17 @@ TEST(RenderPriorsJson, CanonicalValuesRounded)
   EXPECT_EQ(moe["target_eff"], 0.9036);
   EXPECT_EQ(moe["statistic"], 0.9214);
   EXPECT_EQ(moe["weight"], 0.6);
-  EXPECT_EQ(moe["interval"], nlohmann::json::array({0.9036, 0.9036}));
+  EXPECT_TRUE(moe["interval"].is_null()); // one run: no interval, and why
+  EXPECT_EQ(moe["interval_reason"], "one run");
+  EXPECT_EQ(moe["measured"], 0);
+  EXPECT_EQ(moe["analytic"], 1);
   EXPECT_EQ(moe["source"], "calibrated");
   EXPECT_EQ(moe["last_seen"], "2025-05-20");
   EXPECT_EQ(doc["priors"][3]["target_eff"], 0.4635);
   EXPECT_TRUE(doc["priors"][0]["statistic"].is_null());
   EXPECT_TRUE(doc["priors"][0]["interval"].is_null());
+  EXPECT_EQ(doc["priors"][0]["interval_reason"], "no observations");
+  EXPECT_EQ(doc["e2e_transfer"][0]["capped"], false);
   // One run: the raw ceiling (ratio 1), not the run's own −0.0539.
   EXPECT_EQ(doc["e2e_transfer"][0]["median_ratio"], 1.0);
   EXPECT_EQ(doc["e2e_transfer"][0]["source"], "raw");
@@ -201,9 +208,9 @@ TEST(RenderPriorsCsv, HeaderAndRows)
       "op_class,gfx,regime,seed,target_eff,n,runs,weight,statistic,interval_lo,interval_hi,contradictions,"
       "infeasible,last_seen,source,nearest\n"
       "gemm,,,0.9000,0.9000,0,0,0.000,,,,0,0,,seed,\n"
-      "moe,,,0.9000,0.9036,1,1,0.600,0.9214,0.9036,0.9036,0,0,2025-05-20,calibrated,\n"
+      "moe,,,0.9000,0.9036,1,1,0.600,0.9214,,,0,0,2025-05-20,calibrated,\n"
       "elementwise,,,0.8750,0.8750,0,0,0.000,,,,0,0,,seed,\n"
-      "attn,,,0.5000,0.4635,1,1,0.600,0.2808,0.4635,0.4635,0,0,2025-05-20,calibrated,\n");
+      "attn,,,0.5000,0.4635,1,1,0.600,0.2808,,,0,0,2025-05-20,calibrated,\n");
 }
 
 TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
@@ -213,14 +220,12 @@ TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
   unknown.op_class = "unknown";
   in.push_back(unknown);
   const std::string table = render_priors_table(compute(in));
-  EXPECT_NE(table.find("moe          0.9000      0.9036  1     1  0.600  0.9214  [0.9036, 0.9036]"),
-            std::string::npos)
+  EXPECT_NE(table.find("moe          0.9000      0.9036  1     1  0.600  0.9214  one run"), std::string::npos)
       << table;
   EXPECT_NE(table.find("multiply expected_e2e_gain_pct by median_ratio"), std::string::npos);
-  EXPECT_NE(
-      table.find(
-          "moe       decode     1         1        1.0000  -  -                  0               0  raw"),
-      std::string::npos)
+  EXPECT_NE(table.find("moe       decode     1         1        1.0000  -  -         no               0      "
+                       "         0  raw"),
+            std::string::npos)
       << table;
   EXPECT_NE(table.find("3 attempts, 2 observations; excluded: unknown_class 1\n"), std::string::npos)
       << table;
@@ -247,6 +252,11 @@ TEST(RenderExplain, ListsObservationsExclusionsAndArithmetic)
   EXPECT_NE(text.find("  seed moe 0.9000\n  moe: n=1, runs=1, W=0.600, q=0.9214"), std::string::npos) << text;
   EXPECT_NE(text.find("    (3*0.9000 + 0.600*0.9214) / (3 + 0.600) = 0.9036\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Result: moe target_eff 0.9036\n"), std::string::npos);
+  // One run: no interval, and the evidence mix.
+  EXPECT_NE(text.find("  no interval (one run); last_seen 2025-05-20;"), std::string::npos) << text;
+  EXPECT_NE(text.find("  evidence: 0 observations from measured predictions, 1 from analytic ones\n"),
+            std::string::npos)
+      << text;
   // The attention attempt belongs to another class and is not listed.
   EXPECT_EQ(text.find("kernel_paged_attention_2d"), std::string::npos);
 }

@@ -83,7 +83,7 @@ void generate_run(Prng& rng, const Truth& truth, int index, std::vector<Observat
   const std::string run_id = fmt::format("e2e_synthetic_{:05d}", index);
   const int day = 1 + index % 28;
   const std::string date = fmt::format("2026-{:02d}-{:02d}", 1 + (index / 28) % 12, day);
-  const double run_eff = std::exp(0.07 * normal(rng));   // the run's reach, ×
+  const double run_eff = std::exp(0.07 * normal(rng));  // the run's reach, ×
   const double run_transfer = 1.0 + 0.15 * normal(rng); // the run's e2e share, ×
   const int kernels = 1 + static_cast<int>(rng.below(3));
   for (int k = 0; k < kernels; ++k) {
@@ -387,8 +387,9 @@ int main(int argc, char** argv)
   }
   const Truth truth = planted();
   const Population pop = population(truth, 20000);
-  fmt::print("planted truth: 8 target_eff keys (class x gfx), 8 transfer keys (class x regime); {} seeds each\n",
-             seeds);
+  fmt::print(
+      "planted truth: 8 target_eff keys (class x gfx), 8 transfer keys (class x regime); {} seeds each\n",
+      seeds);
   fmt::print("runs of 1-3 kernels x 1-4 candidates sharing one prediction; per-run factors on reach and "
              "e2e share\n");
   fmt::print("population values (20000 runs, no shrinkage) the intervals should cover:\n");
@@ -412,7 +413,8 @@ int main(int argc, char** argv)
       before.add(sc.before, seeds);
       after.add(sc.after, seeds);
     }
-    for (const auto& [label, sum] : {std::pair<const char*, const Sum&>{"before", before}, {"after", after}}) {
+    for (const auto& [label, sum] :
+         {std::pair<const char*, const Sum&>{"before", before}, {"after", after}}) {
       const Errors& e = sum.e;
       fmt::print("{:>6}  {:>6}  {:>10.4f}  {:>10.4f}  {:>10.4f}  {:>10.4f}  {:>12.1f}%  {:>12}  {:>15.1f}%  "
                  "{:>9.3f} -> {:<9.3f}\n",
