@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -228,8 +230,82 @@ bool covers(const std::optional<rfdb::calibrate::Interval>& interval, double tru
 // value of the quantity the key estimates).
 double g_prior_strength = 3.0; // --prior-strength (diagnosis: 0 = intervals of q itself)
 
-Errors evaluate(const std::vector<Observation>& history, const Truth& truth, const Population& pop,
-                int resamples)
+using rfdb::calibrate::Interval;
+using rfdb::calibrate::WeightedValue;
+
+double shrink_toward(double parent, double weight, double q, double k)
+{
+  return std::clamp((k * parent + weight * q) / (k + weight), 1e-4, 1.0);
+}
+
+// The issue-9 interval of a class × gfx row: the key's observations
+// resampled one by one (weights unsplit), each resample's q shrunk toward the
+// parent held fixed.
+std::optional<Interval> issue9_target_interval(const std::vector<Observation>& history,
+                                               const rfdb::calibrate::PriorRow& row, const PriorsParams& p,
+                                               int resamples)
+{
+  std::vector<WeightedValue> sample;
+  for (const Observation& o : history) {
+    if (o.op_class != row.op_class || o.gfx != *row.gfx) {
+      continue;
+    }
+    const auto ev = rfdb::calibrate::evaluate_attempt(o, p);
+    if (!ev.excluded) {
+      sample.push_back({ev.e, ev.weight});
+    }
+  }
+  rfdb::calibrate::sort_canonical(sample);
+  return rfdb::calibrate::bootstrap_interval(
+      sample.size(), resamples, p.interval,
+      rfdb::calibrate::derive_seed(p.seed, rfdb::calibrate::row_key(row)),
+      [&](std::span<const std::uint32_t> counts) {
+        const auto cq = rfdb::calibrate::weighted_quantile_counted(sample, counts, p.quantile);
+        return cq ? shrink_toward(row.parent, cq->total_weight, cq->value, p.prior_strength) : row.parent;
+      });
+}
+
+// The issue-9 interval of a transfer ratio: runs resampled, each resample's
+// lower c-weighted median m of x mapped through (3 + n·m) / (3 + n), no cap.
+std::optional<Interval> issue9_transfer_interval(const std::vector<Observation>& history,
+                                                 const rfdb::calibrate::TransferRow& row,
+                                                 const PriorsParams& p, int resamples)
+{
+  std::map<std::string, std::vector<WeightedValue>> by_run; // run id order: input-order free
+  for (const Observation& o : history) {
+    if (o.op_class != row.op_class || o.regime != row.regime || o.output_parity == "fail" ||
+        !o.isolated_speedup || *o.isolated_speedup <= 1.0 || !o.e2e_delta_pct) {
+      continue;
+    }
+    const double c = *o.prediction.pct_gpu_time * (1.0 - 1.0 / *o.isolated_speedup);
+    by_run[o.run_id].push_back({std::clamp(*o.e2e_delta_pct / c, -1.0, 2.0), c});
+  }
+  std::vector<const std::vector<WeightedValue>*> runs;
+  for (const auto& [id, points] : by_run) {
+    runs.push_back(&points);
+  }
+  const int n = row.n;
+  return rfdb::calibrate::bootstrap_interval(
+      runs.size(), resamples, p.interval,
+      rfdb::calibrate::derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
+      [&](std::span<const std::uint32_t> counts) {
+        std::vector<WeightedValue> sample;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+          for (const WeightedValue& v : *runs[r]) {
+            if (counts[r] > 0) {
+              sample.push_back({v.value, v.weight * counts[r]});
+            }
+          }
+        }
+        const auto m = rfdb::calibrate::weighted_median(sample);
+        return m ? (3.0 + n * *m) / (3.0 + n) : 1.0;
+      });
+}
+
+// `issue9`: score the issue-9 intervals instead of the estimator's (the
+// transfer's on `clustered`, the history with its real run ids).
+Errors evaluate(const std::vector<Observation>& history, const std::vector<Observation>& clustered,
+                const Truth& truth, const Population& pop, int resamples, bool issue9)
 {
   PriorsParams p;
   p.prior_strength = g_prior_strength;
@@ -251,18 +327,25 @@ Errors evaluate(const std::vector<Observation>& history, const Truth& truth, con
     e.target_max = std::max(e.target_max, err);
     e.target_pop += std::fabs(row.target_eff - pop.q.at(key));
     ++e.target_keys;
-    e.target_covered += covers(row.interval, pop.q.at(key)) ? 1 : 0;
-    e.target_no_interval += row.interval ? 0 : 1;
+    const auto interval = issue9 && resamples > 0
+                              ? issue9_target_interval(history, row, result->params, resamples)
+                              : row.interval;
+    e.target_covered += covers(interval, pop.q.at(key)) ? 1 : 0;
+    e.target_no_interval += interval ? 0 : 1;
   }
   e.target_mean /= std::max(1, e.target_keys);
   e.target_pop /= std::max(1, e.target_keys);
   int calibrated = 0;
-  for (const auto& t : result->e2e_transfer) {
+  const auto transfer = rfdb::calibrate::compute_priors(clustered, p);
+  for (const auto& t : transfer->e2e_transfer) {
     if (t.source == rfdb::calibrate::TransferSource::calibrated) {
       e.transfer_mean += std::fabs(t.median_ratio - truth.transfer.at({t.op_class, t.regime}));
       ++calibrated;
       ++e.transfer_keys;
-      e.transfer_covered += covers(t.interval, pop.m.at({t.op_class, t.regime})) ? 1 : 0;
+      const auto interval = issue9 && resamples > 0
+                                ? issue9_transfer_interval(clustered, t, result->params, resamples)
+                                : t.interval;
+      e.transfer_covered += covers(interval, pop.m.at({t.op_class, t.regime})) ? 1 : 0;
       e.transfer_capped += t.capped ? 1 : 0;
     }
   }
@@ -301,8 +384,10 @@ void score_fresh(Prng& rng, int first_index, const Truth& truth, const std::vect
   e.calibrated_e2e = median(cal);
 }
 
-// Before: the history unclustered (observation resampling, no split weights);
-// after: as generated (run resampling, split weights).
+// Before: the issue-9 estimator (the history unclustered: no split weights;
+// its intervals: observations resampled, the shrunk value with the parent
+// fixed; the transfer's over runs, shrunk, uncapped). After: the estimator
+// on the history as generated.
 struct Scores {
   Errors before, after;
 };
@@ -315,15 +400,8 @@ Scores score(int runs, std::uint64_t seed, const Truth& truth, const Population&
     generate_run(rng, truth, i, history);
   }
   Scores s;
-  s.after = evaluate(history, truth, pop, resamples);
-  s.before = evaluate(unclustered(history), truth, pop, resamples);
-  // The transfer was already resampled by run before issue 28: its "before"
-  // differs only by the breadth cap, so it is scored on the clustered history.
-  const Errors transfer_before = evaluate(history, truth, pop, resamples);
-  s.before.transfer_mean = transfer_before.transfer_mean;
-  s.before.transfer_keys = transfer_before.transfer_keys;
-  s.before.transfer_covered = transfer_before.transfer_covered;
-  s.before.transfer_capped = transfer_before.transfer_capped;
+  s.after = evaluate(history, history, truth, pop, resamples, false);
+  s.before = evaluate(unclustered(history), history, truth, pop, resamples, true);
   score_fresh(rng, runs, truth, history, s.after);
   s.before.raw_e2e = s.after.raw_e2e;
   s.before.calibrated_e2e = s.after.calibrated_e2e;
