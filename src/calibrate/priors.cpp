@@ -163,7 +163,7 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
 // confidence, roofline_pct, attainable_speedup, pct_gpu_time, suspect,
 // dispatch_bound). Candidates of one kernel tried on one verdict are one
 // piece of evidence about the ceiling, however many of them there are: each
-// of a group's k observations weighs w / k (DESIGN.md §4, docs/estimator.md).
+// of a group's k observations weighs w / k (docs/estimator.md).
 // An observation without a kernel name is a group of its own.
 class PredictionGroups {
 public:
