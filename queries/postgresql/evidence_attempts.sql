@@ -8,7 +8,8 @@ SELECT a.run_id, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc, r.validation_
        a.isolated_speedup, a.e2e_delta_pct, a.gate, a.verdict,
        a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
        a.pred_expected_e2e_gain_pct, a.pred_headroom_class, a.pred_confidence, a.pred_suspect,
-       a.pred_pct_gpu_time, a.post_efficiency, v.dispatch_bound, a.output_parity, a.reject_reason
+       a.pred_pct_gpu_time, a.post_efficiency, v.dispatch_bound, a.output_parity, a.reject_reason,
+       a.pred_source_kind
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 LEFT JOIN verdicts v ON v.verdict_id = a.pred_verdict_id

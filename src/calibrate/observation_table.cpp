@@ -28,8 +28,8 @@ struct ObservationTable::Data {
   // The texts of a row: interned ids into `strings` (k_absent = nullopt for
   // headroom_class and confidence). Rows repeat a few dozen combinations.
   struct Shape {
-    std::array<std::uint32_t, 7>
-        ids{}; // op_class, gfx, regime, output_parity, reject_reason, headroom, confidence
+    // op_class, gfx, regime, output_parity, reject_reason, headroom, confidence, short_name, source_kind
+    std::array<std::uint32_t, 9> ids{};
   };
   struct Row {
     std::array<double, v_count> value{};
@@ -54,9 +54,9 @@ struct ObservationTable::Data {
   std::deque<std::string> strings{std::string()}; // [k_absent] unused; a deque keeps views stable
   std::map<std::string, std::uint32_t, std::less<>> ids;
   std::vector<Shape> shapes;
-  std::map<std::array<std::uint32_t, 7>, std::uint32_t> shape_ids;
-  std::array<std::string_view, 7> last_text{}; // the previous row's texts …
-  std::array<bool, 7> last_present{};
+  std::map<std::array<std::uint32_t, 9>, std::uint32_t> shape_ids;
+  std::array<std::string_view, 9> last_text{}; // the previous row's texts …
+  std::array<bool, 9> last_present{};
   std::uint32_t last_shape = 0; // … and their shape
   bool any_shape = false;
 
@@ -104,7 +104,7 @@ struct ObservationTable::Data {
   }
 
   // The shape of a row's texts; rows mostly repeat the previous row's.
-  std::uint32_t shape(const std::array<std::optional<std::string_view>, 7>& texts)
+  std::uint32_t shape(const std::array<std::optional<std::string_view>, 9>& texts)
   {
     bool same = any_shape;
     for (std::size_t f = 0; same && f < texts.size(); ++f) {
@@ -142,8 +142,8 @@ void ObservationTable::add(const domain::ObservationRow& a)
   if (d.runs.empty() || d.runs.back().id != a.run_id || d.runs.back().date != a.run_date) {
     d.runs.push_back({d.keep(a.run_id), d.keep(a.run_date)});
   }
-  const std::uint32_t shape = d.shape(
-      {a.op_class, a.gfx, a.regime, a.output_parity, a.reject_reason, a.headroom_class, a.confidence});
+  const std::uint32_t shape = d.shape({a.op_class, a.gfx, a.regime, a.output_parity, a.reject_reason,
+                                       a.headroom_class, a.confidence, a.short_name, a.source_kind});
   Data::Row& r = d.append();
   r.run = static_cast<std::uint32_t>(d.runs.size() - 1);
   r.shape = shape;
@@ -165,11 +165,12 @@ void ObservationTable::add(const Observation& a)
   const auto view = [](const std::optional<std::string>& s) {
     return s ? std::optional<std::string_view>(*s) : std::nullopt;
   };
-  add(domain::ObservationRow{
-      a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity, a.reject_reason,
-      view(a.prediction.headroom_class), view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
-      a.prediction.roofline_pct, a.prediction.attainable_speedup, a.prediction.pct_gpu_time,
-      a.post_efficiency, a.prediction.suspect, a.prediction.dispatch_bound});
+  add(domain::ObservationRow{a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity,
+                             a.reject_reason, view(a.prediction.headroom_class),
+                             view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
+                             a.prediction.roofline_pct, a.prediction.attainable_speedup,
+                             a.prediction.pct_gpu_time, a.post_efficiency, a.prediction.suspect,
+                             a.prediction.dispatch_bound, a.short_name, view(a.prediction.source_kind)});
 }
 
 std::size_t ObservationTable::size() const
@@ -220,7 +221,7 @@ void ObservationTable::fill(std::size_t i, Observation& out) const
   out.run_id = d.runs[r.run].id;
   out.run_date = d.runs[r.run].date;
   out.round.clear();
-  out.short_name.clear();
+  out.short_name = d.text(ids[7]);
   out.lever.clear();
   out.op_class = d.text(ids[0]);
   out.gfx = d.text(ids[1]);
@@ -230,6 +231,7 @@ void ObservationTable::fill(std::size_t i, Observation& out) const
   out.prediction = domain::Prediction{};
   optional_text(out.prediction.headroom_class, ids[5]);
   optional_text(out.prediction.confidence, ids[6]);
+  optional_text(out.prediction.source_kind, ids[8]);
   out.prediction.roofline_pct = value(v_roofline);
   out.prediction.attainable_speedup = value(v_attainable);
   out.prediction.pct_gpu_time = value(v_pct_gpu);

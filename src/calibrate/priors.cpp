@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -157,6 +158,68 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
   return out;
 }
 
+// Observations that rest on one prediction: the same run, class, gfx,
+// regime, kernel (short_name) and prediction snapshot (source_kind, headroom_class,
+// confidence, roofline_pct, attainable_speedup, pct_gpu_time, suspect,
+// dispatch_bound). Candidates of one kernel tried on one verdict are one
+// piece of evidence about the ceiling, however many of them there are: each
+// of a group's k observations weighs w / k (docs/estimator.md).
+// An observation without a kernel name is a group of its own.
+class PredictionGroups {
+public:
+  // The group of an observation of run `run_id`.
+  std::uint32_t operator()(std::string_view run_id, const Observation& a)
+  {
+    if (a.short_name.empty()) {
+      return add_group();
+    }
+    const auto& pr = a.prediction;
+    m_key.clear();
+    const auto text = [&](std::string_view t) {
+      m_key.append(t);
+      m_key.push_back('\x1f');
+    };
+    const auto opt_text = [&](const std::optional<std::string>& t) { text(t ? "+" + *t : std::string("-")); };
+    const auto number = [&](const std::optional<double>& x) { text(x ? fmt::format("{:a}", *x) : "-"); };
+    text(run_id);
+    text(a.op_class);
+    text(group_name(a.gfx));
+    text(group_name(a.regime));
+    text(a.short_name);
+    opt_text(pr.source_kind);
+    opt_text(pr.headroom_class);
+    opt_text(pr.confidence);
+    number(pr.roofline_pct);
+    number(pr.attainable_speedup);
+    number(pr.pct_gpu_time);
+    text(pr.suspect ? (*pr.suspect ? "1" : "0") : "-");
+    text(pr.dispatch_bound ? "1" : "0");
+    const auto [it, added] = m_index.try_emplace(m_key, static_cast<std::uint32_t>(m_size.size()));
+    if (added) {
+      m_size.push_back(0);
+    }
+    ++m_size[it->second];
+    return it->second;
+  }
+  // Observations in `group` (≥ 1 for a group handed out).
+  [[nodiscard]] std::uint32_t size_of(std::uint32_t group) const { return m_size[group]; }
+
+private:
+  std::uint32_t add_group()
+  {
+    m_size.push_back(1);
+    return static_cast<std::uint32_t>(m_size.size() - 1);
+  }
+  std::unordered_map<std::string, std::uint32_t> m_index;
+  std::vector<std::uint32_t> m_size;
+  std::string m_key; // reused
+};
+
+bool is_measured(const Observation& a)
+{
+  return a.prediction.source_kind.value_or("") == "measured";
+}
+
 // An attempt that counts for a key: an observation or an infeasible one.
 // The views point into the caller's rows, which outlive the computation.
 // 96 bytes: a history has 10⁵ of them.
@@ -174,14 +237,16 @@ struct Scored {
   std::uint32_t run = 0;                // dense index of run_id within the computation (RunIndex)
   bool is_infeasible = false;
   bool contradiction = false;
+  bool measured = false; // the prediction's source_kind is measured
   [[nodiscard]] bool infeasible() const { return is_infeasible; }
 
   Scored(std::string_view run_id_, std::string_view run_date_, std::uint32_t run_,
          const Observation* attempt_, const AttemptEvaluation& eval, std::string_view gfx_,
-         std::string_view regime_)
+         std::string_view regime_, bool measured_)
       : run_id(run_id_), run_date(run_date_), attempt(attempt_), gfx(gfx_),
         regime(regime_), evaluation{eval.e, eval.weight}, run(run_),
-        is_infeasible(eval.excluded == ExclusionReason::infeasible), contradiction(eval.contradiction)
+        is_infeasible(eval.excluded == ExclusionReason::infeasible), contradiction(eval.contradiction),
+        measured(measured_)
   {
   }
 };
@@ -239,31 +304,61 @@ int distinct_runs(const std::vector<const Scored*>& members)
   return runs;
 }
 
+// One observation of a key with its run's rank among the key's runs (by
+// run_id, so the bootstrap does not depend on input order).
+struct RankedValue {
+  double value = 0.0;
+  double weight = 0.0;
+  std::uint32_t run = 0;
+};
+
 // Fill the estimate of `row` (identity, seed and parent already set) from the
 // attempts that count for its key.
 void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, const PriorsParams& p,
                   PriorSource empty_source)
 {
-  std::vector<WeightedValue> sample;
+  std::vector<std::string_view> run_ids;
   for (const Scored* m : members) {
     if (m->infeasible()) {
       ++row.infeasible;
       ++row.contradictions;
       continue;
     }
-    sample.push_back({m->evaluation.e, m->evaluation.weight});
+    run_ids.push_back(m->run_id);
     row.contradictions += m->contradiction ? 1 : 0;
+    (m->measured ? row.measured : row.analytic) += 1;
     if (!row.last_seen || m->run_date > *row.last_seen) {
       row.last_seen = std::string(m->run_date);
     }
   }
-  row.n = static_cast<int>(sample.size());
-  row.runs = distinct_runs(members);
-  sort_canonical(sample);
+  row.n = static_cast<int>(run_ids.size());
+  std::sort(run_ids.begin(), run_ids.end());
+  run_ids.erase(std::unique(run_ids.begin(), run_ids.end()), run_ids.end());
+  row.runs = static_cast<int>(run_ids.size());
+  // Canonical order (value, weight, then run rank): ties resolve the same way
+  // whatever the input order, so every sum below is bit-reproducible.
+  std::vector<RankedValue> ranked;
+  ranked.reserve(static_cast<std::size_t>(row.n));
+  for (const Scored* m : members) {
+    if (!m->infeasible()) {
+      const auto rank = std::lower_bound(run_ids.begin(), run_ids.end(), m->run_id) - run_ids.begin();
+      ranked.push_back({m->evaluation.e, m->evaluation.weight, static_cast<std::uint32_t>(rank)});
+    }
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const RankedValue& a, const RankedValue& b) {
+    return std::tie(a.value, a.weight, a.run) < std::tie(b.value, b.weight, b.run);
+  });
+  std::vector<WeightedValue> sample(ranked.size());
+  std::vector<std::uint32_t> run_of(ranked.size());
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    sample[i] = {ranked[i].value, ranked[i].weight};
+    run_of[i] = ranked[i].run;
+  }
   const auto q = weighted_quantile_counted(sample, {}, p.quantile);
   if (!q) {
     row.target_eff = row.parent;
     row.source = empty_source;
+    row.interval_reason = "no observations";
     return;
   }
   // W from the weights alone, so raising an e_j (which reorders the sample)
@@ -276,31 +371,46 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
   row.statistic = q->value;
   row.target_eff = shrink(row.parent, row.weight, q->value, p.prior_strength);
   row.source = PriorSource::calibrated;
-  // The parent is held fixed at its point estimate: the interval shows the
-  // uncertainty of this key's own evidence.
-  const double parent = row.parent;
-  if (p.bootstrap_resamples > 0 && sample.size() >= k_large_sample_units) {
-    // The bootstrap's large-sample limit for q, mapped through the shrink
-    // (increasing in q); W is held at its value, whose resampling spread
-    // (relative ~1/√n) moves the shrunk value by far less than q's.
-    std::vector<ClusteredValue> points(sample.size());
-    for (std::size_t i = 0; i < sample.size(); ++i) {
-      points[i] = {sample[i].value, sample[i].weight, i};
-    }
-    const auto iq = large_sample_quantile_interval(points, points.size(), p.quantile, p.interval);
-    if (iq) {
-      row.interval = Interval{shrink(parent, row.weight, iq->lo, p.prior_strength),
-                              shrink(parent, row.weight, iq->hi, p.prior_strength)};
-      row.interval_method = IntervalMethod::large_sample;
-    }
+  if (row.runs < 2) {
+    // Observations of one run share its build, its profiler and its
+    // engineer: they say nothing about how the next run will differ.
+    row.interval_reason = "one run";
     return;
   }
-  row.interval =
-      bootstrap_interval(sample.size(), p.bootstrap_resamples, p.interval, derive_seed(p.seed, row_key(row)),
-                         [&](std::span<const std::uint32_t> counts) {
-                           const auto cq = weighted_quantile_counted(sample, counts, p.quantile);
-                           return cq ? shrink(parent, cq->total_weight, cq->value, p.prior_strength) : parent;
-                         });
+  if (p.bootstrap_resamples == 0) {
+    row.interval_reason = "not computed";
+    return;
+  }
+  // The interval is where the key's own ceiling lies: the percentile
+  // bootstrap of q over the key's RUNS (a drawn run brings all its
+  // observations), widened to take in target_eff. The shrink pulls
+  // target_eff toward the parent; an interval of the shrunk value with the
+  // parent held fixed would miss the key's ceiling whenever the parent is
+  // off (tools/bench/planted_truth: 63 % coverage at 60 runs).
+  const auto runs = run_ids.size();
+  std::optional<Interval> iq;
+  if (runs >= k_large_sample_units) {
+    // The bootstrap's large-sample limit, computed without resampling.
+    std::vector<ClusteredValue> points(sample.size());
+    for (std::size_t i = 0; i < sample.size(); ++i) {
+      points[i] = {sample[i].value, sample[i].weight, run_of[i]};
+    }
+    iq = large_sample_quantile_interval(points, runs, p.quantile, p.interval);
+    row.interval_method = IntervalMethod::large_sample;
+  } else {
+    std::vector<std::uint32_t> counts(sample.size());
+    iq = bootstrap_interval(runs, p.bootstrap_resamples, p.interval, derive_seed(p.seed, row_key(row)),
+                            [&](std::span<const std::uint32_t> run_counts) {
+                              for (std::size_t i = 0; i < counts.size(); ++i) {
+                                counts[i] = run_counts[run_of[i]];
+                              }
+                              const auto cq = weighted_quantile_counted(sample, counts, p.quantile);
+                              return cq ? cq->value : q->value;
+                            });
+  }
+  if (iq) {
+    row.interval = Interval{std::min(iq->lo, row.target_eff), std::max(iq->hi, row.target_eff)};
+  }
 }
 
 // A set of the class's scored attempts: those of gfx/regime, minus those of
@@ -473,6 +583,24 @@ Result<std::pair<PriorsParams, DateWindow>> resolve(const Rows& rows, const Prio
   return std::make_pair(p, window);
 }
 
+// Each observation's weight split among the observations of its prediction
+// group (PredictionGroups), as compute_with does.
+void split_weights(std::span<const Observation> attempts, std::vector<AttemptEvaluation>& evals)
+{
+  PredictionGroups groups;
+  std::vector<std::uint32_t> group_of(attempts.size());
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    if (!evals[i].excluded) {
+      group_of[i] = groups(attempts[i].run_id, attempts[i]);
+    }
+  }
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    if (!evals[i].excluded) {
+      evals[i].weight /= static_cast<double>(groups.size_of(group_of[i]));
+    }
+  }
+}
+
 // Observations and infeasible attempts of one class, with grouped gfx/regime.
 std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
                                     const std::vector<AttemptEvaluation>& evals, std::string_view op_class)
@@ -483,7 +611,8 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
     const auto& ex = evals[i].excluded;
     if (attempts[i].op_class == op_class && (!ex || *ex == ExclusionReason::infeasible)) {
       out.emplace_back(attempts[i].run_id, attempts[i].run_date, run_index(attempts[i].run_id), &attempts[i],
-                       evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime));
+                       evals[i], group_name(attempts[i].gfx), group_name(attempts[i].regime),
+                       is_measured(attempts[i]));
     }
   }
   return out;
@@ -530,6 +659,14 @@ std::optional<double> lower_weighted_median(const std::vector<TransferPoint>& po
 double shrunk_ratio(double m, int n)
 {
   return (3.0 + n * m) / (3.0 + n);
+}
+
+// The exported ratio: shrunk_ratio, capped at 1 (the raw Amdahl ceiling)
+// below k_transfer_breadth_runs runs. Increasing in m, like shrunk_ratio.
+double exported_ratio(double m, int n)
+{
+  const double ratio = shrunk_ratio(m, n);
+  return n < k_transfer_breadth_runs ? std::min(ratio, 1.0) : ratio;
 }
 
 // The e2e transfer, fed one attempt at a time (in input order).
@@ -600,30 +737,31 @@ public:
       const auto m = lower_weighted_median(g.points, {}, buffer);
       if (row.n >= 2 && m) {
         row.statistic = *m;
-        row.median_ratio = shrunk_ratio(*m, row.n);
+        row.median_ratio = exported_ratio(*m, row.n);
+        row.capped = row.median_ratio < shrunk_ratio(*m, row.n);
         row.source = TransferSource::calibrated;
-        const int n = row.n;
+        // Where the class's true ratio lies: the bootstrap over runs of m,
+        // widened to take in median_ratio (shrunk toward 1, or capped).
+        std::optional<Interval> im;
         if (p.bootstrap_resamples > 0 && g.runs.size() >= k_large_sample_units) {
-          // The bootstrap over runs in its large-sample limit, mapped through
-          // the shrink toward 1 (increasing in m).
+          // The bootstrap over runs in its large-sample limit.
           std::vector<ClusteredValue> points(g.points.size());
           for (std::size_t i = 0; i < points.size(); ++i) {
             points[i] = {g.points[i].x, g.points[i].c, g.points[i].run};
           }
-          const auto im = large_sample_quantile_interval(points, g.runs.size(), 0.5, p.interval);
-          if (im) {
-            row.interval = Interval{shrunk_ratio(im->lo, n), shrunk_ratio(im->hi, n)};
-            row.interval_method = IntervalMethod::large_sample;
-          }
-          rows.push_back(std::move(row));
-          continue;
+          im = large_sample_quantile_interval(points, g.runs.size(), 0.5, p.interval);
+          row.interval_method = IntervalMethod::large_sample;
+        } else {
+          im = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
+                                  derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
+                                  [&](std::span<const std::uint32_t> counts) {
+                                    const auto bm = lower_weighted_median(g.points, counts, buffer);
+                                    return bm ? *bm : *m;
+                                  });
         }
-        row.interval = bootstrap_interval(g.runs.size(), p.bootstrap_resamples, p.interval,
-                                          derive_seed(p.seed, "e2e:" + row.op_class + ":" + row.regime),
-                                          [&](std::span<const std::uint32_t> counts) {
-                                            const auto bm = lower_weighted_median(g.points, counts, buffer);
-                                            return bm ? shrunk_ratio(*bm, n) : 1.0;
-                                          });
+        if (im) {
+          row.interval = Interval{std::min(im->lo, row.median_ratio), std::max(im->hi, row.median_ratio)};
+        }
       }
       rows.push_back(std::move(row));
     }
@@ -764,6 +902,9 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
   reserve_by_class(rows, by_class);
   TransferGroups transfer;
   RunIndex run_index;
+  PredictionGroups groups;
+  std::vector<std::vector<std::uint32_t>> group_of(by_class.size()); // parallel to by_class
+  constexpr std::uint32_t k_no_group = std::numeric_limits<std::uint32_t>::max();
   Observation buffer;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Observation& a = rows.row(i, buffer);
@@ -781,7 +922,9 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
       if (static_cast<std::size_t>(cls) < by_class.size()) {
         by_class[static_cast<std::size_t>(cls)].emplace_back(rows.run_id(i), rows.run_date(i), run,
                                                              rows.kept(i), eval, group_name(rows.gfx(i)),
-                                                             group_name(rows.regime(i)));
+                                                             group_name(rows.regime(i)), is_measured(a));
+        group_of[static_cast<std::size_t>(cls)].push_back(eval.excluded ? k_no_group
+                                                                        : groups(rows.run_id(i), a));
       }
     }
     transfer.add(a, rows.run_id(i), run, eval, p, window);
@@ -789,6 +932,13 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (counts[r] > 0) {
       result.excluded.push_back({static_cast<ExclusionReason>(r), counts[r]});
+    }
+  }
+  for (std::size_t c = 0; c < by_class.size(); ++c) {
+    for (std::size_t i = 0; i < by_class[c].size(); ++i) {
+      if (group_of[c][i] != k_no_group) {
+        by_class[c][i].evaluation.weight /= static_cast<double>(groups.size_of(group_of[c][i]));
+      }
     }
   }
 
@@ -865,6 +1015,7 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
   for (const Observation& a : attempts) {
     evals.push_back(evaluate(a, p, window));
   }
+  split_weights(attempts, evals);
   const auto scored = scored_of_class(attempts, evals, key.op_class);
   out.chain.push_back(make_row(key.op_class, {}, PriorSource::seed, scored, p));
   if (key.gfx) {

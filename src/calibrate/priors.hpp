@@ -16,17 +16,22 @@
 // every gfx that has an observation (or an infeasible attempt) in any class,
 // for every class; at the regime level every regime seen on that gfx. A key
 // without observations shows its parent's value (source "parent"; a class
-// without any: "seed"). Intervals resample the key's own observations 1000×
-// with a fixed seed and the parent held at its point estimate; from
-// k_large_sample_units observations (runs for the e2e transfer) they are
-// that percentile bootstrap's large-sample limit, computed without
-// resampling (large_sample_quantile_interval, stats.hpp), and W is held at
-// its point value too.
+// without any: "seed"). An observation's weight w is confidence × decay,
+// split among the observations of its run that rest on one prediction (same
+// class, kernel and prediction snapshot): each of k such weighs w / k.
+// Intervals resample the key's RUNS (a drawn run brings all its
+// observations) 1000× with a fixed seed and the parent held at its point
+// estimate; a key with fewer than 2 runs has none (interval_reason "one
+// run"). From k_large_sample_units runs they are that percentile
+// bootstrap's large-sample limit, computed without resampling
+// (large_sample_quantile_interval, stats.hpp), and W is held at its point
+// value too.
 //
 // The e2e transfer per op_class × regime: x = clamp(d / c, −1, 2) with
 // c = pct_gpu_time × (1 − 1/s); below 2 distinct runs the ratio is 1 (the raw
 // Amdahl ceiling), else the lower c-weighted median m of x shrunk toward 1:
-// (3 + n·m) / (3 + n), n = distinct runs.
+// (3 + n·m) / (3 + n), n = distinct runs, capped at 1 below
+// k_transfer_breadth_runs runs.
 //
 // Pure: no I/O, no clock; the same inputs and `as_of` give the same result
 // bit for bit, whatever the input order. Retracted runs are the caller's to
@@ -135,8 +140,8 @@ struct AttemptEvaluation {
   std::optional<ExclusionReason> excluded; // none = a valid observation
   double e = 0.0;                          // achieved efficiency, clamped to ≤ 1 (0 when not computed)
   bool e_from_post = false;                // e came from the measured post roofline
-  double weight = 0.0;                     // confidence × decay (0 when excluded before weighting)
-  bool contradiction = false;              // s > attainable × (1 + iso_noise), or infeasible
+  double weight = 0.0; // confidence × decay (0 when excluded before weighting); split in --explain's lists
+  bool contradiction = false; // s > attainable × (1 + iso_noise), or infeasible
 };
 
 // Judge one attempt against params whose as_of is already resolved (a valid
@@ -162,13 +167,14 @@ struct PriorRow {
   double target_eff = 0.0;           // fraction (0, 1]
   int n = 0;                         // observations
   int runs = 0;                      // distinct runs behind the observations
-  double weight = 0.0;               // W = Σ w
+  double weight = 0.0;               // W = Σ w (split weights)
   std::optional<double> statistic;   // q, the weighted quantile of e (none when n = 0)
   std::optional<Interval> interval;  // bootstrap interval over runs (none when runs < 2)
   // Why there is no interval: "" when there is one, "one run" (a single run's
-  // observations say nothing about run-to-run spread), "no observations".
+  // observations say nothing about run-to-run spread), "no observations",
+  // "not computed" (bootstrap_resamples = 0).
   std::string interval_reason;
-  IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
+  IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from runs ≥ k_large_sample_units
   int measured = 0;                     // observations whose prediction is measured (roofline-v1)
   int analytic = 0;                     // observations whose prediction is analytic (or unknown)
   int contradictions = 0;               // observations beating the prediction + infeasible attempts
@@ -190,10 +196,11 @@ std::string row_key(const PriorRow& row);
 // c = pct_gpu_time × (1 − 1/s) (percent, the Amdahl ceiling),
 // x = clamp(d / c, −1, 2). With n distinct runs: n < 2 → median_ratio 1
 // (source raw: use the raw ceiling); else m = the lower c-weighted median of
-// x and median_ratio = (3 + n·m) / (3 + n) (source calibrated). Consumers
-// multiply expected_e2e_gain_pct by median_ratio. The interval is a 90 %
-// bootstrap over runs of median_ratio: the uncertainty of the ratio, not a
-// prediction interval for the next run.
+// x and median_ratio = (3 + n·m) / (3 + n) (source calibrated), capped at 1
+// when n < k_transfer_breadth_runs (capped = true). Consumers multiply
+// expected_e2e_gain_pct by median_ratio. The interval is a 90 % bootstrap
+// over runs of median_ratio (the cap applied to each resample): the
+// uncertainty of the ratio, not a prediction interval for the next run.
 enum class TransferSource { raw, calibrated };
 const char* to_string(TransferSource source); // "raw" | "calibrated"
 
@@ -238,8 +245,8 @@ Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const
 // The estimator's input in compact form, for histories of 10⁵ attempts and
 // more: every field compute_priors reads, with strings interned (a run's id
 // and date once per run, a row's texts as one id of their combination) and
-// without --explain's text (round, short_name, lever, which come back
-// empty). 64 bytes per attempt.
+// without --explain's text (round, lever, which come back empty). 64 bytes
+// per attempt.
 class ObservationTable {
 public:
   ObservationTable();
@@ -253,8 +260,8 @@ public:
   void add(const Observation& attempt);
   [[nodiscard]] std::size_t size() const;
   // Row i as an Observation, written into `out` (reuse it: once its strings
-  // have grown, unpacking allocates nothing). round, short_name, lever and
-  // the prediction's source_kind, stage, bound_type, round, target_eff and
+  // have grown, unpacking allocates nothing). round, lever and the
+  // prediction's stage, bound_type, round, target_eff and
   // expected_e2e_gain_pct are left empty.
   void fill(std::size_t i, Observation& out) const;
   [[nodiscard]] std::string_view run_id(std::size_t i) const;   // stable while the table lives

@@ -519,6 +519,7 @@ std::string render_priors_json(const PriorsResult& result)
     j["source"] = to_string(row.source);
     j["interval"] = interval_json(row.interval);
     j["interval_reason"] = reason_json(interval_reason_of(row));
+    j["capped"] = row.capped;
     j["sign_flips"] = row.sign_flips;
     j["beyond_ceiling"] = row.beyond_ceiling;
     transfer.push_back(std::move(j));
@@ -552,22 +553,24 @@ std::string render_priors_table(const PriorsResult& result)
         "\nKeys without evidence show their parent's value (source parent); nearest keys with evidence:\n" +
         near;
   }
-  out +=
-      "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use the raw "
-      "Amdahl ceiling):\n";
+  out += fmt::format(
+      "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "
+      "the raw Amdahl ceiling; capped = a ratio above 1 from fewer than {} runs, exported as 1):\n",
+      k_transfer_breadth_runs);
   if (result.e2e_transfer.empty()) {
     out += "  (no attempts with a measured e2e delta and s > 1)\n";
   } else {
     std::vector<std::vector<std::string>> t = {{"op_class", "regime", "runs", "attempts", "median_ratio", "m",
-                                                "interval", "sign_flips", "beyond_ceiling", "source"}};
+                                                "interval", "capped", "sign_flips", "beyond_ceiling",
+                                                "source"}};
     for (const TransferRow& r : result.e2e_transfer) {
       t.push_back({r.op_class, r.regime, std::to_string(r.n), std::to_string(r.attempts),
                    fixed(r.median_ratio, 4), opt_fixed(r.statistic, 4),
-                   interval_cell(r.interval, interval_reason_of(r)), std::to_string(r.sign_flips),
-                   std::to_string(r.beyond_ceiling),
+                   interval_cell(r.interval, interval_reason_of(r)), r.capped ? "yes" : "no",
+                   std::to_string(r.sign_flips), std::to_string(r.beyond_ceiling),
                    r.capped ? fmt::format("{} (capped at 1.0)", to_string(r.source)) : to_string(r.source)});
     }
-    out += aligned(t, {false, false, true, true, true, true, false, true, true, false});
+    out += aligned(t, {false, false, true, true, true, true, false, false, true, true, false});
     out += "  The interval is the uncertainty of the ratio, not a prediction interval for the next run.\n";
   }
   std::string excluded;
@@ -746,16 +749,19 @@ std::string render_explain(const KeyExplanation& ex, const std::optional<Childre
     // The method is named only when it is not the Monte-Carlo default.
     const std::string method =
         last.interval && last.interval_method == IntervalMethod::large_sample
-            ? fmt::format("large-sample limit of the bootstrap, n >= {}; ", k_large_sample_units)
+            ? fmt::format("large-sample limit of the bootstrap, runs >= {}; ", k_large_sample_units)
             : std::string();
     const std::string reason = interval_reason_of(last);
     const std::string level = trimmed(ex.params.interval * 100.0, 1, 0);
-    const std::string interval = last.interval || reason.empty()
-                                     ? fmt::format("{}% bootstrap interval {} ({}parent held fixed)", level,
-                                                   interval_text(last.interval), method)
-                                     : fmt::format("no {}% interval ({})", level, reason);
+    const std::string interval =
+        last.interval || reason.empty()
+            ? fmt::format("{}% bootstrap interval over runs {} ({}the key's own q, widened to take in target_eff)",
+                          level, interval_text(last.interval), method)
+            : fmt::format("no {}% interval ({})", level, reason);
     out += fmt::format("  {}; last_seen {}; contradictions {}, infeasible {}\n", interval,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);
+    out += fmt::format("  evidence: {} from measured predictions, {} from analytic ones\n",
+                       plural(last.measured, "observation"), last.analytic);
   }
   for (const auto& note : ex.notes) {
     out += "Note: " + note + "\n";

@@ -46,9 +46,16 @@ std::string value(const std::optional<calibrate::PriorRow>& row)
 {
   return row ? fmt::format("{:.4f}", row->target_eff) : "-";
 }
+// "[lo, hi]", else why the side has none ("one run"), else "-".
 std::string interval(const std::optional<calibrate::PriorRow>& row)
 {
-  return row && row->interval ? fmt::format("[{:.4f}, {:.4f}]", row->interval->lo, row->interval->hi) : "-";
+  if (!row) {
+    return "-";
+  }
+  if (row->interval) {
+    return fmt::format("[{:.4f}, {:.4f}]", row->interval->lo, row->interval->hi);
+  }
+  return row->interval_reason.empty() ? "-" : row->interval_reason;
 }
 
 // Equal to 6 decimals: W and q computed from the same observations are equal

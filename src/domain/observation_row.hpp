@@ -19,6 +19,11 @@ struct ObservationRow {
       post_efficiency;
   std::optional<bool> suspect;
   bool dispatch_bound = false;
+  // The kernel, and the prediction's source_kind (analytic | measured; nullopt
+  // = NULL): observations of one run on one kernel from one prediction share
+  // one unit of weight, and the priors count measured vs analytic evidence.
+  std::string_view short_name;
+  std::optional<std::string_view> source_kind;
 };
 
 } // namespace rfdb::domain

@@ -170,13 +170,16 @@ std::string priors_table(const calibrate::PriorsResult& p, const std::optional<s
       continue;
     }
     const std::string interval =
-        r.interval ? fmt::format("[{}, {}]", fixed(r.interval->lo, 4), fixed(r.interval->hi, 4)) : "-";
+        r.interval ? fmt::format("[{}, {}]", fixed(r.interval->lo, 4), fixed(r.interval->hi, 4))
+                   : (r.n == 0 || r.interval_reason.empty() ? "-" : md_text(r.interval_reason));
     rows.push_back({md_text(calibrate::row_key(r)), fixed(r.seed, 4), fixed(r.target_eff, 4),
-                    std::to_string(r.n), interval, std::to_string(r.contradictions),
+                    std::to_string(r.n), std::to_string(r.runs), std::to_string(r.measured),
+                    std::to_string(r.analytic), interval, std::to_string(r.contradictions),
                     r.last_seen.value_or("-"), calibrate::to_string(r.source)});
   }
-  return table({"key", "seed", "target_eff", "n", "interval", "contradictions", "last_seen", "source"},
-               {"---", "---:", "---:", "---:", "---", "---:", "---", "---"}, rows);
+  return table({"key", "seed", "target_eff", "n", "runs", "measured", "analytic", "interval",
+                "contradictions", "last_seen", "source"},
+               {"---", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---", "---"}, rows);
 }
 
 // The priors' attempts dated in their window (--since … as-of): an
@@ -210,7 +213,9 @@ Blocks priors_section(const Analysis& a)
   return {fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx{}, "
                       "with the numbers `rfdb priors --by class,gfx` prints ({}{}, {}). A key without "
                       "observations shows its parent's value (source parent); the interval is the 90 % "
-                      "bootstrap interval and collapses to a point with a single observation.",
+                      "bootstrap interval over runs (\"one run\": a single run's observations give "
+                      "none); measured / analytic count the observations made on measured and on "
+                      "analytic predictions.",
                       a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
                       plural(static_cast<std::size_t>(attempts_in_window(p)), "attempt", "attempts"),
                       plural(static_cast<std::size_t>(p.observations), "observation", "observations")),

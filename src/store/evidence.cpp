@@ -84,6 +84,7 @@ Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
       a.prediction.suspect = *v != 0;
     }
     a.prediction.pct_gpu_time = row.get_opt_double("pred_pct_gpu_time");
+    a.prediction.source_kind = row.get_opt_text("pred_source_kind");
     a.post_efficiency = row.get_opt_double("post_efficiency");
     a.prediction.dispatch_bound = row.get_opt_int("dispatch_bound").value_or(0) != 0;
     a.output_parity = text_or_empty(row, "output_parity");
@@ -203,6 +204,8 @@ Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
     const auto suspect = s.get_opt_int(15);
     r.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
     r.dispatch_bound = s.get_opt_int(16).value_or(0) != 0;
+    r.short_name = text(17);
+    r.source_kind = s.get_opt_text_view(18);
     fn(r);
   });
 }

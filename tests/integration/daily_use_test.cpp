@@ -476,7 +476,9 @@ TEST_F(DailyUse, PriorsCompareShowsBothDatesTheChangeAndTheOverlap)
   EXPECT_DOUBLE_EQ(attn["after"]["target_eff"].get<double>(), 0.5278);
   EXPECT_EQ(attn["after"]["n"], 2);
   EXPECT_DOUBLE_EQ(attn["change"].get<double>(), 0.0644);
-  EXPECT_EQ(attn["intervals_overlap"], true);
+  // Before, attention rested on one run: no interval, so no overlap to judge.
+  EXPECT_TRUE(attn["before"]["interval"].is_null());
+  EXPECT_TRUE(attn["intervals_overlap"].is_null());
   const json& moe = doc["priors"][1];
   EXPECT_DOUBLE_EQ(moe["change"].get<double>(), 0.0) << "no MoE evidence after July";
   // --compare-since D compares with the state before D's runs: the same here.

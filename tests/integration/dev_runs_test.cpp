@@ -273,7 +273,8 @@ const json& prior_row(const json& doc, const std::string& op, const std::string&
 // The priors of the four dev runs, worked by hand from their expected
 // attempts under issue 9's rules (k = 3, q = weighted 75th percentile,
 // weights high 1 / medium 0.6 / low 0.25; measured predictions carry the
-// confidence their roofline-v1 file states: medium).
+// confidence their roofline-v1 file states: medium) and issue 28's split:
+// the k observations of one run on one kernel and one prediction weigh w/k.
 TEST(DevRunPriors, MatchTheHandComputation)
 {
   TempDir tmp;
@@ -286,23 +287,28 @@ TEST(DevRunPriors, MatchTheHandComputation)
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc.at("as_of"), "2026-08-24");
 
-  // gemm, five observations from two runs (all gfx950 decode):
-  //   D6 A1 ck swap     0.474 × 1.288 = 0.6105  w 0.6 (measured baseline, medium)
-  //   D6 A2 ck tuned    0.474 × 1.523 = 0.7219  w 0.6
-  //   D6 A3 flydsl      0.474 × 1.735 = 0.8224  w 0.6
-  //   D6 A4 triton      post roofline 78.6 %  = 0.7860  w 0.6 (the deployed candidate)
+  // gemm, five observations from two runs (all gfx950 decode); D6's four
+  // candidates rest on one prediction (its measured baseline, medium: 0.6),
+  // so each weighs 0.6 / 4 = 0.15:
+  //   D6 A1 ck swap     0.474 × 1.288 = 0.6105  w 0.15
+  //   D6 A2 ck tuned    0.474 × 1.523 = 0.7219  w 0.15
+  //   D6 A3 flydsl      0.474 × 1.735 = 0.8224  w 0.15
+  //   D6 A4 triton      post roofline 78.6 %  = 0.7860  w 0.15 (the deployed candidate)
   //   D7 A1 CK replay   0.472 × 1.9029 = 0.8982 w 0.25 (stage-A analytic, low)
-  //   W = 2.65, 0.75·W = 1.9875: cumulative 0.6, 1.2, 1.8, 2.4 → q = 0.8224
-  //   t = (3·0.90 + 2.65·0.82239) / 5.65 = 0.8636
+  //   W = 0.85, 0.75·W = 0.6375: cumulative 0.15, 0.30, 0.45, 0.60, 0.85 → q = 0.8982
+  //   t = (3·0.90 + 0.85·0.89820) / 3.85 = 0.8996
+  // (Unsplit, D6 weighed 2.4 against D7's 0.25: W 2.65, q 0.8224, t 0.8636.)
   const json& gemm = prior_row(doc, "gemm");
-  EXPECT_EQ(gemm.at("target_eff"), 0.8636);
+  EXPECT_EQ(gemm.at("target_eff"), 0.8996);
   EXPECT_EQ(gemm.at("n"), 5);
   EXPECT_EQ(gemm.at("runs"), 2);
-  EXPECT_EQ(gemm.at("weight"), 2.65);
-  EXPECT_EQ(gemm.at("statistic"), 0.8224);
+  EXPECT_EQ(gemm.at("weight"), 0.85);
+  EXPECT_EQ(gemm.at("statistic"), 0.8982);
+  EXPECT_EQ(gemm.at("measured"), 4); // D6's baseline roofline-v1
+  EXPECT_EQ(gemm.at("analytic"), 1); // D7's stage A
   // All of gemm's evidence is gfx950 decode: each finer key equals the class.
-  EXPECT_EQ(prior_row(doc, "gemm", "gfx950").at("target_eff"), 0.8636);
-  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8636);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950").at("target_eff"), 0.8996);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8996);
 
   // moe: D9 A2 post roofline 80.3 % (w 0.6). D7's tunes (1.028×, 1.034×) are
   // inside the 3.4 % band. t = (2.7 + 0.6·0.803) / 3.6 = 0.8838.
@@ -319,18 +325,23 @@ TEST(DevRunPriors, MatchTheHandComputation)
   // attn: D8 only (gfx950), the parity-failed aggressive rewrite (2.347×) excluded:
   //   A1 launcher  0.432 × 1.10  = 0.4752 (decode)   A2 rewrite post 71.8 % = 0.7180 (decode)
   //   A4 pow2 cut  0.614 × 1.194 = 0.7331 (prefill)  A5 rebind  post 64.9 % = 0.6490 (prefill)
-  //   all w 0.6, W = 2.4, 0.75·W = 1.8: 0.4752, 0.6490, 0.7180 (cum 1.8) → q 0.718
-  //   attn = (1.5 + 2.4·0.718) / 5.4 = 0.5969 (= attn:gfx950)
-  //   attn:gfx950:decode: gfx950 minus decode = {0.7331, 0.649} → q 0.7331:
-  //     (1.5 + 1.2·0.73312)/4.2 = 0.56661; own {0.4752, 0.718} → q 0.718:
-  //     (3·0.56661 + 1.2·0.718)/4.2 = 0.6099
-  //   attn:gfx950:prefill: gfx950 minus prefill = {0.4752, 0.718} → (1.5 + 0.8616)/4.2 = 0.56229;
-  //     own q 0.7331: (3·0.56229 + 1.2·0.73312)/4.2 = 0.6111
-  EXPECT_EQ(prior_row(doc, "attn").at("target_eff"), 0.5969);
+  //   w 0.6 each, split in two per prediction (decode kernel {A1, A2}, prefill
+  //   kernel {A4, A5}): 0.3 each. W = 1.2, 0.75·W = 0.9: 0.4752, 0.6490, 0.7180
+  //   (cum 0.9) → q 0.718; attn = (1.5 + 1.2·0.718) / 4.2 = 0.5623 (= attn:gfx950)
+  //   attn:gfx950:decode: gfx950 minus decode = {0.7331, 0.649}, W 0.6 → q 0.7331:
+  //     (1.5 + 0.6·0.73312)/3.6 = 0.53885; own {0.4752, 0.718} → q 0.718:
+  //     (3·0.53885 + 0.6·0.718)/3.6 = 0.5687
+  //   attn:gfx950:prefill: gfx950 minus prefill = {0.4752, 0.718} → (1.5 + 0.4308)/3.6 = 0.53633;
+  //     own q 0.7331: (3·0.53633 + 0.6·0.73312)/3.6 = 0.5691
+  EXPECT_EQ(prior_row(doc, "attn").at("target_eff"), 0.5623);
   EXPECT_EQ(prior_row(doc, "attn").at("n"), 4);
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950").at("target_eff"), 0.5969);
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.6099);
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "prefill").at("target_eff"), 0.6111);
+  EXPECT_EQ(prior_row(doc, "attn").at("weight"), 1.2);
+  EXPECT_EQ(prior_row(doc, "attn").at("runs"), 1);
+  EXPECT_TRUE(prior_row(doc, "attn").at("interval").is_null()); // one run: D8
+  EXPECT_EQ(prior_row(doc, "attn").at("interval_reason"), "one run");
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950").at("target_eff"), 0.5623);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.5687);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "prefill").at("target_eff"), 0.5691);
   EXPECT_EQ(prior_row(doc, "elementwise").at("source"), "seed");
 
   // e2e transfer, x = clamp(d / c, −1, 2), c = pct × (1 − 1/s):

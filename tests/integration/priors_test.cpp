@@ -157,7 +157,20 @@ TEST_F(PriorsSample, ThreeRunValuesMatchTheHandComputation)
   EXPECT_DOUBLE_EQ(attn["statistic"].get<double>(), 0.58);
   EXPECT_DOUBLE_EQ(attn["weight"].get<double>(), 1.6);
   EXPECT_EQ(attn["contradictions"], 1);
-  EXPECT_EQ(attn["interval"], json::array({0.4374, 0.532}));
+  // Two runs, one observation each (e 0.2808 w 0.6; e 0.58 w 1). Resampling
+  // the runs: {1, 1} → q 0.2808 (probability 1/4), {1, 2} and {2, 2} → q 0.58,
+  // so the bootstrap of q spans [0.2808, 0.58], which holds t = 0.5278.
+  // (Issue 9 mapped each resample through the shrink with the parent fixed:
+  // [0.4374, 0.532], an interval of the shrunk value that no run's q lies in.)
+  EXPECT_EQ(attn["interval"], json::array({0.2808, 0.58}));
+  EXPECT_TRUE(attn["interval_reason"].is_null());
+  EXPECT_EQ(attn["runs"], 2);
+  EXPECT_EQ(attn["measured"], 1); // the Llama run's decode_attention: a measured roofline
+  EXPECT_EQ(attn["analytic"], 1);
+  // gemm and moe rest on one run each: no interval, and why.
+  EXPECT_TRUE(class_row(doc, "gemm")["interval"].is_null());
+  EXPECT_EQ(class_row(doc, "gemm")["interval_reason"], "one run");
+  EXPECT_EQ(class_row(doc, "elementwise")["interval_reason"], "no observations");
   for (const auto& row : doc["priors"]) {
     EXPECT_GT(row["target_eff"].get<double>(), 0.0);
     EXPECT_LE(row["target_eff"].get<double>(), 1.0);

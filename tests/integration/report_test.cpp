@@ -57,9 +57,9 @@ TEST_F(ReportSample, GoldenPlaybookForTheThreeRuns)
                            "meta-llama/Llama-3.1-70B-Instruct) on 2 GPUs (gfx942, gfx950), 2026-06-12 to "
                            "2026-08-15; 0 imported findings; as of 2026-11-30.\n"));
   EXPECT_TRUE(
-      contains(md, "| moe | 0.9000 | 0.9036 | 1 | [0.9036, 0.9036] | 0 | 2026-06-12 | calibrated |\n"));
-  EXPECT_TRUE(
-      contains(md, "| attn | 0.5000 | 0.5278 | 2 | [0.4374, 0.5320] | 1 | 2026-08-15 | calibrated |\n"));
+      contains(md, "| moe | 0.9000 | 0.9036 | 1 | 1 | 0 | 1 | one run | 0 | 2026-06-12 | calibrated |\n"));
+  EXPECT_TRUE(contains(
+      md, "| attn | 0.5000 | 0.5278 | 2 | 2 | 1 | 1 | [0.2808, 0.5800] | 1 | 2026-08-15 | calibrated |\n"));
   EXPECT_TRUE(contains(md, "disagreed on the top kernel in 1 of 4 rounds; the pct_gpu_time pick realized "
                            "more in 0, the expected-gain pick in 1"));
   EXPECT_TRUE(
@@ -100,7 +100,7 @@ TEST(Report, GoldenPlaybookForTheEmptyDatabase)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\nEvidence: none yet (no runs, no imported findings).\n"));
   EXPECT_TRUE(contains(r.out, "\nNo evidence yet: ingest a run"));
-  EXPECT_TRUE(contains(r.out, "| attn | 0.5000 | 0.5000 | 0 | - | 0 | - | seed |\n"));
+  EXPECT_TRUE(contains(r.out, "| attn | 0.5000 | 0.5000 | 0 | 0 | 0 | 0 | - | 0 | - | seed |\n"));
   for (const auto& heading : k_headings) {
     EXPECT_TRUE(contains(r.out, heading + "\n")) << heading;
   }

@@ -99,11 +99,11 @@ TEST(RenderPriorsMd, CanonicalRun)
       "| op class | target_eff | n | runs | interval | source | why |\n"
       "|---|---:|---:|---:|---|---|---|\n"
       "| gemm | 0.9000 | 0 | 0 | no observations | seed | seed 0.90; no observations |\n"
-      "| moe | 0.9036 | 1 | 1 | [0.9036, 0.9036] | calibrated | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk "
+      "| moe | 0.9036 | 1 | 1 | one run | calibrated | seed 0.90; 1 obs (q 0.921, W 0.60) shrunk "
       "with k=3 "
       "|\n"
       "| elementwise | 0.8750 | 0 | 0 | no observations | seed | seed 0.875; no observations |\n"
-      "| attn | 0.4635 | 1 | 1 | [0.4635, 0.4635] | calibrated | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk "
+      "| attn | 0.4635 | 1 | 1 | one run | calibrated | seed 0.50; 1 obs (q 0.281, W 0.60) shrunk "
       "with k=3 "
       "|\n"
       "\n"
@@ -152,7 +152,7 @@ TEST(RenderPriorsMd, ChildRowsNameTheirParent)
       << md2;
   // One gfx holds all of moe's evidence: the seed is its parent (moe minus
   // gfx950 is empty), and its value is moe's.
-  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | 1 | [0.9036, 0.9036] | calibrated | parent 0.9000 (seed "
+  EXPECT_NE(md.find("| moe:gfx950 | 0.9036 | 1 | 1 | one run | calibrated | parent 0.9000 (seed "
                     "shrunk by the rest "
                     "of moe); 1 obs (q 0.921, W 0.60) shrunk with k=3; 1 contradiction; 1 infeasible |\n"),
             std::string::npos)
@@ -177,9 +177,9 @@ TEST(RenderPriorsPython, CanonicalRun)
       "TARGET_EFF = {\"gemm\": 0.9000, \"moe\": 0.9036, \"elementwise\": 0.8750, \"attn\": 0.4635}\n"
       "TARGET_EFF_EVIDENCE = {\n"
       "    \"gemm\": {\"n\": 0, \"runs\": 0, \"source\": \"seed\", \"interval\": None},\n"
-      "    \"moe\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": [0.9036, 0.9036]},\n"
+      "    \"moe\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": None},\n"
       "    \"elementwise\": {\"n\": 0, \"runs\": 0, \"source\": \"seed\", \"interval\": None},\n"
-      "    \"attn\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": [0.4635, 0.4635]},\n"
+      "    \"attn\": {\"n\": 1, \"runs\": 1, \"source\": \"calibrated\", \"interval\": None},\n"
       "}\n"
       "# Multiply a verdict's expected_e2e_gain_pct by E2E_TRANSFER[(op_class, regime)]; keys with fewer\n"
       "# than 2 runs are absent: use the raw Amdahl ceiling there. A ratio above 1 from fewer than\n"
@@ -259,12 +259,17 @@ TEST(RenderPriorsJson, CanonicalValuesRounded)
   EXPECT_EQ(moe["target_eff"], 0.9036);
   EXPECT_EQ(moe["statistic"], 0.9214);
   EXPECT_EQ(moe["weight"], 0.6);
-  EXPECT_EQ(moe["interval"], nlohmann::json::array({0.9036, 0.9036}));
+  EXPECT_TRUE(moe["interval"].is_null()); // one run: no interval, and why
+  EXPECT_EQ(moe["interval_reason"], "one run");
+  EXPECT_EQ(moe["measured"], 0);
+  EXPECT_EQ(moe["analytic"], 1);
   EXPECT_EQ(moe["source"], "calibrated");
   EXPECT_EQ(moe["last_seen"], "2025-05-20");
   EXPECT_EQ(doc["priors"][3]["target_eff"], 0.4635);
   EXPECT_TRUE(doc["priors"][0]["statistic"].is_null());
   EXPECT_TRUE(doc["priors"][0]["interval"].is_null());
+  EXPECT_EQ(doc["priors"][0]["interval_reason"], "no observations");
+  EXPECT_EQ(doc["e2e_transfer"][0]["capped"], false);
   // One run: the raw ceiling (ratio 1), not the run's own −0.0539.
   EXPECT_EQ(doc["e2e_transfer"][0]["median_ratio"], 1.0);
   EXPECT_EQ(doc["e2e_transfer"][0]["source"], "raw");
@@ -308,9 +313,9 @@ TEST(RenderPriorsCsv, HeaderAndRows)
       "capped,"
       "last_seen,source,nearest\n"
       "target_eff,gemm,,,0.9000,0.9000,,0,0,,0.000,,,,no observations,0,0,0,0,,,,,seed,\n"
-      "target_eff,moe,,,0.9000,0.9036,,1,1,,0.600,0.9214,0.9036,0.9036,,0,0,0,0,,,,2025-05-20,calibrated,\n"
+      "target_eff,moe,,,0.9000,0.9036,,1,1,,0.600,0.9214,,,one run,0,1,0,0,,,,2025-05-20,calibrated,\n"
       "target_eff,elementwise,,,0.8750,0.8750,,0,0,,0.000,,,,no observations,0,0,0,0,,,,,seed,\n"
-      "target_eff,attn,,,0.5000,0.4635,,1,1,,0.600,0.2808,0.4635,0.4635,,0,0,0,0,,,,2025-05-20,calibrated,\n"
+      "target_eff,attn,,,0.5000,0.4635,,1,1,,0.600,0.2808,,,one run,0,1,0,0,,,,2025-05-20,calibrated,\n"
       "e2e_transfer,moe,,decode,,,1.0000,1,1,1,,,,,one run,,,,,0,0,false,,raw,\n");
 }
 
@@ -321,13 +326,12 @@ TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
   unknown.op_class = "unknown";
   in.push_back(unknown);
   const std::string table = render_priors_table(compute(in));
-  EXPECT_NE(table.find("moe          0.9000      0.9036  1     1  0.600  0.9214  [0.9036, 0.9036]"),
-            std::string::npos)
+  EXPECT_NE(table.find("moe          0.9000      0.9036  1     1  0.600  0.9214  one run"), std::string::npos)
       << table;
   EXPECT_NE(table.find("multiply expected_e2e_gain_pct by median_ratio"), std::string::npos);
   EXPECT_NE(
       table.find(
-          "moe       decode     1         1        1.0000  -  one run            0               0  raw"),
+          "moe       decode     1         1        1.0000  -  one run   no               0               0  raw"),
       std::string::npos)
       << table;
   EXPECT_NE(table.find("3 attempts, 2 observations; excluded: unknown_class 1\n"), std::string::npos)
@@ -483,6 +487,11 @@ TEST(RenderExplain, ListsObservationsExclusionsAndArithmetic)
   EXPECT_NE(text.find("  seed moe 0.9000\n  moe: n=1, runs=1, W=0.600, q=0.9214"), std::string::npos) << text;
   EXPECT_NE(text.find("    (3*0.9000 + 0.600*0.9214) / (3 + 0.600) = 0.9036\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Result: moe target_eff 0.9036\n"), std::string::npos);
+  // One run: no interval, and the evidence mix.
+  EXPECT_NE(text.find("  no 90% interval (one run); last_seen 2025-05-20;"), std::string::npos) << text;
+  EXPECT_NE(text.find("  evidence: 0 observations from measured predictions, 1 from analytic ones\n"),
+            std::string::npos)
+      << text;
   // The attention attempt belongs to another class and is not listed.
   EXPECT_EQ(text.find("kernel_paged_attention_2d"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "calibrate/priors_format.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <random>
@@ -196,9 +197,10 @@ TEST(ComputePriors, CanonicalRunClassValues)
   EXPECT_EQ(moe.source, PriorSource::calibrated);
   EXPECT_EQ(moe.contradictions, 0);
   EXPECT_EQ(moe.last_seen, "2025-05-20");
-  ASSERT_TRUE(moe.interval.has_value()); // one observation: every resample is the same
-  EXPECT_NEAR(moe.interval->lo, moe.target_eff, 1e-15);
-  EXPECT_NEAR(moe.interval->hi, moe.target_eff, 1e-15);
+  // One run: no interval (its observations say nothing about the next run).
+  EXPECT_FALSE(moe.interval.has_value());
+  EXPECT_EQ(moe.interval_reason, "one run");
+  EXPECT_EQ(moe.runs, 1);
   const PriorRow& attn = row(r, "attn");
   EXPECT_NEAR(attn.target_eff, 0.4634667, 1e-7); // (3·0.50 + 0.6·0.2808) / 3.6
   EXPECT_LT(attn.target_eff, 0.50);
@@ -209,6 +211,7 @@ TEST(ComputePriors, CanonicalRunClassValues)
   EXPECT_EQ(gemm.source, PriorSource::seed);
   EXPECT_FALSE(gemm.statistic.has_value());
   EXPECT_FALSE(gemm.interval.has_value());
+  EXPECT_EQ(gemm.interval_reason, "no observations");
   EXPECT_DOUBLE_EQ(row(r, "elementwise").target_eff, 0.875);
   // Class order is fixed.
   EXPECT_EQ(r.priors[0].op_class, "gemm");
@@ -351,14 +354,20 @@ TEST(ComputePriors, AddingAnObservationAboveTheValueNeverLowersIt)
   // When the evidence sits at or above the parent (q ≥ seed, hence t ≤ q), an
   // added observation at or above q raises or keeps t:
   // t' − t = [W·(q' − q) + w'·(q' − t)] / (k + W') with q' ≥ q ≥ t.
+  // Each observation on its own kernel: none shares a prediction, so no
+  // weight is split.
   std::vector<Observation> in = {obs("gemm", "g", "r", 0.6, 1.6, "low"),    // e 0.96
                                  obs("gemm", "g", "r", 0.5, 1.9, "medium"), // e 0.95
                                  obs("gemm", "g", "r", 0.7, 1.3, "high")};  // e 0.91
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i].short_name = "kernel_" + std::to_string(i);
+  }
   PriorRow gemm = row(compute(in), "gemm");
   EXPECT_NEAR(*gemm.statistic, 0.95, 1e-12);      // W 1.85, target 1.3875: 0.91 → 1, 0.95 → 1.6
   for (const double s : {1.36, 1.4, 1.45, 1.5}) { // e = 0.7·s: 0.952, 0.98, 1.0, 1.0
     ASSERT_GE(0.7 * s, *gemm.statistic);
     in.push_back(obs("gemm", "g", "r", 0.7, s, "high"));
+    in.back().short_name = "kernel_" + std::to_string(in.size());
     const PriorRow next = row(compute(in), "gemm");
     EXPECT_GE(next.target_eff, gemm.target_eff) << s;
     gemm = next;
@@ -499,15 +508,27 @@ TEST(ComputePriors, IntervalBracketsSpreadEvidence)
   std::vector<Observation> in;
   for (int i = 0; i < 12; ++i) {
     in.push_back(obs("elementwise", "g", "r", 0.3 + 0.05 * i, 1.5, "high"));
+    in.back().run_id = "run_" + std::to_string(i);
   }
   const PriorRow r = row(compute(in), "elementwise");
   ASSERT_TRUE(r.interval.has_value());
+  EXPECT_EQ(r.interval_reason, "");
   EXPECT_LT(r.interval->lo, r.interval->hi);
   EXPECT_LE(r.interval->lo, r.target_eff);
   EXPECT_GE(r.interval->hi, r.target_eff);
   PriorsParams none;
   none.bootstrap_resamples = 0;
   EXPECT_FALSE(row(compute(in, none), "elementwise").interval.has_value());
+  EXPECT_EQ(row(compute(in, none), "elementwise").interval_reason, "not computed");
+  // The same values from one run: however spread, no interval.
+  for (Observation& o : in) {
+    o.run_id = "one_run";
+  }
+  const PriorRow one = row(compute(in), "elementwise");
+  EXPECT_EQ(one.n, 9); // e = 1.5·(0.3 + 0.05·i) > 1.05 from i = 9 on: infeasible
+  EXPECT_EQ(one.runs, 1);
+  EXPECT_FALSE(one.interval.has_value());
+  EXPECT_EQ(one.interval_reason, "one run");
 }
 
 Observation transfer(double pct, double s, std::optional<double> d, std::string regime = "decode",
@@ -549,8 +570,12 @@ TEST(E2eTransfer, ShrunkLowerCeilingWeightedMedianOverRuns)
   EXPECT_EQ(decode.sign_flips, 1);
   EXPECT_EQ(decode.beyond_ceiling, 1); // run C: d 0.4 > c 0.0099
   ASSERT_TRUE(decode.interval.has_value());
-  EXPECT_GE(decode.interval->lo, (3.0 - 4.0) / 7.0); // m ≥ −1 after the clamp
-  EXPECT_LE(decode.interval->hi, (3.0 + 8.0) / 7.0); // m ≤ 2
+  // The bootstrap of m over runs (−1 ≤ m ≤ 2 after the clamp), widened to
+  // take in median_ratio.
+  EXPECT_GE(decode.interval->lo, -1.0);
+  EXPECT_LE(decode.interval->hi, 2.0);
+  EXPECT_LE(decode.interval->lo, decode.median_ratio);
+  EXPECT_GE(decode.interval->hi, decode.median_ratio);
   // One run: the raw Amdahl ceiling (ratio 1), whatever its x.
   const TransferRow& prefill = r.e2e_transfer[1];
   EXPECT_EQ(prefill.regime, "prefill");
@@ -648,6 +673,252 @@ TEST(ParityFail, IsNoObservationUnlessAskedFor)
   accuracy.reject_reason = "accuracy_regression";
   EXPECT_TRUE(parity_failed(accuracy));
   EXPECT_FALSE(parity_failed(obs("attn", "gfx950", "decode", 0.5, 1.9)));
+}
+
+// Issue 28: intervals over runs, split weights, the capped ratio.
+
+// An observation of elementwise on its own kernel in `run` (w 1: high).
+Observation in_run(const std::string& run, const std::string& kernel, double e)
+{
+  Observation o = obs("elementwise", "gfx950", "decode", e / 2.0, 2.0, "high");
+  o.run_id = run;
+  o.short_name = kernel;
+  return o;
+}
+
+TEST(ClusterBootstrap, ResamplesRunsNotObservationsWorkedByHand)
+{
+  // k = 0, so target_eff = q. Run A holds three observations e 0.2, 0.3, 0.4
+  // (three kernels), run B one, e 0.9; all w 1. q of all four: 0.75·4 = 3 is
+  // reached at 0.4. A resample draws two runs:
+  //   {A, A}: 0.2, 0.3, 0.4 twice each → q 0.4     (probability 1/4)
+  //   {A, B}: the original sample     → q 0.4     (1/2)
+  //   {B, B}: 0.9 twice                → q 0.9     (1/4)
+  // so the 5th percentile of the resampled q is 0.4 and the 95th 0.9. (Over
+  // observations, a resample with three of {0.2, 0.3} has q ≤ 0.3 with
+  // probability P(Bin(4, 1/2) ≥ 3) = 5/16, far above 5 %: the observation
+  // bootstrap's interval would start at 0.3 or lower.)
+  const std::vector<Observation> in = {in_run("A", "k1", 0.2), in_run("A", "k2", 0.3), in_run("A", "k3", 0.4),
+                                       in_run("B", "k1", 0.9)};
+  PriorsParams p;
+  p.prior_strength = 0.0;
+  const PriorRow r = row(compute(in, p), "elementwise");
+  EXPECT_EQ(r.n, 4);
+  EXPECT_EQ(r.runs, 2);
+  EXPECT_NEAR(r.target_eff, 0.4, 1e-12);
+  ASSERT_TRUE(r.interval.has_value());
+  EXPECT_DOUBLE_EQ(r.interval->lo, 0.4);
+  EXPECT_DOUBLE_EQ(r.interval->hi, 0.9);
+}
+
+TEST(ClusterBootstrap, MatchesABruteForceEnumerationOfRunDraws)
+{
+  // Three runs; every ordered draw of three runs (27, equally likely) gives
+  // the exact bootstrap distribution of q. The Monte-Carlo interval (1000
+  // resamples) must land on its 5th and 95th percentiles; the sample is built
+  // so that no step of the exact CDF lies near 5 % or 95 %.
+  const std::vector<Observation> in = {in_run("A", "k1", 0.30), in_run("A", "k2", 0.50),
+                                       in_run("B", "k1", 0.60), in_run("B", "k2", 0.62),
+                                       in_run("B", "k3", 0.64), in_run("C", "k1", 0.80)};
+  PriorsParams p;
+  p.prior_strength = 0.0;
+  const PriorRow r = row(compute(in, p), "elementwise");
+  ASSERT_TRUE(r.interval.has_value());
+  const std::vector<std::vector<double>> runs = {{0.30, 0.50}, {0.60, 0.62, 0.64}, {0.80}};
+  std::vector<double> qs;
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      for (int c = 0; c < 3; ++c) {
+        std::vector<WeightedValue> sample;
+        for (const int run : {a, b, c}) {
+          for (const double e : runs[static_cast<std::size_t>(run)]) {
+            sample.push_back({e, 1.0});
+          }
+        }
+        qs.push_back(*weighted_quantile(sample, 0.75));
+      }
+    }
+  }
+  std::sort(qs.begin(), qs.end());
+  // Exact 5th / 95th percentiles: the smallest q with CDF ≥ 0.05, resp. ≥ 0.95.
+  const auto exact = [&](double level) {
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      if (static_cast<double>(i + 1) / 27.0 >= level) {
+        return qs[i];
+      }
+    }
+    return qs.back();
+  };
+  // The CDF steps are multiples of 1/27 = 0.037: 0.05 falls between 1/27 and
+  // 2/27 and 0.95 between 25/27 and 26/27, both far from a step.
+  EXPECT_DOUBLE_EQ(r.interval->lo, std::min(exact(0.05), r.target_eff));
+  EXPECT_DOUBLE_EQ(r.interval->hi, std::max(exact(0.95), r.target_eff));
+  EXPECT_DOUBLE_EQ(exact(0.05), 0.5); // {A, A, A}: q 0.5 is the only draw below
+  EXPECT_DOUBLE_EQ(exact(0.95), 0.8); // {C, C, C} and draws heavy in C
+}
+
+TEST(ClusterBootstrap, OneRunHasNoIntervalAndInputOrderDoesNotMatter)
+{
+  std::vector<Observation> in = {in_run("A", "k1", 0.5), in_run("A", "k2", 0.7), in_run("B", "k1", 0.6),
+                                 in_run("C", "k1", 0.8), in_run("C", "k2", 0.55)};
+  const PriorRow forward = row(compute(in), "elementwise");
+  std::reverse(in.begin(), in.end());
+  const PriorRow backward = row(compute(in), "elementwise");
+  ASSERT_TRUE(forward.interval && backward.interval);
+  EXPECT_EQ(forward.interval->lo, backward.interval->lo);
+  EXPECT_EQ(forward.interval->hi, backward.interval->hi);
+  const PriorRow one = row(compute({in_run("A", "k1", 0.5), in_run("A", "k2", 0.7)}), "elementwise");
+  EXPECT_EQ(one.n, 2);
+  EXPECT_EQ(one.runs, 1);
+  EXPECT_FALSE(one.interval.has_value());
+  EXPECT_EQ(one.interval_reason, "one run");
+}
+
+TEST(SplitWeights, CandidatesOnOnePredictionShareOneUnit)
+{
+  // Run A: four candidates on kernel K, one prediction (roofline_pct 0.4,
+  // high): e 0.60, 0.64, 0.68, 0.72, each w 1/4. Run B: kernel L, e 0.80, w 1.
+  // W = 2; 0.75·2 = 1.5 is reached at 0.80 (cumulative 0.25, 0.5, 0.75, 1, 2):
+  // q = 0.80, t = (3·0.90 + 2·0.80)/5 = 0.86. Unsplit, W would be 5 and
+  // q 0.72 (cumulative 1, 2, 3, 4 ≥ 3.75): t = (2.7 + 3.6)/8 = 0.7875.
+  std::vector<Observation> in;
+  for (const double s : {1.5, 1.6, 1.7, 1.8}) {
+    Observation o = obs("gemm", "gfx942", "decode", 0.4, s, "high");
+    o.run_id = "A";
+    o.short_name = "K";
+    in.push_back(o);
+  }
+  Observation b = obs("gemm", "gfx942", "decode", 0.5, 1.6, "high");
+  b.run_id = "B";
+  b.short_name = "L";
+  in.push_back(b);
+  const PriorRow gemm = row(compute(in), "gemm");
+  EXPECT_EQ(gemm.n, 5);
+  EXPECT_EQ(gemm.runs, 2);
+  EXPECT_NEAR(gemm.weight, 2.0, 1e-12);
+  EXPECT_NEAR(*gemm.statistic, 0.80, 1e-12);
+  EXPECT_NEAR(gemm.target_eff, 0.86, 1e-12);
+  // --explain lists each candidate at its share of the unit.
+  const auto ex = explain_priors(in, {}, *parse_priors_key("gemm"));
+  ASSERT_TRUE(ex.has_value());
+  ASSERT_EQ(ex->observations.size(), 5U);
+  EXPECT_NEAR(ex->observations[0].evaluation.weight, 0.25, 1e-12);
+  EXPECT_NEAR(ex->chain[0].target_eff, 0.86, 1e-12);
+  // Another prediction on the same kernel (a new verdict: another
+  // roofline_pct) is a group of its own: with the fourth candidate on
+  // roofline_pct 0.36 (e 0.648) the groups are A/K/0.4 (3 × 1/3), A/K/0.36 (1)
+  // and B (1): W 3.
+  in[3].prediction.roofline_pct = 0.36;
+  EXPECT_NEAR(row(compute(in), "gemm").weight, 3.0, 1e-12);
+  // A low-confidence prediction keeps its weight for the whole group: 4 × 0.25 / 4.
+  for (std::size_t i = 0; i < 4; ++i) {
+    in[i].prediction.roofline_pct = 0.4;
+    in[i].prediction.confidence = "low";
+  }
+  EXPECT_NEAR(row(compute(in), "gemm").weight, 1.25, 1e-12);
+}
+
+TEST(SplitWeights, TableAndAttemptsAgreeAndCountMeasuredEvidence)
+{
+  std::vector<Observation> in;
+  for (const double s : {1.5, 1.6, 1.7}) {
+    Observation o = obs("gemm", "gfx942", "decode", 0.4, s, "medium");
+    o.run_id = "A";
+    o.short_name = "K";
+    o.prediction.source_kind = "measured";
+    in.push_back(o);
+  }
+  Observation b = obs("gemm", "gfx942", "decode", 0.5, 1.6, "high");
+  b.run_id = "B";
+  b.short_name = "L";
+  b.prediction.source_kind = "analytic";
+  in.push_back(b);
+  Observation c = b;
+  c.run_id = "C";
+  c.prediction.source_kind.reset(); // no source: analytic
+  in.push_back(c);
+  ObservationTable table;
+  for (const Observation& o : in) {
+    table.add(o);
+  }
+  PriorsParams p;
+  p.level = PriorsLevel::op_class_gfx;
+  const auto from_table = compute_priors_from_table(table, p);
+  ASSERT_TRUE(from_table.has_value());
+  EXPECT_EQ(render_priors_json(*from_table), render_priors_json(compute(in, p)));
+  const PriorRow& gemm = row(*from_table, "gemm:gfx942");
+  EXPECT_EQ(gemm.measured, 3);
+  EXPECT_EQ(gemm.analytic, 2);
+  EXPECT_NEAR(gemm.weight, 0.6 + 1.0 + 1.0, 1e-12); // 3 × 0.6/3, then B and C
+  const std::string text = render_explain(*explain_priors(in, p, *parse_priors_key("gemm:gfx942")));
+  EXPECT_NE(text.find("evidence: 3 observations from measured predictions, 2 from analytic ones"),
+            std::string::npos)
+      << text;
+}
+
+TEST(E2eTransfer, RatioAboveOneNeedsFiveRuns)
+{
+  // pct 20, s 2: c = 20·(1 − 1/2) = 10; d 15 → x 1.5 (beyond the ceiling).
+  // Two runs: m 1.5, shrunk (3 + 2·1.5)/5 = 1.2 > 1 from fewer than 5 runs:
+  // capped at 1.0; the interval is the bootstrap of m over runs ([1.5, 1.5])
+  // widened to take in the exported 1.0.
+  std::vector<Observation> two = {transfer(20, 2.0, 15.0, "decode", "2025-05-01"),
+                                  transfer(20, 2.0, 15.0, "decode", "2025-05-02")};
+  const TransferRow capped = compute(two).e2e_transfer.at(0);
+  EXPECT_EQ(capped.n, 2);
+  EXPECT_TRUE(capped.capped);
+  EXPECT_DOUBLE_EQ(capped.median_ratio, 1.0);
+  EXPECT_NEAR(*capped.statistic, 1.5, 1e-12);
+  EXPECT_EQ(capped.beyond_ceiling, 2);
+  EXPECT_EQ(capped.source, TransferSource::calibrated);
+  ASSERT_TRUE(capped.interval.has_value());
+  EXPECT_DOUBLE_EQ(capped.interval->lo, 1.0);
+  EXPECT_NEAR(capped.interval->hi, 1.5, 1e-12);
+  // Four runs: (3 + 4·1.5)/7 = 1.2857, still capped; five: (3 + 7.5)/8 = 1.3125 as is.
+  for (const char* date : {"2025-05-03", "2025-05-04"}) {
+    two.push_back(transfer(20, 2.0, 15.0, "decode", date));
+  }
+  EXPECT_TRUE(compute(two).e2e_transfer.at(0).capped);
+  two.push_back(transfer(20, 2.0, 15.0, "decode", "2025-05-05"));
+  const TransferRow broad = compute(two).e2e_transfer.at(0);
+  EXPECT_EQ(broad.n, k_transfer_breadth_runs);
+  EXPECT_FALSE(broad.capped);
+  EXPECT_NEAR(broad.median_ratio, 10.5 / 8.0, 1e-12);
+  // A ratio below 1 is never capped, whatever the breadth.
+  const TransferRow below = compute({transfer(20, 2.0, 5.0, "decode", "2025-05-01"),
+                                     transfer(20, 2.0, 5.0, "decode", "2025-05-02")})
+                                .e2e_transfer.at(0);
+  EXPECT_FALSE(below.capped);
+  EXPECT_NEAR(below.median_ratio, (3.0 + 2 * 0.5) / 5.0, 1e-12);
+}
+
+TEST(E2eTransfer, TwoRunSnapshotJsonSaysCapped)
+{
+  // A run and its snapshot (a second run id, the same attempt): the issue's
+  // [1.4, 1.4] transfer. Exported capped at 1, with the evidence visible.
+  std::vector<Observation> in = {transfer(20, 2.0, 15.0, "decode", "2025-05-01"),
+                                 transfer(20, 2.0, 15.0, "decode", "2025-05-01")};
+  in[1].run_id = "run_2025-05-01_snapshot";
+  const auto json = nlohmann::json::parse(render_priors_json(compute(in)));
+  const auto& t = json["e2e_transfer"].at(0);
+  EXPECT_EQ(t["runs"], 2);
+  EXPECT_EQ(t["median_ratio"], 1.0);
+  EXPECT_EQ(t["statistic"], 1.5);
+  EXPECT_EQ(t["capped"], true);
+  EXPECT_EQ(t["beyond_ceiling"], 2);
+  EXPECT_EQ(t["interval"], nlohmann::json::array({1.0, 1.5}));
+  // Both runs' moe observations: an interval over two runs, and for one run none.
+  const auto& moe = json["priors"].at(1);
+  EXPECT_EQ(moe["op_class"], "moe");
+  EXPECT_EQ(moe["runs"], 2);
+  EXPECT_TRUE(moe["interval"].is_array());
+  EXPECT_TRUE(moe["interval_reason"].is_null());
+  const auto one = nlohmann::json::parse(render_priors_json(compute({in[0]})));
+  EXPECT_TRUE(one["priors"].at(1)["interval"].is_null());
+  EXPECT_EQ(one["priors"].at(1)["interval_reason"], "one run");
+  EXPECT_EQ(one["priors"].at(0)["interval_reason"], "no observations");
+  EXPECT_EQ(one["priors"].at(1)["measured"], 0);
+  EXPECT_EQ(one["priors"].at(1)["analytic"], 1);
 }
 
 TEST(ComputePriors, TwoGfxWorkedByHand)
@@ -790,8 +1061,8 @@ std::vector<Observation> spread_observations(std::size_t n)
 
 TEST(ComputePriors, LargeSampleIntervalFromTheThresholdOn)
 {
-  // Below k_large_sample_units observations: the Monte-Carlo bootstrap; from
-  // it on: its large-sample limit, mapped through the shrink with W fixed.
+  // Below k_large_sample_units runs: the Monte-Carlo bootstrap; from it on:
+  // its large-sample limit of q, widened to take in target_eff.
   const auto below = spread_observations(k_large_sample_units - 1);
   const auto at = spread_observations(k_large_sample_units);
   const PriorRow small = row(compute(below), "elementwise");
@@ -814,9 +1085,8 @@ TEST(ComputePriors, LargeSampleIntervalFromTheThresholdOn)
   }
   const auto q = large_sample_quantile_interval(points, points.size(), 0.75, 0.9);
   ASSERT_TRUE(q.has_value());
-  const double k = 3.0;
-  EXPECT_DOUBLE_EQ(large.interval->lo, (k * large.parent + large.weight * q->lo) / (k + large.weight));
-  EXPECT_DOUBLE_EQ(large.interval->hi, (k * large.parent + large.weight * q->hi) / (k + large.weight));
+  EXPECT_DOUBLE_EQ(large.interval->lo, std::min(q->lo, large.target_eff));
+  EXPECT_DOUBLE_EQ(large.interval->hi, std::max(q->hi, large.target_eff));
   // One observation more changes the method, not the answer: the two
   // intervals agree to within a fifth of their width.
   const double width = small.interval->hi - small.interval->lo;
@@ -828,12 +1098,13 @@ TEST(ComputePriors, LargeSampleIntervalFromTheThresholdOn)
   // --explain names the method when it is the large-sample limit.
   const auto key = parse_priors_key("elementwise");
   const std::string limit_text = render_explain(*explain_priors(at, {}, *key));
-  EXPECT_NE(limit_text.find("] (large-sample limit of the bootstrap, n >= 500; parent held fixed)"),
+  EXPECT_NE(limit_text.find("] (large-sample limit of the bootstrap, runs >= 500; the key's own q, widened "
+                            "to take in target_eff)"),
             std::string::npos)
       << limit_text;
   const std::string mc_text = render_explain(*explain_priors(below, {}, *key));
   EXPECT_EQ(mc_text.find("large-sample"), std::string::npos);
-  EXPECT_NE(mc_text.find("] (parent held fixed)"), std::string::npos);
+  EXPECT_NE(mc_text.find("] (the key's own q, widened to take in target_eff)"), std::string::npos);
   // No resamples still means no interval, whatever the size.
   PriorsParams none;
   none.bootstrap_resamples = 0;

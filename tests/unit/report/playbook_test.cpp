@@ -125,12 +125,15 @@ TEST(Playbook, PriorsSectionShowsWhatRfdbPriorsPrints)
   ASSERT_NE(section, std::string::npos);
   ASSERT_GT(next, section);
   const std::string priors_md = md.substr(section, next - section);
-  EXPECT_NE(
-      priors_md.find("| key | seed | target_eff | n | interval | contradictions | last_seen | source |"),
-      std::string::npos);
+  EXPECT_NE(priors_md.find(
+                "| key | seed | target_eff | n | runs | measured | analytic | interval | contradictions | "
+                "last_seen | source |"),
+            std::string::npos);
   for (const auto& row : priors->priors) {
-    EXPECT_NE(priors_md.find(fmt::format("\n| {} | {} | {} | {} |", calibrate::row_key(row),
-                                         fixed(row.seed, 4), fixed(row.target_eff, 4), row.n)),
+    EXPECT_EQ(row.measured + row.analytic, row.n) << calibrate::row_key(row);
+    EXPECT_NE(priors_md.find(fmt::format("\n| {} | {} | {} | {} | {} | {} | {} |", calibrate::row_key(row),
+                                         fixed(row.seed, 4), fixed(row.target_eff, 4), row.n, row.runs,
+                                         row.measured, row.analytic)),
               std::string::npos)
         << calibrate::row_key(row);
   }
