@@ -207,9 +207,10 @@ Result<void> read_guidance(const json& doc, const std::string& id, Verdict& v)
 
 // Every matched case with a usable efficiency, as a CaseShare against the
 // verdict's target_eff: its time share is the guidance's time_share, else
-// the case's weight (default 1.0), normalised over these cases. A case with
-// an infeasible efficiency (the suspect rule) or no positive share is left
-// out. Fewer than two cases: no mix (the single-case verdict, unchanged).
+// the case's weight, normalised over these cases. A case with an infeasible
+// efficiency (the suspect rule) or no positive share is left out. Fewer
+// than two cases, or a matched case that states no time weight at all: no
+// mix (the single-case verdict, unchanged).
 Result<std::vector<domain::CaseShare>> read_case_mix(const json& doc, const Verdict& v)
 {
   std::vector<domain::CaseShare> out;
@@ -232,8 +233,11 @@ Result<std::vector<domain::CaseShare>> read_case_mix(const json& doc, const Verd
     if (!share) {
       RFDB_TRY_ASSIGN(share, get_double(c, "weight", ptr));
     }
-    const double t = share.value_or(1.0);
     const auto attainable = domain::attainable_speedup(*eff / 100.0, v.target_eff);
+    if (!share) {
+      return std::vector<domain::CaseShare>{}; // a case without a time weight: no mix
+    }
+    const double t = *share;
     if (!(t > 0.0) || !attainable) {
       continue;
     }
