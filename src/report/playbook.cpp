@@ -376,9 +376,9 @@ Blocks saturated_section(const Analysis& a)
   }
   const std::size_t shown = a.saturated.size() + a.disputed.size();
   if (a.saturated_heads + a.disputed_heads > shown) {
-    std::string line = fmt::format(
-        "{} saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`.",
-        a.saturated_heads + a.disputed_heads);
+    std::string line =
+        fmt::format("{} saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`.",
+                    a.saturated_heads + a.disputed_heads);
     if (a.disputed_heads > 0) {
       line += fmt::format(" Its `disputed` column marks the {} disputed.", a.disputed_heads);
     }

@@ -294,15 +294,16 @@ TEST_F(DevRunsPlaybook, SaturatedHeadsFollowTheMeasuredBaselineAndTheChartNeedsA
   // engine says headroom_ratio 1.6287 (≥ 1.25) and guidance actionable, so
   // the head is disputed (issue 28): listed with both figures, not rerouted.
   const std::string saturated = section(s_md, "Saturated heads");
-  EXPECT_TRUE(contains(saturated,
-                       "| attn | gfx950 | `e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817` | `_fwd_kernel` | "
-                       "6.21 % | 0.614 / 0.500 = 1.228 | 1.629\u00d7, actionable, limit compute | 1 |"))
+  EXPECT_TRUE(contains(
+      saturated, "| attn | gfx950 | `e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817` | `_fwd_kernel` | "
+                 "6.21 % | 0.614 / 0.500 = 1.228 | 1.629\u00d7, actionable, limit compute | 1 |"))
       << saturated;
   EXPECT_FALSE(contains(saturated, "`_fwd_kernel` | 6.21 % | 0.614 / 0.500 | measured |")) << saturated;
   const std::string glance = section(s_md, "Newest run at a glance");
   EXPECT_TRUE(contains(glance, "  kernel _fwd_kernel disputed: [1, 0.513]")) << glance;
-  EXPECT_TRUE(contains(glance, "| `_fwd_kernel` | 6.21 % | 0.614 / 0.500 | saturated | measured | disputed, not "
-                               "rerouted |"))
+  EXPECT_TRUE(contains(glance,
+                       "| `_fwd_kernel` | 6.21 % | 0.614 / 0.500 | saturated | measured | disputed, not "
+                       "rerouted |"))
       << glance;
   EXPECT_TRUE(contains(glance,
                        "| `Cijk_Alik_Bljk_BBS_BH_HA_S_SAV_UserArgs_MT64x64x256_MI16x16x` | 5.46 % | 0.310 / "
