@@ -348,6 +348,15 @@ TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
   EXPECT_EQ(cautions.size(), bullet_lines(section(s_md, "Cautions")).size() - 3);
   const json misses = query("playbook_misses");
   EXPECT_FALSE(misses.empty());
+  // D6's authored 1.899× beats its two-case mix (1.836×) and the row carries
+  // the cases the playbook diagnoses it from (decode_M64 allows 1.899×).
+  const auto triton = std::find_if(misses.begin(), misses.end(), [](const json& m) {
+    return m.at("attempt_key") == "cand:cand__w8a8_block_fp8_matmul_triton";
+  });
+  ASSERT_NE(triton, misses.end());
+  EXPECT_EQ(triton->at("miss"), "under-predicted");
+  EXPECT_NE(triton->at("pred_case_mix").get<std::string>().find("\"case_id\":\"decode_M64\""),
+            std::string::npos);
   std::set<std::string> negatives;
   for (const auto& n : query("knowledge_negatives")) {
     negatives.insert(n.at("identity").get<std::string>());
