@@ -1,13 +1,16 @@
 -- Every isolated win (s > 1.034) with a real prediction (not suspect, a
 -- headroom band, attainable > 0), and how far the measurement landed from
 -- the predicted attainable_speedup: the playbook's Calibration shows the 5
--- largest misses each way. Non-retracted runs.
+-- largest misses each way. pred_case_mix: the cases of a multi-case measured
+-- prediction (its attainable is their Amdahl mix), from which the playbook
+-- diagnoses a case-mix miss. Non-retracted runs.
 SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.regime, a.lever,
        a.isolated_speedup, a.pred_attainable_speedup,
        round(a.isolated_speedup / a.pred_attainable_speedup, 4) AS ratio,
        CASE WHEN a.isolated_speedup / a.pred_attainable_speedup > 1.034 THEN 'under-predicted'
             WHEN a.isolated_speedup / a.pred_attainable_speedup * 1.034 < 1.0 THEN 'over-predicted'
-            ELSE 'within the band' END AS miss
+            ELSE 'within the band' END AS miss,
+       a.pred_case_mix
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)

@@ -13,7 +13,8 @@ SELECT a.run_id, a.attempt_key, a.kind, a.short_name, a.op_class, a.regime,
        a.gate, a.verdict, a.measured, a.deployed, a.output_parity,
        a.reason, a.reject_reason, a.validation_class, a.validation_speedup,
        a.pred_roofline_pct, a.pred_target_eff, a.pred_attainable_speedup,
-       a.pred_headroom_class, a.pred_suspect, a.pred_pct_gpu_time
+       a.pred_headroom_class, a.pred_suspect, a.pred_pct_gpu_time,
+       a.pred_case_mix
 FROM attempts a
 WHERE a.attempt_id BETWEEN :first_attempt AND :last_attempt
   AND a.run_id NOT IN (SELECT run_id FROM retractions)

@@ -14,7 +14,7 @@
 SELECT v.run_id, v.verdict_id, v.round, v.round_order, v.short_name, v.name, v.op_class,
        v.source_kind, v.pct_gpu_time, v.roofline_pct, v.target_eff, v.attainable_speedup,
        v.expected_e2e_gain_pct, v.headroom_class, v.suspect, v.dispatch_bound,
-       v.byte_reduction_levers
+       v.byte_reduction_levers, v.headroom_ratio, v.guidance, v.observed_limit, v.disputed
 FROM verdicts v
 WHERE v.superseded = 0
   AND (v.round IS NOT NULL OR (v.source_kind = 'measured' AND v.phase = 'baseline'))

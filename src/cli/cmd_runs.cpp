@@ -97,7 +97,11 @@ ordered_json show_json(const store::RunDetail& r)
                         {"headroom_class", v.headroom_class},
                         {"bound_type", v.bound_type},
                         {"confidence", v.confidence},
-                        {"suspect", v.suspect}});
+                        {"suspect", v.suspect},
+                        {"disputed", v.disputed},
+                        {"headroom_ratio", json_or_null(v.headroom_ratio)},
+                        {"guidance", json_or_null(v.guidance)},
+                        {"observed_limit", json_or_null(v.observed_limit)}});
   }
   ordered_json attempts = ordered_json::array();
   for (const auto& a : r.attempts) {
@@ -175,7 +179,8 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                     v.stage + (domain::is(v.source_kind, domain::SourceKind::measured) ? "/meas" : ""),
                     fmt_percent(v.pct_gpu_time), fmt_fraction(v.roofline_pct), fmt_fraction(v.target_eff),
                     fmt_speedup(v.attainable_speedup), fmt_percent(v.expected_e2e_gain_pct),
-                    v.headroom_class + (v.suspect ? " (suspect)" : ""), v.bound_type});
+                    v.headroom_class + (v.suspect ? " (suspect)" : "") + (v.disputed ? " (disputed)" : ""),
+                    v.bound_type});
   }
   using util::Align;
   fmt::print(out, "\nverdicts\n{}",

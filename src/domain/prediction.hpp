@@ -3,8 +3,11 @@
 // and calibrate and report read it back. One struct for every layer.
 #pragma once
 
+#include "domain/roofline.hpp"
+
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rfdb::domain {
 
@@ -26,6 +29,9 @@ struct Prediction {
   std::optional<bool> suspect;                 // the verdict flagged its own numbers
   bool dispatch_bound = false;                 // launch-bound: no roofline verdict
   std::optional<std::string> round;            // profile round of the verdict ('0', 'head', '1', …)
+  // A multi-case measured verdict's matched cases (attempts.pred_case_mix):
+  // attainable_speedup is then their Amdahl mix; empty otherwise.
+  std::vector<CaseShare> case_mix;
 };
 
 } // namespace rfdb::domain

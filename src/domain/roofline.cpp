@@ -3,6 +3,7 @@
 #include "domain/roofline.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rfdb::domain {
 
@@ -85,6 +86,89 @@ bool is_e2e_loss(double delta_pct, double e2e_noise_pct)
 bool beats_prediction(double speedup, double attainable, double iso_noise)
 {
   return speedup > attainable * (1.0 + iso_noise);
+}
+
+bool is_disputed(std::string_view headroom_class, std::optional<double> headroom_ratio,
+                 const std::optional<std::string>& guidance)
+{
+  if (!is(headroom_class, HeadroomClass::saturated)) {
+    return false;
+  }
+  return (headroom_ratio && *headroom_ratio >= k_disputed_headroom_ratio) ||
+         (guidance && *guidance == "actionable");
+}
+
+std::optional<double> case_mix_attainable(std::span<const CaseShare> cases)
+{
+  double total = 0.0;
+  for (const auto& c : cases) {
+    if (!(c.time_share > 0.0) || !(c.attainable_speedup > 0.0)) {
+      return std::nullopt;
+    }
+    total += c.time_share;
+  }
+  if (cases.empty()) {
+    return std::nullopt;
+  }
+  double inverse = 0.0;
+  for (const auto& c : cases) {
+    inverse += (c.time_share / total) / c.attainable_speedup;
+  }
+  return 1.0 / inverse;
+}
+
+std::string case_mix_regime(std::span<const CaseShare> cases)
+{
+  std::vector<std::pair<std::string, double>> sums;
+  std::string dominant;
+  for (const auto& c : cases) {
+    if (c.dominant) {
+      dominant = c.regime;
+    }
+    if (c.regime.empty()) {
+      continue;
+    }
+    const auto it =
+        std::find_if(sums.begin(), sums.end(), [&](const auto& s) { return s.first == c.regime; });
+    if (it == sums.end()) {
+      sums.emplace_back(c.regime, c.time_share);
+    } else {
+      it->second += c.time_share;
+    }
+  }
+  std::string best;
+  double best_share = -1.0;
+  for (const auto& [regime, share] : sums) {
+    constexpr double k_tie = 1e-9;
+    if (share > best_share + k_tie || (std::fabs(share - best_share) <= k_tie && regime == dominant)) {
+      best = regime;
+      best_share = share;
+    }
+  }
+  return best;
+}
+
+const CaseShare* case_mix_source(std::span<const CaseShare> cases, double speedup, double iso_noise)
+{
+  const auto mix = case_mix_attainable(cases);
+  const auto dominant =
+      std::find_if(cases.begin(), cases.end(), [](const CaseShare& c) { return c.dominant; });
+  const bool beats_mix = mix && beats_prediction(speedup, *mix, iso_noise);
+  const bool beats_dominant =
+      dominant != cases.end() && beats_prediction(speedup, dominant->attainable_speedup, iso_noise);
+  if (!beats_mix && !beats_dominant) {
+    return nullptr;
+  }
+  const CaseShare* best = nullptr;
+  for (const auto& c : cases) {
+    if (beats_prediction(speedup, c.attainable_speedup, iso_noise)) {
+      continue;
+    }
+    if (best == nullptr || c.time_share > best->time_share) {
+      best = &c;
+    }
+  }
+  return best;
 }
 
 } // namespace rfdb::domain

@@ -8,7 +8,10 @@
 
 #include <array>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace rfdb::domain {
 
@@ -70,5 +73,53 @@ bool is_e2e_loss(double delta_pct, double e2e_noise_pct = k_e2e_noise_pct);
 // True when an isolated speedup beats its predicted attainable speedup by
 // more than the noise band: s > attainable × (1 + iso_noise).
 bool beats_prediction(double speedup, double attainable, double iso_noise = k_iso_noise);
+
+// A measured verdict is disputed (docs/playbook.md, "Saturated heads") when
+// rfdb's band says saturated but the measuring engine reports at least this
+// headroom_ratio (ceiling / performance against its empirical ceiling: 25 %
+// or more left) or guidance "actionable".
+inline constexpr double k_disputed_headroom_ratio = 1.25;
+
+// True when a measured verdict's band is saturated while its engine says
+// otherwise: headroom_ratio (×) ≥ k_disputed_headroom_ratio, or guidance
+// (the roofline-v1 guidance reason of its dominant case) "actionable".
+// False for any other band and for an analytic verdict (no headroom_ratio,
+// no guidance).
+bool is_disputed(std::string_view headroom_class, std::optional<double> headroom_ratio,
+                 const std::optional<std::string>& guidance);
+
+// One matched case of a multi-case measured roofline (roofline-v1 `cases`):
+// its share of the kernel's time (fraction; the shares of a mix sum to 1),
+// its roofline_pct (fraction) and its attainable speedup (× against the
+// verdict's target_eff), and whether it is the file's dominant case.
+struct CaseShare {
+  std::string case_id;
+  std::string regime; // decode | prefill | "" as the case states it
+  double time_share = 0.0;
+  double roofline_pct = 0.0;
+  double attainable_speedup = 1.0;
+  bool dominant = false;
+};
+
+// Attainable speedup (×) of a kernel whose time is split over `cases`, by
+// Amdahl over the cases: 1 / Σ_i (t_i / a_i) with t_i the time shares
+// (normalised to sum 1) and a_i each case's attainable_speedup. nullopt
+// when `cases` is empty or a share or an attainable is not positive.
+std::optional<double> case_mix_attainable(std::span<const CaseShare> cases);
+
+// The regime the case mix keys: the regime with the largest summed time
+// share ("" regimes skipped); a tie goes to the dominant case's regime.
+// "" when no case states one.
+std::string case_mix_regime(std::span<const CaseShare> cases);
+
+// Miss diagnosis of a multi-case prediction: the case an isolated win
+// `speedup` (×) came from, when the win beats the case mix's attainable
+// (case_mix_attainable) or the dominant case's beyond the noise band but
+// not the attainable of some case (× (1 + iso_noise)): of those cases the
+// one with the largest time share (the first in order on a tie). nullptr
+// when the win beats neither, or no case allows it (then the byte/FLOP
+// counts are the suspect).
+const CaseShare* case_mix_source(std::span<const CaseShare> cases, double speedup,
+                                 double iso_noise = k_iso_noise);
 
 } // namespace rfdb::domain

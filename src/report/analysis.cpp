@@ -215,6 +215,8 @@ Analysis analyze(ReportInput input)
   a.heads = heads->heads;
   a.saturated = heads->saturated_groups();
   a.saturated_heads = heads->saturated_heads;
+  a.disputed = heads->disputed_groups();
+  a.disputed_heads = heads->disputed_heads;
   a.routing = routing_quality(a.scoped, *digest);
   std::tie(a.newest_run_id, a.newest_heads) = heads->newest(!a.scoped.runs.empty());
   a.digest = std::move(digest);

@@ -87,11 +87,21 @@ std::string transfer_table(const calibrate::PriorsResult& p)
 
 std::string miss_line(const AttemptInfo& at, double ratio)
 {
-  return fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: {} measured {} vs predicted {} (ratio {})",
-                     md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
-                     md_text(domain::gfx_key(at.gfx)), md_text(domain::normalize_regime(at.regime)),
-                     md_code(at.run_id), md_text(at.lever.empty() ? at.backend : at.lever),
-                     times(at.isolated_speedup), times(at.prediction.attainable_speedup), fixed(ratio, 3));
+  std::string line =
+      fmt::format("- {} ({} \u00b7 {} \u00b7 {}) in run {}: {} measured {} vs predicted {} (ratio {})",
+                  md_code(at.short_name), md_text(at.op_class.empty() ? "unknown" : at.op_class),
+                  md_text(domain::gfx_key(at.gfx)), md_text(domain::normalize_regime(at.regime)),
+                  md_code(at.run_id), md_text(at.lever.empty() ? at.backend : at.lever),
+                  times(at.isolated_speedup), times(at.prediction.attainable_speedup), fixed(ratio, 3));
+  // An under-prediction of a multi-case measured roofline that one of its
+  // cases allows: the diagnosis is the case mix, not the byte/FLOP counts.
+  if (at.isolated_speedup && ratio > 1.0) {
+    if (const auto* c = domain::case_mix_source(at.prediction.case_mix, *at.isolated_speedup)) {
+      line += fmt::format(": case mix (the win came from {}, which allows {})", md_code(c->case_id),
+                          times(c->attainable_speedup));
+    }
+  }
+  return line;
 }
 
 Blocks misses(const AttemptDigest& d)

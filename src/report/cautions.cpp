@@ -166,7 +166,24 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
                          e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), *where);
     out.push_back(std::move(c));
   }
-  if (contradiction && keep(CautionKind::model_contradiction)) {
+  // A multi-case measured prediction: a win some case's attainable allows
+  // came from that case (the iso bench's mix is not the workload's), not
+  // from wrong byte/FLOP counts.
+  const domain::CaseShare* from_case =
+      contradiction ? domain::case_mix_source(a.prediction.case_mix, *a.isolated_speedup) : nullptr;
+  if (from_case != nullptr && keep(CautionKind::model_contradiction)) {
+    Caution c = base;
+    c.text = fmt::format(
+        "Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the predicted "
+        "attainable {}\u00d7 (the time-weighted mix of its measured cases) but within case {}'s {}\u00d7 "
+        "(roofline_pct {}, {} % of the kernel's time) {}; case mix (the win came from {}): compare it with "
+        "that case's attainable, not the mix's.",
+        target_text(a), *cond, *lever, fixed(*a.isolated_speedup, 3),
+        fixed(*a.prediction.attainable_speedup, 3), md_code(from_case->case_id),
+        fixed(from_case->attainable_speedup, 3), fixed(from_case->roofline_pct, 3),
+        fixed(100.0 * from_case->time_share, 0), *where, md_code(from_case->case_id));
+    out.push_back(std::move(c));
+  } else if (contradiction && keep(CautionKind::model_contradiction)) {
     Caution c = base;
     c.text =
         fmt::format("Also verify the roofline model for {} ({}): {} measured isolated {}\u00d7, beyond the "

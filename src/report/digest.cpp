@@ -308,13 +308,16 @@ void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
     if (!domain::is(h.headroom_class, domain::HeadroomClass::saturated) || h.pct_gpu_time < k_head_min_pct) {
       continue;
     }
-    ++saturated_heads;
+    // A disputed head is grouped apart: listed with both figures, never rerouted.
+    auto& groups = h.disputed ? m_disputed : m_groups;
+    ++(h.disputed ? disputed_heads : saturated_heads);
     std::pair<std::string, std::string> key{h.op_class.empty() ? "unknown" : h.op_class,
                                             domain::gfx_key(h.gfx)};
-    m_group_runs[key].insert(m_run_ids->id_of(h.run_id, h.run_index), m_run_ids);
-    auto it = m_groups.find(key);
-    if (it == m_groups.end()) {
-      it = m_groups.emplace(std::move(key), SaturatedGroup{h, 0, 0}).first;
+    (h.disputed ? m_disputed_runs : m_group_runs)[key].insert(m_run_ids->id_of(h.run_id, h.run_index),
+                                                              m_run_ids);
+    auto it = groups.find(key);
+    if (it == groups.end()) {
+      it = groups.emplace(std::move(key), SaturatedGroup{h, 0, 0}).first;
     } else if (head_less(h, it->second.newest)) {
       it->second.newest = h;
     }
@@ -342,18 +345,34 @@ void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
   }
 }
 
-std::vector<SaturatedGroup> HeadDigest::saturated_groups() const
+namespace {
+
+std::vector<SaturatedGroup>
+sorted_groups(const std::map<std::pair<std::string, std::string>, SaturatedGroup>& groups,
+              const std::map<std::pair<std::string, std::string>, detail::RunSet>& runs)
 {
   std::vector<SaturatedGroup> out;
-  for (const auto& [key, g] : m_groups) {
+  for (const auto& [key, g] : groups) {
     out.push_back(g);
-    out.back().runs = m_group_runs.at(key).size();
+    out.back().runs = runs.at(key).size();
   }
   std::sort(out.begin(), out.end(), [](const SaturatedGroup& a, const SaturatedGroup& b) {
     return key_less({a.newest.op_class, domain::gfx_key(a.newest.gfx), ""},
                     {b.newest.op_class, domain::gfx_key(b.newest.gfx), ""});
   });
   return out;
+}
+
+} // namespace
+
+std::vector<SaturatedGroup> HeadDigest::saturated_groups() const
+{
+  return sorted_groups(m_groups, m_group_runs);
+}
+
+std::vector<SaturatedGroup> HeadDigest::disputed_groups() const
+{
+  return sorted_groups(m_disputed, m_disputed_runs);
 }
 
 void HeadDigest::flag_newest(const std::string& run_id)

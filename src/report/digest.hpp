@@ -150,8 +150,10 @@ public:
   // Every head kept (the groups' newest and the candidate runs' heads).
   template <typename F> void for_each_kept(F&& f)
   {
-    for (auto& [key, g] : m_groups) {
-      f(g.newest);
+    for (auto* groups : {&m_groups, &m_disputed}) {
+      for (auto& [key, g] : *groups) {
+        f(g.newest);
+      }
     }
     for (auto* v : {&m_watched, &m_newest, &m_flagged}) {
       for (auto& h : *v) {
@@ -159,8 +161,11 @@ public:
       }
     }
   }
-  // The saturated groups in key order.
+  // The saturated groups in key order (disputed heads left out).
   [[nodiscard]] std::vector<SaturatedGroup> saturated_groups() const;
+  // The disputed groups (saturated heads whose measuring engine disputes
+  // the band) in key order.
+  [[nodiscard]] std::vector<SaturatedGroup> disputed_groups() const;
   // Flag the heads of `run_id` (the newest run with a profiled round, known
   // once every verdict was read) as is_newest_run: it has heads in scope
   // exactly when it is the newest run with heads in scope.
@@ -171,11 +176,14 @@ public:
   [[nodiscard]] std::pair<std::string, std::vector<HeadVerdict>> newest(bool have_runs) const;
 
   std::size_t heads = 0;           // head verdicts in scope
-  std::size_t saturated_heads = 0; // of the latest per (run, kernel), the saturated ones
+  std::size_t saturated_heads = 0; // of the latest per (run, kernel), the saturated ones not disputed
+  std::size_t disputed_heads = 0;  // of the latest per (run, kernel), the disputed ones
 
 private:
   std::map<std::pair<std::string, std::string>, SaturatedGroup> m_groups;
-  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs;     // only counted
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_group_runs; // only counted
+  std::map<std::pair<std::string, std::string>, SaturatedGroup> m_disputed;
+  std::map<std::pair<std::string, std::string>, detail::RunSet> m_disputed_runs;
   std::shared_ptr<detail::RunIds> m_run_ids = std::make_shared<detail::RunIds>(); // their numbers
   std::string m_watch;
   std::vector<HeadVerdict> m_watched;       // the watched run's latest heads

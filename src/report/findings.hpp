@@ -328,7 +328,12 @@ struct Analysis {
   std::size_t run_cautions = 0;          // distinct run cautions in all
   std::vector<MethodNote> methods;       // every one (the playbook shows k_method_notes)
   std::vector<SaturatedGroup> saturated; // one per kernel class × gfx, in key order
-  std::size_t saturated_heads = 0;       // saturated head verdicts in scope
+  std::size_t saturated_heads = 0;       // saturated head verdicts in scope, disputed ones left out
+  // Saturated measured heads whose engine disputes the band (headroom_ratio
+  // ≥ 1.25 or guidance actionable): one group per kernel class × gfx, in key
+  // order, never rerouted; and their count.
+  std::vector<SaturatedGroup> disputed;
+  std::size_t disputed_heads = 0;
   RoutingSummary routing;
   std::string newest_run_id;             // "" when there are no runs/heads
   std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc

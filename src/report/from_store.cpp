@@ -249,6 +249,10 @@ void head_into(const store::ReportVerdict& v, const RunInfo& run, std::uint32_t 
                      : (v.suspect || v.dispatch_bound) ? std::string("unknown")
                                                        : v.headroom_class;
   h.source_kind = measured != nullptr ? "measured" : "analytic";
+  h.headroom_ratio = measured != nullptr ? p.headroom_ratio : std::nullopt;
+  h.guidance = measured != nullptr ? p.guidance : std::string();
+  h.observed_limit = measured != nullptr ? p.observed_limit : std::string();
+  h.disputed = measured != nullptr && p.disputed;
   h.byte_reduction_levers = v.byte_reduction_levers;
   h.followed_by_byte_reduction = false;
   h.is_newest_run = false;

@@ -107,6 +107,14 @@ struct HeadVerdict {
   bool followed_by_byte_reduction = false; // a fusion/precision/byte-reducing attempt followed
   bool is_newest_run = false;
   std::string source_kind = "analytic"; // measured: a baseline roofline outranked the analytic verdict
+  // measured: the engine's own figures beside rfdb's band (headroom_ratio ×
+  // against its empirical ceiling, guidance, observed_limit), and whether it
+  // disputes a saturated band (domain::is_disputed): then the head is listed
+  // as disputed, never rerouted.
+  std::optional<double> headroom_ratio;
+  std::string guidance;
+  std::string observed_limit;
+  bool disputed = false;
   // The run's place in ReportInput::runs, a hint that spares a lookup of
   // run_id (UINT32_MAX: none given).
   std::uint32_t run_index = UINT32_MAX;

@@ -307,6 +307,26 @@ std::string ratio_text(const HeadVerdict& h)
                      h.target_eff ? fixed(*h.target_eff, 3) : "-");
 }
 
+// rfdb's figure beside the engine's for a disputed head:
+// "0.614 / 0.500 = 1.228" and "1.629×, actionable, compute".
+std::string rfdb_ratio_text(const HeadVerdict& h)
+{
+  const std::string ratio = h.roofline_pct && h.target_eff && *h.target_eff > 0.0
+                                ? " = " + fixed(*h.roofline_pct / *h.target_eff, 3)
+                                : std::string();
+  return ratio_text(h) + ratio;
+}
+
+std::string engine_text(const HeadVerdict& h)
+{
+  std::vector<std::string> parts{h.headroom_ratio ? fixed(*h.headroom_ratio, 3) + "\u00d7" : "-"};
+  parts.push_back(h.guidance.empty() ? "no guidance" : md_text(h.guidance));
+  if (!h.observed_limit.empty()) {
+    parts.push_back("limit " + md_text(h.observed_limit));
+  }
+  return util::join(parts, ", ");
+}
+
 Blocks saturated_section(const Analysis& a)
 {
   Blocks out{
@@ -314,7 +334,13 @@ Blocks saturated_section(const Analysis& a)
       "a neighbour away, stop reading unused experts, change the layout, or lower the precision. The "
       "verdict follows an attempt's prediction precedence (a measured baseline roofline outranks the "
       "analytic one); the newest saturated head per kernel class \u00d7 gfx is shown."};
-  if (a.saturated.empty()) {
+  if (!a.disputed.empty()) {
+    out.front() +=
+        " A measured head whose own engine disputes the band (headroom_ratio \u2265 1.25 against its "
+        "empirical ceiling, or guidance actionable) is listed under disputed with both figures and "
+        "is not rerouted.";
+  }
+  if (a.saturated.empty() && a.disputed.empty()) {
     out.push_back("No saturated heads yet.");
     return out;
   }
@@ -330,14 +356,38 @@ Blocks saturated_section(const Analysis& a)
                     md_text(h.source_kind), levers.empty() ? "none listed" : util::join(levers, "; "),
                     h.followed_by_byte_reduction ? "yes" : "no", std::to_string(g.runs)});
   }
-  out.push_back(
-      table({"class", "gfx", "newest run", "kernel", "pct_gpu_time", "roofline_pct / target_eff", "verdict",
-             "byte-reduction levers listed", "byte-reduction attempt followed", "runs saturated"},
-            {"---", "---", "---", "---", "---:", "---:", "---", "---", "---", "---:"}, rows));
-  if (a.saturated_heads > a.saturated.size()) {
+  if (rows.empty()) {
+    out.emplace_back("No undisputed saturated heads: none is rerouted.");
+  } else {
     out.push_back(
+        table({"class", "gfx", "newest run", "kernel", "pct_gpu_time", "roofline_pct / target_eff", "verdict",
+               "byte-reduction levers listed", "byte-reduction attempt followed", "runs saturated"},
+              {"---", "---", "---", "---", "---:", "---:", "---", "---", "---", "---:"}, rows));
+  }
+  if (!a.disputed.empty()) {
+    out.emplace_back("Disputed (rfdb's band says saturated, the measuring engine says headroom is left; not "
+                     "rerouted: re-measure or tune against the engine's ceiling first):");
+    rows.clear();
+    for (const auto& g : a.disputed) {
+      const HeadVerdict& h = g.newest;
+      rows.push_back({md_text(h.op_class.empty() ? "unknown" : h.op_class), md_text(domain::gfx_key(h.gfx)),
+                      md_code(h.run_id), md_code(h.short_name), fixed(h.pct_gpu_time, 2) + " %",
+                      rfdb_ratio_text(h), engine_text(h), std::to_string(g.runs)});
+    }
+    out.push_back(
+        table({"class", "gfx", "newest run", "kernel", "pct_gpu_time", "rfdb: roofline_pct / target_eff",
+               "engine: headroom_ratio, guidance, limit", "runs disputed"},
+              {"---", "---", "---", "---", "---:", "---:", "---", "---:"}, rows));
+  }
+  const std::size_t shown = a.saturated.size() + a.disputed.size();
+  if (a.saturated_heads + a.disputed_heads > shown) {
+    std::string line =
         fmt::format("{} saturated head verdicts in all; every one: `rfdb query playbook_saturated_heads`.",
-                    a.saturated_heads));
+                    a.saturated_heads + a.disputed_heads);
+    if (a.disputed_heads > 0) {
+      line += fmt::format(" Its `disputed` column marks the {} disputed.", a.disputed_heads);
+    }
+    out.push_back(std::move(line));
   }
   return out;
 }
@@ -356,6 +406,11 @@ Blocks glance_section(const Analysis& a)
       "not plotted.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
       md_text(domain::gfx_key(first.gfx)))};
+  if (std::any_of(a.newest_heads.begin(), a.newest_heads.end(),
+                  [](const HeadVerdict& h) { return head_route(h) == k_disputed_route; })) {
+    out.front() += " A disputed head (a measured saturated band its own engine disputes) is plotted as "
+                   "\"KERNEL disputed\" and not rerouted.";
+  }
   if (std::string chart = render_quadrant_chart(a); !chart.empty()) {
     chart.pop_back();
     out.push_back(std::move(chart));

@@ -20,7 +20,8 @@
 //   ## Routing quality        rounds whose two rankings disagreed on the top kernel
 //   ## What works             findings per reuse key, tiers, cap 40 (60 shown)
 //   ## Cautions               conditioned "also verify" notes
-//   ## Saturated heads        heads rerouted to byte reduction
+//   ## Saturated heads        heads rerouted to byte reduction; disputed
+//                             measured heads apart, with both figures
 //   ## Newest run at a glance Mermaid quadrantChart of the newest run's heads
 #pragma once
 
@@ -48,12 +49,15 @@ std::string render_playbook(const Analysis& analysis);
 // threshold there: x = roofline_pct / target_eff (0.9, the saturated band
 // edge → 0.5; 1.0 → 1), y = pct_gpu_time (5 %, the head threshold → 0.5;
 // ≥ 50 % → 1). Quadrants: reduce bytes (top right), tune (top left), low
-// priority below. "" when no head of that run has a verdict.
+// priority below; a disputed head's point is labelled "<kernel> disputed".
+// "" when no head of that run has a verdict.
 std::string render_quadrant_chart(const Analysis& analysis);
 
 // The route a head verdict implies: "reduce bytes" (saturated head), "tune"
 // (moderate/underperforming head), "low priority" (pct_gpu_time < 5),
-// "no verdict" (unknown headroom).
+// "no verdict" (unknown headroom), k_disputed_route (a saturated measured
+// head whose engine disputes the band: not rerouted).
+inline constexpr std::string_view k_disputed_route = "disputed, not rerouted";
 std::string head_route(const HeadVerdict& head);
 
 } // namespace rfdb::report

@@ -63,7 +63,7 @@ std::string head_route(const HeadVerdict& h)
     return "low priority";
   }
   if (domain::is(h.headroom_class, domain::HeadroomClass::saturated)) {
-    return "reduce bytes";
+    return h.disputed ? std::string(k_disputed_route) : "reduce bytes";
   }
   if (domain::is(h.headroom_class, domain::HeadroomClass::moderate) ||
       domain::is(h.headroom_class, domain::HeadroomClass::underperforming)) {
@@ -83,9 +83,10 @@ std::string render_quadrant_chart(const Analysis& a)
         points.size() >= 12) {
       continue;
     }
-    std::string name = mermaid_text(h.short_name);
+    const std::string label = mermaid_text(h.short_name) + (h.disputed ? " disputed" : "");
+    std::string name = label;
     for (int k = 2; names.count(name) > 0; ++k) {
-      name = fmt::format("{} {}", mermaid_text(h.short_name), k);
+      name = fmt::format("{} {}", label, k);
     }
     names.insert(name);
     const double x = split_axis(*h.roofline_pct / *h.target_eff, k_saturated_ratio, 1.0);

@@ -3,6 +3,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/case_mix.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -152,6 +154,10 @@ void read_attempt(const Row& r, ReportAttempt& a)
   const auto suspect = r.integer("pred_suspect");
   a.prediction.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
   a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
+  // NULL on all but multi-case measured predictions: no parse for those.
+  r.text_into("pred_case_mix", a.case_mix_text);
+  a.prediction.case_mix =
+      a.case_mix_text.empty() ? std::vector<domain::CaseShare>{} : parse_case_mix(a.case_mix_text);
 }
 
 // Every field of `v` from the row; its strings keep their buffers.
@@ -174,6 +180,10 @@ void read_verdict(const Row& r, ReportVerdict& v)
   v.suspect = r.flag("suspect");
   v.dispatch_bound = r.flag("dispatch_bound");
   v.byte_reduction_levers = r.strings("byte_reduction_levers");
+  v.headroom_ratio = r.num("headroom_ratio");
+  r.text_into("guidance", v.guidance);
+  r.text_into("observed_limit", v.observed_limit);
+  v.disputed = r.flag("disputed");
 }
 
 ReportFinding read_finding(const Row& r)

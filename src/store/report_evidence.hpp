@@ -30,8 +30,9 @@ struct ReportAttempt {
   std::string output_parity, reason, reject_reason;
   std::string validation_class;             // the run's Director validation
   std::optional<double> validation_speedup; // × the run's throughput_speedup
-  domain::Prediction prediction; // roofline_pct, target_eff, attainable_speedup, headroom_class, suspect and
-                                 // pct_gpu_time only
+  domain::Prediction prediction; // roofline_pct, target_eff, attainable_speedup, headroom_class, suspect,
+                                 // pct_gpu_time and case_mix only
+  std::string case_mix_text;     // attempts.pred_case_mix as read ("" = NULL), a reused buffer
 };
 
 // A profile-round verdict (round set) or a measured baseline roofline
@@ -47,6 +48,11 @@ struct ReportVerdict {
   std::string headroom_class;
   bool suspect = false, dispatch_bound = false;
   std::vector<std::string> byte_reduction_levers;
+  // measured: the engine's headroom_ratio (×), guidance and observed_limit,
+  // and whether the verdict is disputed (domain::is_disputed).
+  std::optional<double> headroom_ratio;
+  std::string guidance, observed_limit;
+  bool disputed = false;
 };
 
 struct ReportFinding {

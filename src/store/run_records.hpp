@@ -7,6 +7,7 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "domain/roofline.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -129,6 +130,16 @@ struct Verdict {
   std::optional<std::string> observed_limit;
   std::optional<double> headroom_ratio;
   std::optional<double> roofline_efficiency_pct;
+  // measured: the engine's guidance for the dominant case (roofline-v1
+  // guidance.cases[].reason: actionable, low_headroom, …), and whether the
+  // verdict is disputed (domain::is_disputed: rfdb's band saturated, the
+  // engine's headroom_ratio ≥ 1.25 or guidance actionable).
+  std::optional<std::string> guidance;
+  bool disputed = false;
+  // measured, ≥ 2 matched cases with time shares: every matched case
+  // (verdicts.case_mix, JSON); attainable_speedup is then their Amdahl mix
+  // and regime the mix's (domain::case_mix_attainable, case_mix_regime).
+  std::vector<domain::CaseShare> case_mix;
   std::optional<std::string> byte_reduction_levers; // JSON array
   std::string json_pointer; // the entry in its file (the stored text holds its full JSON)
 };

@@ -4,6 +4,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/case_mix.hpp"
+
 namespace rfdb::store {
 
 // Every statement, in the order RunWriter::create prepares them.
@@ -106,6 +108,7 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":case_id", v.case_id).bind(":observed_limit", v.observed_limit);
   s.bind(":headroom_ratio", v.headroom_ratio).bind(":roofline_efficiency_pct", v.roofline_efficiency_pct);
   s.bind(":byte_reduction_levers", v.byte_reduction_levers).bind(":json_pointer", v.json_pointer);
+  s.bind(":guidance", v.guidance).bind(":disputed", v.disputed).bind(":case_mix", case_mix_json(v.case_mix));
 }
 
 void bind_attempt(Statement& s, const NewAttempt& a, std::optional<std::int64_t> pred_verdict_id)
@@ -129,6 +132,7 @@ void bind_attempt(Statement& s, const NewAttempt& a, std::optional<std::int64_t>
   s.bind(":pred_headroom_class", p.headroom_class).bind(":pred_bound_type", p.bound_type);
   s.bind(":pred_confidence", p.confidence).bind(":pred_suspect", p.suspect);
   s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", a.post_efficiency);
+  s.bind(":pred_case_mix", case_mix_json(p.case_mix));
 }
 
 } // namespace

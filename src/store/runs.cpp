@@ -68,6 +68,10 @@ Result<void> fill_verdicts(Database& db, RunDetail& run)
     v.phase = row.get_opt_text("phase");
     v.pct_gpu_time = row.get_opt_double("pct_gpu_time");
     v.dispatch_bound = row.get_int("dispatch_bound") != 0;
+    v.headroom_ratio = row.get_opt_double("headroom_ratio");
+    v.guidance = row.get_opt_text("guidance");
+    v.observed_limit = row.get_opt_text("observed_limit");
+    v.disputed = row.get_int("disputed") != 0;
     run.verdicts.push_back(std::move(v));
   }));
   return {};

@@ -45,6 +45,11 @@ struct VerdictRow {
   std::optional<std::string> phase;
   std::optional<double> pct_gpu_time;
   bool dispatch_bound = false;
+  // measured: the engine's headroom_ratio (×), guidance and observed_limit;
+  // disputed = its engine disputes a saturated band (domain::is_disputed).
+  std::optional<double> headroom_ratio;
+  std::optional<std::string> guidance, observed_limit;
+  bool disputed = false;
 };
 
 // One attempt (docs/attempt-model.md). Speedups × over baseline, deltas and

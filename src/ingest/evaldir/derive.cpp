@@ -72,6 +72,7 @@ domain::Prediction prediction_from(const Verdict& v)
   s.pct_gpu_time = v.pct_gpu_time;
   s.suspect = v.suspect;
   s.round = v.round;
+  s.case_mix = v.case_mix;
   return s;
 }
 
@@ -197,7 +198,13 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
           std::string(domain::op_class_from_top_n(row->classification.value_or(""), row->name).value);
     }
   }
-  if (v != nullptr && v->regime && !att.record.regime) {
+  // A multi-case measured prediction keys the regime of its time-weighted
+  // case mix (a kernel whose prefill cases hold most of the time is not keyed
+  // decode); otherwise the regime follows the verdict as above.
+  const Verdict* mixed = ref ? &verdict_at(*ref) : nullptr;
+  if (mixed != nullptr && !mixed->case_mix.empty() && mixed->regime && !att.record.regime) {
+    att.record.regime = mixed->regime;
+  } else if (v != nullptr && v->regime && !att.record.regime) {
     att.record.regime = v->regime;
   }
   if (!att.record.round) {

@@ -136,8 +136,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // re-derived on its next ingest. 1 = the attempt model (docs/attempt-model.md);
 // 2 = issue 27 (a Top-N short_name from the demangled function name, an
 // authored variant in the lever, deployment by the Director's environment,
-// a post roofline of a stack credited to none).
-inline constexpr std::int64_t k_derivation_version = 2;
+// a post roofline of a stack credited to none); 3 = issue 28 (a measured
+// verdict's guidance and disputed flag, a multi-case roofline's case mix,
+// its Amdahl attainable and the mix's regime).
+inline constexpr std::int64_t k_derivation_version = 3;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -175,6 +175,98 @@ Result<void> read_case_confidence(const json& doc, const json& c, const std::str
   return {};
 }
 
+// The guidance entry of case `id` (guidance.cases[] with that case_id), or
+// an empty object.
+const json& guidance_case(const json& doc, std::string_view id)
+{
+  static const json k_empty = json::object();
+  const json& g = member_or_empty(doc, "guidance");
+  const auto it = g.find("cases");
+  if (it == g.end() || !it->is_array()) {
+    return k_empty;
+  }
+  for (const json& c : *it) {
+    if (c.is_object() && c.contains("case_id") && c.at("case_id") == id) {
+      return c;
+    }
+  }
+  return k_empty;
+}
+
+// The engine's guidance for the dominant case: its guidance.cases[] reason
+// (actionable, low_headroom, …), lower-cased; none when the file gives none.
+Result<void> read_guidance(const json& doc, const std::string& id, Verdict& v)
+{
+  std::optional<std::string> reason;
+  RFDB_TRY_ASSIGN(reason, get_string(guidance_case(doc, id), "reason", "/guidance/cases"));
+  if (reason && !reason->empty()) {
+    v.guidance = util::lower_ascii(*reason);
+  }
+  return {};
+}
+
+// Every matched case with a usable efficiency, as a CaseShare against the
+// verdict's target_eff: its time share is the guidance's time_share, else
+// the case's weight, normalised over these cases. A case with an infeasible
+// efficiency (the suspect rule) or no positive share is left out. Fewer
+// than two cases, or a matched case that states no time weight at all: no
+// mix (the single-case verdict, unchanged).
+Result<std::vector<domain::CaseShare>> read_case_mix(const json& doc, const Verdict& v)
+{
+  std::vector<domain::CaseShare> out;
+  const json& cases = doc.at("cases");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const json& c = cases[i];
+    const std::string ptr = child_pointer("/cases", i);
+    std::optional<std::string> id;
+    std::optional<std::string> status;
+    RFDB_TRY_ASSIGN(id, get_string(c, "case_id", ptr));
+    RFDB_TRY_ASSIGN(status, get_string(c, "status", ptr));
+    std::optional<double> eff;
+    RFDB_TRY_ASSIGN(eff, case_number(c, ptr, "roofline_efficiency_pct"));
+    if (!id || status.value_or("") != "matched" || !eff || !(*eff > 0.0) ||
+        detail::infeasible_roofline_pct(*eff / 100.0)) {
+      continue;
+    }
+    std::optional<double> share;
+    RFDB_TRY_ASSIGN(share, get_double(guidance_case(doc, *id), "time_share", "/guidance/cases"));
+    if (!share) {
+      RFDB_TRY_ASSIGN(share, get_double(c, "weight", ptr));
+    }
+    const auto attainable = domain::attainable_speedup(*eff / 100.0, v.target_eff);
+    if (!share) {
+      return std::vector<domain::CaseShare>{}; // a case without a time weight: no mix
+    }
+    const double t = *share;
+    if (!(t > 0.0) || !attainable) {
+      continue;
+    }
+    domain::CaseShare cs;
+    cs.case_id = *id;
+    std::optional<std::string> regime;
+    RFDB_TRY_ASSIGN(regime, get_string(c, "regime", ptr));
+    cs.regime = regime.value_or("");
+    cs.time_share = t;
+    cs.roofline_pct = *eff / 100.0;
+    cs.attainable_speedup = *attainable;
+    cs.dominant = *id == v.case_id;
+    out.push_back(std::move(cs));
+  }
+  const bool has_dominant =
+      std::any_of(out.begin(), out.end(), [](const domain::CaseShare& c) { return c.dominant; });
+  if (out.size() < 2 || !has_dominant) {
+    return std::vector<domain::CaseShare>{};
+  }
+  double total = 0.0;
+  for (const auto& c : out) {
+    total += c.time_share;
+  }
+  for (auto& c : out) {
+    c.time_share /= total;
+  }
+  return out;
+}
+
 Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineDoc& d,
                                                 std::string_view rel_path, std::vector<Warning>& warnings,
                                                 Skip& skip)
@@ -219,6 +311,27 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   v.attainable_speedup = domain::attainable_speedup(v.roofline_pct, v.target_eff);
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);
   v.headroom_class = v.suspect ? "unknown" : std::string(domain::band_headroom(v.roofline_pct, v.target_eff));
+  if (!read_guidance(doc, dominant.second, v)) {
+    v.guidance.reset(); // a guidance reason that is not text is no guidance
+  }
+  v.disputed = domain::is_disputed(v.headroom_class, v.headroom_ratio, v.guidance);
+  // Several matched cases with time shares: the attainable is their Amdahl
+  // mix and the regime the mix's (docs/artifacts.md); the band stays the
+  // dominant case's.
+  if (!v.suspect) {
+    // Fail-soft: a malformed secondary case leaves the single-case verdict.
+    if (auto cases = read_case_mix(doc, v)) {
+      v.case_mix = std::move(*cases);
+    }
+    if (const auto mix = domain::case_mix_attainable(v.case_mix)) {
+      v.attainable_speedup = mix;
+      if (auto regime = domain::case_mix_regime(v.case_mix); !regime.empty()) {
+        v.regime = std::move(regime);
+      }
+    } else {
+      v.case_mix.clear();
+    }
+  }
   v.json_pointer = ptr;
   return std::optional<Verdict>(std::move(v));
 }

@@ -335,3 +335,56 @@ TEST(Playbook, BeyondTheCeilingAndLostValidationAreSpelledOut)
 
 } // namespace
 } // namespace rfdb::report
+
+namespace rfdb::report {
+namespace {
+
+// Issue 28: a measured paged-attention head at 48 % of its empirical roofline
+// (0.48 / 0.50 ≥ 0.9: saturated on rfdb's band) whose own file says
+// headroom_ratio 2.08 and guidance actionable is disputed: listed apart with
+// both figures, never "reroute", plotted with its own label.
+TEST(Playbook, ADisputedMeasuredHeadIsListedApartAndNotRerouted)
+{
+  auto in = testing::canonical_input();
+  const RunInfo& run = in.runs[1];
+  HeadVerdict paged =
+      testing::make_head(run, "kernel_paged_attention_2d", "attn", 8.86, 0.48, 0.5, "saturated");
+  paged.source_kind = "measured";
+  paged.headroom_ratio = 2.08;
+  paged.guidance = "actionable";
+  paged.observed_limit = "latency_occupancy";
+  paged.disputed = true;
+  paged.is_newest_run = true;
+  in.heads[1] = paged;
+  const Analysis a = analyze(in);
+  ASSERT_EQ(a.disputed.size(), 1u);
+  EXPECT_EQ(a.disputed_heads, 1u);
+  EXPECT_EQ(a.saturated.size(), 1u); // only the undisputed moe head is rerouted
+  const std::string md = render_playbook(a);
+  const std::size_t from = md.find("## Saturated heads");
+  const std::string saturated = md.substr(from, md.find("## Newest run") - from);
+  EXPECT_NE(
+      saturated.find("| attn | gfx950 | `run_gfx950_b` | `kernel_paged_attention_2d` | 8.86 % | "
+                     "0.480 / 0.500 = 0.960 | 2.080\u00d7, actionable, limit latency_occupancy | 1 |\n"),
+      std::string::npos)
+      << saturated;
+  EXPECT_NE(saturated.find("listed under disputed with both figures and is not rerouted."),
+            std::string::npos);
+  // The reroute table keeps only the moe head.
+  EXPECT_EQ(saturated.find("`kernel_paged_attention_2d` | 8.86 % | 0.480 / 0.500 | measured"),
+            std::string::npos);
+  EXPECT_NE(
+      saturated.find("| moe | gfx950 | `run_gfx950_b` | `fused_moe_kernel` | 26.45 % | 0.880 / 0.900 |"),
+      std::string::npos);
+  // x: 0.48 / 0.50 = 0.96 → 0.5 + 0.5 × 0.06 / 0.1 = 0.8.
+  EXPECT_NE(render_quadrant_chart(a).find("  kernel_paged_attention_2d disputed: [0.800, 0.543]\n"),
+            std::string::npos);
+  EXPECT_EQ(head_route(a.newest_heads[1]), "disputed, not rerouted");
+  EXPECT_NE(
+      md.find("| `kernel_paged_attention_2d` | 8.86 % | 0.480 / 0.500 | saturated | measured | disputed, "
+              "not rerouted |"),
+      std::string::npos);
+}
+
+} // namespace
+} // namespace rfdb::report

@@ -190,3 +190,90 @@ TEST(ParseMeasuredRoofline, KernelLayerPathAndPostPhase)
   EXPECT_EQ(*d.phase, "post");
   EXPECT_EQ(d.verdicts.at(0).short_name, "moe");
 }
+
+// Issue 28: the engine's own guidance beside rfdb's band, and the disputed
+// flag when the band says saturated but the engine says headroom is left.
+TEST(ParseMeasuredRoofline, KeepsTheEngineGuidanceAndFlagsADisputedBand)
+{
+  // An attention head at 0.612 of its empirical roofline: 0.612 / 0.50 ≥ 0.9
+  // is saturated on rfdb's band, while the engine says 1.634× and actionable.
+  std::string attn = measured_doc("roofline-v1", "matched", "compute", "1.634");
+  replace_once(attn, "\"op_kind\": \"gemm\"", "\"op_kind\": \"attn\"");
+  replace_once(attn, "\"roofline_efficiency_pct\": 80.0", "\"roofline_efficiency_pct\": 61.2");
+  replace_once(
+      attn, "\"summary\":",
+      "\"guidance\": {\"valid\": true, \"reason\": \"actionable_cases_present\", \"cases\": ["
+      "{\"case_id\": \"down_proj_decode_M64\", \"reason\": \"Actionable\", \"headroom_ratio\": 1.634}]},"
+      " \"summary\":");
+  std::vector<Warning> warnings;
+  const RooflineDoc d = parse_ok(attn, warnings);
+  ASSERT_EQ(d.verdicts.size(), 1U);
+  const Verdict& v = d.verdicts[0];
+  EXPECT_EQ(v.headroom_class, "saturated");
+  EXPECT_DOUBLE_EQ(*v.attainable_speedup, 1.0); // rfdb's band: nothing left against 0.50
+  EXPECT_DOUBLE_EQ(*v.headroom_ratio, 1.634);   // the engine's figure, kept beside it
+  EXPECT_EQ(*v.guidance, "actionable");
+  EXPECT_EQ(*v.observed_limit, "compute");
+  EXPECT_TRUE(v.disputed);
+  // No case weights: no mix, the single-case verdict as before.
+  EXPECT_TRUE(v.case_mix.empty());
+
+  // The same band with the engine agreeing (1.10×, low_headroom) is not disputed.
+  std::string agreed = attn;
+  replace_once(agreed, "\"headroom_ratio\": 1.634}", "\"headroom_ratio\": 1.10}");
+  replace_once(agreed, "\"reason\": \"Actionable\"", "\"reason\": \"low_headroom\"");
+  replace_once(agreed, "\"headroom_ratio\": 1.634", "\"headroom_ratio\": 1.10");
+  const RooflineDoc e = parse_ok(agreed, warnings);
+  ASSERT_EQ(e.verdicts.size(), 1U);
+  EXPECT_EQ(*e.verdicts[0].guidance, "low_headroom");
+  EXPECT_FALSE(e.verdicts[0].disputed);
+  // A moderate band is never disputed, whatever the engine says (0.80 / 0.90 on the gemm doc).
+  const RooflineDoc g = parse_ok(measured_doc("roofline-v1", "matched", "hbm", "3.0"), warnings);
+  ASSERT_EQ(g.verdicts.size(), 1U);
+  EXPECT_FALSE(g.verdicts[0].disputed);
+  EXPECT_FALSE(g.verdicts[0].guidance);
+}
+
+// Issue 28: two matched cases with time weights → the attainable is the
+// Amdahl mix, the regime the mix's, the band and case_id the dominant case's.
+TEST(ParseMeasuredRoofline, TwoWeightedCasesGiveTheAmdahlMixAndItsRegime)
+{
+  std::string two = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  // prefill_s512 at 40 % (0.9 / 0.40 = 2.25×) and the dominant decode case at
+  // 80 % (0.9 / 0.80 = 1.125×); weights 0.4 / 0.6, but the guidance's
+  // time_share (0.7 prefill, 0.3 decode) is what the mix reads.
+  replace_once(two, "\"regime\": \"prefill\",", "\"regime\": \"prefill\", \"weight\": 0.4,");
+  replace_once(two, "\"regime\": \"decode\",", "\"regime\": \"decode\", \"weight\": 0.6,");
+  std::vector<Warning> warnings;
+  const RooflineDoc w = parse_ok(two, warnings);
+  ASSERT_EQ(w.verdicts.size(), 1U);
+  // Weights alone: 1 / (0.4 / 2.25 + 0.6 / 1.125) = 1 / (0.177778 + 0.533333) = 1.40625.
+  EXPECT_NEAR(*w.verdicts[0].attainable_speedup, 1.40625, 1e-9);
+  EXPECT_EQ(*w.verdicts[0].regime, "decode"); // 0.6 of the time
+  replace_once(two, "\"summary\":",
+               "\"guidance\": {\"cases\": [{\"case_id\": \"prefill_s512\", \"time_share\": 0.7},"
+               " {\"case_id\": \"down_proj_decode_M64\", \"time_share\": 0.3}]}, \"summary\":");
+  const RooflineDoc d = parse_ok(two, warnings);
+  ASSERT_EQ(d.verdicts.size(), 1U);
+  const Verdict& v = d.verdicts[0];
+  // 1 / (0.7 / 2.25 + 0.3 / 1.125) = 1 / (0.311111 + 0.266667) = 1.730769.
+  EXPECT_NEAR(*v.attainable_speedup, 1.730769, 1e-6);
+  EXPECT_EQ(*v.regime, "prefill"); // 0.7 of the time: not keyed decode
+  EXPECT_EQ(*v.case_id, "down_proj_decode_M64");
+  EXPECT_DOUBLE_EQ(*v.roofline_pct, 0.80);
+  EXPECT_EQ(v.headroom_class, "moderate");
+  ASSERT_EQ(v.case_mix.size(), 2U);
+  EXPECT_EQ(v.case_mix[0].case_id, "prefill_s512");
+  EXPECT_DOUBLE_EQ(v.case_mix[0].time_share, 0.7);
+  EXPECT_DOUBLE_EQ(v.case_mix[0].attainable_speedup, 2.25);
+  EXPECT_FALSE(v.case_mix[0].dominant);
+  EXPECT_TRUE(v.case_mix[1].dominant);
+  // The other case unmatched: a single case again, bit for bit the old verdict.
+  replace_once(two, "\"case_id\": \"prefill_s512\", \"status\": \"matched\"",
+               "\"case_id\": \"prefill_s512\", \"status\": \"failed\"");
+  const RooflineDoc one = parse_ok(two, warnings);
+  ASSERT_EQ(one.verdicts.size(), 1U);
+  EXPECT_DOUBLE_EQ(*one.verdicts[0].attainable_speedup, 0.90 / 0.80);
+  EXPECT_EQ(*one.verdicts[0].regime, "decode");
+  EXPECT_TRUE(one.verdicts[0].case_mix.empty());
+}
