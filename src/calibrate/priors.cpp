@@ -709,7 +709,8 @@ public:
   {
     std::vector<TransferRow> rows;
     std::vector<WeightedValue> buffer;
-    for (auto& [key, g] : m_groups) {
+    for (auto& entry : m_groups) {
+      auto& g = entry.second; // a reference, not a structured binding: the lambdas below capture it
       // Runs in name order, so the bootstrap does not depend on input order.
       std::vector<std::size_t> order(g.runs.size());
       for (std::size_t i = 0; i < order.size(); ++i) {
@@ -728,8 +729,8 @@ public:
         return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
       });
       TransferRow row;
-      row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(key.first)]);
-      row.regime = key.second;
+      row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(entry.first.first)]);
+      row.regime = entry.first.second;
       row.n = static_cast<int>(g.runs.size());
       row.attempts = static_cast<int>(g.points.size());
       row.sign_flips = g.sign_flips;

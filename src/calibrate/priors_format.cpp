@@ -755,8 +755,9 @@ std::string render_explain(const KeyExplanation& ex, const std::optional<Childre
     const std::string level = trimmed(ex.params.interval * 100.0, 1, 0);
     const std::string interval =
         last.interval || reason.empty()
-            ? fmt::format("{}% bootstrap interval over runs {} ({}the key's own q, widened to take in target_eff)",
-                          level, interval_text(last.interval), method)
+            ? fmt::format(
+                  "{}% bootstrap interval over runs {} ({}the key's own q, widened to take in target_eff)",
+                  level, interval_text(last.interval), method)
             : fmt::format("no {}% interval ({})", level, reason);
     out += fmt::format("  {}; last_seen {}; contradictions {}, infeasible {}\n", interval,
                        last.last_seen.value_or("-"), last.contradictions, last.infeasible);

@@ -329,10 +329,9 @@ TEST(RenderPriorsTable, AlignedWithTransferAndExclusions)
   EXPECT_NE(table.find("moe          0.9000      0.9036  1     1  0.600  0.9214  one run"), std::string::npos)
       << table;
   EXPECT_NE(table.find("multiply expected_e2e_gain_pct by median_ratio"), std::string::npos);
-  EXPECT_NE(
-      table.find(
-          "moe       decode     1         1        1.0000  -  one run   no               0               0  raw"),
-      std::string::npos)
+  EXPECT_NE(table.find("moe       decode     1         1        1.0000  -  one run   no               0      "
+                       "         0  raw"),
+            std::string::npos)
       << table;
   EXPECT_NE(table.find("3 attempts, 2 observations; excluded: unknown_class 1\n"), std::string::npos)
       << table;
