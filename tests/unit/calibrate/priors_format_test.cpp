@@ -583,7 +583,8 @@ TEST(RenderExplainJson, EveryStepObservationAndExclusion)
 
 TEST(SharedPath, SharesOfTheSeedAndEachQuantileAddUpToTheValue)
 {
-  // k = 3; gemm minus gfx942: W 1.25, q 0.85; gemm:gfx942: W 1.0, q 0.80.
+  // k = 3, passed explicitly (the shares' arithmetic for a given k, not the default k = 2);
+  // gemm minus gfx942: W 1.25, q 0.85; gemm:gfx942: W 1.0, q 0.80.
   // Last step: 1.0 / 4 = 0.25 of the value; 0.75 left. First: 0.75 · 1.25 / 4.25 = 0.220588;
   // seed 0.75 · 3 / 4.25 = 0.529412.
   ShrinkStep other{"gemm minus gfx942", 0.9, 5, 2, 1.25, 0.85, (3 * 0.9 + 1.25 * 0.85) / 4.25, {"x"}};
