@@ -93,7 +93,7 @@ struct ConfidenceWeights {
 constexpr std::uint64_t k_default_bootstrap_seed = 0x7266'6462'7072'6973ULL; // "rfdbpris"
 
 struct PriorsParams {
-  double prior_strength = 3.0;            // k ≥ 0, in units of observation weight
+  double prior_strength = 2.0;            // k ≥ 0, in units of observation weight
   double quantile = 0.75;                 // of e, in (0, 1]
   double iso_noise = domain::k_iso_noise; // isolated noise band (fraction): s > 1 + iso_noise is a win
   double e2e_noise_pct = domain::k_e2e_noise_pct; // e2e noise band (percent): d ≤ −this is a loss

@@ -166,7 +166,7 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
       ->type_name("DAYS")
       ->check(positive_number());
-  cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 3)")
+  cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 2)")
       ->type_name("K")
       ->check(non_negative_number());
   cmd->add_option("--confidence-weights", opts->confidence_weights,

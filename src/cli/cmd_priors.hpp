@@ -16,7 +16,7 @@ struct PriorsOptions {
   std::string as_of;        // YYYY-MM-DD; default: newest run date
   std::string since;        // YYYY-MM-DD
   std::optional<double> half_life_days;
-  double prior_strength = 3.0;
+  double prior_strength = 2.0;
   std::string confidence_weights; // "high=1,medium=0.6,low=0.25"
   std::string explain;            // CLASS[:GFX[:REGIME]]
   bool include_parity_fail = false;

@@ -462,8 +462,9 @@ TEST_F(DailyUse, ExportTableRoundsByColumn)
 TEST_F(DailyUse, PriorsCompareShowsBothDatesTheChangeAndTheOverlap)
 {
   // Before 2026-07-31 attention had one observation (paged attention, e = 0.2808,
-  // w = 0.6): (3 × 0.5 + 0.6 × 0.2808) / 3.6 = 0.4635; the Llama run of
-  // 2026-08-15 adds e = 0.58 (w = 1.0): 0.5278 (docs/estimator.md).
+  // w = 0.6), k = 2: (2 × 0.5 + 0.6 × 0.2808) / 2.6 = 0.4494; the Llama run of
+  // 2026-08-15 adds e = 0.58 (w = 1.0): (2 × 0.5 + 1.6 × 0.58) / 3.6 = 0.5356
+  // (docs/estimator.md); change 0.535556 − 0.449415 = 0.0861.
   const auto r = run_cli({"--db", db(), "priors", "--compare-as-of", "2026-07-31"});
   ASSERT_EQ(r.code, 0) << r.err;
   const json doc = json::parse(r.out);
@@ -471,11 +472,11 @@ TEST_F(DailyUse, PriorsCompareShowsBothDatesTheChangeAndTheOverlap)
   EXPECT_EQ(doc["after"]["as_of"], "2026-08-15");
   const json& attn = doc["priors"][3];
   ASSERT_EQ(attn["op_class"], "attn");
-  EXPECT_DOUBLE_EQ(attn["before"]["target_eff"].get<double>(), 0.4635);
+  EXPECT_DOUBLE_EQ(attn["before"]["target_eff"].get<double>(), 0.4494);
   EXPECT_EQ(attn["before"]["n"], 1);
-  EXPECT_DOUBLE_EQ(attn["after"]["target_eff"].get<double>(), 0.5278);
+  EXPECT_DOUBLE_EQ(attn["after"]["target_eff"].get<double>(), 0.5356);
   EXPECT_EQ(attn["after"]["n"], 2);
-  EXPECT_DOUBLE_EQ(attn["change"].get<double>(), 0.0644);
+  EXPECT_DOUBLE_EQ(attn["change"].get<double>(), 0.0861);
   // Before, attention rested on one run: no interval, so no overlap to judge.
   EXPECT_TRUE(attn["before"]["interval"].is_null());
   EXPECT_TRUE(attn["intervals_overlap"].is_null());

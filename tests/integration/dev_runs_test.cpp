@@ -309,7 +309,7 @@ const json& prior_row(const json& doc, const std::string& op, const std::string&
 }
 
 // The priors of the four dev runs, worked by hand from their expected
-// attempts under issue 9's rules (k = 3, q = weighted 75th percentile,
+// attempts under issue 9's rules (k = 2 since issue 28, q = weighted 75th percentile,
 // weights high 1 / medium 0.6 / low 0.25; measured predictions carry the
 // confidence their roofline-v1 file states: medium) and issue 28's split:
 // the k observations of one run on one kernel and one prediction weigh w/k.
@@ -334,10 +334,10 @@ TEST(DevRunPriors, MatchTheHandComputation)
   //   D6 A4 triton      post roofline 78.6 %  = 0.7860  w 0.15 (the deployed candidate)
   //   D7 A1 CK replay   0.472 × 1.9029 = 0.8982 w 0.25 (stage-A analytic, low)
   //   W = 0.85, 0.75·W = 0.6375: cumulative 0.15, 0.30, 0.45, 0.60, 0.85 → q = 0.8982
-  //   t = (3·0.90 + 0.85·0.89820) / 3.85 = 0.8996
-  // (Unsplit, D6 weighed 2.4 against D7's 0.25: W 2.65, q 0.8224, t 0.8636.)
+  //   t = (2·0.90 + 0.85·0.89817) / 2.85 = 0.8995
+  // (Unsplit, D6 weighed 2.4 against D7's 0.25: W 2.65, q 0.8224, t 0.8558.)
   const json& gemm = prior_row(doc, "gemm");
-  EXPECT_EQ(gemm.at("target_eff"), 0.8996);
+  EXPECT_EQ(gemm.at("target_eff"), 0.8995);
   EXPECT_EQ(gemm.at("n"), 5);
   EXPECT_EQ(gemm.at("runs"), 2);
   EXPECT_EQ(gemm.at("weight"), 0.85);
@@ -345,41 +345,41 @@ TEST(DevRunPriors, MatchTheHandComputation)
   EXPECT_EQ(gemm.at("measured"), 4); // D6's baseline roofline-v1
   EXPECT_EQ(gemm.at("analytic"), 1); // D7's stage A
   // All of gemm's evidence is gfx950 decode: each finer key equals the class.
-  EXPECT_EQ(prior_row(doc, "gemm", "gfx950").at("target_eff"), 0.8996);
-  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8996);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950").at("target_eff"), 0.8995);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8995);
 
   // moe: D9 A2 post roofline 80.3 % (w 0.6). D7's tunes (1.028×, 1.034×) are
-  // inside the 3.4 % band. t = (2.7 + 0.6·0.803) / 3.6 = 0.8838.
+  // inside the 3.4 % band. t = (1.8 + 0.6·0.803) / 2.6 = 0.8776.
   const json& moe = prior_row(doc, "moe");
-  EXPECT_EQ(moe.at("target_eff"), 0.8838);
+  EXPECT_EQ(moe.at("target_eff"), 0.8776);
   EXPECT_EQ(moe.at("n"), 1);
-  EXPECT_EQ(prior_row(doc, "moe", "gfx942").at("target_eff"), 0.8838);
+  EXPECT_EQ(prior_row(doc, "moe", "gfx942").at("target_eff"), 0.8776);
   // moe:gfx950 has no evidence: the class value, and its nearest key.
   const json& moe950 = prior_row(doc, "moe", "gfx950");
   EXPECT_EQ(moe950.at("source"), "parent");
-  EXPECT_EQ(moe950.at("target_eff"), 0.8838);
-  EXPECT_EQ(moe950.at("nearest"), json::parse(R"([{"key": "moe:gfx942", "target_eff": 0.8838}])"));
+  EXPECT_EQ(moe950.at("target_eff"), 0.8776);
+  EXPECT_EQ(moe950.at("nearest"), json::parse(R"([{"key": "moe:gfx942", "target_eff": 0.8776}])"));
 
   // attn: D8 only (gfx950), the parity-failed aggressive rewrite (2.347×) excluded:
   //   A1 launcher  0.432 × 1.10  = 0.4752 (decode)   A2 rewrite post 71.8 % = 0.7180 (decode)
   //   A4 pow2 cut  0.614 × 1.194 = 0.7331 (prefill)  A5 rebind  post 64.9 % = 0.6490 (prefill)
   //   w 0.6 each, split in two per prediction (decode kernel {A1, A2}, prefill
   //   kernel {A4, A5}): 0.3 each. W = 1.2, 0.75·W = 0.9: 0.4752, 0.6490, 0.7180
-  //   (cum 0.9) → q 0.718; attn = (1.5 + 1.2·0.718) / 4.2 = 0.5623 (= attn:gfx950)
+  //   (cum 0.9) → q 0.718; attn = (1.0 + 1.2·0.718) / 3.2 = 0.58175 → 0.5818 (= attn:gfx950)
   //   attn:gfx950:decode: gfx950 minus decode = {0.7331, 0.649}, W 0.6 → q 0.7331:
-  //     (1.5 + 0.6·0.73312)/3.6 = 0.53885; own {0.4752, 0.718} → q 0.718:
-  //     (3·0.53885 + 0.6·0.718)/3.6 = 0.5687
-  //   attn:gfx950:prefill: gfx950 minus prefill = {0.4752, 0.718} → (1.5 + 0.4308)/3.6 = 0.53633;
-  //     own q 0.7331: (3·0.53633 + 0.6·0.73312)/3.6 = 0.5691
-  EXPECT_EQ(prior_row(doc, "attn").at("target_eff"), 0.5623);
+  //     (1.0 + 0.6·0.73312)/2.6 = 0.55380; own {0.4752, 0.718} → q 0.718:
+  //     (2·0.55380 + 0.6·0.718)/2.6 = 0.5917
+  //   attn:gfx950:prefill: gfx950 minus prefill = {0.4752, 0.718} → (1.0 + 0.4308)/2.6 = 0.55031;
+  //     own q 0.7331: (2·0.55031 + 0.6·0.73312)/2.6 = 0.5925
+  EXPECT_EQ(prior_row(doc, "attn").at("target_eff"), 0.5818);
   EXPECT_EQ(prior_row(doc, "attn").at("n"), 4);
   EXPECT_EQ(prior_row(doc, "attn").at("weight"), 1.2);
   EXPECT_EQ(prior_row(doc, "attn").at("runs"), 1);
   EXPECT_TRUE(prior_row(doc, "attn").at("interval").is_null()); // one run: D8
   EXPECT_EQ(prior_row(doc, "attn").at("interval_reason"), "one run");
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950").at("target_eff"), 0.5623);
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.5687);
-  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "prefill").at("target_eff"), 0.5691);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950").at("target_eff"), 0.5818);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.5917);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "prefill").at("target_eff"), 0.5925);
   EXPECT_EQ(prior_row(doc, "elementwise").at("source"), "seed");
 
   // e2e transfer, x = clamp(d / c, −1, 2), c = pct × (1 − 1/s):

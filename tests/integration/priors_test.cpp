@@ -3,13 +3,13 @@
 // database, the empty database, determinism (ingest order, --as-of),
 // retract/restore, --since and usage errors.
 //
-// Hand-checked values (tests/fixtures/runs/README.md, k = 3, q = weighted
+// Hand-checked values (tests/fixtures/runs/README.md, k = 2, q = weighted
 // 75th percentile, weights high 1.0 / medium 0.6 / low 0.25):
-//   moe  e = 0.88 × 1.047 = 0.92136, w 0.6: (3·0.90 + 0.6·0.92136) / 3.6 = 0.90356
-//   attn e = 0.18 × 1.56  = 0.2808,  w 0.6: (3·0.50 + 0.6·0.2808)  / 3.6 = 0.46347
-//   gemm e = 0.62 × 1.28  = 0.7936,  w 0.25: (3·0.90 + 0.25·0.7936) / 3.25 = 0.89182
+//   moe  e = 0.88 × 1.047 = 0.92136, w 0.6: (2·0.90 + 0.6·0.92136) / 2.6 = 0.90493
+//   attn e = 0.18 × 1.56  = 0.2808,  w 0.6: (2·0.50 + 0.6·0.2808)  / 2.6 = 0.44942
+//   gemm e = 0.62 × 1.28  = 0.7936,  w 0.25: (2·0.90 + 0.25·0.7936) / 2.25 = 0.88818
 //   attn with run 3 (e = 0.58 from the post roofline, w 1.0): W 1.6, q 0.58,
-//        (3·0.50 + 1.6·0.58) / 4.6 = 0.52783; 1.72 > 1.613 × 1.034: 1 contradiction
+//        (2·0.50 + 1.6·0.58) / 3.6 = 0.53556; 1.72 > 1.613 × 1.034: 1 contradiction
 #include "support/helpers.hpp"
 
 #include <gtest/gtest.h>
@@ -111,7 +111,7 @@ TEST(Priors, CanonicalRunLiftsMoeAndPullsAttnBelowTheSeed)
   EXPECT_EQ(doc["as_of"], "2026-06-12");
 
   const json moe = class_row(doc, "moe");
-  EXPECT_DOUBLE_EQ(moe["target_eff"].get<double>(), 0.9036);
+  EXPECT_DOUBLE_EQ(moe["target_eff"].get<double>(), 0.9049); // (2·0.90 + 0.6·0.92136) / 2.6
   EXPECT_DOUBLE_EQ(moe["statistic"].get<double>(), 0.9214);
   EXPECT_DOUBLE_EQ(moe["weight"].get<double>(), 0.6);
   EXPECT_EQ(moe["n"], 1);
@@ -121,7 +121,7 @@ TEST(Priors, CanonicalRunLiftsMoeAndPullsAttnBelowTheSeed)
   EXPECT_EQ(moe["last_seen"], "2026-06-12");
 
   const json attn = class_row(doc, "attn");
-  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.4635);
+  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.4494); // (2·0.50 + 0.6·0.2808) / 2.6
   EXPECT_DOUBLE_EQ(attn["statistic"].get<double>(), 0.2808);
   EXPECT_EQ(attn["n"], 1);
   EXPECT_EQ(attn["contradictions"], 0);
@@ -147,19 +147,21 @@ TEST_F(PriorsSample, ThreeRunValuesMatchTheHandComputation)
 {
   const json doc = priors_json(s_db);
   EXPECT_EQ(doc["as_of"], "2026-08-15");
-  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8918);
-  EXPECT_DOUBLE_EQ(class_row(doc, "moe")["target_eff"].get<double>(), 0.9036);
+  // k = 2: gemm (W 0.25, q 0.7936): (1.8 + 0.25·0.7936) / 2.25 = 0.88818;
+  // moe (W 0.6, q 0.92136): (1.8 + 0.552816) / 2.6 = 0.90493.
+  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8882);
+  EXPECT_DOUBLE_EQ(class_row(doc, "moe")["target_eff"].get<double>(), 0.9049);
   // The suspect norm (raw 1.35) and the 1.03× hipBLASLt retune change nothing.
   EXPECT_EQ(class_row(doc, "elementwise")["n"], 0);
   EXPECT_EQ(class_row(doc, "gemm")["n"], 1);
   const json attn = class_row(doc, "attn");
-  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.5278);
+  EXPECT_DOUBLE_EQ(attn["target_eff"].get<double>(), 0.5356); // (2·0.50 + 1.6·0.58) / 3.6
   EXPECT_DOUBLE_EQ(attn["statistic"].get<double>(), 0.58);
   EXPECT_DOUBLE_EQ(attn["weight"].get<double>(), 1.6);
   EXPECT_EQ(attn["contradictions"], 1);
   // Two runs, one observation each (e 0.2808 w 0.6; e 0.58 w 1). Resampling
   // the runs: {1, 1} → q 0.2808 (probability 1/4), {1, 2} and {2, 2} → q 0.58,
-  // so the bootstrap of q spans [0.2808, 0.58], which holds t = 0.5278.
+  // so the bootstrap of q spans [0.2808, 0.58], which holds t = 0.5356.
   // (Issue 9 mapped each resample through the shrink with the parent fixed:
   // [0.4374, 0.532], an interval of the shrunk value that no run's q lies in.)
   EXPECT_EQ(attn["interval"], json::array({0.2808, 0.58}));
@@ -205,11 +207,11 @@ TEST_F(PriorsSample, GoldenByClassGfxRegime)
   const json doc = priors_json(s_db, {"--by", "class,gfx,regime"});
   // Both attn observations are on gfx950 (attn minus gfx950 is empty), so
   // attn:gfx950 holds the class's evidence and has its value, counted once:
-  // (3·0.50 + 1.6·0.58) / 4.6 = 0.52783 — not shrunk again to 0.546.
+  // (2·0.50 + 1.6·0.58) / 3.6 = 0.53556 — not shrunk again to 0.5553.
   bool found = false;
   for (const auto& row : doc["priors"]) {
     if (row["op_class"] == "attn" && row["gfx"] == "gfx950" && row["regime"].is_null()) {
-      EXPECT_DOUBLE_EQ(row["target_eff"].get<double>(), 0.5278);
+      EXPECT_DOUBLE_EQ(row["target_eff"].get<double>(), 0.5356);
       EXPECT_EQ(row["runs"], 2);
       found = true;
     }
@@ -230,8 +232,8 @@ TEST_F(PriorsSample, GoldenExplain)
   // Both observations are gfx950's: the class's evidence is counted once.
   EXPECT_NE(r.out.find("  attn minus gfx950: no observations, 0.5000 unchanged\n"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("(3*0.5000 + 1.600*0.5800) / (3 + 1.600) = 0.5278"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Result: attn:gfx950 target_eff 0.5278"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(2*0.5000 + 1.600*0.5800) / (2 + 1.600) = 0.5356"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Result: attn:gfx950 target_eff 0.5356"), std::string::npos) << r.out;
   RFDB_EXPECT_GOLDEN("priors/explain_attn_gfx950.txt", r.out);
 }
 
@@ -244,13 +246,13 @@ TEST_F(PriorsSample, ExplainAsJson)
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["key"], "attn:gfx950");
   EXPECT_EQ(doc["as_of"], "2026-08-15");
-  EXPECT_DOUBLE_EQ(doc["target_eff"].get<double>(), 0.5278);
+  EXPECT_DOUBLE_EQ(doc["target_eff"].get<double>(), 0.5356);
   ASSERT_EQ(doc["steps"].size(), 2U);
   EXPECT_EQ(doc["steps"][0]["set"], "attn minus gfx950");
   EXPECT_TRUE(doc["steps"][0]["statistic"].is_null());
   EXPECT_DOUBLE_EQ(doc["steps"][1]["weight"].get<double>(), 1.6);
   EXPECT_DOUBLE_EQ(doc["steps"][1]["statistic"].get<double>(), 0.58);
-  EXPECT_DOUBLE_EQ(doc["steps"][1]["to"].get<double>(), 0.5278);
+  EXPECT_DOUBLE_EQ(doc["steps"][1]["to"].get<double>(), 0.5356);
   ASSERT_EQ(doc["observations"].size(), 2U);
   EXPECT_EQ(doc["observations"][1]["kernel"], "decode_attention");
   EXPECT_EQ(doc["observations"][1]["e_from_post"], true);
@@ -402,7 +404,7 @@ TEST(Priors, RetractRemovesARunsEvidenceAndRestoreBringsItBack)
   ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_attn_run, "--reason", "x"}).code, 0);
   const json retracted = priors_json(db);
   // Only the canonical run's attention observation is left.
-  EXPECT_DOUBLE_EQ(class_row(retracted, "attn")["target_eff"].get<double>(), 0.4635);
+  EXPECT_DOUBLE_EQ(class_row(retracted, "attn")["target_eff"].get<double>(), 0.4494);
   EXPECT_EQ(class_row(retracted, "attn")["n"], 1);
   EXPECT_EQ(class_row(retracted, "attn")["contradictions"], 0);
   EXPECT_EQ(retracted["as_of"], "2026-07-03"); // the newest remaining run
@@ -421,9 +423,10 @@ TEST_F(PriorsSample, SinceDropsEarlierRuns)
   EXPECT_EQ(moe["n"], 0);
   EXPECT_EQ(moe["source"], "seed");
   EXPECT_DOUBLE_EQ(moe["target_eff"].get<double>(), 0.9);
-  // attn from run 3 alone: (3·0.5 + 1.0·0.58) / 4 = 0.52.
-  EXPECT_DOUBLE_EQ(class_row(doc, "attn")["target_eff"].get<double>(), 0.52);
-  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8918);
+  // attn from run 3 alone: (2·0.5 + 1.0·0.58) / 3 = 0.52667.
+  EXPECT_DOUBLE_EQ(class_row(doc, "attn")["target_eff"].get<double>(), 0.5267);
+  // gemm (W 0.25, q 0.7936): (2·0.90 + 0.25·0.7936) / 2.25 = 0.88818.
+  EXPECT_DOUBLE_EQ(class_row(doc, "gemm")["target_eff"].get<double>(), 0.8882);
   // A window after every run leaves the seeds.
   const json none = priors_json(s_db, {"--since", "2026-09-01"});
   for (const auto& row : none["priors"]) {

@@ -57,9 +57,9 @@ TEST_F(ReportSample, GoldenPlaybookForTheThreeRuns)
                            "meta-llama/Llama-3.1-70B-Instruct) on 2 GPUs (gfx942, gfx950), 2026-06-12 to "
                            "2026-08-15; 0 imported findings; as of 2026-11-30.\n"));
   EXPECT_TRUE(
-      contains(md, "| moe | 0.9000 | 0.9036 | 1 | 1 | 0 | 1 | one run | 0 | 2026-06-12 | calibrated |\n"));
+      contains(md, "| moe | 0.9000 | 0.9049 | 1 | 1 | 0 | 1 | one run | 0 | 2026-06-12 | calibrated |\n"));
   EXPECT_TRUE(contains(
-      md, "| attn | 0.5000 | 0.5278 | 2 | 2 | 1 | 1 | [0.2808, 0.5800] | 1 | 2026-08-15 | calibrated |\n"));
+      md, "| attn | 0.5000 | 0.5356 | 2 | 2 | 1 | 1 | [0.2808, 0.5800] | 1 | 2026-08-15 | calibrated |\n"));
   EXPECT_TRUE(contains(md, "disagreed on the top kernel in 1 of 4 rounds; the pct_gpu_time pick realized "
                            "more in 0, the expected-gain pick in 1"));
   EXPECT_TRUE(
@@ -80,8 +80,8 @@ TEST(Report, GoldenPlaybookForASingleRun)
   const auto r = report(db, {"--as-of", "2026-11-30"});
   ASSERT_EQ(r.code, 0) << r.err;
   // One run on one gfx: attn:gfx950 holds attn's evidence and has its value
-  // (3·0.50 + 0.6·0.2808)/3.6 = 0.4635, not shrunk a second time (0.4330).
-  EXPECT_TRUE(contains(r.out, "| attn:gfx950 | 0.5000 | 0.4635 | 1 |"));
+  // (2·0.50 + 0.6·0.2808)/2.6 = 0.4494 (k = 2), not shrunk a second time (0.4105).
+  EXPECT_TRUE(contains(r.out, "| attn:gfx950 | 0.5000 | 0.4494 | 1 |"));
   // The authored attention kernel's A/B never finished (gate incomplete, no
   // e2e result): measured isolated only, so not a What works finding.
   EXPECT_FALSE(contains(r.out, "- \u2605 authored triton kernel"));
@@ -137,7 +137,7 @@ TEST_F(ReportSample, GoldenPlaybookForGfx950)
   EXPECT_FALSE(contains(r.out, k_gemm_run)); // the gfx942 run
   EXPECT_FALSE(contains(r.out, "gemm:gfx942"));
   // Class-level priors pool every GPU: the same numbers `rfdb priors` prints.
-  EXPECT_TRUE(contains(r.out, "| gemm | 0.9000 | 0.8918 | 1 |"));
+  EXPECT_TRUE(contains(r.out, "| gemm | 0.9000 | 0.8882 | 1 |"));
   // The GPU id is matched case-insensitively.
   EXPECT_EQ(report(s_db, {"--gfx", "GFX950", "--as-of", "2026-11-30"}).out, r.out);
   RFDB_EXPECT_GOLDEN("report/gfx950.md", r.out);

@@ -1,5 +1,5 @@
 # target_eff priors (fraction of roofline) calibrated by `rfdb priors`, as of 2026-08-24.
-# Levels: class,gfx; prior strength k=3. Regenerate rather than edit.
+# Levels: class,gfx; prior strength k=2. Regenerate rather than edit.
 # *_EVIDENCE: per value, n observations, runs (distinct runs), source (calibrated: its own
 # observations; parent: copied from its parent key; seed: no observations in the class) and
 # the 90 % interval [lo, hi] (None: fewer than 2 runs, or no observations).

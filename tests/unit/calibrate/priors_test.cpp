@@ -193,7 +193,7 @@ TEST(ComputePriors, CanonicalRunClassValues)
   EXPECT_EQ(moe.n, 1);
   EXPECT_DOUBLE_EQ(moe.weight, 0.6);
   EXPECT_NEAR(*moe.statistic, 0.92136, 1e-12);
-  EXPECT_NEAR(moe.target_eff, 0.903560, 1e-9); // (3·0.90 + 0.6·0.92136) / 3.6
+  EXPECT_NEAR(moe.target_eff, 0.9049292308, 1e-9); // (2·0.90 + 0.6·0.92136) / 2.6
   EXPECT_EQ(moe.source, PriorSource::calibrated);
   EXPECT_EQ(moe.contradictions, 0);
   EXPECT_EQ(moe.last_seen, "2025-05-20");
@@ -202,7 +202,7 @@ TEST(ComputePriors, CanonicalRunClassValues)
   EXPECT_EQ(moe.interval_reason, "one run");
   EXPECT_EQ(moe.runs, 1);
   const PriorRow& attn = row(r, "attn");
-  EXPECT_NEAR(attn.target_eff, 0.4634667, 1e-7); // (3·0.50 + 0.6·0.2808) / 3.6
+  EXPECT_NEAR(attn.target_eff, 0.4494154, 1e-7); // (2·0.50 + 0.6·0.2808) / 2.6
   EXPECT_LT(attn.target_eff, 0.50);
   EXPECT_EQ(attn.contradictions, 0);
   const PriorRow& gemm = row(r, "gemm");
@@ -245,7 +245,7 @@ TEST(ComputePriors, InfeasibleIsNoObservationButCountsTwice)
   EXPECT_EQ(moe.n, 1);
   EXPECT_EQ(moe.infeasible, 1);
   EXPECT_EQ(moe.contradictions, 1);
-  EXPECT_NEAR(moe.target_eff, 0.903560, 1e-9); // unchanged by it
+  EXPECT_NEAR(moe.target_eff, 0.9049292308, 1e-9); // unchanged by it
   ASSERT_EQ(r.excluded.size(), 1U);
   EXPECT_EQ(r.excluded[0].reason, ExclusionReason::infeasible);
 }
@@ -378,12 +378,12 @@ TEST(ComputePriors, AddingAnObservationAboveTheValueNeverLowersIt)
 TEST(ComputePriors, AddedEvidenceCanLowerTheValueWhenTheQuantileIsBelowTheParent)
 {
   // The issue's "never lowers" holds only when q ≥ parent: here q = 0.5 < 0.90,
-  // t = (3·0.9 + 1·0.5)/4 = 0.8; adding e = 0.85 (> t) at weight 0.25 leaves
-  // q at 0.5 and adds weight to it: t = (2.7 + 1.25·0.5)/4.25 = 0.782353.
+  // k = 2: t = (2·0.9 + 1·0.5)/3 = 0.766667; adding e = 0.85 (> t) at weight
+  // 0.25 leaves q at 0.5 and adds weight to it: t = (1.8 + 1.25·0.5)/3.25 = 0.746154.
   std::vector<Observation> in = {obs("gemm", "g", "r", 0.25, 2.0, "high")};
-  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 0.8, 1e-12);
+  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 2.3 / 3.0, 1e-12);
   in.push_back(obs("gemm", "g", "r", 0.5, 1.7, "low"));
-  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 3.325 / 4.25, 1e-12);
+  EXPECT_NEAR(row(compute(in), "gemm").target_eff, 2.425 / 3.25, 1e-12);
 }
 
 TEST(ComputePriors, HierarchyShrinksEachLevelTowardItsParent)
@@ -426,31 +426,33 @@ TEST(ComputePriors, HierarchyShrinksEachLevelTowardItsParent)
                                                   "attn:gfx950",
                                                   "attn:gfx950:decode"};
   EXPECT_EQ(keys, expected_keys);
-  // moe class: W 2, q = 0.95 (target 1.5: 0.80 → 1, 0.95 → 2); t = (2.7 + 1.9)/5 = 0.92.
+  // k = 2. moe class: W 2, q = 0.95 (target 1.5: 0.80 → 1, 0.95 → 2);
+  // t = (1.8 + 1.9)/4 = 0.925.
   const double moe = row(r, "moe").target_eff;
-  EXPECT_NEAR(moe, 0.92, 1e-12);
+  EXPECT_NEAR(moe, 0.925, 1e-12);
   // Each observation counts once on the path from the seed (issue 9):
   // moe:gfx950 = shrink(shrink(0.90, moe minus gfx950 = {0.80}), {0.95})
-  //            = shrink((2.7 + 0.80)/4 = 0.875, {0.95}) = (2.625 + 0.95)/4 = 0.89375.
-  EXPECT_NEAR(row(r, "moe:gfx950").parent, 0.875, 1e-12);
-  EXPECT_NEAR(row(r, "moe:gfx950").target_eff, 0.89375, 1e-12);
+  //            = shrink((1.8 + 0.80)/3 = 0.866667, {0.95})
+  //            = (1.733333 + 0.95)/3 = 0.894444.
+  EXPECT_NEAR(row(r, "moe:gfx950").parent, 2.6 / 3.0, 1e-12);
+  EXPECT_NEAR(row(r, "moe:gfx950").target_eff, (2.0 * 2.6 / 3.0 + 0.95) / 3.0, 1e-12);
   // moe:gfx950:decode holds the same evidence as moe:gfx950 (gfx950 minus
   // decode is empty), so it has the same value: no second shrink.
-  EXPECT_NEAR(row(r, "moe:gfx950:decode").parent, 0.875, 1e-12);
+  EXPECT_NEAR(row(r, "moe:gfx950:decode").parent, 2.6 / 3.0, 1e-12);
   EXPECT_DOUBLE_EQ(row(r, "moe:gfx950:decode").target_eff, row(r, "moe:gfx950").target_eff);
-  // moe:gfx942 = shrink((2.7 + 0.95)/4 = 0.9125, {0.80}) = (2.7375 + 0.80)/4 = 0.884375;
+  // moe:gfx942 = shrink((1.8 + 0.95)/3 = 0.916667, {0.80}) = (1.833333 + 0.80)/3 = 0.877778;
   // its decode child has no evidence → its parent's value.
-  EXPECT_NEAR(row(r, "moe:gfx942").target_eff, 0.884375, 1e-12);
+  EXPECT_NEAR(row(r, "moe:gfx942").target_eff, (2.0 * 2.75 / 3.0 + 0.80) / 3.0, 1e-12);
   const PriorRow& empty = row(r, "moe:gfx942:decode");
   EXPECT_EQ(empty.source, PriorSource::parent);
   EXPECT_EQ(empty.n, 0);
   EXPECT_DOUBLE_EQ(empty.target_eff, row(r, "moe:gfx942").target_eff);
   EXPECT_FALSE(empty.interval.has_value());
-  // attn: class (1.5 + 0.4)/4 = 0.475. attn:gfx950 has nothing, and attn
-  // minus gfx950 = {0.40}, so it shows the class value 0.475 (source parent).
-  EXPECT_NEAR(row(r, "attn").target_eff, 0.475, 1e-12);
+  // attn: class (1.0 + 0.4)/3 = 0.466667. attn:gfx950 has nothing, and attn
+  // minus gfx950 = {0.40}, so it shows the class value 0.466667 (source parent).
+  EXPECT_NEAR(row(r, "attn").target_eff, 1.4 / 3.0, 1e-12);
   EXPECT_EQ(row(r, "attn:gfx950").source, PriorSource::parent);
-  EXPECT_NEAR(row(r, "attn:gfx950").target_eff, 0.475, 1e-12);
+  EXPECT_NEAR(row(r, "attn:gfx950").target_eff, 1.4 / 3.0, 1e-12);
   // attn:gfx942 holds all of attn's evidence: exactly the class value.
   EXPECT_DOUBLE_EQ(row(r, "attn:gfx942").target_eff, row(r, "attn").target_eff);
   EXPECT_EQ(row(r, "moe:gfx950").runs, 1);
@@ -493,6 +495,7 @@ TEST(ComputePriors, HalfLifeDownweightsOldEvidence)
 {
   // Two high-confidence observations: e 0.5 (60 days old → w 0.25), e 0.95
   // (today → w 1). W 1.25, target 0.9375: 0.5 → 0.25, 0.95 → 1.25 → q 0.95.
+  // k = 2: t = (1.8 + 1.25·0.95)/3.25 = 0.919231.
   std::vector<Observation> in = {obs("gemm", "g", "r", 0.25, 2.0, "high", "2025-03-02"),
                                  obs("gemm", "g", "r", 0.5, 1.9, "high", "2025-05-01")};
   PriorsParams p;
@@ -500,7 +503,7 @@ TEST(ComputePriors, HalfLifeDownweightsOldEvidence)
   const PriorRow gemm = row(compute(in, p), "gemm");
   EXPECT_NEAR(gemm.weight, 1.25, 1e-12);
   EXPECT_NEAR(*gemm.statistic, 0.95, 1e-12);
-  EXPECT_NEAR(gemm.target_eff, (2.7 + 1.25 * 0.95) / 4.25, 1e-12);
+  EXPECT_NEAR(gemm.target_eff, (1.8 + 1.25 * 0.95) / 3.25, 1e-12);
 }
 
 TEST(ComputePriors, IntervalBracketsSpreadEvidence)
@@ -664,8 +667,8 @@ TEST(ParityFail, IsNoObservationUnlessAskedFor)
   EXPECT_EQ(r.excluded[0].reason, ExclusionReason::parity_fail);
   PriorsParams p;
   p.include_parity_fail = true;
-  // (3·0.5 + 1·0.95)/4 = 0.6125.
-  EXPECT_NEAR(row(compute({wrong}, p), "attn").target_eff, 0.6125, 1e-12);
+  // k = 2: (2·0.5 + 1·0.95)/3 = 0.65.
+  EXPECT_NEAR(row(compute({wrong}, p), "attn").target_eff, 0.65, 1e-12);
   Observation fail = obs("attn", "gfx950", "decode", 0.5, 1.9);
   fail.output_parity = "fail";
   EXPECT_TRUE(parity_failed(fail));
@@ -779,8 +782,8 @@ TEST(SplitWeights, CandidatesOnOnePredictionShareOneUnit)
   // Run A: four candidates on kernel K, one prediction (roofline_pct 0.4,
   // high): e 0.60, 0.64, 0.68, 0.72, each w 1/4. Run B: kernel L, e 0.80, w 1.
   // W = 2; 0.75·2 = 1.5 is reached at 0.80 (cumulative 0.25, 0.5, 0.75, 1, 2):
-  // q = 0.80, t = (3·0.90 + 2·0.80)/5 = 0.86. Unsplit, W would be 5 and
-  // q 0.72 (cumulative 1, 2, 3, 4 ≥ 3.75): t = (2.7 + 3.6)/8 = 0.7875.
+  // q = 0.80, t = (2·0.90 + 2·0.80)/4 = 0.85. Unsplit, W would be 5 and
+  // q 0.72 (cumulative 1, 2, 3, 4 ≥ 3.75): t = (1.8 + 3.6)/7 = 0.771429.
   std::vector<Observation> in;
   for (const double s : {1.5, 1.6, 1.7, 1.8}) {
     Observation o = obs("gemm", "gfx942", "decode", 0.4, s, "high");
@@ -797,13 +800,13 @@ TEST(SplitWeights, CandidatesOnOnePredictionShareOneUnit)
   EXPECT_EQ(gemm.runs, 2);
   EXPECT_NEAR(gemm.weight, 2.0, 1e-12);
   EXPECT_NEAR(*gemm.statistic, 0.80, 1e-12);
-  EXPECT_NEAR(gemm.target_eff, 0.86, 1e-12);
+  EXPECT_NEAR(gemm.target_eff, 0.85, 1e-12);
   // --explain lists each candidate at its share of the unit.
   const auto ex = explain_priors(in, {}, *parse_priors_key("gemm"));
   ASSERT_TRUE(ex.has_value());
   ASSERT_EQ(ex->observations.size(), 5U);
   EXPECT_NEAR(ex->observations[0].evaluation.weight, 0.25, 1e-12);
-  EXPECT_NEAR(ex->chain[0].target_eff, 0.86, 1e-12);
+  EXPECT_NEAR(ex->chain[0].target_eff, 0.85, 1e-12);
   // Another prediction on the same kernel (a new verdict: another
   // roofline_pct) is a group of its own: with the fourth candidate on
   // roofline_pct 0.36 (e 0.648) the groups are A/K/0.4 (3 × 1/3), A/K/0.36 (1)
@@ -923,26 +926,26 @@ TEST(E2eTransfer, TwoRunSnapshotJsonSaysCapped)
 
 TEST(ComputePriors, TwoGfxWorkedByHand)
 {
-  // gemm, k = 3, all weight 1 (high), seed 0.90:
+  // gemm, k = 2 (the default), all weight 1 (high), seed 0.90:
   //   gfx942: e 0.60 (run a), 0.70 (run b);  gfx950: e 0.95 (run c).
   // gemm: W 3, e sorted 0.60 0.70 0.95, 0.75·3 = 2.25 → q 0.95;
-  //       (2.7 + 2.85)/6 = 0.925.
-  // gemm:gfx942: gemm minus gfx942 = {0.95}: (2.7 + 0.95)/4 = 0.9125;
-  //       own W 2, 0.75·2 = 1.5 → q 0.70: (2.7375 + 1.4)/5 = 0.8275.
-  // gemm:gfx950: gemm minus gfx950 = {0.60, 0.70} → q 0.70: (2.7 + 1.4)/5 = 0.82;
-  //       own {0.95}: (2.46 + 0.95)/4 = 0.8525.
+  //       (1.8 + 2.85)/5 = 0.93.
+  // gemm:gfx942: gemm minus gfx942 = {0.95}: (1.8 + 0.95)/3 = 0.916667;
+  //       own W 2, 0.75·2 = 1.5 → q 0.70: (1.833333 + 1.4)/4 = 0.808333.
+  // gemm:gfx950: gemm minus gfx950 = {0.60, 0.70} → q 0.70: (1.8 + 1.4)/4 = 0.80;
+  //       own {0.95}: (1.6 + 0.95)/3 = 0.85.
   PriorsParams p;
   p.level = PriorsLevel::op_class_gfx;
   std::vector<Observation> in = {obs("gemm", "gfx942", "decode", 0.5, 1.2, "high", "2025-05-01"),
                                  obs("gemm", "gfx942", "decode", 0.5, 1.4, "high", "2025-05-02"),
                                  obs("gemm", "gfx950", "decode", 0.5, 1.9, "high", "2025-05-03")};
   const auto r = compute(in, p);
-  EXPECT_NEAR(row(r, "gemm").target_eff, 0.925, 1e-12);
-  EXPECT_NEAR(row(r, "gemm:gfx942").parent, 0.9125, 1e-12);
-  EXPECT_NEAR(row(r, "gemm:gfx942").target_eff, 0.8275, 1e-12);
+  EXPECT_NEAR(row(r, "gemm").target_eff, 0.93, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx942").parent, 2.75 / 3.0, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx942").target_eff, (2.0 * 2.75 / 3.0 + 1.4) / 4.0, 1e-12);
   EXPECT_EQ(row(r, "gemm:gfx942").runs, 2);
-  EXPECT_NEAR(row(r, "gemm:gfx950").parent, 0.82, 1e-12);
-  EXPECT_NEAR(row(r, "gemm:gfx950").target_eff, 0.8525, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx950").parent, 0.80, 1e-12);
+  EXPECT_NEAR(row(r, "gemm:gfx950").target_eff, 0.85, 1e-12);
   EXPECT_EQ(row(r, "gemm").runs, 3);
   EXPECT_EQ(row(r, "gemm").n, 3);
 }
@@ -1023,7 +1026,7 @@ TEST(ExplainPriors, ChainAndMembersOfAKey)
   EXPECT_EQ(ex->chain[0].n, 2);
   EXPECT_EQ(ex->chain[1].n, 1);
   // moe:gfx950's parent is the seed shrunk by moe minus gfx950 (the gfx942
-  // observation, e = 0.5 × 1.8 = 0.90): (2.7 + 0.9)/4 = 0.90.
+  // observation, e = 0.5 × 1.8 = 0.90): (2·0.9 + 0.9)/3 = 0.90.
   EXPECT_NEAR(ex->chain[1].parent, 0.90, 1e-12);
   // moe:gfx950:decode holds moe:gfx950's evidence: same value.
   EXPECT_DOUBLE_EQ(ex->chain[2].target_eff, ex->chain[1].target_eff);
