@@ -102,17 +102,17 @@ std::optional<double> case_mix_attainable(std::span<const CaseShare> cases)
 {
   double total = 0.0;
   for (const auto& c : cases) {
-    if (!(c.time_share > 0.0) || !(c.attainable_speedup > 0.0)) {
+    if (!(c.time_share >= 0.0) || !(c.attainable_speedup > 0.0)) {
       return std::nullopt;
     }
     total += c.time_share;
   }
-  if (cases.empty()) {
+  if (!(total > 0.0) || !std::isfinite(total)) {
     return std::nullopt;
   }
   double inverse = 0.0;
   for (const auto& c : cases) {
-    inverse += (c.time_share / total) / c.attainable_speedup;
+    inverse += (c.time_share / total) / c.attainable_speedup; // a case holding no time adds nothing
   }
   return 1.0 / inverse;
 }

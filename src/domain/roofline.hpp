@@ -104,7 +104,8 @@ struct CaseShare {
 // Attainable speedup (×) of a kernel whose time is split over `cases`, by
 // Amdahl over the cases: 1 / Σ_i (t_i / a_i) with t_i the time shares
 // (normalised to sum 1) and a_i each case's attainable_speedup. nullopt
-// when `cases` is empty or a share or an attainable is not positive.
+// when the shares do not sum to a positive number, a share is negative or an
+// attainable is not positive; a case with share 0 holds no time and adds nothing.
 std::optional<double> case_mix_attainable(std::span<const CaseShare> cases);
 
 // The regime the case mix keys: the regime with the largest summed time

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace rfdb::ingest {
 
@@ -200,66 +201,117 @@ Result<void> read_guidance(const json& doc, const std::string& id, Verdict& v)
   std::optional<std::string> reason;
   RFDB_TRY_ASSIGN(reason, get_string(guidance_case(doc, id), "reason", "/guidance/cases"));
   if (reason && !reason->empty()) {
-    v.guidance = util::lower_ascii(*reason);
+    v.guidance = util::lower_ascii(util::trim(*reason));
   }
   return {};
 }
 
 // Every matched case with a usable efficiency, as a CaseShare against the
-// verdict's target_eff: its time share is the guidance's time_share, else
-// the case's weight, normalised over these cases. A case with an infeasible
-// efficiency (the suspect rule) or no positive share is left out. Fewer
-// than two cases, or a matched case that states no time weight at all: no
-// mix (the single-case verdict, unchanged).
-Result<std::vector<domain::CaseShare>> read_case_mix(const json& doc, const Verdict& v)
+// verdict's target_eff, with its share of the kernel's time normalised over
+// these cases. The shares come from one basis for every case: the
+// guidance's time_share when every case states one, else the cases' weight
+// when every case states one. A case with an infeasible efficiency (the
+// suspect rule) is left out; a zero share is a case that holds no time.
+// No mix (the single-case verdict, unchanged) when fewer than two cases
+// remain or the dominant one is not among them; also, with a warning naming
+// the pointer, when a case's share or efficiency is not a number, a share
+// is negative or not finite, the cases mix their bases or state none, or
+// two cases share a case_id.
+std::vector<domain::CaseShare> read_case_mix(const json& doc, const Verdict& v, std::string_view rel_path,
+                                             std::vector<Warning>& warnings)
 {
-  std::vector<domain::CaseShare> out;
+  auto no_mix = [&](const std::string& pointer, const std::string& why) {
+    warnings.push_back({std::string(rel_path), pointer,
+                        fmt::format("case mix ignored ({}): the dominant case's verdict is used alone", why),
+                        false});
+    return std::vector<domain::CaseShare>{};
+  };
+  struct Read {
+    domain::CaseShare share;
+    std::optional<double> time_share;
+    std::optional<double> weight;
+    std::string pointer;
+  };
+  std::vector<Read> read;
+  std::vector<std::string> ids;
   const json& cases = doc.at("cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const json& c = cases[i];
     const std::string ptr = child_pointer("/cases", i);
-    std::optional<std::string> id;
-    std::optional<std::string> status;
-    RFDB_TRY_ASSIGN(id, get_string(c, "case_id", ptr));
-    RFDB_TRY_ASSIGN(status, get_string(c, "status", ptr));
-    std::optional<double> eff;
-    RFDB_TRY_ASSIGN(eff, case_number(c, ptr, "roofline_efficiency_pct"));
-    if (!id || status.value_or("") != "matched" || !eff || !(*eff > 0.0) ||
-        detail::infeasible_roofline_pct(*eff / 100.0)) {
+    auto id = get_string(c, "case_id", ptr);
+    auto status = get_string(c, "status", ptr);
+    auto eff = case_number(c, ptr, "roofline_efficiency_pct");
+    if (!id || !status || !eff) {
+      const auto& e = !id ? id.error() : !status ? status.error() : eff.error();
+      return no_mix(ptr, e.message);
+    }
+    if (*id) {
+      if (std::find(ids.begin(), ids.end(), **id) != ids.end()) {
+        return no_mix(ptr + "/case_id", fmt::format("case_id '{}' is stated twice", **id));
+      }
+      ids.push_back(**id);
+    }
+    if (!*id || status->value_or("") != "matched") {
       continue;
     }
-    std::optional<double> share;
-    RFDB_TRY_ASSIGN(share, get_double(guidance_case(doc, *id), "time_share", "/guidance/cases"));
-    if (!share) {
-      RFDB_TRY_ASSIGN(share, get_double(c, "weight", ptr));
+    if (!*eff || !(**eff > 0.0)) {
+      return no_mix(ptr, "a matched case without a positive roofline_efficiency_pct");
     }
-    const auto attainable = domain::attainable_speedup(*eff / 100.0, v.target_eff);
-    if (!share) {
-      return std::vector<domain::CaseShare>{}; // a case without a time weight: no mix
-    }
-    const double t = *share;
-    if (!(t > 0.0) || !attainable) {
+    if (detail::infeasible_roofline_pct(**eff / 100.0)) {
       continue;
     }
-    domain::CaseShare cs;
-    cs.case_id = *id;
-    std::optional<std::string> regime;
-    RFDB_TRY_ASSIGN(regime, get_string(c, "regime", ptr));
-    cs.regime = regime.value_or("");
-    cs.time_share = t;
-    cs.roofline_pct = *eff / 100.0;
-    cs.attainable_speedup = *attainable;
-    cs.dominant = *id == v.case_id;
-    out.push_back(std::move(cs));
+    auto time_share = get_double(guidance_case(doc, **id), "time_share", "/guidance/cases");
+    auto weight = get_double(c, "weight", ptr);
+    if (!time_share || !weight) {
+      return no_mix(ptr, (!time_share ? time_share.error() : weight.error()).message);
+    }
+    Read r;
+    r.share.case_id = **id;
+    auto regime = get_string(c, "regime", ptr);
+    if (!regime) {
+      return no_mix(ptr + "/regime", regime.error().message);
+    }
+    r.share.regime = regime->value_or("");
+    r.share.roofline_pct = **eff / 100.0;
+    r.share.attainable_speedup = domain::attainable_speedup(r.share.roofline_pct, v.target_eff).value_or(1.0);
+    r.share.dominant = **id == v.case_id;
+    r.time_share = *time_share;
+    r.weight = *weight;
+    r.pointer = ptr;
+    read.push_back(std::move(r));
   }
   const bool has_dominant =
-      std::any_of(out.begin(), out.end(), [](const domain::CaseShare& c) { return c.dominant; });
-  if (out.size() < 2 || !has_dominant) {
-    return std::vector<domain::CaseShare>{};
+      std::any_of(read.begin(), read.end(), [](const Read& r) { return r.share.dominant; });
+  if (read.size() < 2 || !has_dominant) {
+    return {};
+  }
+  const bool all_time =
+      std::all_of(read.begin(), read.end(), [](const Read& r) { return r.time_share.has_value(); });
+  const bool all_weight =
+      std::all_of(read.begin(), read.end(), [](const Read& r) { return r.weight.has_value(); });
+  if (!all_time && !all_weight) {
+    const bool any = std::any_of(read.begin(), read.end(), [](const Read& r) {
+      return r.time_share.has_value() || r.weight.has_value();
+    });
+    if (!any) {
+      return {}; // no case states a time weight: nothing to mix, nothing to warn about
+    }
+    return no_mix("/cases", "the matched cases do not all state a time_share, nor all a weight");
   }
   double total = 0.0;
-  for (const auto& c : out) {
-    total += c.time_share;
+  std::vector<domain::CaseShare> out;
+  for (Read& r : read) {
+    const double t = all_time ? *r.time_share : *r.weight;
+    if (!std::isfinite(t) || t < 0.0) {
+      return no_mix(all_time ? "/guidance/cases" : r.pointer + "/weight",
+                    fmt::format("case '{}' has time weight {}", r.share.case_id, t));
+    }
+    r.share.time_share = t;
+    total += t;
+    out.push_back(r.share);
+  }
+  if (!std::isfinite(total) || !(total > 0.0)) {
+    return no_mix("/cases", "the time weights do not sum to a positive finite number");
   }
   for (auto& c : out) {
     c.time_share /= total;
@@ -319,10 +371,8 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   // mix and the regime the mix's (docs/artifacts.md); the band stays the
   // dominant case's.
   if (!v.suspect) {
-    // Fail-soft: a malformed secondary case leaves the single-case verdict.
-    if (auto cases = read_case_mix(doc, v)) {
-      v.case_mix = std::move(*cases);
-    }
+    // Fail-soft with a warning: a malformed secondary case leaves the single-case verdict.
+    v.case_mix = read_case_mix(doc, v, rel_path, warnings);
     if (const auto mix = domain::case_mix_attainable(v.case_mix)) {
       v.attainable_speedup = mix;
       if (auto regime = domain::case_mix_regime(v.case_mix); !regime.empty()) {

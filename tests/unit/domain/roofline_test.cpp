@@ -111,10 +111,16 @@ TEST(Roofline, CaseMixAttainableIsAmdahlOverTheCases)
   scaled[0].time_share = 13.0;
   scaled[1].time_share = 37.0;
   EXPECT_NEAR(*case_mix_attainable(scaled), 2.441009, 1e-6);
-  // One case is its own attainable; nothing or a zero share gives none.
+  // One case is its own attainable; nothing, a negative share or no time at all gives none.
   EXPECT_DOUBLE_EQ(*case_mix_attainable(std::span(mix).first(1)), 0.9 / 0.476);
   EXPECT_FALSE(case_mix_attainable({}));
+  // A case holding no time adds nothing: all the time in the first case is its attainable.
   scaled[1].time_share = 0.0;
+  EXPECT_NEAR(*case_mix_attainable(scaled), 1.890756, 1e-6);
+  scaled[0].time_share = 0.0;
+  EXPECT_FALSE(case_mix_attainable(scaled));
+  scaled[0].time_share = -0.26;
+  scaled[1].time_share = 1.26;
   EXPECT_FALSE(case_mix_attainable(scaled));
 }
 

@@ -236,6 +236,74 @@ TEST(ParseMeasuredRoofline, KeepsTheEngineGuidanceAndFlagsADisputedBand)
 
 // Issue 28: two matched cases with time weights → the attainable is the
 // Amdahl mix, the regime the mix's, the band and case_id the dominant case's.
+// Time weights the mix cannot read leave the single-case verdict, with a
+// warning naming the pointer: never a silent fallback to another reading.
+TEST(ParseMeasuredRoofline, UnreadableTimeWeightsWarnAndLeaveTheDominantCaseAlone)
+{
+  const std::string base = measured_doc("roofline-v1", "matched", "hbm", "1.25");
+  auto parse_with = [&](const std::string& prefill_weight, const std::string& decode_weight,
+                        std::vector<Warning>& warnings) {
+    std::string doc = base;
+    replace_once(doc, "\"regime\": \"prefill\",", "\"regime\": \"prefill\", " + prefill_weight);
+    replace_once(doc, "\"regime\": \"decode\",", "\"regime\": \"decode\", " + decode_weight);
+    const RooflineDoc d = parse_ok(doc, warnings);
+    EXPECT_EQ(d.verdicts.size(), 1U);
+    return d.verdicts.empty() ? Verdict{} : d.verdicts[0];
+  };
+  auto mix_warning = [](const std::vector<Warning>& warnings) -> std::string {
+    for (const auto& w : warnings) {
+      if (w.message.find("case mix ignored") != std::string::npos) {
+        return w.pointer + " " + w.message;
+      }
+    }
+    return "";
+  };
+  {
+    std::vector<Warning> warnings; // a negative weight
+    const Verdict v = parse_with("\"weight\": -0.4,", "\"weight\": 0.6,", warnings);
+    EXPECT_TRUE(v.case_mix.empty());
+    EXPECT_DOUBLE_EQ(*v.attainable_speedup, 0.90 / 0.80);
+    EXPECT_NE(mix_warning(warnings).find("has time weight -0.4"), std::string::npos) << mix_warning(warnings);
+  }
+  {
+    std::vector<Warning> warnings; // a weight that is not a number
+    const Verdict v = parse_with("\"weight\": \"lots\",", "\"weight\": 0.6,", warnings);
+    EXPECT_TRUE(v.case_mix.empty());
+    EXPECT_NE(mix_warning(warnings).find("/cases/"), std::string::npos) << mix_warning(warnings);
+  }
+  {
+    std::vector<Warning> warnings; // one case states a weight, the other none
+    const Verdict v = parse_with("\"weight\": 0.4,", "", warnings);
+    EXPECT_TRUE(v.case_mix.empty());
+    EXPECT_NE(mix_warning(warnings).find("do not all state"), std::string::npos) << mix_warning(warnings);
+  }
+  {
+    std::vector<Warning> warnings; // no case states a weight: the single-case verdict, silently
+    const Verdict v = parse_with("", "", warnings);
+    EXPECT_TRUE(v.case_mix.empty());
+    EXPECT_EQ(mix_warning(warnings), "");
+  }
+  {
+    std::vector<Warning> warnings; // the decode case holds no time: the mix is the prefill case's 2.25×
+    const Verdict v = parse_with("\"weight\": 1.0,", "\"weight\": 0,", warnings);
+    ASSERT_EQ(v.case_mix.size(), 2U);
+    EXPECT_NEAR(*v.attainable_speedup, 2.25, 1e-12);
+    EXPECT_EQ(*v.regime, "prefill");
+    EXPECT_EQ(mix_warning(warnings), "");
+  }
+  {
+    std::vector<Warning> warnings; // two cases under one case_id
+    std::string doc = base;
+    replace_once(doc, "\"regime\": \"prefill\",", "\"regime\": \"prefill\", \"weight\": 0.4,");
+    replace_once(doc, "\"regime\": \"decode\",", "\"regime\": \"decode\", \"weight\": 0.6,");
+    replace_once(doc, "\"case_id\": \"prefill_s512\"", "\"case_id\": \"down_proj_decode_M64\"");
+    const RooflineDoc d = parse_ok(doc, warnings);
+    ASSERT_EQ(d.verdicts.size(), 1U);
+    EXPECT_TRUE(d.verdicts[0].case_mix.empty());
+    EXPECT_NE(mix_warning(warnings).find("stated twice"), std::string::npos) << mix_warning(warnings);
+  }
+}
+
 TEST(ParseMeasuredRoofline, TwoWeightedCasesGiveTheAmdahlMixAndItsRegime)
 {
   std::string two = measured_doc("roofline-v1", "matched", "hbm", "1.25");
