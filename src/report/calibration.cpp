@@ -76,13 +76,18 @@ std::string transfer_table(const calibrate::PriorsResult& p)
 {
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : p.e2e_transfer) {
+    // Absent interval: one run. A capped ratio says so: its 1.0 is the cap, not a raw ceiling.
     const std::string interval =
-        t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "-";
+        t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "one run";
+    const std::string source =
+        t.capped ? fmt::format("capped at 1.0 (m {}, fewer than {} runs)",
+                               t.statistic ? fixed(*t.statistic, 4) : "-", calibrate::k_transfer_breadth_runs)
+                 : std::string(calibrate::to_string(t.source));
     rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4),
-                    interval, std::to_string(t.sign_flips)});
+                    interval, std::to_string(t.sign_flips), source});
   }
-  return table({"op class", "regime", "n", "median_ratio", "interval", "sign_flips"},
-               {"---", "---", "---:", "---:", "---", "---:"}, rows);
+  return table({"op class", "regime", "n", "median_ratio", "interval", "sign_flips", "source"},
+               {"---", "---", "---:", "---:", "---", "---:", "---"}, rows);
 }
 
 std::string miss_line(const AttemptInfo& at, double ratio)
