@@ -220,6 +220,9 @@ Result<void> read_guidance(const json& doc, const std::string& id, Verdict& v)
 std::vector<domain::CaseShare> read_case_mix(const json& doc, const Verdict& v, std::string_view rel_path,
                                              std::vector<Warning>& warnings)
 {
+  if (!v.target_eff) {
+    return {}; // no target_eff (a class without a seed): no attainable speedup to mix
+  }
   auto no_mix = [&](const std::string& pointer, const std::string& why) {
     warnings.push_back({std::string(rel_path), pointer,
                         fmt::format("case mix ignored ({}): the dominant case's verdict is used alone", why),
@@ -273,7 +276,8 @@ std::vector<domain::CaseShare> read_case_mix(const json& doc, const Verdict& v, 
     }
     r.share.regime = regime->value_or("");
     r.share.roofline_pct = **eff / 100.0;
-    r.share.attainable_speedup = domain::attainable_speedup(r.share.roofline_pct, v.target_eff).value_or(1.0);
+    r.share.attainable_speedup =
+        *domain::attainable_speedup(r.share.roofline_pct, v.target_eff); // both set, > 0
     r.share.dominant = **id == v.case_id;
     r.time_share = *time_share;
     r.weight = *weight;

@@ -240,13 +240,15 @@ TEST(ParseMeasuredRoofline, KeepsTheEngineGuidanceAndFlagsADisputedBand)
 // warning naming the pointer: never a silent fallback to another reading.
 TEST(ParseMeasuredRoofline, UnreadableTimeWeightsWarnAndLeaveTheDominantCaseAlone)
 {
-  const std::string base = measured_doc("roofline-v1", "matched", "hbm", "1.25");
-  auto parse_with = [&](const std::string& prefill_weight, const std::string& decode_weight,
-                        std::vector<Warning>& warnings) {
-    std::string doc = base;
+  auto with_weights = [](const std::string& prefill_weight, const std::string& decode_weight) {
+    std::string doc = measured_doc("roofline-v1", "matched", "hbm", "1.25");
     replace_once(doc, "\"regime\": \"prefill\",", "\"regime\": \"prefill\", " + prefill_weight);
     replace_once(doc, "\"regime\": \"decode\",", "\"regime\": \"decode\", " + decode_weight);
-    const RooflineDoc d = parse_ok(doc, warnings);
+    return doc;
+  };
+  auto parse_with = [&](const std::string& prefill_weight, const std::string& decode_weight,
+                        std::vector<Warning>& warnings) {
+    const RooflineDoc d = parse_ok(with_weights(prefill_weight, decode_weight), warnings);
     EXPECT_EQ(d.verdicts.size(), 1U);
     return d.verdicts.empty() ? Verdict{} : d.verdicts[0];
   };
@@ -292,10 +294,18 @@ TEST(ParseMeasuredRoofline, UnreadableTimeWeightsWarnAndLeaveTheDominantCaseAlon
     EXPECT_EQ(mix_warning(warnings), "");
   }
   {
+    std::vector<Warning> warnings; // a class without a seed target_eff: no attainable, so no mix either
+    std::string doc = with_weights("\"weight\": 0.4,", "\"weight\": 0.6,");
+    replace_once(doc, "\"op_kind\": \"gemm\"", "\"op_kind\": \"sampling\"");
+    const RooflineDoc d = parse_ok(doc, warnings);
+    ASSERT_EQ(d.verdicts.size(), 1U);
+    EXPECT_FALSE(d.verdicts[0].target_eff);
+    EXPECT_FALSE(d.verdicts[0].attainable_speedup);
+    EXPECT_TRUE(d.verdicts[0].case_mix.empty());
+  }
+  {
     std::vector<Warning> warnings; // two cases under one case_id
-    std::string doc = base;
-    replace_once(doc, "\"regime\": \"prefill\",", "\"regime\": \"prefill\", \"weight\": 0.4,");
-    replace_once(doc, "\"regime\": \"decode\",", "\"regime\": \"decode\", \"weight\": 0.6,");
+    std::string doc = with_weights("\"weight\": 0.4,", "\"weight\": 0.6,");
     replace_once(doc, "\"case_id\": \"prefill_s512\"", "\"case_id\": \"down_proj_decode_M64\"");
     const RooflineDoc d = parse_ok(doc, warnings);
     ASSERT_EQ(d.verdicts.size(), 1U);
