@@ -677,10 +677,11 @@ KnowledgeClass classify_knowledge(const KnowledgeText& in)
     }
     take_numbers(c, nullptr, iso);
     const std::string stated = fmt::format("{} states isolated {}, no e2e", label, figure_text(*iso));
-    if (iso->hi > 1.0 + k_iso_noise && iso->lo >= 1.0 / (1.0 + k_iso_noise) && e2e_stays_in_noise(text)) {
+    const bool iso_win = iso->hi > 1.0 + k_iso_noise && iso->lo >= 1.0 / (1.0 + k_iso_noise);
+    if (iso_win && e2e_stays_in_noise(text)) {
       c.kind = KnowledgeKind::in_noise;
       c.reason = stated + ", and it says the e2e stays inside the noise band";
-    } else if (iso->hi > 1.0 + k_iso_noise && iso->lo >= 1.0 / (1.0 + k_iso_noise)) {
+    } else if (iso_win) {
       c.kind = KnowledgeKind::positive_measured;
       c.reason = stated;
       own_effect_numbers(c, in.effect);
