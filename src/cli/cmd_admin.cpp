@@ -19,6 +19,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -315,6 +316,39 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_export(*opts, ctx); }; });
 }
 
+namespace {
+
+// The run a stored file belongs to, or "knowledge" for a knowledge file.
+std::string owner_of(const std::optional<std::string>& run_id)
+{
+  return run_id ? util::escape_for_display(*run_id) : std::string("knowledge");
+}
+
+// `check`'s verification of the stored files, with a progress line on
+// stderr each second once it takes that long (not with -q).
+Result<store::StoredCheck> check_stored(store::Database& db, Context& ctx)
+{
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  bool shown = false;
+  const auto progress = [&](std::int64_t done, std::int64_t total) {
+    if (ctx.quiet || Clock::now() - last < std::chrono::seconds(1)) {
+      return;
+    }
+    last = Clock::now();
+    shown = true;
+    fmt::print(ctx.err, "checking stored files: {} of {}\n", done, total);
+    ctx.err.flush();
+  };
+  auto out = store::check_stored_files(db, progress);
+  if (out && shown) {
+    fmt::print(ctx.err, "checking stored files: {} of {}\n", out->files, out->files);
+  }
+  return out;
+}
+
+} // namespace
+
 Result<int> run_check(const CheckOptions& opts, Context& ctx)
 {
   auto format = resolve_format(ctx, opts.format, {"table", "json"});
@@ -330,16 +364,22 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
     return fail(report.error());
   }
   const bool old = report->schema_version < report->newest_schema_version;
-  // The evidence check reads the stored files in this schema's layout
+  // The stored files and the evidence are read in this schema's layout
   // (compressed since migration 0008): an older file is checked once migrated.
+  // Citations of a stored file that fails verification are not re-read.
+  Result<store::StoredCheck> stored = store::StoredCheck();
   Result<std::vector<ingest::Disagreement>> evidence = std::vector<ingest::Disagreement>();
   if (!old) {
-    evidence = ingest::check_evidence(*db);
+    stored = check_stored(*db, ctx);
+    if (!stored) {
+      return fail(stored.error());
+    }
+    evidence = ingest::check_evidence(*db, stored->damaged);
   }
   if (!evidence) {
     return fail(evidence.error());
   }
-  const bool ok = report->ok() && evidence->empty();
+  const bool ok = report->ok() && stored->ok() && evidence->empty();
   if (domain::is(*format, domain::OutputFormat::json)) {
     auto disagreements = nlohmann::ordered_json::array();
     for (const auto& d : *evidence) {
@@ -351,13 +391,29 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
                                {"attempt_value", d.attempt_value},
                                {"source_value", d.source_value}});
     }
-    nlohmann::ordered_json j{{"ok", ok},
-                             {"schema_version", report->schema_version},
-                             {"newest_schema_version", report->newest_schema_version},
-                             {"integrity", report->integrity},
-                             {"foreign_key_violations", report->foreign_key_violations},
-                             {"orphans", report->orphans},
-                             {"evidence_disagreements", disagreements}};
+    auto file_problems = nlohmann::ordered_json::array();
+    for (const auto& p : stored->file_problems) {
+      file_problems.push_back({{"run_id", p.run_id ? nlohmann::ordered_json(*p.run_id) : nullptr},
+                               {"file", p.rel_path},
+                               {"source_id", p.source_id},
+                               {"current", p.current},
+                               {"problem", p.what},
+                               {"detail", p.detail}});
+    }
+    auto dictionary_problems = nlohmann::ordered_json::array();
+    for (const auto& p : stored->dictionary_problems) {
+      dictionary_problems.push_back({{"dict_id", p.dict_id}, {"detail", p.detail}});
+    }
+    nlohmann::ordered_json j{
+        {"ok", ok},
+        {"schema_version", report->schema_version},
+        {"newest_schema_version", report->newest_schema_version},
+        {"integrity", report->integrity},
+        {"foreign_key_violations", report->foreign_key_violations},
+        {"orphans", report->orphans},
+        {"stored_files", {{"verified", stored->files}, {"problems", file_problems}}},
+        {"dictionaries", {{"checked", stored->dictionaries}, {"problems", dictionary_problems}}},
+        {"evidence_disagreements", disagreements}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
     fmt::print(ctx.out, "schema version   {} (this rfdb: {}){}\n", report->schema_version,
@@ -369,6 +425,23 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
                    : fmt::format("{}", fmt::join(report->foreign_key_violations, "; ")));
     fmt::print(ctx.out, "orphan rows      {}\n",
                report->orphans.empty() ? "none" : fmt::format("{}", fmt::join(report->orphans, "; ")));
+    fmt::print(ctx.out, "stored files     {}\n",
+               old                             ? "not checked until migrated"
+               : stored->file_problems.empty() ? "ok"
+                                               : fmt::format("{} problem(s) in {} stored file version(s)",
+                                                             stored->file_problems.size(), stored->files));
+    for (const auto& p : stored->file_problems) {
+      fmt::print(ctx.out, "  {} {}{}: {}: {}\n", owner_of(p.run_id), util::escape_for_display(p.rel_path),
+                 p.current ? "" : fmt::format(" (superseded version, source_id {})", p.source_id), p.what,
+                 util::escape_for_display(p.detail));
+    }
+    if (!stored->dictionary_problems.empty()) {
+      fmt::print(ctx.out, "dictionaries     {} of {} do not load\n", stored->dictionary_problems.size(),
+                 stored->dictionaries);
+      for (const auto& p : stored->dictionary_problems) {
+        fmt::print(ctx.out, "  dictionary {}: {}\n", p.dict_id, p.detail);
+      }
+    }
     fmt::print(ctx.out, "evidence         {}\n",
                old                 ? "not checked until migrated"
                : evidence->empty() ? "ok"
@@ -379,17 +452,25 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
     }
     fmt::print(ctx.out, "{}\n", ok ? "ok" : "PROBLEMS FOUND");
   }
+  if (!ok && !stored->file_problems.empty() && !ctx.quiet) {
+    fmt::print(ctx.err, "rfdb: hint: a damaged stored file is stored again from its eval dir by "
+                        "`rfdb ingest --rehash DIR`; `rfdb export --raw` refuses to write it\n");
+  }
   return ok ? 0 : 1;
 }
 
 void add_check_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<CheckOptions>();
-  auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version, and "
+  auto* cmd = app.add_subcommand("check", "Check the database: integrity, foreign keys, schema version, "
+                                          "every stored file against its recorded size and sha256, and "
                                           "that every attempt agrees with the files it cites");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
-  cmd->footer("Read-only; also reads a database that needs `rfdb migrate`.\n"
+  cmd->footer("Read-only; also reads a database that needs `rfdb migrate`. Every stored file\n"
+              "version is decompressed and compared with the size and sha256 recorded when it\n"
+              "was ingested (a damaged frame or dictionary, a swapped frame), and every stored\n"
+              "path must be a normalized relative path; a damaged file names its run and path.\n"
               "Exit 0 when healthy, 1 when a problem is found (a disagreeing source included).\n\n"
               "Example:\n  rfdb --db team.sqlite check --format json");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_check(*opts, ctx); }; });

@@ -6,6 +6,7 @@
 #include "store/sources.hpp"
 #include "store/text_codec.hpp"
 #include "util/text.hpp"
+#include "util/zstd.hpp"
 
 #include <fmt/format.h>
 
@@ -128,6 +129,68 @@ Result<CheckReport> check(Database& db)
     }
   }
   return r;
+}
+
+Result<StoredCheck> check_stored_files(Database& db,
+                                       const std::function<void(std::int64_t, std::int64_t)>& progress)
+{
+  StoredCheck out;
+  auto dicts = db.prepare(sql::k_dicts_all, "dicts_all");
+  if (!dicts) {
+    return fail(std::move(dicts).error());
+  }
+  RFDB_TRY(for_each_row(*dicts, [&](const Statement& row) {
+    const std::int64_t id = row.get_int("dict_id");
+    ++out.dictionaries;
+    auto dict = util::zstd::Dictionary::load(row.get_blob("dict"));
+    if (!dict) {
+      out.dictionary_problems.push_back({id, dict.error().message});
+    } else if (static_cast<std::int64_t>(dict->id()) != id) {
+      out.dictionary_problems.push_back(
+          {id, fmt::format("the dictionary's bytes state id {}, its row {}", dict->id(), id)});
+    }
+  }));
+  std::int64_t total = 0;
+  if (progress) {
+    std::vector<std::string> n;
+    RFDB_TRY_ASSIGN(n, first_column(db, "SELECT count(*) AS n FROM sources", "sources_count"));
+    total = n.empty() ? 0 : std::strtoll(n.front().c_str(), nullptr, 10);
+  }
+  auto s = db.prepare(sql::k_sources_verify, "sources_verify");
+  if (!s) {
+    return fail(std::move(s).error());
+  }
+  TextCodec codec(db);
+  const auto verify = [&](const Statement& row) -> Result<void> {
+    StoredFileProblem p;
+    p.source_id = row.get_int("source_id");
+    p.run_id = row.get_opt_text("run_id");
+    p.rel_path = row.get_text("rel_path");
+    p.current = row.get_int("superseded") == 0;
+    if (const auto why = rel_path_problem(p.rel_path)) {
+      StoredFileProblem path = p;
+      path.what = "path";
+      path.detail = "not a normalized relative path: " + *why;
+      out.file_problems.push_back(std::move(path));
+    }
+    VerifiedText v;
+    RFDB_TRY_ASSIGN(
+        v, verify_frame(codec, row.get_blob("raw_zst"), row.get_int("bytes"), row.get_blob("sha256")));
+    if (v.problem) {
+      p.what = std::move(v.problem->what);
+      p.detail = std::move(v.problem->detail);
+      out.damaged.push_back(p.source_id);
+      out.file_problems.push_back(std::move(p));
+    }
+    ++out.files;
+    if (progress && out.files % 256 == 0) {
+      progress(out.files, total);
+    }
+    return {};
+  };
+  RFDB_TRY(for_each_row(*s, verify));
+  std::sort(out.damaged.begin(), out.damaged.end());
+  return out;
 }
 
 namespace {

@@ -6,6 +6,8 @@
 #include "store/database.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +39,44 @@ struct CheckReport {
 
 // PRAGMA integrity_check, foreign_key_check, schema version and orphan rows.
 Result<CheckReport> check(Database& db);
+
+// A stored file version that is not what its row records, or whose
+// rel_path is not a normalized relative path.
+struct StoredFileProblem {
+  std::int64_t source_id = 0;
+  std::optional<std::string> run_id; // nullopt: a knowledge file
+  std::string rel_path;
+  bool current = true; // false: a superseded version (kept for history and re-derivation)
+  std::string what;    // "frame" (does not decompress), "size", "sha256" or "path"
+  std::string detail;
+};
+
+// A stored compression dictionary that does not load, or loads with
+// another id than its row's.
+struct DictionaryProblem {
+  std::int64_t dict_id = 0;
+  std::string detail;
+};
+
+struct StoredCheck {
+  std::int64_t files = 0;                             // stored file versions verified
+  std::int64_t dictionaries = 0;                      // dictionaries checked
+  std::vector<StoredFileProblem> file_problems;       // by source_id
+  std::vector<DictionaryProblem> dictionary_problems; // by dict_id
+  // The source_ids whose text did not verify (not those with only a path
+  // problem), sorted: the evidence check skips them.
+  std::vector<std::int64_t> damaged;
+  [[nodiscard]] bool ok() const { return file_problems.empty() && dictionary_problems.empty(); }
+};
+
+// Decompress every stored file version (current and superseded) and compare
+// its size and sha256 with its row (store/sources.hpp, verify_frame); check
+// each stored rel_path is a normalized relative path and each dictionary
+// loads with its row's id. One pass over sources, one file in memory at a
+// time; `progress` (may be empty) is called with the versions done and the
+// total now and then. Errors: db.
+Result<StoredCheck> check_stored_files(Database& db,
+                                       const std::function<void(std::int64_t, std::int64_t)>& progress = {});
 
 // One query `rfdb query` accepts, described from its file's header comment:
 // the leading `--` lines are the description, a `-- json: a, b` line names

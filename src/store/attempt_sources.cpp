@@ -5,6 +5,8 @@
 
 #include "store/sources.hpp"
 
+#include <algorithm>
+
 namespace rfdb::store {
 
 Result<std::vector<CitedSource>> attempt_cited_sources(Database& db, const std::string& run_id,
@@ -25,7 +27,8 @@ Result<std::vector<CitedSource>> attempt_cited_sources(Database& db, const std::
 }
 
 Result<void> for_each_attempt_citation(Database& db,
-                                       const std::function<Result<void>(const AttemptCitation&)>& fn)
+                                       const std::function<Result<void>(const AttemptCitation&)>& fn,
+                                       const std::vector<std::int64_t>& skip)
 {
   auto s = db.prepare(sql::k_evidence_check_sources, "evidence_check_sources");
   if (!s) {
@@ -40,6 +43,9 @@ Result<void> for_each_attempt_citation(Database& db,
     c.isolated_speedup = row.get_opt_double("isolated_speedup");
     c.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
     c.source_id = row.get_int("source_id");
+    if (std::binary_search(skip.begin(), skip.end(), c.source_id)) {
+      return {};
+    }
     c.rel_path = row.get_text("rel_path");
     c.kind = row.get_text("kind");
     c.json_pointer = row.get_text("json_pointer");

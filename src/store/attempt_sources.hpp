@@ -37,8 +37,11 @@ struct AttemptCitation {
 
 // Call `fn` on every citation of a file that holds attempt records
 // (integrate_result, opbench_result, sweep_results, workflow_return), by
-// source_id, then run and attempt key. Errors: db, or the first `fn` returns.
+// source_id, then run and attempt key; the citations of the file versions
+// in `skip` (source_ids, sorted) are left out, their text unread. Errors:
+// db, or the first `fn` returns.
 Result<void> for_each_attempt_citation(Database& db,
-                                       const std::function<Result<void>(const AttemptCitation&)>& fn);
+                                       const std::function<Result<void>(const AttemptCitation&)>& fn,
+                                       const std::vector<std::int64_t>& skip = {});
 
 } // namespace rfdb::store

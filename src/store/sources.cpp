@@ -4,7 +4,9 @@
 
 #include "rfdb_sql.hpp"
 
+#include "util/digest.hpp"
 #include "util/hex.hpp"
+#include "util/zstd.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +25,7 @@ std::string digest_hex(std::string_view bytes)
 }
 
 struct Sources::Statements {
-  Statement find, latest, insert, supersede, run_sources, stats, set_stat, run_stored;
+  Statement find, latest, insert, supersede, run_sources, stats, set_stat, run_stored, frame, restore;
 };
 
 Sources::Sources(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)), m_codec(db) {}
@@ -43,10 +45,13 @@ Result<Sources> Sources::prepare(Database& db)
                                            {sql::k_source_stats, "source_stats"},
                                            {sql::k_source_set_stat, "source_set_stat"},
                                            {sql::k_source_run_stored, "source_run_stored"},
+                                           {sql::k_source_frame, "source_frame"},
+                                           {sql::k_source_restore, "source_restore"},
                                        }));
   return Sources(db, std::make_unique<Statements>(Statements{
                          std::move(all[0]), std::move(all[1]), std::move(all[2]), std::move(all[3]),
-                         std::move(all[4]), std::move(all[5]), std::move(all[6]), std::move(all[7])}));
+                         std::move(all[4]), std::move(all[5]), std::move(all[6]), std::move(all[7]),
+                         std::move(all[8]), std::move(all[9])}));
 }
 
 Result<std::optional<StoredVersion>> Sources::find(const std::optional<std::string>& run_id,
@@ -134,6 +139,46 @@ Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* 
   return out;
 }
 
+Result<StoredVersionCheck> Sources::verify_stored(std::int64_t source_id)
+{
+  Statement& s = m_s->frame;
+  s.bind(":source_id", source_id);
+  std::optional<StoredVersionCheck> out;
+  const auto read = [&](const Statement& row) -> Result<void> {
+    StoredVersionCheck c;
+    c.rel_path = row.get_text("rel_path");
+    RFDB_TRY_ASSIGN(c.verified, verify_frame(m_codec, row.get_blob("raw_zst"), row.get_int("bytes"),
+                                             row.get_blob("sha256")));
+    out = std::move(c);
+    return {};
+  };
+  RFDB_TRY(for_each_row(s, read));
+  if (!out) {
+    return fail(ErrorCode::not_found, fmt::format("no stored file version {}", source_id));
+  }
+  return std::move(*out);
+}
+
+Result<void> Sources::restore_text(std::int64_t source_id, std::string_view raw, std::string_view sha256_hex,
+                                   std::string_view now)
+{
+  std::string frame;
+  RFDB_TRY_ASSIGN(frame, m_codec.compress(raw, now));
+  const auto bytes = static_cast<std::int64_t>(raw.size());
+  VerifiedText check;
+  RFDB_TRY_ASSIGN(check, verify_frame(m_codec, frame, bytes, digest_bytes(sha256_hex)));
+  if (check.problem) {
+    return fail(ErrorCode::invalid_input,
+                fmt::format("stored file version {} cannot be stored again: the new frame fails verification "
+                            "({})",
+                            source_id, check.problem->detail));
+  }
+  Statement& s = m_s->restore;
+  s.bind(":source_id", source_id).bind(":bytes", bytes).bind_blob(":raw_zst", frame);
+  RFDB_TRY(s.exec());
+  return {};
+}
+
 Result<std::vector<SourceStat>> Sources::current_stats(const std::string& run_id)
 {
   Statement& s = m_s->stats;
@@ -186,14 +231,92 @@ Result<void> for_each_current_file(Database& db, const FileScope& scope,
   TextCodec codec(db);
   return for_each_row(*s, [&](const Statement& row) -> Result<void> {
     StoredFile f;
+    f.source_id = row.get_int("source_id");
     f.run_id = row.get_opt_text("run_id");
     f.rel_path = row.get_text("rel_path");
     f.kind = row.get_text("kind");
-    if (scope.text) {
+    if (scope.text && scope.verify) {
+      VerifiedText v;
+      RFDB_TRY_ASSIGN(
+          v, verify_frame(codec, row.get_blob("raw_zst"), row.get_int("bytes"), row.get_blob("sha256")));
+      f.text = std::move(v.text);
+      f.problem = std::move(v.problem);
+    } else if (scope.text) {
       RFDB_TRY_ASSIGN(f.text, stored_text(codec, row));
     }
     return fn(f);
   });
+}
+
+namespace {
+
+// The first 12 hex digits of a digest (enough to tell two apart in a message).
+std::string short_digest(std::string_view bytes)
+{
+  return digest_hex(bytes).substr(0, 12) + "...";
+}
+
+} // namespace
+
+Result<VerifiedText> verify_frame(TextCodec& codec, std::string_view frame, std::int64_t bytes,
+                                  std::string_view sha256)
+{
+  VerifiedText out;
+  out.dict_id = util::zstd::frame_dictionary_id(frame);
+  const std::string with_dict =
+      out.dict_id == 0 ? std::string() : fmt::format(" (compressed with dictionary {})", out.dict_id);
+  if (const auto stated = util::zstd::frame_content_size(frame);
+      stated && *stated != static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 0))) {
+    out.problem = FrameProblem{
+        "size", fmt::format("the frame holds {} bytes, the row records {}{}", *stated, bytes, with_dict)};
+    return out;
+  }
+  auto text = codec.decompress(frame, bytes);
+  if (!text) {
+    const Error& e = text.error();
+    if (e.code == ErrorCode::db || e.code == ErrorCode::retry) {
+      return fail(e);
+    }
+    out.problem = FrameProblem{"frame", e.message + with_dict};
+    return out;
+  }
+  if (const std::string digest = util::sha256(*text); digest != sha256) {
+    out.problem =
+        FrameProblem{"sha256", fmt::format("the decompressed text's sha256 is {}, the row records {}{}",
+                                           short_digest(digest), short_digest(sha256), with_dict)};
+    return out;
+  }
+  out.text = std::move(*text);
+  return out;
+}
+
+std::optional<std::string> rel_path_problem(std::string_view rel_path)
+{
+  if (rel_path.empty()) {
+    return "empty";
+  }
+  if (rel_path.front() == '/') {
+    return "absolute";
+  }
+  std::optional<std::string> out;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t slash = std::min(rel_path.find('/', pos), rel_path.size());
+    const std::string_view part = rel_path.substr(pos, slash - pos);
+    if (part == "..") {
+      return "a '..' component";
+    }
+    if (part == "." && !out) {
+      out = "a '.' component";
+    } else if (part.empty() && !out) {
+      out = "an empty component";
+    }
+    if (slash == rel_path.size()) {
+      break;
+    }
+    pos = slash + 1;
+  }
+  return out;
 }
 
 Result<std::string> stored_text(TextCodec& codec, const Statement& row)

@@ -74,6 +74,39 @@ struct SourceStat {
 std::string digest_bytes(std::string_view hex);
 std::string digest_hex(std::string_view bytes);
 
+// Why a stored frame does not hold the file its row records.
+struct FrameProblem {
+  std::string what;   // "frame" (does not decompress), "size" or "sha256"
+  std::string detail; // e.g. "sha256 of the decompressed text is 1f2e…, the row records 9a0b…"
+};
+
+// A stored file version's frame checked against its row.
+struct VerifiedText {
+  std::string text;                    // the decompressed text; empty unless it decompressed
+  std::optional<FrameProblem> problem; // nullopt: `bytes` bytes whose sha256 is the row's
+  std::uint32_t dict_id = 0;           // the dictionary the frame names (0: none)
+};
+
+// Decompress `frame` (with the dictionary it names, loaded by `codec`) and
+// compare its size with `bytes` and its SHA-256 with `sha256` (the row's 32
+// bytes). A frame that does not decompress or names a dictionary the
+// database does not hold (or cannot load) is a "frame" problem, one whose
+// header states another size a "size" problem. Errors: db only (reading a
+// dictionary).
+Result<VerifiedText> verify_frame(TextCodec& codec, std::string_view frame, std::int64_t bytes,
+                                  std::string_view sha256);
+
+// Why a stored rel_path is not a normalized relative path ("empty",
+// "absolute", "a '..' component", "a '.' component", "an empty component"),
+// or nullopt. `rfdb export --raw` refuses such a path; `rfdb check` lists it.
+std::optional<std::string> rel_path_problem(std::string_view rel_path);
+
+// A stored version's path with its frame verified (Sources::verify_stored).
+struct StoredVersionCheck {
+  std::string rel_path;
+  VerifiedText verified;
+};
+
 // The sources statements, prepared once and reused across files.
 class Sources {
 public:
@@ -103,6 +136,18 @@ public:
 
   // True when some version of some file of `run_id` is stored. Errors: db.
   Result<bool> run_stores_files(const std::string& run_id);
+
+  // The stored version `source_id` verified against its row (verify_frame).
+  // Errors: db; not_found when there is no such version.
+  Result<StoredVersionCheck> verify_stored(std::int64_t source_id);
+
+  // Store `raw` again as the text of version `source_id`, whose sha256 the
+  // caller has checked is raw's: for a stored copy verify_stored found
+  // damaged. The new frame is verified before it is written. Call inside a
+  // write transaction. Errors: db; invalid_input when the new frame does not
+  // verify (a dictionary the store cannot use).
+  Result<void> restore_text(std::int64_t source_id, std::string_view raw, std::string_view sha256_hex,
+                            std::string_view now);
 
   // The dictionary put_source compressed against last (TextCodec::newest_dictionary).
   [[nodiscard]] std::shared_ptr<const util::zstd::Dictionary> newest_dictionary() const;
@@ -135,22 +180,31 @@ private:
 
 // One current file version with its text, as `rfdb export --raw` writes it.
 struct StoredFile {
+  std::int64_t source_id = 0;
   std::optional<std::string> run_id; // nullopt for knowledge files
   std::string rel_path;              // as stored: relative to the eval dir (or knowledge dir)
   std::string kind;
   std::string text; // the file's bytes as ingested, decompressed
+  // With FileScope::verify: why the stored copy is not the file its row
+  // records (text is then empty); nullopt: verified.
+  std::optional<FrameProblem> problem;
 };
 
 // Which files for_each_current_file visits.
 struct FileScope {
   std::optional<std::string> run_id; // nullopt: every run's files and the knowledge files
   bool text = true;                  // false: StoredFile::text stays empty (nothing decompressed)
+  // With text: check each file's size and sha256 against its row
+  // (verify_frame) and hand a damaged one to `fn` with its problem set
+  // instead of failing.
+  bool verify = false;
 };
 
 // Call `fn` on the current (not superseded) version of each stored file in
 // `scope`, one file in memory at a time: by run_id then rel_path, knowledge
 // files last. Errors: db; invalid_input for a stored text that does not
-// decompress (naming the file); the first error `fn` returns.
+// decompress (naming the file; not with FileScope::verify); the first error
+// `fn` returns.
 Result<void> for_each_current_file(Database& db, const FileScope& scope,
                                    const std::function<Result<void>(const StoredFile&)>& fn);
 

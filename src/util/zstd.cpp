@@ -190,4 +190,13 @@ std::uint32_t frame_dictionary_id(std::string_view frame)
   return ZSTD_getDictID_fromFrame(frame.data(), frame.size());
 }
 
+std::optional<std::uint64_t> frame_content_size(std::string_view frame)
+{
+  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) {
+    return std::nullopt;
+  }
+  return size;
+}
+
 } // namespace rfdb::util::zstd

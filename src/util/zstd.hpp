@@ -73,6 +73,10 @@ std::string compress(std::string_view text, const Dictionary& dict);
 // (or is not a zstd frame).
 std::uint32_t frame_dictionary_id(std::string_view frame);
 
+// The uncompressed size a frame's header states; nullopt when it is not a
+// zstd frame or states none. Reads the header only.
+std::optional<std::uint64_t> frame_content_size(std::string_view frame);
+
 // As decompress(frame, max_bytes), for a frame compressed against `dict`.
 // Errors (invalid_input): as decompress, or `dict` is not the frame's.
 Result<std::string> decompress(std::string_view frame, const Dictionary& dict,

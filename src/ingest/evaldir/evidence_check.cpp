@@ -21,11 +21,11 @@ std::string show(const std::optional<double>& v)
 
 } // namespace
 
-Result<std::vector<Disagreement>> check_evidence(store::Database& db)
+Result<std::vector<Disagreement>> check_evidence(store::Database& db, const std::vector<std::int64_t>& skip)
 {
   std::vector<Disagreement> out;
   std::vector<AttemptRecord> records;
-  RFDB_TRY(store::for_each_attempt_citation(db, [&](const store::AttemptCitation& c) -> Result<void> {
+  const auto visit = [&](const store::AttemptCitation& c) -> Result<void> {
     const std::string& run_id = c.run_id;
     const std::string& rel_path = c.rel_path;
     const std::string& pointer = c.json_pointer;
@@ -63,7 +63,8 @@ Result<std::vector<Disagreement>> check_evidence(store::Database& db)
     compare("isolated_speedup", c.isolated_speedup, cited->isolated_speedup, isolated_agrees);
     compare("e2e_delta_pct", c.e2e_delta_pct, cited->e2e_delta_pct, e2e_agrees);
     return {};
-  }));
+  };
+  RFDB_TRY(store::for_each_attempt_citation(db, visit, skip));
   return out;
 }
 

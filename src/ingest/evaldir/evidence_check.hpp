@@ -5,6 +5,7 @@
 #include "store/database.hpp"
 #include "util/result.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,11 @@ struct Disagreement {
 // Compare every attempt with the rows its sources hold, under the same
 // tolerances as the attempt model (isolated 0.1 % relative, e2e 0.01
 // percentage points). A cited row that is no longer in the file is a
-// disagreement of field "row". Errors: SQLite errors; a stored source that
-// no longer parses.
-Result<std::vector<Disagreement>> check_evidence(store::Database& db);
+// disagreement of field "row". The citations of the stored file versions in
+// `skip` (source_ids, sorted: those whose stored text failed verification,
+// store::check_stored_files) are not read. Errors: SQLite errors; a stored
+// source that no longer parses.
+Result<std::vector<Disagreement>> check_evidence(store::Database& db,
+                                                 const std::vector<std::int64_t>& skip = {});
 
 } // namespace rfdb::ingest
