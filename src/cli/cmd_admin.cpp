@@ -19,8 +19,10 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -28,6 +30,9 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 namespace rfdb::cli {
 
@@ -166,8 +171,52 @@ Result<std::filesystem::path> export_target(const std::filesystem::path& out, co
   return *target;
 }
 
+namespace {
+
+// A fresh directory `parent`/.<stem>.<pid>.<n> (mode 0777 less the umask,
+// as a directory export creates), where export --raw writes before anything
+// is in place. Errors: io.
+Result<std::filesystem::path> make_staging_dir(const std::filesystem::path& parent, const std::string& stem)
+{
+  for (int n = 0; n < 1000; ++n) {
+    auto dir = parent / fmt::format(".{}.rfdb-export.{}.{}", stem, ::getpid(), n);
+    if (::mkdir(dir.c_str(), 0777) == 0) {
+      return dir;
+    }
+    if (errno != EEXIST) {
+      return fail(ErrorCode::io, fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
+    }
+  }
+  return fail(ErrorCode::io, "cannot find a free temporary directory name in " + parent.string());
+}
+
+// Removes the staging directory (and what is in it) unless released.
+struct StagingGuard {
+  std::filesystem::path dir;
+  ~StagingGuard()
+  {
+    if (!dir.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  }
+};
+
+// "RUN/REL (what: detail)" for a stored file that fails verification.
+std::string describe_damage(const store::StoredFile& f)
+{
+  return fmt::format("{}/{} ({}: {})", f.run_id.value_or("knowledge"), f.rel_path, f.problem->what,
+                     f.problem->detail);
+}
+
+} // namespace
+
 // `rfdb export --raw`: every current file of one run (or of all runs and the
-// knowledge files) written back byte-identical under opts.out.
+// knowledge files) written back byte-identical under opts.out. Each file is
+// verified against its recorded size and sha256 and written into a staging
+// directory first; only when every file verified and was written does
+// anything land under opts.out (the staging directory renamed to it when it
+// did not exist, else each file renamed into place).
 Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
 {
   if (opts.out.empty() || opts.all == !opts.run_id.empty()) {
@@ -193,7 +242,10 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     }
     scope.run_id = *run_id;
   }
-  const std::filesystem::path out(opts.out);
+  std::filesystem::path out(opts.out);
+  if (!out.has_filename() && out.has_parent_path()) { // "restored/" names "restored"
+    out = out.parent_path();
+  }
   // First every target, so an existing file refuses the export before any is written.
   scope.text = false;
   std::size_t files = 0;
@@ -211,26 +263,56 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     return {};
   };
   RFDB_TRY(store::for_each_current_file(*db, scope, check_target));
+  // The staging directory: next to a missing --out (renamed to it at the
+  // end), else inside --out (on its filesystem, so each file renames).
+  std::error_code ec;
+  const bool out_exists =
+      std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found;
+  if (out_exists && !std::filesystem::is_directory(out, ec)) {
+    return fail(make_error(ErrorCode::io, out.string() + " exists and is not a directory")
+                    .with_hint("--out names the directory to write into"));
+  }
+  std::filesystem::path parent = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+  if (!out_exists) {
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      return fail(ErrorCode::io, fmt::format("cannot create {}: {}", parent.string(), ec.message()));
+    }
+  }
+  StagingGuard staging;
+  RFDB_TRY_ASSIGN(staging.dir, out_exists ? make_staging_dir(out, "rfdb-export")
+                                          : make_staging_dir(parent, out.filename().string()));
   scope.text = true;
+  scope.verify = true;
   std::set<std::string> runs;
   std::uint64_t bytes = 0;
+  std::vector<std::string> damaged;
+  std::vector<std::filesystem::path> written; // relative to the staging directory
   const auto write = [&](const store::StoredFile& f) -> Result<void> {
     std::filesystem::path target;
     RFDB_TRY_ASSIGN(target, export_target(out, f));
-    RFDB_TRY(no_link_below(out, target));
-    std::error_code ec;
-    std::filesystem::create_directories(target.parent_path(), ec);
-    if (ec) {
-      return fail(ErrorCode::io,
-                  fmt::format("cannot create {}: {}", target.parent_path().string(), ec.message()));
+    if (f.problem) {
+      damaged.push_back(describe_damage(f));
+      return {};
     }
-    RFDB_TRY(util::check_plain_target(target));
-    std::ofstream file(target, std::ios::binary | std::ios::trunc);
+    if (!damaged.empty()) {
+      return {}; // nothing will be written: only verify the rest
+    }
+    const auto rel = target.lexically_relative(out);
+    const auto staged = staging.dir / rel;
+    std::error_code mk;
+    std::filesystem::create_directories(staged.parent_path(), mk);
+    if (mk) {
+      return fail(ErrorCode::io,
+                  fmt::format("cannot create {}: {}", staged.parent_path().string(), mk.message()));
+    }
+    std::ofstream file(staged, std::ios::binary | std::ios::trunc);
     file.write(f.text.data(), static_cast<std::streamsize>(f.text.size()));
     file.close();
     if (!file) {
-      return fail(ErrorCode::io, "cannot write " + target.string());
+      return fail(ErrorCode::io, "cannot write " + staged.string());
     }
+    written.push_back(rel);
     if (f.run_id) {
       runs.insert(*f.run_id);
     }
@@ -238,6 +320,38 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     return {};
   };
   RFDB_TRY(store::for_each_current_file(*db, scope, write));
+  if (!damaged.empty()) {
+    return fail(
+        make_error(ErrorCode::invalid_input,
+                   fmt::format("{} stored file{} fail{} verification, so nothing was written under {}: {}",
+                               damaged.size(), damaged.size() == 1 ? "" : "s", damaged.size() == 1 ? "s" : "",
+                               out.string(), fmt::join(damaged, "; ")))
+            .with_hint("`rfdb check` lists every damaged stored file; `rfdb ingest --rehash EVAL_DIR` "
+                       "stores a run's files again from its eval dir"));
+  }
+  if (!out_exists) {
+    if (::rename(staging.dir.c_str(), out.c_str()) != 0) {
+      return fail(ErrorCode::io, fmt::format("cannot rename {} to {}: {}", staging.dir.string(), out.string(),
+                                             std::strerror(errno)));
+    }
+    staging.dir.clear();
+  } else {
+    for (const auto& rel : written) {
+      const auto target = out / rel;
+      RFDB_TRY(no_link_below(out, target));
+      std::error_code mk;
+      std::filesystem::create_directories(target.parent_path(), mk);
+      if (mk) {
+        return fail(ErrorCode::io,
+                    fmt::format("cannot create {}: {}", target.parent_path().string(), mk.message()));
+      }
+      RFDB_TRY(util::check_plain_target(target));
+      if (::rename((staging.dir / rel).c_str(), target.c_str()) != 0) {
+        return fail(ErrorCode::io, fmt::format("cannot rename {} to {}: {}", (staging.dir / rel).string(),
+                                               target.string(), std::strerror(errno)));
+      }
+    }
+  }
   if (domain::is(*format, domain::OutputFormat::json)) {
     const nlohmann::ordered_json j{
         {"out", opts.out}, {"runs", runs.size()}, {"files", files}, {"bytes", bytes}};
