@@ -325,6 +325,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   req.dry_run = opts.dry_run ? ingest::DryRun::yes : ingest::DryRun::no;
   req.strict = opts.strict ? ingest::Strict::yes : ingest::Strict::no;
   req.allow_copy = opts.allow_copy ? ingest::AllowCopy::yes : ingest::AllowCopy::no;
+  req.rehash = opts.rehash ? ingest::Rehash::yes : ingest::Rehash::no;
   if (opts.max_file_size > 0) {
     req.max_file_size = opts.max_file_size;
   }
@@ -415,6 +416,9 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
       "device, or on a reference that matches no or two attempts");
   cmd->add_flag("--allow-copy", opts->allow_copy,
                 "Store a run even when it copies a stored run (same identity and measured attempts)");
+  cmd->add_flag("--rehash", opts->rehash,
+                "Read and hash every file even when its size and mtime match the stored version, and "
+                "store again any stored copy that fails verification (see below)");
   cmd->add_option("--max-file-size", opts->max_file_size,
                   "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
       ->type_name("BYTES")
@@ -435,8 +439,19 @@ Re-ingesting is safe: a file whose size and mtime match the stored version is
 skipped unread; a file with a new size or mtime is hashed, and new content
 supersedes the older version (older roofline verdicts stay queryable); content
 the path held before (a file reverted on disk) makes that version current
-again. An edit that keeps both size and mtime is not seen; a file deleted from
-the eval dir stays stored (`rfdb retract` withdraws evidence). A file that cannot
+again. An edit that keeps both size and mtime is not seen unless --rehash is
+given; a file deleted from the eval dir stays stored (`rfdb retract` withdraws
+evidence).
+
+--rehash reads and hashes every file regardless of its size and mtime. Use it
+when mtimes do not tell edits apart: eval dirs re-extracted from a (reproducible)
+tarball, copied with `rsync -a` or `cp -p`, Nix store paths (fixed mtimes), or
+filesystems with coarse mtimes (FAT/exFAT, some SMB mounts); and after `rfdb
+check` reports a damaged stored file: a file whose content is the stored
+version's but whose stored copy fails verification is stored again ("repaired",
+with a warning naming the file). A re-ingest that reads a run's files anyway
+(some file's size or mtime changed) verifies and repairs the same way; one that
+finds every size and mtime unchanged reads nothing and repairs nothing. A file that cannot
 be parsed, a value that would poison calibration, a measured field given twice
 with different values, or a file over --max-file-size fails that run with the
 file (and JSON pointer) named, exit 1, and the database unchanged.

@@ -427,8 +427,10 @@ bool same_stat(const FileData& f, const store::SourceStat& s)
 // True when every file of the eval dir is one of the run's current files,
 // with the size and mtime recorded when it was stored: unchanged without
 // being read (a file rewritten with the same size and mtime is not noticed —
-// the trade-off rsync and make make). A stored file no longer on disk keeps
-// its version: deleting raw artifacts does not withdraw evidence.
+// the trade-off rsync and make make; --rehash skips this test, and nor is a
+// damaged stored copy: the files are not read, so not compared). A stored
+// file no longer on disk keeps its version: deleting raw artifacts does not
+// withdraw evidence.
 bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& stored)
 {
   if (files.empty() || files.size() > stored.size()) {
@@ -440,15 +442,49 @@ bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& st
   });
 }
 
+// Current versions (source_id) whose stored copy failed verification, with
+// the file read now, whose sha256 is the one the row records.
+using Repairs = std::vector<std::pair<std::int64_t, const FileData*>>;
+
+// Verify the stored copy of `f`'s current version (`source_id`, stored with
+// f's content): a copy that does not decompress to the row's size and
+// sha256 is queued in `repairs`, with a warning naming what differed.
+// Errors: db.
+Result<void> verify_current(Prepared& p, std::int64_t source_id, const FileData& f, Repairs& repairs,
+                            PathReport& rep)
+{
+  store::StoredVersionCheck check;
+  RFDB_TRY_ASSIGN(check, p.sources.verify_stored(source_id));
+  if (check.verified.problem) {
+    repairs.emplace_back(source_id, &f);
+    rep.warnings.push_back(Warning{f.rel_path, "",
+                                   fmt::format("the stored copy failed verification ({}: {}): stored again "
+                                               "from this file",
+                                               check.verified.problem->what, check.verified.problem->detail),
+                                   false});
+  }
+  return {};
+}
+
+// Store each queued file's text again over its damaged copy. Call inside
+// a write transaction. Errors: db.
+Result<void> restore_damaged(Prepared& p, const Repairs& repairs, const std::string& now)
+{
+  for (const auto& [source_id, f] : repairs) {
+    RFDB_TRY(p.sources.restore_text(source_id, f->content, f->sha256, now));
+  }
+  return {};
+}
+
 // A run whose content is unchanged but some of whose files were touched
 // (or stored before their stat was recorded): record their stat so the next
 // re-ingest decides without reading them. `touched` pairs the current
 // version (stored with the file's content) with the file. Nothing is written
 // with --dry-run or when every stat is recorded already.
 Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t, const FileData*>>& touched,
-                          const IngestRequest& req)
+                          const Repairs& repairs, const IngestRequest& req)
 {
-  if (touched.empty() || req.dry_run == DryRun::yes) {
+  if ((touched.empty() && repairs.empty()) || req.dry_run == DryRun::yes) {
     return {};
   }
   auto tx_result = p.db.begin_immediate();
@@ -458,6 +494,7 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
   for (const auto& [source_id, f] : touched) {
     RFDB_TRY(p.sources.set_stat(source_id, f->mtime_ns));
   }
+  RFDB_TRY(restore_damaged(p, repairs, req.now));
   return tx_result->commit();
 }
 
@@ -471,7 +508,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   // for the run's stored stats, and no write lock.
   StoredStats stored_stats;
   RFDB_TRY_ASSIGN(stored_stats, stored_stats_of(p, run_id));
-  if (unchanged_by_stat(files, stored_stats)) {
+  if (req.rehash == Rehash::no && unchanged_by_stat(files, stored_stats)) {
     std::optional<std::int64_t> derived_by;
     RFDB_TRY_ASSIGN(derived_by, p.writer.derived_by(run_id));
     if (derived_by && *derived_by >= k_derivation_version) {
@@ -499,6 +536,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   }
   std::vector<const FileData*> fresh; // new or reverted; not copied: a file's content can be megabytes
   std::vector<std::pair<std::int64_t, const FileData*>> touched; // current content, other stat
+  Repairs repairs; // current content whose stored copy fails verification
   for (const auto& f : files) {
     std::optional<store::StoredVersion> stored;
     if (stores_files) {
@@ -511,6 +549,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
       if (it != stored_stats.end() && !same_stat(f, it->second)) {
         touched.emplace_back(stored->source_id, &f);
       }
+      RFDB_TRY(verify_current(p, stored->source_id, f, repairs, rep));
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -520,8 +559,8 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   const bool stale = derived_by && *derived_by < k_derivation_version;
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
-    rep.status = "unchanged";
-    return record_stats(p, touched, req);
+    rep.status = repairs.empty() ? "unchanged" : "repaired";
+    return record_stats(p, touched, repairs, req);
   }
   if (stale) {
     rep.warnings.push_back(Warning{dir_basename, "",
@@ -551,10 +590,14 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
   RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, !stored_now, parsed, rep));
+  RFDB_TRY(restore_damaged(p, repairs, req.now));
   if (rep.new_files.empty() && !stale) {
-    rep.status = "unchanged";
-    tx.rollback();
-    return {};
+    rep.status = repairs.empty() ? "unchanged" : "repaired";
+    if (repairs.empty() || req.dry_run == DryRun::yes) {
+      tx.rollback();
+      return {};
+    }
+    return tx.commit();
   }
   std::vector<StoredSource> sources;
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id, parsed));

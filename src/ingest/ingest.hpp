@@ -36,6 +36,7 @@ namespace rfdb::ingest {
 enum class DryRun { no, yes };
 enum class Strict { no, yes };
 enum class AllowCopy { no, yes };
+enum class Rehash { no, yes };
 
 struct IngestRequest {
   std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
@@ -44,6 +45,10 @@ struct IngestRequest {
   Strict strict = Strict::no;           // knowledge: any warning fails the path; runs: a refused
                                         // symlink, FIFO, socket or device fails the run
   AllowCopy allow_copy = AllowCopy::no; // store a copy of a stored run anyway (with a note)
+  // --rehash: read and hash every file of a run even when its size and mtime
+  // match the stored version (the fast path), so a same-size edit with a
+  // kept mtime is seen and a damaged stored copy is stored again.
+  Rehash rehash = Rehash::no;
   std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
   std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
 };
@@ -53,7 +58,9 @@ struct PathReport {
   std::string path;
   std::string target; // run_id, or "knowledge"
   std::string kind;   // run | knowledge
-  std::string status; // added | updated | unchanged | failed
+  // added | updated | unchanged | repaired (content unchanged; a stored copy
+  // that failed verification was stored again, see warnings) | failed
+  std::string status;
   std::vector<std::string> new_files;
   std::vector<std::string> superseded_files;
   int unchanged_files = 0;
