@@ -13,6 +13,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -523,6 +524,42 @@ TEST(PgStore, VerdictsReadAgainInRunOrderHoldTheSameRows)
   EXPECT_EQ(reads[1], reads[0]); // SQLite: both orders
   EXPECT_EQ(reads[3], reads[2]); // PostgreSQL: both orders
   EXPECT_EQ(reads[2].size(), reads[0].size());
+}
+
+// PostgreSQL keeps each file's frame in sources.raw_zst (BYTEA) as SQLite
+// does: a bit flipped there fails `rfdb check` naming run and file, export
+// --raw writes nothing, and `ingest --rehash` stores the copy again.
+TEST(PgStore, CheckFindsAFlippedBitAndRehashRepairsIt)
+{
+  RFDB_REQUIRE_PG();
+  PgTestDatabase pg;
+  TempDir tmp;
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  ASSERT_EQ(run_cli({"--db", pg.url(), "ingest", "-q", run.string()}).code, 0);
+  ASSERT_EQ(run_cli({"--db", pg.url(), "check", "--format", "json"}).code, 0);
+  pg.exec("UPDATE sources SET raw_zst = set_byte(raw_zst, length(raw_zst) / 2, "
+          "get_byte(raw_zst, length(raw_zst) / 2) # 4) WHERE rel_path = 'env_report.json'");
+  const auto r = run_cli({"--db", pg.url(), "check", "--format", "json"});
+  EXPECT_EQ(r.code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("stored_files").at("problems").size(), 1U) << r.out;
+  const auto& p = j.at("stored_files").at("problems").at(0);
+  EXPECT_EQ(p.at("run_id"), k_canonical_run);
+  EXPECT_EQ(p.at("file"), "env_report.json");
+  EXPECT_TRUE(p.at("problem") == "sha256" || p.at("problem") == "frame") << p;
+
+  const auto out = tmp / "out";
+  const auto exported = run_cli({"--db", pg.url(), "export", "--raw", "--all", "--out", out.string()});
+  EXPECT_EQ(exported.code, 1);
+  EXPECT_NE(exported.err.find(k_canonical_run + "/env_report.json ("), std::string::npos) << exported.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  const auto rehash = run_cli({"--db", pg.url(), "ingest", "--rehash", "--format", "json", run.string()});
+  ASSERT_EQ(rehash.code, 0) << rehash.err;
+  EXPECT_EQ(nlohmann::json::parse(rehash.out).at("paths").at(0).at("status"), "repaired") << rehash.out;
+  EXPECT_EQ(run_cli({"--db", pg.url(), "check", "--format", "json"}).code, 0);
+  ASSERT_EQ(run_cli({"--db", pg.url(), "export", "--raw", "--all", "--out", out.string()}).code, 0);
+  EXPECT_EQ(read_bytes(out / k_canonical_run / "env_report.json"), read_bytes(run / "env_report.json"));
 }
 
 } // namespace rfdb::test
