@@ -424,6 +424,9 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
                 "--raw: overwrite files that exist (default: refuse before writing any)");
   cmd->footer(
       "Columns: docs/json.md (export) and docs/schema.md (attempts).\n\n"
+      "--raw checks every file against the size and sha256 recorded when it was ingested and\n"
+      "writes into a temporary directory first: when any file fails, nothing is written (exit 1,\n"
+      "naming each damaged file; `rfdb ingest --rehash EVAL_DIR` stores them again).\n\n"
       "Examples:\n  rfdb export -o attempts.csv\n  rfdb export | jq '.[] | select(.op_class == \"attn\")'\n"
       "  rfdb export --raw e2e_Qwen3.5-27B --out restored/\n"
       "  rfdb export --raw --all --out backup/ --format json   # {\"out\", \"runs\", \"files\", \"bytes\"}");
