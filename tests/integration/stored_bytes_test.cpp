@@ -481,6 +481,28 @@ TEST(StoredBytes, AReingestThatReadsTheRunRepairsADamagedCopy)
   EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
 }
 
+// Knowledge files are read and hashed on every ingest: a plain re-ingest
+// verifies the stored copy of an unchanged card and stores a damaged one again.
+TEST(StoredBytes, AKnowledgeReingestRepairsADamagedCopy)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto playbook = fixtures_dir() / "knowledge" / "backend_playbook.md";
+  ASSERT_EQ(rfdb(db, {"ingest", playbook.string()}).code, 0);
+  const std::string rel = query_value(db, "SELECT rel_path FROM sources WHERE run_id IS NULL");
+  ASSERT_FALSE(rel.empty());
+  flip_bit(db, rel);
+  const auto bad = rfdb(db, {"check", "--format", "json"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_EQ(stored_problems(bad).size(), 1U) << bad.out;
+  const auto r = rfdb(db, {"ingest", "--strict", "--format", "json", playbook.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto path = json::parse(r.out).at("paths").at(0);
+  EXPECT_EQ(path.at("status"), "repaired") << r.out;
+  EXPECT_EQ(path.at("warnings").back().at("file"), rel);
+  EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
+}
+
 // The fast path's blind spot (item 5): a same-size edit whose mtime is put
 // back (touch -r, cp -p, rsync -a, a reproducible tarball) reads as
 // unchanged, so the store keeps the old value; --rehash reads the files and

@@ -141,13 +141,28 @@ struct Parsed {
 // Store the parsed files inside one transaction. A content stored before as
 // an older, superseded version (a card reverted on disk) makes that version
 // current again and re-derives its findings.
+// Current versions (source_id) whose stored copy failed verification, with
+// the file read now (whose sha256 the row records).
+using Repairs = std::vector<std::pair<std::int64_t, const KnowledgeFile*>>;
+
+// Store each queued file's text again over its damaged copy. Call inside
+// a write transaction. Errors: db.
+Result<void> restore_damaged(store::Sources& sources, const Repairs& repairs, const IngestRequest& req)
+{
+  for (const auto& [source_id, f] : repairs) {
+    RFDB_TRY(sources.restore_text(source_id, f->content, f->sha256, req.now));
+  }
+  return {};
+}
+
 Result<void> write_knowledge(store::Database& db, store::Sources& sources, const std::vector<Parsed>& parsed,
-                             const IngestRequest& req, PathReport& rep)
+                             const Repairs& repairs, const IngestRequest& req, PathReport& rep)
 {
   auto tx_result = db.begin_immediate();
   if (!tx_result) {
     return fail(std::move(tx_result).error());
   }
+  RFDB_TRY(restore_damaged(sources, repairs, req));
   auto writer = store::FindingsWriter::create(db);
   if (!writer) {
     return fail(std::move(writer).error());
@@ -219,6 +234,8 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   }
   std::vector<Warning> kw;
   std::vector<Parsed> parsed;
+  Repairs repairs;
+  std::vector<ingest::Warning> repaired; // not input warnings: --strict does not count them
   std::vector<std::string> card_names;
   const KnowledgeFile* index = nullptr;
   for (const auto& f : *files) {
@@ -244,6 +261,20 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     }
     std::optional<std::int64_t> reclassify;
     if (*stored && (*stored)->current) {
+      // Read anyway: its stored copy is trusted only once verified.
+      auto check = sources->verify_stored((*stored)->source_id);
+      if (!check) {
+        rep.error = check.error();
+        return rep;
+      }
+      if (const auto& problem = check->verified.problem) {
+        repairs.emplace_back((*stored)->source_id, &f);
+        repaired.push_back(ingest::Warning{
+            f.rel_path, "",
+            fmt::format("the stored copy failed verification ({}: {}): stored again from this file",
+                        problem->what, problem->detail),
+            false});
+      }
       auto older = findings_writer->unclassified((*stored)->source_id);
       if (!older) {
         rep.error = older.error();
@@ -285,6 +316,29 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
                            fmt::format("{} warning(s) with --strict; nothing was written", warning_count));
     return rep;
   }
+  rep.warnings.insert(rep.warnings.end(), repaired.begin(), repaired.end());
+  if (parsed.empty() && !repairs.empty()) {
+    const PathReport before = rep;
+    if (auto r = store::with_retry([&]() -> Result<void> {
+          rep = before;
+          auto tx = db.begin_immediate();
+          if (!tx) {
+            return fail(std::move(tx).error());
+          }
+          RFDB_TRY(restore_damaged(*sources, repairs, req));
+          if (req.dry_run == DryRun::yes) {
+            tx->rollback();
+            return {};
+          }
+          return tx->commit();
+        });
+        !r) {
+      rep.error = r.error();
+      return rep;
+    }
+    rep.status = "repaired";
+    return rep;
+  }
   if (parsed.empty()) {
     rep.status = "unchanged";
     return rep;
@@ -294,7 +348,7 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   const PathReport before = rep;
   if (auto r = store::with_retry([&] {
         rep = before;
-        return write_knowledge(db, *sources, parsed, req, rep);
+        return write_knowledge(db, *sources, parsed, repairs, req, rep);
       });
       !r) {
     rep.error = r.error();
