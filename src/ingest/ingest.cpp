@@ -590,15 +590,14 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
   RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, !stored_now, parsed, rep));
-  RFDB_TRY(restore_damaged(p, repairs, req.now));
   if (rep.new_files.empty() && !stale) {
+    // Another writer stored this content meanwhile: nothing to derive, and
+    // the placeholder run row must not be committed.
     rep.status = repairs.empty() ? "unchanged" : "repaired";
-    if (repairs.empty() || req.dry_run == DryRun::yes) {
-      tx.rollback();
-      return {};
-    }
-    return tx.commit();
+    tx.rollback();
+    return record_stats(p, {}, repairs, req);
   }
+  RFDB_TRY(restore_damaged(p, repairs, req.now));
   std::vector<StoredSource> sources;
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id, parsed));
   DerivedRun derived;
