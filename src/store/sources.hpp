@@ -76,8 +76,10 @@ std::string digest_hex(std::string_view bytes);
 
 // Why a stored frame does not hold the file its row records.
 struct FrameProblem {
-  std::string what;   // "frame" (does not decompress), "size" or "sha256"
-  std::string detail; // e.g. "sha256 of the decompressed text is 1f2e…, the row records 9a0b…"
+  std::string what; // "frame" (does not decompress), "size" or "sha256"
+  // e.g. "the decompressed text's sha256 is 9fbf06ca1f9c..., the row records 218694f583d8..."
+  // (with " (compressed with dictionary N)" for a frame that names one)
+  std::string detail;
 };
 
 // A stored file version's frame checked against its row.
