@@ -19,6 +19,7 @@ struct IngestOptions {
   bool dry_run = false;
   bool strict = false;
   bool allow_copy = false;
+  bool follow_links = false;
   std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
   std::string format;              // table | json ("" = the global --format, else by terminal)
 };

@@ -559,7 +559,7 @@ private:
     return std::optional<std::string>(std::move(rel));
   }
 
-  // "/" held open, for links followed outside the root (follow_outside).
+  // "/" held open, for links followed outside the root (Links::any).
   Result<std::shared_ptr<const DirHandle>> filesystem_root()
   {
     if (!m_fs_root) {
@@ -685,8 +685,8 @@ private:
     return list_file(join(m_dir, name), std::move(kind), st, phys(name));
   }
 
-  // A link: followed when its target stays inside the root (or with
-  // follow_outside), to its target's real path beneath the root (or "/").
+  // A link: followed as m_rules.links says, to its target's real path
+  // beneath the root (or "/" for a target outside).
   // depth -1: a lone entry (walk_entry), whose directory is not entered.
   Result<void> visit_link(int dir_fd, const char* name, int depth)
   {
@@ -697,18 +697,22 @@ private:
       refuse(m_rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
       return {};
     }
+    if (m_rules.links == WalkRules::Links::none) {
+      refuse(m_rel, fmt::format("symlink (→ {}){}", target.string(), m_rules.link_hint));
+      return {};
+    }
     std::optional<std::string> inside;
     RFDB_TRY_ASSIGN(inside, beneath_root(target));
     std::shared_ptr<const DirHandle> base = m_root_handle;
     std::string target_rel;
     if (inside) {
       target_rel = std::move(*inside);
-    } else if (m_rules.follow_outside) {
+    } else if (m_rules.links == WalkRules::Links::any) {
       RFDB_TRY_ASSIGN(base, filesystem_root());
       target_rel = target.relative_path().generic_string();
     } else {
       refuse(m_rel, fmt::format("symlink leaving the {} (→ {}){}", m_rules.noun, target.string(),
-                                m_rules.noun == "eval dir" ? "" : "; --follow-links reads it"));
+                                m_rules.link_hint));
       return {};
     }
     struct stat st {};

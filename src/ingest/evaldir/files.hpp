@@ -106,10 +106,14 @@ struct WalkRules {
   std::optional<ArtifactKind> (*classify)(std::string_view rel_path) = nullptr;
   // The directory in refusals: "symlink leaving the <noun> (→ /x)".
   std::string noun = "eval dir";
-  // Follow symlinks that leave the directory (--follow-links); their files
-  // are opened beneath "/" through the target's resolved path, checked as
-  // any other.
-  bool follow_outside = false;
+  // Which symlinks are followed: those that stay inside the directory (eval
+  // dirs; the rest are refused as leaving it), none (each refused), or any
+  // (--follow-links: the files of a link leaving the directory are opened
+  // beneath "/" through the target's resolved path, checked as any other).
+  enum class Links { inside, none, any };
+  Links links = Links::inside;
+  // Appended to a refused link's reason ("; --follow-links reads it").
+  std::string link_hint;
   // Refuse a listed file over max_file_size while listing (eval dirs: every
   // listed file is read); otherwise load_file refuses it when it is read.
   bool size_limit_when_listing = true;
@@ -119,14 +123,13 @@ struct WalkRules {
 
 // The files of `dir` as `rules` list them (list_eval_dir is walk_dir with
 // classify_artifact and the defaults). Symlinks, special files and loops as
-// read_eval_dir says; a link leaving `dir` is followed only with
-// follow_outside. Errors: as list_eval_dir.
+// read_eval_dir says, links followed as rules.links says. Errors: as
+// list_eval_dir.
 Result<EvalDirContents> walk_dir(const std::filesystem::path& dir, const WalkRules& rules,
                                  std::uint64_t max_file_size = k_default_max_file_size);
 
 // The one entry `name` of the directory `dir`, as walk_dir would list it
-// (a link leaving `dir` refused unless follow_outside; a directory is not
-// entered and gives no file). Errors: as walk_dir.
+// (a directory is not entered and gives no file). Errors: as walk_dir.
 Result<EvalDirContents> walk_entry(const std::filesystem::path& dir, const std::string& name,
                                    const WalkRules& rules,
                                    std::uint64_t max_file_size = k_default_max_file_size);
