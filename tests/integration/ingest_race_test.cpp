@@ -7,12 +7,14 @@
 
 #include "ingest/evaldir/files.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rfdb::test {
@@ -35,6 +37,8 @@ struct Swap {
   bool done = false;
 };
 std::mutex g_swap_mutex;
+const std::thread::id g_main_thread = std::this_thread::get_id();
+bool g_swapped_off_main = false; // set under g_swap_mutex
 Swap g_swap;
 
 void before_open(const std::string& rel_path)
@@ -235,6 +239,52 @@ TEST_P(IngestRace, LinkedTargetInsideTheEvalDirReplacedAfterTheWalkIsNotRead)
   EXPECT_FALSE(contains(r.err, "not read")) << r.err;
   EXPECT_EQ(query_value(db2, "SELECT count(*) FROM sources WHERE rel_path = 'director_e2e_validation.json'"),
             "1");
+}
+
+TEST_P(IngestRace, FileSwappedWhileTheNextRunIsLoadedAheadIsNotReadEither)
+{
+  // Several runs in one command: the next runs are listed and loaded on
+  // background threads, so the open the swap precedes may be the
+  // prefetcher's; ingest then opens the file again and finds the link.
+  // The prefetcher loads ahead only the runs it lists once a run needed
+  // reading, and lists 8 ahead: the swapped run comes after 10 others.
+  RaceSetup s;
+  std::vector<std::string> args{"--db", s.db.string(), "ingest", "--allow-copy"};
+  for (int i = 0; i < 10; ++i) {
+    const auto name = fmt::format("e2e_Qwen-Qwen3-32B_202607{:02}_142210_9120_p0aa", i + 1);
+    fs::copy(run_fixture(k_gemm_run), s.tmp / name, fs::copy_options::recursive);
+    args.push_back((s.tmp / name).string());
+  }
+  args.push_back(s.run.string());
+  {
+    const std::lock_guard lock(g_swap_mutex);
+    g_swapped_off_main = false;
+  }
+  // A file only the last run has.
+  const std::string rel = "kernels/fused_moe_kernel_task/opbench_result.json";
+  const auto target = s.run / rel;
+  CliResult r;
+  {
+    const SwapBeforeOpen swap(rel, [&] {
+      if (std::this_thread::get_id() != g_main_thread) {
+        g_swapped_off_main = true;
+      }
+      fs::remove(target);
+      fs::create_symlink(s.outside / "director_e2e_validation.json", target);
+    });
+    r = run_cli(args);
+    ASSERT_TRUE(SwapBeforeOpen::done());
+  }
+  EXPECT_TRUE(g_swapped_off_main) << "the swap ran before the prefetcher's open";
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run + ": " + rel +
+                                  ": not read: it became a symlink between listing "
+                                  "and reading"))
+      << r.err;
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run +
+                                  "' AND rel_path = '" + rel + "'"),
+            "0");
+  EXPECT_FALSE(contains(exported_text(s.db, k_canonical_run, s.tmp / "export"), k_marker));
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenPath, IngestRace, ::testing::Values(true, false),
