@@ -288,8 +288,8 @@ TEST_P(IngestRace, FileSwappedWhileTheNextRunIsLoadedAheadIsNotReadEither)
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenPath, IngestRace, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return info.param ? std::string("Openat2") : std::string("OpenatComponents");
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? std::string("Openat2") : std::string("OpenatComponents");
                          });
 
 } // namespace rfdb::test
