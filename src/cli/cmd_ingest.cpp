@@ -326,6 +326,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   req.strict = opts.strict ? ingest::Strict::yes : ingest::Strict::no;
   req.allow_copy = opts.allow_copy ? ingest::AllowCopy::yes : ingest::AllowCopy::no;
   req.rehash = opts.rehash ? ingest::Rehash::yes : ingest::Rehash::no;
+  req.follow_links = opts.follow_links ? ingest::FollowLinks::yes : ingest::FollowLinks::no;
   if (opts.max_file_size > 0) {
     req.max_file_size = opts.max_file_size;
   }
@@ -419,6 +420,10 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_flag("--rehash", opts->rehash,
                 "Read and hash every file even when its size and mtime match the stored version, and "
                 "store again any stored copy that fails verification (see below)");
+  cmd->add_flag(
+      "--follow-links", opts->follow_links,
+      "Knowledge: follow symlinks inside a knowledge dir, and a knowledge file given on the command "
+      "line that is a link leaving its directory (both are refused with a warning otherwise)");
   cmd->add_option("--max-file-size", opts->max_file_size,
                   "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
       ->type_name("BYTES")
@@ -462,7 +467,12 @@ measured attempts, whatever its directory name or whitespace) or a partial copy
 4 decimals, e2e delta to 3) is refused, naming the stored run and the shared
 attempts; --allow-copy stores it anyway, --run STORED_RUN adds to it.
 Symlinks inside the eval dir are followed; a symlink leaving it, a FIFO, socket
-or device is not read (a warning; an error with --strict). Attempts follow
+or device is not read (a warning; an error with --strict). Every file is opened
+beneath the eval dir as the walk found it, following no link, and must be the
+file the walk listed: one swapped for a link or another file meanwhile is not
+read (a warning; an error with --strict). In a knowledge dir no symlink is
+followed, and a knowledge file named here that is a link leaving its directory
+is not read (a warning each) unless --follow-links is given. Attempts follow
 docs/attempt-model.md.
 
 Each run's result line is printed as the run commits; warnings name their run.

@@ -19,7 +19,8 @@ struct IngestOptions {
   bool dry_run = false;
   bool strict = false;
   bool allow_copy = false;
-  bool rehash = false;             // --rehash: ignore the size+mtime fast path; repair damaged stored copies
+  bool rehash = false; // --rehash: ignore the size+mtime fast path; repair damaged stored copies
+  bool follow_links = false;
   std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
   std::string format;              // table | json ("" = the global --format, else by terminal)
 };

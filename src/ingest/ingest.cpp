@@ -498,12 +498,86 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
   return tx_result->commit();
 }
 
+// Entries of an eval dir that were not read: a warning each, or with
+// --strict one error naming them all.
+Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict strict,
+                            std::vector<Warning>& warnings)
+{
+  if (refused.empty()) {
+    return {};
+  }
+  if (strict == Strict::yes) {
+    std::string list;
+    for (const auto& r : refused) {
+      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", r.rel_path, r.reason);
+    }
+    return fail(
+        make_error(ErrorCode::invalid_input, "--strict: refused to read " + list)
+            .with_hint("put the files themselves in place of these entries (a link that leaves the eval "
+                       "dir, a FIFO, a directory named like an artifact), or drop --strict to store the "
+                       "run without them"));
+  }
+  for (const auto& r : refused) {
+    warnings.push_back(Warning{r.rel_path, "", "not read: " + r.reason, false});
+  }
+  return {};
+}
+
+// Read the files not read yet (nor loaded ahead). A file that is no longer
+// what the listing saw (a link or another file swapped in since) is not
+// read: it leaves `files` (and `ahead`, kept in step) and joins `changed`,
+// with a warning (an error with --strict).
+Result<void> load_files(std::vector<FileData>& files, std::vector<std::optional<FileAhead>>* ahead,
+                        const IngestRequest& req, std::vector<RefusedEntry>& changed, PathReport& rep)
+{
+  std::vector<RefusedEntry> now;
+  std::vector<bool> drop(files.size(), false);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    FileData& f = files[i];
+    if (!f.sha256.empty()) {
+      continue;
+    }
+    std::optional<std::string> why;
+    RFDB_TRY_ASSIGN(why, load_file(f, req.max_file_size));
+    if (why) {
+      now.push_back(RefusedEntry{f.rel_path, std::move(*why)});
+      drop[i] = true;
+    }
+  }
+  if (now.empty()) {
+    return {};
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (drop[i]) {
+      continue;
+    }
+    if (kept != i) {
+      files[kept] = std::move(files[i]);
+      if (ahead != nullptr && i < ahead->size()) {
+        (*ahead)[kept] = std::move((*ahead)[i]);
+      }
+    }
+    ++kept;
+  }
+  files.resize(kept);
+  if (ahead != nullptr && ahead->size() > kept) {
+    ahead->resize(kept);
+  }
+  RFDB_TRY(refuse_entries(now, req.strict, rep.warnings));
+  changed.insert(changed.end(), now.begin(), now.end());
+  return {};
+}
+
 Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                                    const std::string& eval_dir, std::vector<FileData>& files,
                                    std::vector<std::optional<FileAhead>>* ahead, const IngestRequest& req,
-                                   PathReport& rep)
+                                   std::vector<RefusedEntry>& changed, PathReport& rep)
 {
   p.read_files = false;
+  // Files an earlier try found changed (and dropped): warned again, as the
+  // report starts over.
+  RFDB_TRY(refuse_entries(changed, req.strict, rep.warnings));
   // Decide "unchanged" from the stat before reading anything: one query
   // for the run's stored stats, and no write lock.
   StoredStats stored_stats;
@@ -518,10 +592,13 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
     }
   }
   p.read_files = true;
-  for (auto& f : files) {
-    if (f.sha256.empty()) {
-      RFDB_TRY(load_file(f, req.max_file_size));
-    }
+  RFDB_TRY(load_files(files, ahead, req, changed, rep));
+  if (!eval_dir.empty() && std::none_of(files.begin(), files.end(), [](const FileData& f) {
+        return domain::is(f.kind.kind, domain::Artifact::env_report);
+      })) {
+    return fail(make_error(ErrorCode::invalid_input,
+                           "env_report.json (the run's identity) changed between listing and reading")
+                    .with_hint("ingest the run again once its files stay put"));
   }
   // A file already stored with this content was validated when it was
   // stored: only new content is parsed, and a run with none is unchanged
@@ -642,35 +719,11 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
                               std::vector<std::optional<FileAhead>>* ahead = nullptr)
 {
   const PathReport before = rep;
+  std::vector<RefusedEntry> changed; // files found changed since listed, dropped from `files`
   return store::with_retry([&] {
     rep = before;
-    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, ahead, req, rep);
+    return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, ahead, req, changed, rep);
   });
-}
-
-// Entries of an eval dir that were not read: a warning each, or with
-// --strict one error naming them all.
-Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict strict,
-                            std::vector<Warning>& warnings)
-{
-  if (refused.empty()) {
-    return {};
-  }
-  if (strict == Strict::yes) {
-    std::string list;
-    for (const auto& r : refused) {
-      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", r.rel_path, r.reason);
-    }
-    return fail(
-        make_error(ErrorCode::invalid_input, "--strict: refused to read " + list)
-            .with_hint("put the files themselves in place of these entries (a link that leaves the eval "
-                       "dir, a FIFO, a directory named like an artifact), or drop --strict to store the "
-                       "run without them"));
-  }
-  for (const auto& r : refused) {
-    warnings.push_back(Warning{r.rel_path, "", "not read: " + r.reason, false});
-  }
-  return {};
 }
 
 // Why `id` cannot name a run, or nullopt: run ids become directory names

@@ -37,6 +37,7 @@ enum class DryRun { no, yes };
 enum class Strict { no, yes };
 enum class AllowCopy { no, yes };
 enum class Rehash { no, yes };
+enum class FollowLinks { no, yes };
 
 struct IngestRequest {
   std::vector<std::string> paths;    // eval dirs, artifact files, card dirs, playbooks
@@ -50,7 +51,9 @@ struct IngestRequest {
   // kept mtime is seen and a damaged stored copy is stored again.
   Rehash rehash = Rehash::no;
   std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
-  std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
+  FollowLinks follow_links = FollowLinks::no; // knowledge: follow symlinks in a knowledge dir, and a
+                                              // named file's link leaving its directory
+  std::string now;                            // ISO-8601 UTC timestamp for ingested_at
 };
 
 // What happened to one path.

@@ -55,6 +55,23 @@ void warn_misspelled_keys(const json& obj, std::initializer_list<std::string_vie
   }
 }
 
+void warn_no_field_read(const json& obj, std::initializer_list<std::string_view> fields,
+                        std::string_view consequence, std::string_view file, std::vector<Warning>& warnings)
+{
+  if (!obj.is_object()) {
+    return;
+  }
+  std::string names;
+  for (const std::string_view field : fields) {
+    if (obj.contains(field)) {
+      return;
+    }
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", field);
+  }
+  warn(warnings, file, "",
+       fmt::format("none of the fields rfdb reads are present ({}); {}", names, consequence));
+}
+
 tl::unexpected<Error> invalid(std::string message)
 {
   return fail(ErrorCode::invalid_input, std::move(message));

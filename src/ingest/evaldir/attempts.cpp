@@ -115,6 +115,9 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   detail::warn_misspelled_keys(doc,
                                {"isolated_speedup", "e2e_delta_pct", "gate", "output_parity", "parity_kind"},
                                k_root, rel_path, warnings);
+  detail::warn_no_field_read(
+      doc, {"isolated_speedup", "e2e_delta_pct", "ref_med", "cand_med", "gate", "ab_complete"},
+      "attempt kept unmeasured", rel_path, warnings);
   RFDB_TRY_ASSIGN(a.isolated_speedup,
                   detail::get_speedup(doc, "isolated_speedup", k_root, detail::ZeroSpeedup::reject));
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(doc, "e2e_delta_pct", k_root));
@@ -206,6 +209,9 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
                                                 std::vector<Warning>& warnings)
 {
   RFDB_TRY(require_object(doc, k_root));
+  detail::warn_no_field_read(
+      doc, {"measured", "winner_kind", "winner_backend", "backend", "isolated_speedup", "gate"},
+      "no attempt recorded", rel_path, warnings);
   AttemptRecord a;
   std::optional<bool> measured;
   RFDB_TRY_ASSIGN(measured, get_bool(doc, "measured", k_root));

@@ -11,9 +11,15 @@ using detail::require_object;
 
 namespace {
 
-Result<BenchSummary> bench_summary_impl(const json& doc)
+Result<BenchSummary> bench_summary_impl(const json& doc, std::string_view rel_path,
+                                        std::vector<Warning>& warnings)
 {
   RFDB_TRY(require_object(doc, k_root));
+  detail::warn_no_field_read(doc,
+                             {"throughput_tok_s_median", "output_throughput_tok_s_median",
+                              "throughput_tok_s_spread_pct", "output_throughput_tok_s_spread_pct",
+                              "ttft_ms_median", "tpot_ms_median", "runs", "metric_basis", "measurement_mode"},
+                             "the summary holds no measurement", rel_path, warnings);
   BenchSummary b;
   RFDB_TRY_ASSIGN(b.throughput_tok_s_median,
                   detail::get_non_negative(doc, "throughput_tok_s_median", k_root));
@@ -36,9 +42,9 @@ Result<BenchSummary> bench_summary_impl(const json& doc)
 } // namespace
 
 Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
-                                         std::vector<Warning>& /*warnings*/)
+                                         std::vector<Warning>& warnings)
 {
-  return bench_summary_impl(doc).map_error(add_file(rel_path));
+  return bench_summary_impl(doc, rel_path, warnings).map_error(add_file(rel_path));
 }
 
 } // namespace rfdb::ingest

@@ -38,6 +38,14 @@ void warn(std::vector<Warning>& warnings, std::string_view file, std::string poi
 void warn_misspelled_keys(const json& obj, std::initializer_list<std::string_view> expected,
                           const std::string& pointer, std::string_view file, std::vector<Warning>& warnings);
 
+// A warning on `file` when the object `obj` holds none of `fields` (the
+// fields rfdb reads from it, in the order named): "none of the fields rfdb
+// reads are present (a, b, …); <consequence>" — a file of the wrong shape
+// would otherwise become an unmeasured row in silence. Nothing happens when
+// one of them is present or `obj` is not an object (the parser refuses that).
+void warn_no_field_read(const json& obj, std::initializer_list<std::string_view> fields,
+                        std::string_view consequence, std::string_view file, std::vector<Warning>& warnings);
+
 // Error of code invalid_input with `message`.
 tl::unexpected<Error> invalid(std::string message);
 

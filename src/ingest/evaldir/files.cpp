@@ -8,14 +8,20 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <deque>
 #include <dirent.h>
 #include <fcntl.h>
+#include <optional>
 #include <span>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 namespace rfdb::ingest {
 
@@ -241,18 +247,11 @@ Result<std::size_t> read_some(int fd, char* buf, std::size_t n, const std::strin
   }
 }
 
-// read_file, naming the file `display` in errors.
-Result<std::string> read_limited(const char* path, const std::string& display, std::uint64_t max_bytes)
+// The regular file open as `fd` (stat `st`), read whole within `max_bytes`,
+// naming it `display` in errors.
+Result<std::string> read_fd(int fd, const struct stat& st, const std::string& display,
+                            std::uint64_t max_bytes)
 {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-  const Fd f{::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-  if (f.fd < 0) {
-    return fail(ErrorCode::io, fmt::format("cannot open {}: {}", display, std::strerror(errno)));
-  }
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) {
-    return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", display, std::strerror(errno)));
-  }
   if (!S_ISREG(st.st_mode)) {
     const char* type = special_type(st);
     return fail(ErrorCode::invalid_input,
@@ -275,7 +274,7 @@ Result<std::string> read_limited(const char* path, const std::string& display, s
       }
       char probe[512];
       std::size_t p = 0;
-      RFDB_TRY_ASSIGN(p, read_some(f.fd, probe, sizeof probe, display));
+      RFDB_TRY_ASSIGN(p, read_some(fd, probe, sizeof probe, display));
       if (p == 0) {
         break;
       }
@@ -288,7 +287,7 @@ Result<std::string> read_limited(const char* path, const std::string& display, s
       continue;
     }
     std::size_t n = 0;
-    RFDB_TRY_ASSIGN(n, read_some(f.fd, content.data() + done, content.size() - done, display));
+    RFDB_TRY_ASSIGN(n, read_some(fd, content.data() + done, content.size() - done, display));
     if (n == 0) {
       break;
     }
@@ -300,6 +299,111 @@ Result<std::string> read_limited(const char* path, const std::string& display, s
   }
   content.resize(done);
   return content;
+}
+
+// read_file, naming the file `display` in errors.
+Result<std::string> read_limited(const char* path, const std::string& display, std::uint64_t max_bytes)
+{
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  const Fd f{::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (f.fd < 0) {
+    return fail(ErrorCode::io, fmt::format("cannot open {}: {}", display, std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) {
+    return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", display, std::strerror(errno)));
+  }
+  return read_fd(f.fd, st, display, max_bytes);
+}
+
+// A file opened beneath a directory, or why not: `changed` says how the
+// tree differs from what the walk saw (nothing is read then); `err` is the
+// errno of any other failure.
+struct OpenedBeneath {
+  int fd = -1;
+  std::string changed;
+  int err = 0;
+};
+
+constexpr int k_open_file_flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW;
+
+// Open `rel` beneath `base` one component at a time, following no link:
+// each directory with O_DIRECTORY|O_NOFOLLOW, the file with O_NOFOLLOW
+// (O_NONBLOCK: a FIFO swapped in cannot hang the open).
+OpenedBeneath open_by_components(int base, std::string_view rel)
+{
+  const PathParts parts(rel);
+  const Parts p = parts.parts();
+  int dir = base;
+  std::optional<Fd> held; // the directory being descended, once below `base`
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const std::string part(p[i]);
+    if (part.empty() || part == "." || part == "..") {
+      return OpenedBeneath{-1, "", EINVAL}; // never made by a walk
+    }
+    const bool last = i + 1 == p.size();
+    int fd = -1;
+    do {
+      fd = ::openat(dir, part.c_str(),
+                    last ? k_open_file_flags : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+      if (errno == ELOOP) {
+        return OpenedBeneath{-1,
+                             last ? "it became a symlink between listing and reading"
+                                  : "a directory on its path became a symlink between listing and reading",
+                             0};
+      }
+      if (errno == ENOTDIR && !last) {
+        // O_DIRECTORY|O_NOFOLLOW on a link gives ENOTDIR: tell which it is
+        // (for the message only; nothing is opened).
+        struct stat st {};
+        const bool link = ::fstatat(dir, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+        return OpenedBeneath{-1,
+                             link ? "a directory on its path became a symlink between listing and reading"
+                                  : "a directory on its path is no longer a directory",
+                             0};
+      }
+      return OpenedBeneath{-1, "", errno};
+    }
+    if (last) {
+      return OpenedBeneath{fd, "", 0};
+    }
+    held.emplace(fd);
+    dir = fd;
+  }
+  return OpenedBeneath{-1, "", EINVAL};
+}
+
+// Set once openat2 answered ENOSYS (or by set_openat2_enabled(false)).
+std::atomic<bool> g_no_openat2{false};
+
+// Open `rel` beneath `base` following no link: openat2 with
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS where the kernel has it (ENOSYS once:
+// never tried again), else component by component. A link on the way (or
+// an escape) is told by the component walk, which opens the same file.
+OpenedBeneath open_beneath(int base, const std::string& rel)
+{
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+  if (!g_no_openat2.load(std::memory_order_relaxed)) {
+    struct open_how how {};
+    how.flags = static_cast<std::uint64_t>(k_open_file_flags);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    long fd = -1;
+    do {
+      fd = ::syscall(SYS_openat2, base, rel.c_str(), &how, sizeof how);
+    } while (fd < 0 && errno == EINTR);
+    if (fd >= 0) {
+      return OpenedBeneath{static_cast<int>(fd), "", 0};
+    }
+    if (errno == ENOSYS) {
+      g_no_openat2.store(true, std::memory_order_relaxed);
+    } else if (errno != ELOOP && errno != EXDEV && errno != ENOTDIR && errno != EAGAIN) {
+      return OpenedBeneath{-1, "", errno};
+    }
+  }
+#endif
+  return open_by_components(base, rel);
 }
 
 // Deeper than any real eval dir; keeps hostile link chains bounded.
@@ -360,27 +464,68 @@ private:
 
 // The recursive walk of read_eval_dir. Directories are read through their
 // descriptors (openat, fstatat): no path is resolved from the root again per
-// entry, and only artifacts, links and special files are stat'ed.
+// entry, and only listed files, links and special files are stat'ed. Each
+// listed file records where it is physically (beneath the root's descriptor,
+// held open for load_file) and its device and inode.
 class EvalDirWalker {
 public:
-  explicit EvalDirWalker(std::uint64_t max_file_size) : m_max_file_size(max_file_size) {}
+  EvalDirWalker(const WalkRules& rules, std::uint64_t max_file_size)
+      : m_rules(rules), m_max_file_size(max_file_size)
+  {
+  }
 
   Result<EvalDirContents> run(const fs::path& dir)
   {
+    RFDB_TRY(open_root(dir));
+    RFDB_TRY(walk_fd(m_root_handle->fd(), 0));
+    return finish();
+  }
+
+  Result<EvalDirContents> run_one(const fs::path& dir, const std::string& name)
+  {
+    RFDB_TRY(open_root(dir));
+    const Extend rel(m_rel, name);
+    struct stat st {};
+    if (::fstatat(m_root_handle->fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", join(m_dir, name), std::strerror(errno)));
+    }
+    if (S_ISLNK(st.st_mode)) {
+      RFDB_TRY(visit_link(m_root_handle->fd(), name.c_str(), -1));
+    } else if (S_ISREG(st.st_mode)) {
+      RFDB_TRY(list_file(join(m_dir, name), classify(m_rel), st, name));
+    } else if (!S_ISDIR(st.st_mode)) {
+      refuse(m_rel, special_type(st));
+    }
+    return finish();
+  }
+
+private:
+  Result<void> open_root(const fs::path& dir)
+  {
     m_root = dir;
-    const Fd fd{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-    if (fd.fd < 0) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
       return fail(ErrorCode::io, "cannot list " + dir.string() + ": " + std::strerror(errno));
     }
+    m_root_handle = std::make_shared<const DirHandle>(fd);
+    m_base = m_root_handle;
     m_dir = dir.string();
-    RFDB_TRY(walk_fd(fd.fd, 0));
+    return {};
+  }
+
+  EvalDirContents finish()
+  {
     const auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(m_out.files.begin(), m_out.files.end(), by_path);
     std::sort(m_out.refused.begin(), m_out.refused.end(), by_path);
     return std::move(m_out);
   }
 
-private:
+  std::optional<ArtifactKind> classify(std::string_view rel) const
+  {
+    return m_rules.classify != nullptr ? m_rules.classify(rel) : classify_artifact(rel);
+  }
+
   // The root resolved, for links: computed at the first link.
   Result<const fs::path*> root_canonical()
   {
@@ -394,12 +539,37 @@ private:
     return &m_root_canonical;
   }
 
-  Result<bool> inside_root(const fs::path& canonical)
+  // `canonical` relative to the root ("" for the root itself), or nullopt
+  // when it lies outside.
+  Result<std::optional<std::string>> beneath_root(const fs::path& canonical)
   {
     const fs::path* root = nullptr;
     RFDB_TRY_ASSIGN(root, root_canonical());
     const auto [r, t] = std::mismatch(root->begin(), root->end(), canonical.begin(), canonical.end());
-    return r == root->end();
+    if (r != root->end()) {
+      return std::optional<std::string>();
+    }
+    std::string rel;
+    for (auto it = t; it != canonical.end(); ++it) {
+      const std::string part = it->string();
+      if (!part.empty()) {
+        rel += (rel.empty() ? "" : "/") + part;
+      }
+    }
+    return std::optional<std::string>(std::move(rel));
+  }
+
+  // "/" held open, for links followed outside the root (Links::any).
+  Result<std::shared_ptr<const DirHandle>> filesystem_root()
+  {
+    if (!m_fs_root) {
+      const int fd = ::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) {
+        return fail(ErrorCode::io, fmt::format("cannot open /: {}", std::strerror(errno)));
+      }
+      m_fs_root = std::make_shared<const DirHandle>(fd);
+    }
+    return m_fs_root;
   }
 
   void refuse(std::string rel, std::string reason)
@@ -410,6 +580,9 @@ private:
   // The relative path of the directory being walked ("" at the root; m_rel
   // holds it with a trailing '/').
   std::string dir_rel() const { return m_rel.empty() ? std::string() : m_rel.substr(0, m_rel.size() - 1); }
+
+  // Where the entry `name` of the directory being walked is, beneath m_base.
+  std::string phys(std::string_view name) const { return m_phys + std::string(name); }
 
   // Read the entries of the directory open as `fd` into `level`, sorted by name.
   Result<void> read_entries(int fd, Level& level)
@@ -484,13 +657,13 @@ private:
   {
     std::optional<ArtifactKind> kind;
     if (type == DT_REG) {
-      // Only an artifact's stat is needed: other files are never read.
-      kind = classify_artifact(m_rel);
+      // Only a listed file's stat is needed: other files are never read.
+      kind = classify(m_rel);
       if (!kind) {
         return {};
       }
     } else if (type == DT_DIR) {
-      return enter(dir_fd, name, depth);
+      return enter(dir_fd, name, depth, phys(name) + "/", m_base);
     }
     struct stat st {};
     if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -500,18 +673,21 @@ private:
       return visit_link(dir_fd, name, depth);
     }
     if (S_ISDIR(st.st_mode)) {
-      return enter(dir_fd, name, depth);
+      return enter(dir_fd, name, depth, phys(name) + "/", m_base);
     }
     if (!S_ISREG(st.st_mode)) {
       refuse(m_rel, special_type(st));
       return {};
     }
     if (!kind) {
-      kind = classify_artifact(m_rel);
+      kind = classify(m_rel);
     }
-    return list_artifact(join(m_dir, name), std::move(kind), st);
+    return list_file(join(m_dir, name), std::move(kind), st, phys(name));
   }
 
+  // A link: followed as m_rules.links says, to its target's real path
+  // beneath the root (or "/" for a target outside).
+  // depth -1: a lone entry (walk_entry), whose directory is not entered.
   Result<void> visit_link(int dir_fd, const char* name, int depth)
   {
     std::string path = join(m_dir, name);
@@ -521,10 +697,22 @@ private:
       refuse(m_rel, fmt::format("symlink that resolves nowhere ({})", ec.message()));
       return {};
     }
-    bool inside = false;
-    RFDB_TRY_ASSIGN(inside, inside_root(target));
-    if (!inside) {
-      refuse(m_rel, fmt::format("symlink leaving the eval dir (→ {})", target.string()));
+    if (m_rules.links == WalkRules::Links::none) {
+      refuse(m_rel, fmt::format("symlink (→ {}){}", target.string(), m_rules.link_hint));
+      return {};
+    }
+    std::optional<std::string> inside;
+    RFDB_TRY_ASSIGN(inside, beneath_root(target));
+    std::shared_ptr<const DirHandle> base = m_root_handle;
+    std::string target_rel;
+    if (inside) {
+      target_rel = std::move(*inside);
+    } else if (m_rules.links == WalkRules::Links::any) {
+      RFDB_TRY_ASSIGN(base, filesystem_root());
+      target_rel = target.relative_path().generic_string();
+    } else {
+      refuse(m_rel, fmt::format("symlink leaving the {} (→ {}){}", m_rules.noun, target.string(),
+                                m_rules.link_hint));
       return {};
     }
     struct stat st {};
@@ -533,20 +721,29 @@ private:
       return {};
     }
     if (S_ISDIR(st.st_mode)) {
-      return enter(dir_fd, name, depth);
+      if (depth < 0) {
+        return {};
+      }
+      return enter(dir_fd, name, depth, target_rel.empty() ? std::string() : target_rel + "/",
+                   std::move(base));
     }
     if (!S_ISREG(st.st_mode)) {
       refuse(m_rel, fmt::format("symlink to {} (→ {})", special_type(st), target.string()));
       return {};
     }
-    return list_artifact(std::move(path), classify_artifact(m_rel), st);
+    const std::shared_ptr<const DirHandle> saved = std::exchange(m_base, std::move(base));
+    auto listed = list_file(std::move(path), classify(m_rel), st, target_rel);
+    m_base = saved;
+    return listed;
   }
 
   // Walk the subdirectory `name` (m_rel) of the directory open as `dir_fd`
-  // (a link to a directory is followed: the caller checked it stays inside).
-  Result<void> enter(int dir_fd, const char* name, int depth)
+  // (a link to a directory is followed: the caller checked it may be),
+  // which is `phys_dir` beneath `base`.
+  Result<void> enter(int dir_fd, const char* name, int depth, std::string phys_dir,
+                     std::shared_ptr<const DirHandle> base)
   {
-    if (classify_artifact(m_rel)) {
+    if (m_rules.refuse_dirs_named_like_files && classify(m_rel)) {
       // e.g. an integrate_result.json that is a directory: say so, or the
       // run would silently lack the artifact its name promises.
       refuse(m_rel, "a directory, not the artifact file its name says");
@@ -559,18 +756,25 @@ private:
     const Extend dir(m_dir, sep);
     const Extend dir_name(m_dir, name);
     const Extend rel(m_rel, "/");
-    return walk_fd(fd.fd, depth + 1);
+    std::string saved_phys = std::exchange(m_phys, std::move(phys_dir));
+    std::shared_ptr<const DirHandle> saved_base = std::exchange(m_base, std::move(base));
+    auto walked = walk_fd(fd.fd, depth + 1);
+    m_phys = std::move(saved_phys);
+    m_base = std::move(saved_base);
+    return walked;
   }
 
-  // Note an artifact (`kind`; nullopt: not an artifact, never read) found at
-  // `path` (m_rel) with its stat; its content is read by load_file.
-  Result<void> list_artifact(std::string path, std::optional<ArtifactKind> kind, const struct stat& st)
+  // Note a file (`kind`; nullopt: not listed, never read) found at `path`
+  // (m_rel) with its stat, which is `phys` beneath m_base; its content is
+  // read by load_file.
+  Result<void> list_file(std::string path, std::optional<ArtifactKind> kind, const struct stat& st,
+                         std::string phys)
   {
     if (!kind) {
       return {};
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > m_max_file_size) {
+    if (m_rules.size_limit_when_listing && size > m_max_file_size) {
       return fail(too_big(m_rel, size, m_max_file_size));
     }
     FileData f{m_rel,
@@ -580,47 +784,127 @@ private:
                std::move(path),
                static_cast<std::int64_t>(st.st_size),
                static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
-                   static_cast<std::int64_t>(st.st_mtim.tv_nsec)};
+                   static_cast<std::int64_t>(st.st_mtim.tv_nsec),
+               m_base,
+               std::move(phys),
+               static_cast<std::uint64_t>(st.st_dev),
+               static_cast<std::uint64_t>(st.st_ino)};
     m_out.files.push_back(std::move(f));
     return {};
   }
 
+  const WalkRules& m_rules;
   fs::path m_root;
-  fs::path m_root_canonical; // empty until a link needs it
+  fs::path m_root_canonical;                      // empty until a link needs it
+  std::shared_ptr<const DirHandle> m_root_handle; // the root, open from the start of the walk
+  std::shared_ptr<const DirHandle> m_fs_root;     // "/", once a link outside is followed
+  std::shared_ptr<const DirHandle> m_base;        // what m_phys is relative to
   std::uint64_t m_max_file_size;
   std::string m_dir;              // the directory being walked, as the caller spelled its path
   std::string m_rel;              // the entry being visited, relative to the root
+  std::string m_phys;             // the directory being walked, beneath m_base ("" or ending in '/')
   std::vector<DirId> m_ancestors; // directories being walked
   std::deque<Level> m_levels;     // by depth
   EvalDirContents m_out;
 };
 
+const WalkRules& eval_dir_rules()
+{
+  static const WalkRules rules;
+  return rules;
+}
+
+std::atomic<BeforeOpenHook> g_before_open{nullptr}; // test hook, see set_before_open_hook
+
 } // namespace
+
+DirHandle::~DirHandle()
+{
+  if (m_fd >= 0) {
+    ::close(m_fd);
+  }
+}
 
 Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes)
 {
   return read_limited(path.c_str(), path.string(), max_bytes);
 }
 
-Result<EvalDirContents> list_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
+Result<EvalDirContents> walk_dir(const fs::path& dir, const WalkRules& rules, std::uint64_t max_file_size)
 {
-  return EvalDirWalker(max_file_size).run(dir);
+  return EvalDirWalker(rules, max_file_size).run(dir);
 }
 
-Result<void> load_file(FileData& file, std::uint64_t max_file_size)
+Result<EvalDirContents> walk_entry(const fs::path& dir, const std::string& name, const WalkRules& rules,
+                                   std::uint64_t max_file_size)
 {
-  RFDB_TRY_ASSIGN(file.content, read_limited(file.path.c_str(), file.rel_path, max_file_size));
+  return EvalDirWalker(rules, max_file_size).run_one(dir, name);
+}
+
+Result<EvalDirContents> list_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
+{
+  return EvalDirWalker(eval_dir_rules(), max_file_size).run(dir);
+}
+
+void set_before_open_hook(BeforeOpenHook hook)
+{
+  g_before_open.store(hook);
+}
+
+void set_openat2_enabled(bool enabled)
+{
+  g_no_openat2.store(!enabled);
+}
+
+Result<std::optional<std::string>> load_file(FileData& file, std::uint64_t max_file_size)
+{
+  if (const BeforeOpenHook hook = g_before_open.load(); hook != nullptr) {
+    hook(file.rel_path);
+  }
+  if (!file.base) {
+    RFDB_TRY_ASSIGN(file.content, read_limited(file.path.c_str(), file.rel_path, max_file_size));
+    file.sha256 = sha256_hex(file.content);
+    return std::optional<std::string>();
+  }
+  const OpenedBeneath opened = open_beneath(file.base->fd(), file.open_rel);
+  if (!opened.changed.empty()) {
+    return std::optional<std::string>(opened.changed);
+  }
+  if (opened.fd < 0) {
+    return fail(ErrorCode::io, fmt::format("cannot open {}: {}", file.rel_path, std::strerror(opened.err)));
+  }
+  const Fd f{opened.fd};
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) {
+    return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", file.rel_path, std::strerror(errno)));
+  }
+  if (static_cast<std::uint64_t>(st.st_dev) != file.dev ||
+      static_cast<std::uint64_t>(st.st_ino) != file.ino) {
+    return std::optional<std::string>("replaced by another file between listing and reading");
+  }
+  RFDB_TRY_ASSIGN(file.content, read_fd(f.fd, st, file.rel_path, max_file_size));
   file.sha256 = sha256_hex(file.content);
-  return {};
+  return std::optional<std::string>();
 }
 
 Result<EvalDirContents> read_eval_dir(const fs::path& dir, std::uint64_t max_file_size)
 {
   EvalDirContents out;
   RFDB_TRY_ASSIGN(out, list_eval_dir(dir, max_file_size));
+  std::vector<FileData> kept;
+  kept.reserve(out.files.size());
   for (auto& f : out.files) {
-    RFDB_TRY(load_file(f, max_file_size));
+    std::optional<std::string> changed;
+    RFDB_TRY_ASSIGN(changed, load_file(f, max_file_size));
+    if (changed) {
+      out.refused.push_back(RefusedEntry{f.rel_path, std::move(*changed)});
+    } else {
+      kept.push_back(std::move(f));
+    }
   }
+  out.files = std::move(kept);
+  std::sort(out.refused.begin(), out.refused.end(),
+            [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; });
   return out;
 }
 

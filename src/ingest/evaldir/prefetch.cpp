@@ -58,14 +58,17 @@ std::uint64_t listed_bytes(const EvalDirContents& contents)
 
 // Load, parse and compress every file of `contents` as ingest would
 // (load_file, parse_artifact, TextCodec::compress_ahead with `dict`). A file
-// that cannot be read is left unloaded, for ingest to read and report itself.
+// that cannot be read, or changed since it was listed, is left unloaded, for
+// ingest to read and report itself.
 std::vector<std::optional<FileAhead>> load_ahead(EvalDirContents& contents, std::uint64_t max_file_size,
                                                  const std::shared_ptr<const util::zstd::Dictionary>& dict)
 {
   std::vector<std::optional<FileAhead>> out(contents.files.size());
   for (std::size_t i = 0; i < contents.files.size(); ++i) {
     FileData& f = contents.files[i];
-    if (!load_file(f, max_file_size)) {
+    if (auto loaded = load_file(f, max_file_size); !loaded || *loaded) {
+      // Unreadable, or no longer what the listing saw: ingest opens it
+      // again and reports what it finds.
       f.content.clear();
       f.sha256.clear();
       continue;

@@ -68,41 +68,62 @@ std::string skip_note(const std::string& role)
   return "not a card, playbook or proposal; skipped";
 }
 
-Result<std::vector<KnowledgeFile>> collect(const fs::path& path)
+// Every file is listed (a file rfdb does not read is counted as skipped).
+std::optional<ArtifactKind> any_file(std::string_view /*rel_path*/)
 {
+  return ArtifactKind{};
+}
+
+// The knowledge files under `path` (a directory, or one file), read
+// race-free (load_file). Entries not read — symlinks (followed only with
+// --follow-links; a named file's link only when it leaves its directory),
+// special files, files that changed between listing and reading — are
+// warnings in `warnings`.
+Result<std::vector<KnowledgeFile>> collect(const fs::path& path, const IngestRequest& req,
+                                           std::vector<Warning>& warnings)
+{
+  const bool follow = req.follow_links == FollowLinks::yes;
+  WalkRules rules;
+  rules.classify = &any_file;
+  rules.size_limit_when_listing = false; // only cards, playbooks, proposals are read
+  rules.refuse_dirs_named_like_files = false;
+  rules.link_hint = "; --follow-links reads it";
+  std::error_code ec;
+  const bool lone = !fs::is_directory(path, ec);
+  std::string prefix; // stored path of an entry: prefix + its path relative to the walked dir
+  EvalDirContents listed;
+  if (lone) {
+    // A lone file: its parent "_inbox" still marks a proposal.
+    const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    rules.noun = "directory it is named in";
+    rules.links = follow ? WalkRules::Links::any : WalkRules::Links::inside;
+    prefix = path.parent_path().filename() == "_inbox" ? "_inbox/" : "";
+    RFDB_TRY_ASSIGN(listed, walk_entry(parent, path.filename().string(), rules, req.max_file_size));
+  } else {
+    rules.noun = "knowledge dir";
+    rules.links = follow ? WalkRules::Links::any : WalkRules::Links::none;
+    prefix = directory_name(path) + "/";
+    RFDB_TRY_ASSIGN(listed, walk_dir(path, rules, req.max_file_size));
+  }
+  for (const auto& r : listed.refused) {
+    warnings.push_back(Warning{Severity::warning, prefix + r.rel_path, 0, "not read: " + r.reason});
+  }
   std::vector<KnowledgeFile> out;
-  auto add = [&](const fs::path& file, const std::string& rel, const std::string& stored) -> Result<void> {
-    std::string role = classify_knowledge_file(rel);
+  for (auto& file : listed.files) {
+    const std::string stored = prefix + file.rel_path;
+    std::string role = classify_knowledge_file(lone ? stored : file.rel_path);
     KnowledgeFile f{stored, role, "", ""};
     if (!domain::is(role, domain::KnowledgeRole::other)) {
-      RFDB_TRY_ASSIGN(f.content, read_file(file));
-      f.sha256 = sha256_hex(f.content);
+      std::optional<std::string> changed;
+      RFDB_TRY_ASSIGN(changed, load_file(file, req.max_file_size));
+      if (changed) {
+        warnings.push_back(Warning{Severity::warning, stored, 0, "not read: " + *changed});
+        continue;
+      }
+      f.content = std::move(file.content);
+      f.sha256 = std::move(file.sha256);
     }
     out.push_back(std::move(f));
-    return {};
-  };
-  std::error_code ec;
-  if (fs::is_regular_file(path, ec)) {
-    const std::string name = path.filename().string();
-    // A lone file: its parent "_inbox" still marks a proposal.
-    const std::string rel = path.parent_path().filename() == "_inbox" ? "_inbox/" + name : name;
-    RFDB_TRY(add(path, rel, rel));
-    return out;
-  }
-  const std::string dir_name = directory_name(path);
-  fs::recursive_directory_iterator it(path, ec);
-  if (ec) {
-    return fail(ErrorCode::io, "cannot list " + path.string() + ": " + ec.message());
-  }
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) {
-      return fail(ErrorCode::io, "cannot list " + path.string() + ": " + ec.message());
-    }
-    if (!it->is_regular_file(ec) || it->is_symlink(ec)) {
-      continue;
-    }
-    const std::string rel = fs::relative(it->path(), path, ec).generic_string();
-    RFDB_TRY(add(it->path(), rel, dir_name + "/" + rel));
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; });
   return out;
@@ -217,7 +238,8 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
   rep.path = path.string();
   rep.kind = "knowledge";
   rep.target = "knowledge";
-  auto files = collect(path);
+  std::vector<Warning> kw;
+  auto files = collect(path, req, kw);
   if (!files) {
     rep.error = files.error();
     return rep;
@@ -232,7 +254,6 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     rep.error = findings_writer.error();
     return rep;
   }
-  std::vector<Warning> kw;
   std::vector<Parsed> parsed;
   Repairs repairs;
   std::vector<ingest::Warning> repaired; // not input warnings: --strict does not count them
@@ -299,7 +320,7 @@ PathReport ingest_knowledge(store::Database& db, const fs::path& path, const Ing
     const auto check = cross_check_index(index->rel_path, index->content, card_names);
     kw.insert(kw.end(), check.warnings.begin(), check.warnings.end());
   }
-  if (files->empty()) {
+  if (files->empty() && kw.empty()) {
     // A mistyped or empty directory: say so rather than report it unchanged
     // in silence (an empty cards dir of a new team is not an error).
     kw.push_back(Warning{Severity::warning, rep.path, 0,
