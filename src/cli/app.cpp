@@ -246,6 +246,16 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
     }
   }
 
+  // Everything printed is human text, escaped (util::DisplayEscaper), until
+  // a command chooses a machine format; stderr always is.
+  util::DisplayEscaper escaped_out(ctx.out, true);
+  util::DisplayEscaper escaped_err(ctx.err, true);
+  ctx.out_escaper = &escaped_out;
+  struct Forget {
+    Context& ctx;
+    ~Forget() { ctx.out_escaper = nullptr; }
+  } forget{ctx};
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);

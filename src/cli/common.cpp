@@ -2,6 +2,7 @@
 #include "cli/common.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/vocab.hpp"
 #include "store/admin.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
@@ -106,12 +107,20 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
                                    std::initializer_list<const char*> allowed)
 {
   const std::string& chosen = !given.empty() ? given : ctx.format;
+  // Only the table is human text: every other format passes stdout through
+  // unescaped (JSON, CSV, markdown and python quote in their own way).
+  const auto escape_if_table = [&ctx](const std::string& format) {
+    if (ctx.out_escaper != nullptr) {
+      ctx.out_escaper->set_escaping(domain::is(format, domain::OutputFormat::table));
+    }
+    return format;
+  };
   if (chosen.empty()) {
-    return std::string(ctx.out_is_terminal ? "table" : "json");
+    return escape_if_table(ctx.out_is_terminal ? "table" : "json");
   }
   for (const char* a : allowed) {
     if (chosen == a) {
-      return chosen;
+      return escape_if_table(chosen);
     }
   }
   return fail(ErrorCode::usage, fmt::format("--format {} is not available here; choose one of {}", chosen,

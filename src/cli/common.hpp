@@ -27,8 +27,9 @@ Result<store::Database> open_for_read(const Context& ctx,
 Result<store::Database> open_for_dry_run(const Context& ctx);
 
 // The output format: `given` (the command's --format), else the global
-// --format, else table on a terminal and json otherwise. Errors: usage when
-// the format is not one of `allowed`.
+// --format, else table on a terminal and json otherwise. A format other than
+// table stops the escaping of ctx.out (Context::out_escaper). Errors: usage
+// when the format is not one of `allowed`.
 Result<std::string> resolve_format(const Context& ctx, const std::string& given,
                                    std::initializer_list<const char*> allowed);
 

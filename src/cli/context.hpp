@@ -4,6 +4,7 @@
 // asked to stop.
 #pragma once
 
+#include "util/display_stream.hpp"
 #include "util/result.hpp"
 
 #include <chrono>
@@ -35,6 +36,12 @@ struct Context {
   std::string format;   // --format given before the command ("" = not given)
   bool quiet = false;   // -q: no progress or summary lines on stderr
   bool verbose = false; // -v: say which database is opened and how
+  // The escaping of `out` (util::DisplayEscaper, installed by run_with):
+  // human text by default, so stored text never reaches the terminal raw
+  // from any command; resolve_format switches it off for a machine format
+  // (json, csv, md, python), which quotes in its own way. Null: `out` is
+  // printed as written (a caller capturing a sub-command's JSON).
+  util::DisplayEscaper* out_escaper = nullptr;
 };
 
 // A parsed command ready to run. Every `run_*` command function has this
