@@ -42,7 +42,8 @@ Examples:
   rfdb report -o playbook.md
 
 Exit codes: 0 ok, 1 runtime or input error, 2 usage error,
-3 database written by a newer rfdb or not an rfdb database, 130 interrupted.
+3 database written by a newer rfdb or not an rfdb database, 130 interrupted
+(Ctrl-C), 143 stopped by SIGTERM.
 Read commands open the database read-only and never create it.
 Documentation: docs/README.md in the rfdb repository.)";
 

@@ -461,6 +461,18 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
   return tx_result->commit();
 }
 
+// ErrorCode::interrupted when req.abort says to stop at once: returned
+// inside a transaction, it rolls the transaction back (Transaction's
+// destructor), so nothing of the path is stored.
+Result<void> check_abort(const IngestRequest& req)
+{
+  if (req.abort && req.abort()) {
+    return fail(make_error(ErrorCode::interrupted, "interrupted: the run in progress was rolled back")
+                    .with_hint("nothing of this run is stored; ingest it again to store it"));
+  }
+  return {};
+}
+
 Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                                    const std::string& eval_dir, std::vector<FileData>& files,
                                    std::vector<std::optional<FileAhead>>* ahead, const IngestRequest& req,
@@ -531,6 +543,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   }
   ParsedFiles parsed;
   RFDB_TRY(prevalidate(fresh, files, ahead, rep.warnings, parsed));
+  RFDB_TRY(check_abort(req));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -551,6 +564,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
   RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, !stored_now, parsed, rep));
+  RFDB_TRY(check_abort(req));
   if (rep.new_files.empty() && !stale) {
     rep.status = "unchanged";
     tx.rollback();
@@ -588,6 +602,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
     tx.rollback();
     return {};
   }
+  RFDB_TRY(check_abort(req)); // the last moment a stop leaves the run out
   return tx.commit();
 }
 

@@ -46,6 +46,11 @@ struct IngestRequest {
   AllowCopy allow_copy = AllowCopy::no; // store a copy of a stored run anyway (with a note)
   std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
   std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
+  // Polled while a path is ingested (before its transaction, as it writes
+  // and just before its commit); true once the user asked to stop at once
+  // (a second Ctrl-C): the path's transaction is rolled back and the path
+  // fails with ErrorCode::interrupted, nothing of it stored. Empty = never.
+  std::function<bool()> abort;
 };
 
 // What happened to one path.
