@@ -36,9 +36,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
-#include <functional>
 #include <optional>
 #include <random>
 #include <string>
