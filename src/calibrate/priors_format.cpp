@@ -4,6 +4,7 @@
 #include "calibrate/priors_coherence.hpp"
 #include "domain/vocab.hpp"
 #include "util/csv.hpp"
+#include "util/table.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -178,30 +179,19 @@ std::string params_summary(const PriorsParams& p)
       fixed(w.high, 2), fixed(w.medium, 2), fixed(w.low, 2), decay);
 }
 
-// Left-aligned text columns, right-aligned where `right[i]`; two spaces apart.
+// Left-aligned text columns, right-aligned where `right[i]`; two spaces apart;
+// the first row is the header. util::render_table: widths in code points and
+// stored text (kernel and lever names) escaped as \xHH.
 std::string aligned(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right)
 {
-  std::vector<std::size_t> width(right.size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      width[i] = std::max(width[i], row[i].size());
-    }
+  if (rows.empty()) {
+    return "";
   }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const bool last = i + 1 == row.size();
-      if (right[i]) {
-        line += fmt::format("{:>{}}", row[i], width[i]);
-      } else {
-        line += last ? row[i] : fmt::format("{:<{}}", row[i], width[i]);
-      }
-      line += last ? "" : "  ";
-    }
-    out += line + "\n";
+  std::vector<util::Column> columns;
+  for (std::size_t i = 0; i < rows.front().size(); ++i) {
+    columns.push_back({rows.front()[i], right[i] ? util::Align::right : util::Align::left});
   }
-  return out;
+  return util::render_table(columns, {rows.begin() + 1, rows.end()});
 }
 
 std::string plural(int n, std::string_view word)

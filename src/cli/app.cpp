@@ -42,7 +42,8 @@ Examples:
   rfdb report -o playbook.md
 
 Exit codes: 0 ok, 1 runtime or input error, 2 usage error,
-3 database written by a newer rfdb or not an rfdb database, 130 interrupted.
+3 database written by a newer rfdb or not an rfdb database, 130 interrupted
+(Ctrl-C), 143 stopped by SIGTERM.
 Read commands open the database read-only and never create it.
 Documentation: docs/README.md in the rfdb repository.)";
 
@@ -245,6 +246,16 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
           ->group("");
     }
   }
+
+  // Everything printed is human text, escaped (util::DisplayEscaper), until
+  // a command chooses a machine format; stderr always is.
+  util::DisplayEscaper escaped_out(ctx.out, true);
+  util::DisplayEscaper escaped_err(ctx.err, true);
+  ctx.out_escaper = &escaped_out;
+  struct Forget {
+    Context& ctx;
+    ~Forget() { ctx.out_escaper = nullptr; }
+  } forget{ctx};
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

@@ -333,18 +333,22 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   req.now = util::format_iso_timestamp(ctx.now());
   const bool progress = !ctx.quiet && paths.size() > 1;
   const bool text = domain::is(*format, domain::OutputFormat::table);
-  SigintScope sigint(ctx);
+  StopScope stop(ctx);
+  req.abort = [&ctx] { return aborted(ctx); };
   JsonPathSpool spool; // only --format json reads it
   bool all_ok = true;
   int code = 0;
   int committed = 0;
-  bool stopped = false;
+  std::size_t tried = 0;
+  bool stopped = false;     // the user asked to stop (SIGINT, SIGTERM)
+  bool rolled_back = false; // … at once: the run in progress was rolled back
+  bool disk_full = false;   // a run failed on a full disk: the others would too
   keep_freed_memory();
   ingest::Ingester ingester(*db); // statements prepared once for every run
   if (paths.size() > 1) {
     ingester.prefetch(paths, req.max_file_size); // list the next runs while storing this one
   }
-  for (std::size_t i = 0; i < paths.size(); ++i) {
+  for (std::size_t i = 0; i < paths.size() && !stopped && !disk_full; ++i) {
     if (interrupted(ctx)) {
       stopped = true;
       break;
@@ -355,6 +359,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
     }
     req.paths = {paths[i]};
     auto one = ingester.ingest(req, {});
+    ++tried;
     for (auto& p : one.paths) {
       if (text) {
         print_text(p, opts.dry_run, ctx);
@@ -367,6 +372,8 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
         }
       }
       if (p.error) {
+        rolled_back = rolled_back || p.error->code == ErrorCode::interrupted;
+        disk_full = disk_full || p.error->code == ErrorCode::disk_full;
         code = std::max(code, report_error(ctx, "ingest", *p.error));
         all_ok = false;
       } else {
@@ -377,6 +384,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
         spool.add(p);
       }
     }
+    stopped = stopped || rolled_back;
   }
   if (domain::is(*format, domain::OutputFormat::json)) {
     if (!spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped)) {
@@ -387,12 +395,19 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
       return 1;
     }
   }
-  if (stopped) {
-    const char* unit = opts.dry_run ? "checked" : "committed";
-    fmt::print(ctx.err, "interrupted: {} run{} {}, the rest untouched\n", committed,
-               committed == 1 ? "" : "s", unit);
+  const char* unit = opts.dry_run ? "checked" : "committed";
+  if (disk_full) {
+    // Every later run would fail the same way: stop at the first.
+    fmt::print(ctx.err, "stopped: the disk is full; {} run{} {}, {} not tried\n", committed,
+               committed == 1 ? "" : "s", unit, paths.size() - tried);
     ctx.err.flush();
-    return 130;
+    return 1;
+  }
+  if (stopped) {
+    fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", committed,
+               committed == 1 ? "" : "s", unit, rolled_back ? "the run in progress rolled back, " : "");
+    ctx.err.flush();
+    return interrupted_exit_code();
   }
   return code;
 }
@@ -476,8 +491,11 @@ is not read (a warning each) unless --follow-links is given. Attempts follow
 docs/attempt-model.md.
 
 Each run's result line is printed as the run commits; warnings name their run.
-Ctrl-C stops after the run in progress: "interrupted: N runs committed, the
-rest untouched" (exit 130). What is read from an eval dir: docs/artifacts.md.)");
+Ctrl-C (or SIGTERM) stops after the run in progress: "interrupted: N runs
+committed, the rest untouched" (exit 130; 143 for SIGTERM); a second one rolls
+the run in progress back and stops at once; the report (table or JSON) of what
+committed is printed either way. A full disk stops the ingest at the run that
+hit it (exit 1). What is read from an eval dir: docs/artifacts.md.)");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_ingest(*opts, ctx); }; });
 }
 

@@ -2,6 +2,7 @@
 #include "cli/common.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/vocab.hpp"
 #include "store/admin.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
@@ -24,13 +25,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Set by the SIGINT handler; lock-free so reading it in a handler is defined.
-std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
+// Set by the stop handler (SIGINT, SIGTERM); lock-free so using them in a
+// handler is defined. g_stops counts the signals received in a StopScope.
+std::atomic<int> g_stops{0};
+std::atomic<bool> g_terminated{false}; // one of them was SIGTERM
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
-extern "C" void on_sigint(int /*signal*/)
+extern "C" void on_stop_signal(int signal)
 {
-  g_interrupted.store(true);
+  if (signal == SIGTERM) {
+    g_terminated.store(true);
+  }
+  if (g_stops.fetch_add(1) + 1 >= 2) {
+    // A third signal terminates as usual (sigaction is async-signal-safe).
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGINT, &dfl, nullptr);
+    sigaction(SIGTERM, &dfl, nullptr);
+  }
 }
 
 std::optional<double> parse_number(const std::string& text)
@@ -106,12 +119,20 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
                                    std::initializer_list<const char*> allowed)
 {
   const std::string& chosen = !given.empty() ? given : ctx.format;
+  // Only the table is human text: every other format passes stdout through
+  // unescaped (JSON, CSV, markdown and python quote in their own way).
+  const auto escape_if_table = [&ctx](const std::string& format) {
+    if (ctx.out_escaper != nullptr) {
+      ctx.out_escaper->set_escaping(domain::is(format, domain::OutputFormat::table));
+    }
+    return format;
+  };
   if (chosen.empty()) {
-    return std::string(ctx.out_is_terminal ? "table" : "json");
+    return escape_if_table(ctx.out_is_terminal ? "table" : "json");
   }
   for (const char* a : allowed) {
     if (chosen == a) {
-      return chosen;
+      return escape_if_table(chosen);
     }
   }
   return fail(ErrorCode::usage, fmt::format("--format {} is not available here; choose one of {}", chosen,
@@ -314,29 +335,39 @@ std::string model_id(const std::optional<std::string>& model)
   return is_path ? fs::path(m).filename().string() : m;
 }
 
-SigintScope::SigintScope(const Context& ctx)
+StopScope::StopScope(const Context& ctx)
 {
   if (!ctx.handle_signals) {
     return;
   }
-  g_interrupted.store(false);
+  g_stops.store(0);
+  g_terminated.store(false);
   struct sigaction sa {};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND; // a second Ctrl-C terminates as usual
-  m_installed = sigaction(SIGINT, &sa, nullptr) == 0;
+  // Without a handler (sigaction failed) the signal ends the process as before.
+  (void)sigaction(SIGINT, &sa, nullptr);
+  (void)sigaction(SIGTERM, &sa, nullptr);
 }
 
-SigintScope::~SigintScope()
-{
-  if (m_installed) {
-    std::signal(SIGINT, SIG_DFL);
-  }
-}
+// The handler stays until the process exits (unless a third signal reset
+// it): a signal that comes while the command prints its report, or before
+// the output is flushed, must not end the process and lose that report.
+StopScope::~StopScope() = default;
 
 bool interrupted(const Context& ctx)
 {
-  return g_interrupted.load() || (ctx.interrupted && ctx.interrupted());
+  return g_stops.load() >= 1 || (ctx.interrupted && ctx.interrupted());
+}
+
+bool aborted(const Context& ctx)
+{
+  return g_stops.load() >= 2 || (ctx.aborted && ctx.aborted());
+}
+
+int interrupted_exit_code()
+{
+  return g_terminated.load() ? 143 : 130;
 }
 
 } // namespace rfdb::cli

@@ -1,6 +1,6 @@
 // Helpers shared by the command files: opening the database the way every
 // command does, output formats, option validators that explain themselves,
-// run-id prefixes, SIGINT, and the precision of numbers in human output.
+// run-id prefixes, SIGINT/SIGTERM, and the precision of numbers in human output.
 #pragma once
 
 #include "cli/context.hpp"
@@ -27,8 +27,9 @@ Result<store::Database> open_for_read(const Context& ctx,
 Result<store::Database> open_for_dry_run(const Context& ctx);
 
 // The output format: `given` (the command's --format), else the global
-// --format, else table on a terminal and json otherwise. Errors: usage when
-// the format is not one of `allowed`.
+// --format, else table on a terminal and json otherwise. A format other than
+// table stops the escaping of ctx.out (Context::out_escaper). Errors: usage
+// when the format is not one of `allowed`.
 Result<std::string> resolve_format(const Context& ctx, const std::string& given,
                                    std::initializer_list<const char*> allowed);
 
@@ -77,19 +78,26 @@ std::optional<int> decimals_for_column(const std::string& column);
 // for another filesystem path, the value itself otherwise ("-" when absent).
 std::string model_id(const std::optional<std::string>& model);
 
-// While alive (and ctx.handle_signals), the first SIGINT only sets the flag
-// interrupted(ctx) reads; a second one terminates the process as usual.
-class SigintScope {
+// While alive (and ctx.handle_signals), SIGINT and SIGTERM ask the command
+// to stop instead of ending the process: the first one to stop after the
+// unit of work in progress (interrupted(ctx)), a second one to stop at once,
+// rolling that unit back (aborted(ctx)); the command still prints what it
+// did. A third one terminates the process as usual. The handler stays
+// installed after the scope until the process exits, so a late signal cannot
+// cut the report short; the scope decides when counting starts.
+class StopScope {
 public:
-  explicit SigintScope(const Context& ctx);
-  ~SigintScope();
-  SigintScope(const SigintScope&) = delete;
-  SigintScope& operator=(const SigintScope&) = delete;
-
-private:
-  bool m_installed = false;
+  explicit StopScope(const Context& ctx);
+  ~StopScope();
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
 };
-// True once the user asked to stop (SIGINT inside a SigintScope, or ctx.interrupted).
+// True once the user asked to stop (one signal inside a StopScope, or ctx.interrupted).
 bool interrupted(const Context& ctx);
+// True once the user asked to stop at once (a second signal, or ctx.aborted).
+bool aborted(const Context& ctx);
+// The exit code of a command the user stopped: 143 (128 + SIGTERM) when a
+// SIGTERM was among the signals, else 130 (128 + SIGINT, or a test's stop).
+int interrupted_exit_code();
 
 } // namespace rfdb::cli

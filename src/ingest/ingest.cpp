@@ -523,6 +523,18 @@ Result<void> refuse_entries(const std::vector<RefusedEntry>& refused, Strict str
   return {};
 }
 
+// ErrorCode::interrupted when req.abort says to stop at once: returned
+// inside a transaction, it rolls the transaction back (Transaction's
+// destructor), so nothing of the path is stored.
+Result<void> check_abort(const IngestRequest& req)
+{
+  if (req.abort && req.abort()) {
+    return fail(make_error(ErrorCode::interrupted, "interrupted: the run in progress was rolled back")
+                    .with_hint("nothing of this run is stored; ingest it again to store it"));
+  }
+  return {};
+}
+
 // Read the files not read yet (nor loaded ahead). A file that is no longer
 // what the listing saw (a link or another file swapped in since) is not
 // read: it leaves `files` (and `ahead`, kept in step) and joins `changed`,
@@ -647,6 +659,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   }
   ParsedFiles parsed;
   RFDB_TRY(prevalidate(fresh, files, ahead, rep.warnings, parsed));
+  RFDB_TRY(check_abort(req));
   if (!run_date_from_dir_name(run_id) && !run_date_from_dir_name(dir_basename)) {
     rep.warnings.push_back(Warning{dir_basename, "",
                                    "no _YYYYmmdd_HHMMSS_ date in the run id or dir name: "
@@ -667,6 +680,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   placeholder.run_id = run_id;
   RFDB_TRY(writer.upsert_run(placeholder, eval_dir, req.now));
   RFDB_TRY(store_sources(p, run_id, files, ahead, req.now, !stored_now, parsed, rep));
+  RFDB_TRY(check_abort(req));
   if (rep.new_files.empty() && !stale) {
     // Another writer stored this content meanwhile: nothing to derive, and
     // the placeholder run row must not be committed.
@@ -707,6 +721,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
     tx.rollback();
     return {};
   }
+  RFDB_TRY(check_abort(req)); // the last moment a stop leaves the run out
   return tx.commit();
 }
 

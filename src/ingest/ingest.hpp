@@ -54,6 +54,11 @@ struct IngestRequest {
   FollowLinks follow_links = FollowLinks::no; // knowledge: follow symlinks in a knowledge dir, and a
                                               // named file's link leaving its directory
   std::string now;                            // ISO-8601 UTC timestamp for ingested_at
+  // Polled while a path is ingested (before its transaction, as it writes
+  // and just before its commit); true once the user asked to stop at once
+  // (a second Ctrl-C): the path's transaction is rolled back and the path
+  // fails with ErrorCode::interrupted, nothing of it stored. Empty = never.
+  std::function<bool()> abort;
 };
 
 // What happened to one path.

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -315,7 +316,9 @@ int newest_schema_version();
 
 // `rfdb migrate`: bring the database at `path` to the newest schema. An
 // older file is first copied with VACUUM INTO to "<path>.v<N>.bak" (a free
-// name: ".v<N>.1.bak", …), migrated in one transaction, then VACUUMed (the
+// name: ".v<N>.1.bak", …; written as "<backup>.partial" and renamed when
+// complete, so a killed migrate leaves no partial .bak and the next one takes
+// the same name), migrated in one transaction, then VACUUMed (the
 // space dropped columns held is given back); a missing file is created. Nothing is written when
 // the schema is current. Errors: as Database::open, io when the backup cannot
 // be written. PostgreSQL: the pending migrations run in one transaction
@@ -347,5 +350,21 @@ template <typename Fn> auto with_retry(Fn&& fn) -> decltype(fn())
     std::this_thread::sleep_for(std::chrono::milliseconds(spread(jitter)));
   }
 }
+
+// Test hook (fault injection, as util::set_write_fault_after): the write
+// statement `after` writes from now (0: the next one) on any SQLite
+// connection fails with SQLite's primary result `code` (SQLITE_FULL = 13,
+// SQLITE_READONLY = 8, …) as SQLite reports it, then the hook disarms;
+// nullopt disarms it. A write is a statement SQLite does not call read-only.
+// Test hook: called with the complete backup's temporary name before
+// migrate_database renames it into place; an error stops the migrate there,
+// as a kill would (the .partial stays). An empty function removes the hook.
+void set_migrate_backup_hook(std::function<Result<void>(const std::string& partial)> hook);
+
+struct SqliteWriteFault {
+  int code = 0;
+  int after = 0;
+};
+void set_sqlite_write_fault(std::optional<SqliteWriteFault> fault);
 
 } // namespace rfdb::store

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <sqlite3.h>
 #include <thread>
 #include <unistd.h>
@@ -359,7 +360,14 @@ Result<std::unique_ptr<SQLite::Database>> connect_read_write(const std::string& 
     db->exec("PRAGMA synchronous = NORMAL");
     return db;
   } catch (const SQLite::Exception& e) {
-    return fail(from_sqlite(e, "open"));
+    Error err = from_sqlite(e, "open");
+    // "unable to open database file" where this user may not write: say so.
+    std::error_code ec;
+    const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    const bool unwritable =
+        (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) || ::access(dir.c_str(), W_OK) != 0;
+    detail::classify_sqlite(err, e.getErrorCode(), unwritable);
+    return fail(std::move(err));
   }
 }
 
@@ -458,6 +466,15 @@ Result<void> Database::migrate(Upgrade upgrade)
   return tx.commit();
 }
 
+namespace {
+std::function<Result<void>(const std::string&)> g_backup_hook; // set_migrate_backup_hook
+} // namespace
+
+void set_migrate_backup_hook(std::function<Result<void>(const std::string& partial)> hook)
+{
+  g_backup_hook = std::move(hook);
+}
+
 Result<MigrateReport> migrate_database(const std::string& path)
 {
   if (is_postgresql_url(path)) {
@@ -483,6 +500,11 @@ Result<MigrateReport> migrate_database(const std::string& path)
     for (int i = 1; fs::exists(backup, ec); ++i) {
       backup = fmt::format("{}.v{}.{}.bak", path, id->version, i);
     }
+    // Written under a temporary name and renamed when complete: a migrate
+    // killed during its backup leaves no partial .bak (the next one takes
+    // the same name), only the .partial, which the next one replaces.
+    const std::string partial = backup + ".partial";
+    fs::remove(partial, ec);
     FileHeader header;
     RFDB_TRY_ASSIGN(header, header_of(path));
     std::unique_ptr<SQLite::Database> ro;
@@ -490,11 +512,25 @@ Result<MigrateReport> migrate_database(const std::string& path)
     try {
       ro->exec("PRAGMA query_only = OFF"); // VACUUM INTO writes only the new file
       SQLite::Statement vacuum(*ro, "VACUUM INTO :file");
-      vacuum.bind(":file", backup);
+      vacuum.bind(":file", partial);
       vacuum.exec();
     } catch (const SQLite::Exception& e) {
-      return fail(
-          from_sqlite(e, "backup " + backup).with_hint("free disk space or make the directory writable"));
+      fs::remove(partial, ec);
+      Error err = from_sqlite(e, "backup " + backup);
+      return fail(err.hint.empty()
+                      ? std::move(err).with_hint("free disk space or make the directory writable")
+                      : std::move(err));
+    }
+    if (g_backup_hook) {
+      if (auto stop = g_backup_hook(partial); !stop) {
+        return fail(std::move(stop).error()); // as if killed here: the .partial stays
+      }
+    }
+    fs::rename(partial, backup, ec);
+    if (ec) {
+      fs::remove(partial, ec);
+      return fail(make_error(ErrorCode::io, fmt::format("backup {}: rename: {}", backup, ec.message()))
+                      .with_hint("make the directory writable"));
     }
     report.backup = backup;
   }

@@ -54,7 +54,7 @@ using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
 // An rfdb::Error from a failed result (or the connection's last error):
 // the server's primary message and SQLSTATE; 40001 (serialization failure)
-// and 40P01 (deadlock) are ErrorCode::retry.
+// and 40P01 (deadlock) are ErrorCode::retry, 53100 (disk full) disk_full.
 Error pg_error(PGconn* conn, const PGresult* res, std::string_view what)
 {
   const char* state = res != nullptr ? pq().PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
@@ -67,6 +67,10 @@ Error pg_error(PGconn* conn, const PGresult* res, std::string_view what)
       make_error(ErrorCode::db, state != nullptr ? fmt::format("{} (sqlstate {})", message, state) : message);
   if (state != nullptr && (std::strcmp(state, "40001") == 0 || std::strcmp(state, "40P01") == 0)) {
     err.code = ErrorCode::retry;
+  }
+  if (state != nullptr && std::strcmp(state, "53100") == 0) { // disk_full
+    err.code = ErrorCode::disk_full;
+    err.hint = "the PostgreSQL server's disk is full: free space there, then run the command again";
   }
   return std::move(err).with_context(std::string(what));
 }

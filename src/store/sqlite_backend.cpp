@@ -6,6 +6,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -17,14 +18,39 @@
 
 namespace rfdb::store::detail {
 
+void classify_sqlite(Error& err, int code, bool unwritable)
+{
+  switch (code & 0xFF) {
+  case SQLITE_NOTADB:
+    err.code = ErrorCode::not_rfdb_db;
+    err.message = "not an rfdb database (not an SQLite file)";
+    break;
+  case SQLITE_FULL:
+    err.code = ErrorCode::disk_full;
+    err.message = "the disk is full (" + err.message + ")";
+    err.hint = "free space on the database's disk (the database and its -wal grow while a run is "
+               "stored), then run the command again";
+    break;
+  case SQLITE_CANTOPEN:
+    if (!unwritable) {
+      break;
+    }
+    [[fallthrough]];
+  case SQLITE_READONLY:
+    err.code = ErrorCode::read_only;
+    err.message = "the database is read-only (" + err.message + ")";
+    err.hint = k_read_only_hint;
+    break;
+  default:
+    break;
+  }
+}
+
 Error from_sqlite(const SQLite::Exception& e, std::string_view what)
 {
   Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended {})", e.what(),
                                                     e.getErrorCode(), e.getExtendedErrorCode()));
-  if (e.getErrorCode() == SQLITE_NOTADB) {
-    err.code = ErrorCode::not_rfdb_db;
-    err.message = "not an rfdb database (not an SQLite file)";
-  }
+  classify_sqlite(err, e.getErrorCode());
   if (!what.empty()) {
     err = std::move(err).with_context(std::string(what));
   }
@@ -40,10 +66,7 @@ Error raw_error(sqlite3* db, int rc, std::string_view what)
 {
   Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended {})", sqlite3_errmsg(db),
                                                     rc, sqlite3_extended_errcode(db)));
-  if (rc == SQLITE_NOTADB) {
-    err.code = ErrorCode::not_rfdb_db;
-    err.message = "not an rfdb database (not an SQLite file)";
-  }
+  classify_sqlite(err, rc);
   return std::move(err).with_context(std::string(what));
 }
 
@@ -51,8 +74,26 @@ Error raw_error(sqlite3* db, int rc, std::string_view what)
 // SQLiteCpp's Exception(message, rc) reports it.
 Error raw_error(const char* message, int rc, std::string_view what)
 {
-  return make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended -1)", message, rc))
-      .with_context(std::string(what));
+  Error err = make_error(ErrorCode::db, fmt::format("{} (sqlite code {}, extended -1)", message, rc));
+  classify_sqlite(err, rc);
+  return std::move(err).with_context(std::string(what));
+}
+
+// set_sqlite_write_fault: the code to fail with (0: disarmed) and the writes before it.
+std::atomic<int> g_fault_code{0};
+std::atomic<int> g_fault_after{0};
+
+// The injected failure of this write statement, if one is due.
+std::optional<Error> injected_fault(sqlite3_stmt* stmt, std::string_view what)
+{
+  if (g_fault_code.load() == 0 || sqlite3_stmt_readonly(stmt) != 0) {
+    return std::nullopt;
+  }
+  if (g_fault_after.fetch_sub(1) > 0) {
+    return std::nullopt;
+  }
+  const int code = g_fault_code.exchange(0);
+  return raw_error(sqlite3_errstr(code), code, what);
 }
 
 // A statement on the raw sqlite3 API: columns are read with one sqlite3
@@ -91,6 +132,10 @@ public:
 
   Result<int> exec() override
   {
+    if (auto fault = injected_fault(raw(), what())) {
+      reset();
+      return fail(std::move(*fault));
+    }
     const int rc = sqlite3_step(raw());
     if (rc == SQLITE_DONE) {
       const int changed = sqlite3_changes(m_db);
@@ -105,6 +150,10 @@ public:
 
   Result<bool> step() override
   {
+    if (auto fault = injected_fault(raw(), what())) {
+      reset();
+      return fail(std::move(*fault));
+    }
     const int rc = sqlite3_step(raw());
     if (rc == SQLITE_ROW) {
       return true;
@@ -354,3 +403,13 @@ int SqliteDatabase::schema_version() const
 }
 
 } // namespace rfdb::store::detail
+
+namespace rfdb::store {
+
+void set_sqlite_write_fault(std::optional<SqliteWriteFault> fault)
+{
+  detail::g_fault_after.store(fault ? fault->after : 0);
+  detail::g_fault_code.store(fault ? fault->code : 0);
+}
+
+} // namespace rfdb::store

@@ -50,6 +50,8 @@ int exit_code_for(ErrorCode code)
   case ErrorCode::schema_too_new:
   case ErrorCode::not_rfdb_db:
     return 3;
+  case ErrorCode::interrupted:
+    return 130;
   default:
     return 1;
   }
@@ -78,6 +80,12 @@ const char* to_string(ErrorCode code)
     return "io";
   case ErrorCode::internal:
     return "internal";
+  case ErrorCode::disk_full:
+    return "disk_full";
+  case ErrorCode::read_only:
+    return "read_only";
+  case ErrorCode::interrupted:
+    return "interrupted";
   }
   return "internal";
 }

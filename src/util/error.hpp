@@ -24,6 +24,9 @@ enum class ErrorCode {
   retry,           // PostgreSQL serialization failure or deadlock: run the transaction again (exit 1)
   io,              // filesystem failure (exit 1)
   internal,        // a bug (exit 1)
+  disk_full,       // the database's disk is full: SQLITE_FULL, PostgreSQL SQLSTATE 53100 (exit 1)
+  read_only,       // the database cannot be written: a read-only file or directory (exit 1)
+  interrupted,     // the user stopped the work (a second Ctrl-C, SIGTERM); rolled back (exit 130)
 };
 
 struct Error {
@@ -47,7 +50,7 @@ struct Error {
 Error make_error(ErrorCode code, std::string message);
 
 // Process exit code for an error: usage → 2, schema_too_new/not_rfdb_db → 3,
-// everything else → 1.
+// interrupted → 130, everything else → 1.
 int exit_code_for(ErrorCode code);
 
 // Stable lower-case name of a code ("invalid_input"), used in --format json.

@@ -77,8 +77,13 @@ std::string escape_for_display(std::string_view text)
     const std::size_t bad = find_invalid_utf8(text).value_or(text.size());
     for (std::size_t i = 0; i < bad; ++i) {
       const auto c = static_cast<unsigned char>(text[i]);
+      // U+0080–U+009F (C1 controls, CSI among them) are 0xC2 0x80–0x9F.
+      const bool c1 = c == 0xC2U && i + 1 < bad && static_cast<unsigned char>(text[i + 1]) <= 0x9FU;
       if (c < 0x20U || c == 0x7FU) {
         out += fmt::format("\\x{:02X}", c);
+      } else if (c1) {
+        out += fmt::format("\\x{:02X}\\x{:02X}", c, static_cast<unsigned char>(text[i + 1]));
+        ++i;
       } else {
         out += text[i];
       }

@@ -29,8 +29,10 @@ std::size_t utf8_floor(std::string_view text, std::size_t offset);
 std::string truncate_utf8(std::string_view text, std::size_t max_chars);
 
 // `text` safe to print and to put in JSON: each byte of an ill-formed
-// sequence and each ASCII control character (U+0000–U+001F, U+007F) is
+// sequence, of each ASCII control character (U+0000–U+001F, U+007F) and of
+// each C1 control (U+0080–U+009F, 8-bit CSI among them: "\xC2\x9B") is
 // written as \xHH; well-formed text without controls is returned unchanged.
+// The result holds no control character, so escaping it again changes nothing.
 std::string escape_for_display(std::string_view text);
 
 } // namespace rfdb::util

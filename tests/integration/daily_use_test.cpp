@@ -433,6 +433,44 @@ TEST(DailyUseIngest, AnInterruptedIngestKeepsWhatCommittedAndSaysSo)
   EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_canonical_run);
 }
 
+// A second Ctrl-C (or SIGTERM after one) during a run: that run's transaction
+// is rolled back, nothing of it stored, and the report of what committed is
+// still printed (issue 34, item 4).
+TEST(DailyUseIngest, StoppingAtOnceRollsTheRunInProgressBackAndStillReports)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto alone = tmp / "alone.sqlite";
+  ingest_runs(alone, {k_canonical_run});
+  // The first run's polls pass (it commits); the second run is stopped at its
+  // second poll, inside its transaction after its files were written.
+  int polls_after_first = 0;
+  CliEnv env{false, "", false, {}, {}};
+  env.aborted = [&] {
+    if (query_value(db, "SELECT count(*) FROM runs") == "1") {
+      ++polls_after_first;
+    }
+    return polls_after_first >= 2;
+  };
+  const auto r =
+      run_cli_with({"--db", db.string(), "ingest", "--format", "json", run_fixture(k_canonical_run).string(),
+                    run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
+                   env);
+  EXPECT_EQ(r.code, 130) << r.err;
+  const auto report = json::parse(r.out);
+  EXPECT_EQ(report["interrupted"], true);
+  EXPECT_EQ(report["ok"], false);
+  ASSERT_EQ(report["paths"].size(), 2U) << r.out; // the third run was never started
+  EXPECT_EQ(report["paths"][0]["status"], "added");
+  EXPECT_EQ(report["paths"][1]["status"], "failed");
+  EXPECT_TRUE(contains(report["paths"][1]["error"].get<std::string>(), "interrupted")) << r.out;
+  EXPECT_TRUE(contains(r.err, "interrupted: 1 run committed, the run in progress rolled back, the rest "
+                              "untouched\n"))
+      << r.err;
+  // Nothing of the second run is stored: the database is the first run's alone.
+  EXPECT_EQ(dump_tables(db), dump_tables(alone));
+}
+
 // ---- human output ------------------------------------------------------------
 
 // Speedups with 3 decimals, percentages with 2, fractions with 4.

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 namespace rfdb::test {
 
 namespace {
@@ -317,6 +319,132 @@ TEST(SharedDb, MigratingFromSchema6KeepsTheRunsAndRecordsTheStatOnTheNextIngest)
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE mtime_ns > 0"),
             files.substr(0, files.find('/')));
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM attempts"), attempts);
+}
+
+} // namespace rfdb::test
+
+namespace rfdb::test {
+
+namespace {
+
+// Restores the migrate backup hook and the SQLite write fault however a test ends.
+struct StoreHooks {
+  StoreHooks() = default;
+  StoreHooks(const StoreHooks&) = delete;
+  StoreHooks& operator=(const StoreHooks&) = delete;
+  ~StoreHooks()
+  {
+    store::set_migrate_backup_hook({});
+    store::set_sqlite_write_fault(std::nullopt);
+  }
+};
+
+} // namespace
+
+// Issue 34, item 6: the backup is written as <backup>.partial and renamed
+// when complete. A migrate stopped after its backup was written but before
+// the rename (as a kill would) leaves no .bak, and the next migrate takes the
+// same name instead of a second ".v2.1.bak".
+TEST(SharedDb, AMigrateStoppedDuringItsBackupLeavesNoPartialBakAndTheNextTakesTheSameName)
+{
+  TempDir tmp;
+  const StoreHooks hooks;
+  const auto db = tmp / "rfdb.sqlite";
+  make_old_database(db, 2);
+  const std::string backup = db.string() + ".v2.bak";
+  std::string seen;
+  store::set_migrate_backup_hook([&](const std::string& partial) -> Result<void> {
+    seen = partial;
+    EXPECT_FALSE(fs::exists(backup)) << "the backup is visible under its name before it is complete";
+    return fail(make_error(ErrorCode::interrupted, "killed"));
+  });
+  const auto killed = rfdb(db, {"migrate"});
+  EXPECT_NE(killed.code, 0);
+  EXPECT_EQ(seen, backup + ".partial");
+  EXPECT_FALSE(fs::exists(backup));
+  EXPECT_EQ(query_value(db, "PRAGMA user_version"), "2") << "not migrated";
+
+  store::set_migrate_backup_hook({});
+  const auto migrate = rfdb(db, {"migrate"});
+  ASSERT_EQ(migrate.code, 0) << migrate.err;
+  EXPECT_TRUE(contains(migrate.out, "the old file is kept as " + backup + "\n")) << migrate.out;
+  EXPECT_EQ(query_value(backup, "SELECT run_id FROM runs"), "e2e_old_20260101_000000_1_a");
+  EXPECT_FALSE(fs::exists(db.string() + ".v2.1.bak"));
+  EXPECT_FALSE(fs::exists(backup + ".partial"));
+}
+
+// With the disk full, ingest stops at the run that hit it and reports what
+// committed; the later runs are not tried (each would fail the same way).
+TEST(SharedDb, IngestStopsAtTheFirstFullDiskWithTheCommittedSummary)
+{
+  TempDir tmp;
+  const StoreHooks hooks;
+  const auto db = tmp / "rfdb.sqlite";
+  CliEnv env;
+  bool armed = false;
+  env.aborted = [&] { // polled inside each run: the disk fills up once the first run committed
+    if (!armed && query_value(db, "SELECT count(*) FROM runs") == "1") {
+      store::set_sqlite_write_fault(store::SqliteWriteFault{13 /* SQLITE_FULL */, 0});
+      armed = true;
+    }
+    return false;
+  };
+  const auto r =
+      run_cli_with({"--db", db.string(), "ingest", "--format", "json", run_fixture(k_canonical_run).string(),
+                    run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
+                   env);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto report = json::parse(r.out);
+  ASSERT_EQ(report["paths"].size(), 2U) << "the third run was tried: " << r.out;
+  EXPECT_EQ(report["paths"][0]["status"], "added");
+  EXPECT_EQ(report["paths"][1]["status"], "failed");
+  EXPECT_TRUE(contains(report["paths"][1]["error"].get<std::string>(), "the disk is full")) << r.out;
+  EXPECT_TRUE(contains(r.err, "hint: free space on the database's disk")) << r.err;
+  EXPECT_TRUE(contains(r.err, "stopped: the disk is full; 1 run committed, 1 not tried\n")) << r.err;
+  EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_canonical_run);
+}
+
+// A write refused as read-only says where to write instead. Injected
+// (SQLITE_READONLY on the first write), so it holds as root too.
+TEST(SharedDb, AWriteRefusedAsReadOnlySaysWhatToDo)
+{
+  TempDir tmp;
+  const StoreHooks hooks;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"migrate"}).code, 0);
+  store::set_sqlite_write_fault(store::SqliteWriteFault{8 /* SQLITE_READONLY */, 0});
+  const auto r = rfdb(db, {"ingest", run_fixture(k_gemm_run).string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "the database is read-only (")) << r.err;
+  EXPECT_TRUE(contains(r.err, "\nhint: pass --db PATH to a writable location, or fix the permissions"))
+      << r.err;
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM runs"), "0");
+}
+
+// The same from the file system: a database file and a directory this user
+// may not write. Root writes anyway (the injected test above covers it).
+TEST(SharedDb, AReadOnlyFileOrDirectorySaysWhatToDo)
+{
+  TempDir tmp;
+  const auto hint = "\nhint: pass --db PATH to a writable location, or fix the permissions";
+  if (::geteuid() == 0) {
+    GTEST_SKIP() << "root writes files and directories without write permission";
+  }
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"migrate"}).code, 0);
+  fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  auto r = rfdb(db, {"ingest", run_fixture(k_gemm_run).string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "read-only")) << r.err;
+  EXPECT_TRUE(contains(r.err, hint)) << r.err;
+  const auto dir = tmp / "ro";
+  fs::create_directory(dir);
+  fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+  r = rfdb(dir / "new.sqlite", {"ingest", run_fixture(k_gemm_run).string()});
+  fs::permissions(dir, fs::perms::owner_all);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "read-only")) << r.err;
+  EXPECT_TRUE(contains(r.err, hint)) << r.err;
 }
 
 } // namespace rfdb::test

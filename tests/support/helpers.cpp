@@ -164,6 +164,7 @@ CliResult run_cli_with(const std::vector<std::string>& args, const CliEnv& env)
   cli::Context ctx{"", out, env.merged ? out : err,
                    [fixed] { return std::chrono::system_clock::time_point(fixed); }, env.terminal};
   ctx.interrupted = env.interrupted;
+  ctx.aborted = env.aborted;
   CliResult r;
   r.code = cli::run_with(args, ctx, env.env_db);
   r.out = out.str();

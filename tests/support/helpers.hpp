@@ -46,6 +46,8 @@ struct CliEnv {
   bool merged = false;   // stdout and stderr into one stream (CliResult::out), to see their order
   // Polled between runs like a SIGINT flag; empty = never interrupted.
   std::function<bool()> interrupted;
+  // Polled inside a run like a second SIGINT (stop at once); empty = never.
+  std::function<bool()> aborted;
 };
 CliResult run_cli_with(const std::vector<std::string>& args, const CliEnv& env);
 

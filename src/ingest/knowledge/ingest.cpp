@@ -220,6 +220,10 @@ Result<void> write_knowledge(store::Database& db, store::Sources& sources, const
     tx_result->rollback();
     return {};
   }
+  if (req.abort && req.abort()) { // a stop at once: the transaction rolls back
+    return fail(make_error(ErrorCode::interrupted, "interrupted: the knowledge path was rolled back")
+                    .with_hint("nothing of it is stored; ingest it again to store it"));
+  }
   return tx_result->commit();
 }
 

@@ -68,6 +68,11 @@ TEST(Utf8Test, EscapeForDisplayShowsBadBytesAndControlsAsHex)
   EXPECT_EQ(escape_for_display(std::string_view("x\0y", 3)), "x\\x00y");
   EXPECT_EQ(escape_for_display("\xE2\x98"), "\\xE2\\x98"); // a sequence cut short
   EXPECT_EQ(escape_for_display(""), "");
+  // C1 controls (U+0080–U+009F: the 8-bit CSI U+009B) are escaped byte by byte; U+00A0 is not.
+  EXPECT_EQ(escape_for_display("a\u009b2Jb\u00a0"), "a\\xC2\\x9B2Jb\u00a0");
+  // Escaping twice changes nothing.
+  const std::string once = escape_for_display("\x1b]0;t\x07\u0085\xff");
+  EXPECT_EQ(escape_for_display(once), once);
 }
 
 } // namespace
