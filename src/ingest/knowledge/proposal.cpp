@@ -201,6 +201,13 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
     const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<long>(at), '\n');
     return fail(make_error(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()))
                     .with_context(fmt::format("{}:{}", file_name, line)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double (1e400), which nlohmann throws as out_of_range (406): the
+    // reader names it and its line:column.
+    auto located = parse_json_text(content);
+    return fail(make_error(ErrorCode::invalid_input,
+                           located ? fmt::format("invalid JSON: {}", e.what()) : located.error().message)
+                    .with_context(std::string(file_name)));
   }
   if (!doc.is_object() || !doc.contains("cards") || !doc["cards"].is_array()) {
     return fail(make_error(ErrorCode::invalid_input, "/cards: a proposal needs a 'cards' array")

@@ -418,6 +418,19 @@ TEST(KnowledgeProposal, NestingDeeperThanTheJsonCapIsAnError)
   EXPECT_NE(r.error().message.find("nesting deeper than 128"), std::string::npos) << r.error().message;
 }
 
+// Found by fuzz_proposal (tools/fuzz, crash-d543aac6…): a number beyond a double made nlohmann
+// throw out_of_range, which parse_proposal did not catch (std::terminate: ingest aborted).
+TEST(KnowledgeProposal, NumberBeyondADoubleIsAnErrorNotACrash)
+{
+  std::vector<Warning> w;
+  const auto r =
+      parse_proposal("_inbox/e2e-big.json", R"({"run_id": "e2e_big", "date": 1e3086, "cards": []})", w);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_input);
+  EXPECT_EQ(r.error().context, std::vector<std::string>{"_inbox/e2e-big.json"});
+  EXPECT_NE(r.error().message.find("non-finite number"), std::string::npos) << r.error().message;
+}
+
 TEST(KnowledgeProposal, InvalidJsonNamesThePointerAndTheLine)
 {
   std::vector<Warning> w;
