@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Install the Debian packages rfdb needs to build and test, only those missing.
-# Usage: tools/install-deps.sh [--with-lint] [--with-postgres]
+# Usage: tools/install-deps.sh [--with-lint] [--with-postgres] [--with-fuzz]
 #   --with-lint      adds Node/npm for markdownlint and clang-tidy
 #   --with-postgres  adds the PostgreSQL 15 server and psql, for the tests labelled `postgres`
 #                    (tools/pg-cluster.sh starts a throwaway cluster; the demo does not need it)
-# tools/test.sh passes both; tools/demo.sh neither.
+#   --with-fuzz      adds clang 14 and its compiler-rt (libFuzzer, ASan, UBSan) for the `fuzz`
+#                    preset (tools/fuzz/run.sh)
+# tools/test.sh passes all three; tools/demo.sh none.
 set -euo pipefail
 
 with_lint=false
 with_postgres=false
+with_fuzz=false
 for arg in "$@"; do
   case "$arg" in
   --with-lint) with_lint=true ;;
   --with-postgres) with_postgres=true ;;
+  --with-fuzz) with_fuzz=true ;;
   *)
-    echo "usage: tools/install-deps.sh [--with-lint] [--with-postgres]" >&2
+    echo "usage: tools/install-deps.sh [--with-lint] [--with-postgres] [--with-fuzz]" >&2
     exit 2
     ;;
   esac
@@ -39,6 +43,11 @@ fi
 # The test command's throwaway server (tools/pg-cluster.sh): initdb, pg_ctl, postgres, psql.
 if $with_postgres; then
   packages+=(postgresql postgresql-client)
+fi
+# The fuzz targets (tools/fuzz/): Debian 12's clang is clang 14; libFuzzer's runtime
+# (libclang_rt.fuzzer*.a) and the sanitizers' are in libclang-rt-14-dev.
+if $with_fuzz; then
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 missing=()

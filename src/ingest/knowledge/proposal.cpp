@@ -61,6 +61,9 @@ std::vector<std::string> as_list(const Json& card, std::string_view key)
 }
 
 // kb.py coercion for JSON counters: integral numbers, integer strings, else 0.
+// A number beyond ±999,999,999 (the nine digits detail::coerce_counter reads
+// from a string) is no counter either: it would not fit an int (a float cast
+// beyond it is undefined behaviour, an integer one wraps).
 std::optional<int> counter(const Json& card, std::string_view key, std::string_view file,
                            std::string_view pointer, std::vector<Warning>& warnings)
 {
@@ -68,14 +71,13 @@ std::optional<int> counter(const Json& card, std::string_view key, std::string_v
   if (it == card.end() || it->is_null()) {
     return std::nullopt;
   }
+  constexpr double k_max_counter = 999'999'999.0;
   bool ok = false;
   int value = 0;
-  if (it->is_number_integer()) {
-    ok = true;
-    value = it->get<int>();
-  } else if (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>()) {
-    ok = true;
-    value = static_cast<int>(it->get<double>());
+  if (it->is_number()) {
+    const double d = it->get<double>();
+    ok = std::floor(d) == d && std::fabs(d) <= k_max_counter;
+    value = ok ? static_cast<int>(d) : 0;
   } else if (it->is_string()) {
     value = detail::coerce_counter(it->get<std::string>(), ok);
   }
@@ -178,6 +180,13 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
                                             std::vector<Warning>& warnings)
 {
   RFDB_TRY(detail::check_utf8(file_name, content));
+  // The eval-dir reader's screen first (one linear scan): it refuses what nlohmann alone would
+  // take, above all nesting deeper than k_max_json_depth, whose dump into `fields` would
+  // overflow the stack (a 2 MB proposal of nested arrays crashed ingest).
+  if (auto screened = find_duplicate_keys(content); !screened) {
+    return fail(
+        make_error(ErrorCode::invalid_input, screened.error().message).with_context(std::string(file_name)));
+  }
   Json doc;
   try {
     doc = Json::parse(content.begin(), content.end(), nullptr, true, true);
@@ -192,6 +201,13 @@ Result<std::vector<Finding>> parse_proposal(std::string_view file_name, std::str
     const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<long>(at), '\n');
     return fail(make_error(ErrorCode::invalid_input, fmt::format("invalid JSON: {}", e.what()))
                     .with_context(fmt::format("{}:{}", file_name, line)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double (1e400), which nlohmann throws as out_of_range (406): the
+    // reader names it and its line:column.
+    auto located = parse_json_text(content);
+    return fail(make_error(ErrorCode::invalid_input,
+                           located ? fmt::format("invalid JSON: {}", e.what()) : located.error().message)
+                    .with_context(std::string(file_name)));
   }
   if (!doc.is_object() || !doc.contains("cards") || !doc["cards"].is_array()) {
     return fail(make_error(ErrorCode::invalid_input, "/cards: a proposal needs a 'cards' array")

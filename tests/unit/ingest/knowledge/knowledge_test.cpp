@@ -378,6 +378,59 @@ TEST(KnowledgeProposal, NotAcceptedIsStoredArchivedWithANote)
   EXPECT_NE(w[0].message.find("validation_status is 'pending'"), std::string::npos);
 }
 
+// Fuzzing (tools/fuzz, fuzz_proposal): a counter beyond an int was cast from a double (undefined
+// behaviour for 1e300) or wrapped (5000000000 read as 705032704). Like a counter string of more
+// than nine digits, it now reads as 0 with a warning; up to ±999,999,999 is kept.
+TEST(KnowledgeProposal, CounterBeyondAnIntIsReadAsZeroWithAWarning)
+{
+  std::vector<Warning> w;
+  const auto r = parse_proposal("_inbox/e2e-fuzz-20260101.json",
+                                R"({"run_id": "e2e_fuzz", "validation_status": "accepted", "cards": [
+                                  {"name": "n", "confirms": 1e300, "losses": 5000000000,
+                                   "confirms_cited": -1e10, "confirms_blind": -2.0, "attempts": 999999999}]})",
+                                w);
+  ASSERT_TRUE(r.has_value()) << r.error().describe();
+  ASSERT_EQ(r->size(), 1U);
+  const Finding& f = (*r)[0];
+  EXPECT_EQ(f.confirms, 0);
+  EXPECT_EQ(f.losses, 0);
+  EXPECT_EQ(f.confirms_cited, 0);
+  EXPECT_EQ(f.confirms_blind, -2);
+  EXPECT_EQ(f.attempts, 999999999);
+  EXPECT_TRUE(any_warning_contains(w, "/cards/0/confirms '1e+300' is not an integer; read as 0"));
+  EXPECT_TRUE(any_warning_contains(w, "/cards/0/losses '5000000000' is not an integer; read as 0"));
+  EXPECT_TRUE(any_warning_contains(w, "/cards/0/confirms_cited '-10000000000.0' is not an integer"));
+}
+
+// Found while fuzzing (tools/fuzz, fuzz_proposal reads what parse_proposal does): proposals were
+// parsed by nlohmann without the depth cap of the eval-dir reader, and a card nested a million
+// levels deep overflowed the stack when dumped (rfdb ingest died of SIGSEGV). Now refused.
+TEST(KnowledgeProposal, NestingDeeperThanTheJsonCapIsAnError)
+{
+  const std::size_t depth = 1'000'000;
+  const std::string content = R"({"run_id": "e2e_deep", "cards": [{"name": "n", "x": )" +
+                              std::string(depth, '[') + std::string(depth, ']') + "}]}";
+  std::vector<Warning> w;
+  const auto r = parse_proposal("_inbox/e2e-deep.json", content, w);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_input);
+  EXPECT_EQ(r.error().context, std::vector<std::string>{"_inbox/e2e-deep.json"});
+  EXPECT_NE(r.error().message.find("nesting deeper than 128"), std::string::npos) << r.error().message;
+}
+
+// Found by fuzz_proposal (tools/fuzz, crash-d543aac6…): a number beyond a double made nlohmann
+// throw out_of_range, which parse_proposal did not catch (std::terminate: ingest aborted).
+TEST(KnowledgeProposal, NumberBeyondADoubleIsAnErrorNotACrash)
+{
+  std::vector<Warning> w;
+  const auto r =
+      parse_proposal("_inbox/e2e-big.json", R"({"run_id": "e2e_big", "date": 1e3086, "cards": []})", w);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_input);
+  EXPECT_EQ(r.error().context, std::vector<std::string>{"_inbox/e2e-big.json"});
+  EXPECT_NE(r.error().message.find("non-finite number"), std::string::npos) << r.error().message;
+}
+
 TEST(KnowledgeProposal, InvalidJsonNamesThePointerAndTheLine)
 {
   std::vector<Warning> w;
