@@ -406,6 +406,15 @@ OpenedBeneath open_beneath(int base, const std::string& rel)
   return open_by_components(base, rel);
 }
 
+std::atomic<AfterListHook> g_after_list{nullptr}; // test hook, see set_after_list_hook
+
+// An entry gone (or its directory gone) since it was listed: ENOENT, or
+// ENOTDIR when a directory on its path was replaced by a file.
+bool vanished_errno(int err)
+{
+  return err == ENOENT || err == ENOTDIR;
+}
+
 // Deeper than any real eval dir; keeps hostile link chains bounded.
 constexpr int k_max_dir_depth = 64;
 
@@ -487,6 +496,10 @@ public:
     const Extend rel(m_rel, name);
     struct stat st {};
     if (::fstatat(m_root_handle->fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (vanished_errno(errno)) {
+        RFDB_TRY(vanished());
+        return finish();
+      }
       return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", join(m_dir, name), std::strerror(errno)));
     }
     if (S_ISLNK(st.st_mode)) {
@@ -572,6 +585,16 @@ private:
     return m_fs_root;
   }
 
+  // The entry m_rel, listed, is gone: skipped, with a refusal when it is a
+  // file the rules list (classify), none otherwise (a temporary file).
+  Result<void> vanished()
+  {
+    if (classify(m_rel)) {
+      refuse(m_rel, std::string(k_vanished_reason));
+    }
+    return {};
+  }
+
   void refuse(std::string rel, std::string reason)
   {
     m_out.refused.push_back(RefusedEntry{std::move(rel), std::move(reason)});
@@ -595,6 +618,9 @@ private:
       const ssize_t n = ::getdents64(fd, buf.data(), buf.size());
       if (n < 0 && errno == EINTR) {
         continue;
+      }
+      if (n < 0 && vanished_errno(errno)) {
+        break; // removed since it was opened: nothing in it is read
       }
       if (n < 0) {
         return fail(ErrorCode::io, "cannot list " + m_dir + ": " + std::strerror(errno));
@@ -642,6 +668,9 @@ private:
     }
     Level& level = m_levels[static_cast<std::size_t>(depth)]; // deque: stable while deeper levels are added
     RFDB_TRY(read_entries(fd, level));
+    if (const AfterListHook hook = g_after_list.load(); hook != nullptr) {
+      hook(dir_rel());
+    }
     m_ancestors.push_back(id);
     for (const auto& e : level.entries) {
       const Extend rel(m_rel, level.name(e));
@@ -667,6 +696,9 @@ private:
     }
     struct stat st {};
     if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (vanished_errno(errno)) {
+        return vanished();
+      }
       return fail(ErrorCode::io, fmt::format("cannot stat {}: {}", m_rel, std::strerror(errno)));
     }
     if (S_ISLNK(st.st_mode)) {
@@ -749,6 +781,9 @@ private:
       refuse(m_rel, "a directory, not the artifact file its name says");
     }
     const Fd fd{::openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (fd.fd < 0 && vanished_errno(errno)) {
+      return {}; // a directory gone since it was listed: no file in it was listed
+    }
     if (fd.fd < 0) {
       return fail(ErrorCode::io, fmt::format("cannot list {}: {}", join(m_dir, name), std::strerror(errno)));
     }
@@ -851,6 +886,11 @@ void set_before_open_hook(BeforeOpenHook hook)
   g_before_open.store(hook);
 }
 
+void set_after_list_hook(AfterListHook hook)
+{
+  g_after_list.store(hook);
+}
+
 void set_openat2_enabled(bool enabled)
 {
   g_no_openat2.store(!enabled);
@@ -869,6 +909,9 @@ Result<std::optional<std::string>> load_file(FileData& file, std::uint64_t max_f
   const OpenedBeneath opened = open_beneath(file.base->fd(), file.open_rel);
   if (!opened.changed.empty()) {
     return std::optional<std::string>(opened.changed);
+  }
+  if (opened.fd < 0 && vanished_errno(opened.err)) {
+    return std::optional<std::string>(std::string(k_vanished_reason));
   }
   if (opened.fd < 0) {
     return fail(ErrorCode::io, fmt::format("cannot open {}: {}", file.rel_path, std::strerror(opened.err)));

@@ -72,6 +72,12 @@ struct FileData {
 // real artifacts are a few MiB at most, and ingest holds a run in memory.
 inline constexpr std::uint64_t k_default_max_file_size = std::uint64_t{64} << 20U;
 
+// The reason of a listed entry that is gone when it is stat'ed or opened
+// (ENOENT, ENOTDIR). The walk and load_file report it only for a file the
+// rules list; an unlisted entry (a temporary file, a directory) that
+// vanishes is skipped silently.
+inline constexpr std::string_view k_vanished_reason = "vanished between listing and reading";
+
 // An entry of an eval dir that was not read, and why.
 struct RefusedEntry {
   std::string rel_path;
@@ -143,7 +149,8 @@ Result<EvalDirContents> walk_entry(const std::filesystem::path& dir, const std::
 // Returns nullopt when read, or why nothing was read when the file is no
 // longer what the walk listed ("it became a symlink between listing and
 // reading", "a directory on its path became a symlink …", "replaced by
-// another file …"): content and sha256 stay empty. Errors: as read_file.
+// another file …", k_vanished_reason when it is gone): content and sha256
+// stay empty. Errors: as read_file.
 Result<std::optional<std::string>> load_file(FileData& file,
                                              std::uint64_t max_file_size = k_default_max_file_size);
 
@@ -160,6 +167,13 @@ Result<std::string> read_file(const std::filesystem::path& path,
 // it off. Lets a test swap a file for a link at exactly that moment.
 using BeforeOpenHook = void (*)(const std::string& rel_path);
 void set_before_open_hook(BeforeOpenHook hook);
+
+// Test hook: when set, called with a directory's path relative to the walked
+// root ("" for the root) just after the walk listed its entries and before
+// it stats or enters any of them; nullptr turns it off. Lets a test remove
+// an entry between listing and stat.
+using AfterListHook = void (*)(const std::string& dir_rel);
+void set_after_list_hook(AfterListHook hook);
 
 // Test hook: false makes load_file open component by component (openat
 // with O_NOFOLLOW), as on a kernel without openat2; true tries openat2 again.

@@ -77,8 +77,9 @@ std::optional<ArtifactKind> any_file(std::string_view /*rel_path*/)
 // The knowledge files under `path` (a directory, or one file), read
 // race-free (load_file). Entries not read — symlinks (followed only with
 // --follow-links; a named file's link only when it leaves its directory),
-// special files, files that changed between listing and reading — are
-// warnings in `warnings`.
+// special files, files that changed or vanished between listing and
+// reading — are warnings in `warnings`; a file not read anyway (role other)
+// that vanished is skipped silently.
 Result<std::vector<KnowledgeFile>> collect(const fs::path& path, const IngestRequest& req,
                                            std::vector<Warning>& warnings)
 {
@@ -105,7 +106,20 @@ Result<std::vector<KnowledgeFile>> collect(const fs::path& path, const IngestReq
     prefix = directory_name(path) + "/";
     RFDB_TRY_ASSIGN(listed, walk_dir(path, rules, req.max_file_size));
   }
+  if (lone && !listed.refused.empty()) {
+    // The file named on the command line is not read: the path fails, as a
+    // named FIFO or a missing file does (a warning alone would report it
+    // "unchanged" with exit 0).
+    const auto& r = listed.refused.front();
+    return fail(make_error(ErrorCode::invalid_input,
+                           fmt::format("refused to read {}: {}", prefix + r.rel_path, r.reason)));
+  }
   for (const auto& r : listed.refused) {
+    if (r.reason == k_vanished_reason &&
+        domain::is(classify_knowledge_file(lone ? prefix + r.rel_path : r.rel_path),
+                   domain::KnowledgeRole::other)) {
+      continue; // a file rfdb does not read (an editor's swap file) gone since it was listed
+    }
     warnings.push_back(Warning{Severity::warning, prefix + r.rel_path, 0, "not read: " + r.reason});
   }
   std::vector<KnowledgeFile> out;
