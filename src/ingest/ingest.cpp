@@ -841,6 +841,12 @@ PathReport ingest_eval_dir(Prepared& p, const fs::path& dir, const IngestRequest
   return rep;
 }
 
+// Lists any file: ingest_artifact classifies the named file by its path.
+std::optional<ArtifactKind> any_artifact(std::string_view /*rel_path*/)
+{
+  return ArtifactKind{};
+}
+
 PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestRequest& req)
 {
   PathReport rep;
@@ -862,26 +868,45 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   if (refuse_names(rep, nullptr)) {
     return rep;
   }
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) {
-    rep.error =
-        make_error(ErrorCode::io, fmt::format("cannot stat {}: {}", file.string(), std::strerror(errno)));
+  // Listed and read as an eval dir's artifact is (walk_entry, load_file:
+  // race-free, no link followed after the check), under the rule for a
+  // named knowledge file: a link that leaves the directory it is named in
+  // is refused unless --follow-links.
+  WalkRules rules;
+  rules.classify = &any_artifact;
+  rules.noun = "directory it is named in";
+  rules.links = req.follow_links == FollowLinks::yes ? WalkRules::Links::any : WalkRules::Links::inside;
+  rules.link_hint = "; --follow-links reads it";
+  rules.refuse_dirs_named_like_files = false;
+  const fs::path parent = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  auto listed = walk_entry(parent, file.filename().string(), rules, req.max_file_size);
+  if (!listed) {
+    rep.error = listed.error();
     return rep;
   }
-  auto content = read_file(file, req.max_file_size);
-  if (!content) {
-    rep.error = content.error();
+  std::optional<std::string> refused;
+  if (!listed->refused.empty()) {
+    refused = listed->refused.front().reason;
+  } else if (listed->files.size() != 1) {
+    refused = "not a regular file";
+  } else {
+    auto changed = load_file(listed->files.front(), req.max_file_size);
+    if (!changed) {
+      rep.error = changed.error();
+      return rep;
+    }
+    refused = std::move(*changed);
+  }
+  if (refused) {
+    // The one file named is not read: the path fails, as a named FIFO does.
+    rep.error = make_error(ErrorCode::invalid_input, fmt::format("refused to read {}: {}", rel, *refused));
     return rep;
   }
-  std::vector<FileData> files(1);
+  std::vector<FileData> files = std::move(listed->files);
   FileData& f = files.front();
   f.rel_path = rel;
   f.kind = *kind;
-  f.content = std::move(*content);
-  f.sha256 = sha256_hex(f.content);
   f.path = file.string();
-  f.size = static_cast<std::int64_t>(st.st_size);
-  f.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (auto r = ingest_run_files(p, *req.run_id, *req.run_id, "", files, req, rep); !r) {
     rep.error = r.error();
   }

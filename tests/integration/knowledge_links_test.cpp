@@ -7,6 +7,7 @@
 #include "ingest/evaldir/files.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <string>
@@ -40,7 +41,7 @@ std::string findings(const fs::path& db)
 
 } // namespace
 
-TEST(KnowledgeLinks, PlaybookLinkedToASystemFileIsRefusedWithAWarning)
+TEST(KnowledgeLinks, PlaybookLinkedToASystemFileIsRefusedAndThePathFails)
 {
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
@@ -48,15 +49,28 @@ TEST(KnowledgeLinks, PlaybookLinkedToASystemFileIsRefusedWithAWarning)
   const auto link = tmp / "kb" / "backend_playbook.md";
   fs::create_symlink("/etc/passwd", link);
   auto r = ingest(db, {link.string()});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err,
-                       "rfdb: warning: backend_playbook.md: not read: symlink leaving the directory it "
-                       "is named in (→ /etc/passwd); --follow-links reads it"))
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "refused to read backend_playbook.md: symlink leaving the directory it is "
+                              "named in (→ /etc/passwd); --follow-links reads it"))
       << r.err;
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "0");
   EXPECT_EQ(findings(db), "0");
 
-  r = ingest(db, {"--strict", link.string()});
+  r = run_cli({"--db", db.string(), "ingest", "--format", "json", link.string()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["paths"][0]["status"], "failed") << r.out;
+  EXPECT_EQ(report["paths"][0]["kind"], "knowledge") << r.out;
+
+  // Read with --follow-links, a system file named like the playbook holds
+  // no playbook line: a warning says so (an error with --strict).
+  r = ingest(db, {"--follow-links", link.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: backend_playbook.md: no playbook line found; is this a backend "
+                              "playbook?"))
+      << r.err;
+  EXPECT_EQ(findings(db), "0");
+  r = ingest(tmp / "strict.sqlite", {"--follow-links", "--strict", link.string()});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "1 warning(s) with --strict; nothing was written")) << r.err;
 }
@@ -78,8 +92,9 @@ TEST(KnowledgeLinks, PlaybookLinkLeavingItsDirectoryIsReadWithFollowLinksAndOneI
 
   const auto db = tmp / "rfdb.sqlite";
   auto r = ingest(db, {outside.string()});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "backend_playbook.md: not read: symlink leaving the directory it is named in"))
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(
+      contains(r.err, "refused to read backend_playbook.md: symlink leaving the directory it is named in"))
       << r.err;
   EXPECT_EQ(findings(db), "0");
   r = ingest(db, {"--follow-links", outside.string()});

@@ -220,6 +220,13 @@ Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, s
     }
   }
 
+  if (entries.empty()) {
+    // A file named like the playbook that holds none of its lines (a link
+    // to a system file read with --follow-links, a wrong file): say so
+    // rather than import it as a playbook with no finding in silence.
+    detail::add_warning(warnings, Severity::warning, file_name, 0,
+                        "no playbook line found; is this a backend playbook?");
+  }
   const std::string base = detail::base_name(file_name);
   std::vector<Finding> out;
   std::set<std::string> seen;
