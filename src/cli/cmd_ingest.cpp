@@ -27,14 +27,17 @@ namespace rfdb::cli {
 
 namespace {
 
-// "<file>:<pointer>: <message>"; with several paths "<run>: …" first, so a
-// warning names the run (or knowledge path) it belongs to.
-std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, bool name_the_run)
+// "<run>: <file>:<pointer>: <message>": a run's warning always names its run;
+// a knowledge path's names the path first only when several are ingested.
+std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, bool several_paths)
 {
   std::string where = w.file;
-  if (name_the_run) {
-    where =
-        (domain::is(p.kind, domain::IngestKind::run) && !p.target.empty() ? p.target : p.path) + ": " + where;
+  if (domain::is(p.kind, domain::IngestKind::run) && !p.target.empty()) {
+    if (where != p.target) {           // a warning about the run itself already names it
+      where = p.target + ": " + where; // always: the run is the unit a warning is about
+    }
+  } else if (several_paths) {
+    where = p.path + ": " + where; // a knowledge path's files already name their directory
   }
   if (!w.pointer.empty()) {
     where += (w.pointer.starts_with("/") ? " " : ":") + w.pointer;
@@ -435,10 +438,10 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_flag("--rehash", opts->rehash,
                 "Read and hash every file even when its size and mtime match the stored version, and "
                 "store again any stored copy that fails verification (see below)");
-  cmd->add_flag(
-      "--follow-links", opts->follow_links,
-      "Knowledge: follow symlinks inside a knowledge dir, and a knowledge file given on the command "
-      "line that is a link leaving its directory (both are refused with a warning otherwise)");
+  cmd->add_flag("--follow-links", opts->follow_links,
+                "Follow symlinks inside a knowledge dir (refused with a warning otherwise), and a knowledge "
+                "file or single artifact given on the command line that is a link leaving its directory "
+                "(the path fails otherwise)");
   cmd->add_option("--max-file-size", opts->max_file_size,
                   "Refuse (before reading) any file larger than this; suffixes K, M, G (1024-based)")
       ->type_name("BYTES")
@@ -485,12 +488,16 @@ Symlinks inside the eval dir are followed; a symlink leaving it, a FIFO, socket
 or device is not read (a warning; an error with --strict). Every file is opened
 beneath the eval dir as the walk found it, following no link, and must be the
 file the walk listed: one swapped for a link or another file meanwhile is not
-read (a warning; an error with --strict). In a knowledge dir no symlink is
-followed, and a knowledge file named here that is a link leaving its directory
-is not read (a warning each) unless --follow-links is given. Attempts follow
+read (a warning; an error with --strict), and so is a file gone meanwhile
+("vanished between listing and reading"; an entry rfdb does not read, such as
+an editor's swap file or a scratch directory, is skipped silently). In a
+knowledge dir no symlink is followed (a warning each), and a knowledge file or
+single artifact named here that is a link leaving its directory is refused
+(the path fails, exit 1) unless --follow-links is given. Attempts follow
 docs/attempt-model.md.
 
-Each run's result line is printed as the run commits; warnings name their run.
+Each run's result line is printed as the run commits; warnings name their run
+("rfdb: warning: RUN: FILE: …"), with one path too.
 Ctrl-C (or SIGTERM) stops after the run in progress: "interrupted: N runs
 committed, the rest untouched" (exit 130; 143 for SIGTERM); a second one rolls
 the run in progress back and stops at once; the report (table or JSON) of what

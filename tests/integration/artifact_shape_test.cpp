@@ -31,22 +31,25 @@ TEST(ArtifactShape, IntegrateOpbenchAndBenchSummaryWithNoFieldRfdbReadsAreWarned
   write_bytes(run / "config/cfg1/bench_summary.json", R"({"a": "b"})");
   const auto r = run_cli({"--db", db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err,
-                       "rfdb: warning: overlay/cand_kernel_paged_attention_2d/integrate_result.json: none "
-                       "of the fields rfdb reads are present (isolated_speedup, e2e_delta_pct, ref_med, "
-                       "cand_med, gate, ab_complete); attempt kept unmeasured"))
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: warning: " + k_canonical_run +
+                          ": overlay/cand_kernel_paged_attention_2d/integrate_result.json: none "
+                          "of the fields rfdb reads are present (isolated_speedup, e2e_delta_pct, ref_med, "
+                          "cand_med, gate, ab_complete); attempt kept unmeasured"))
       << r.err;
-  EXPECT_TRUE(contains(r.err,
-                       "rfdb: warning: kernels/fused_moe_kernel_task/opbench_result.json: none of the "
-                       "fields rfdb reads are present (measured, winner_kind, winner_backend, backend, "
-                       "isolated_speedup, gate); no attempt recorded"))
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: warning: " + k_canonical_run +
+                          ": kernels/fused_moe_kernel_task/opbench_result.json: none of the "
+                          "fields rfdb reads are present (measured, winner_kind, winner_backend, backend, "
+                          "isolated_speedup, gate); no attempt recorded"))
       << r.err;
-  EXPECT_TRUE(contains(r.err,
-                       "rfdb: warning: config/cfg1/bench_summary.json: none of the fields rfdb reads are "
-                       "present (throughput_tok_s_median, output_throughput_tok_s_median, "
-                       "throughput_tok_s_spread_pct, output_throughput_tok_s_spread_pct, ttft_ms_median, "
-                       "tpot_ms_median, runs, metric_basis, measurement_mode); the summary holds no "
-                       "measurement"))
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: warning: " + k_canonical_run +
+                          ": config/cfg1/bench_summary.json: none of the fields rfdb reads are "
+                          "present (throughput_tok_s_median, output_throughput_tok_s_median, "
+                          "throughput_tok_s_spread_pct, output_throughput_tok_s_spread_pct, ttft_ms_median, "
+                          "tpot_ms_median, runs, metric_basis, measurement_mode); the summary holds no "
+                          "measurement"))
       << r.err;
   // Each warning once, and the rows are what the warnings say.
   EXPECT_EQ(r.err.find("integrate_result.json: none"), r.err.rfind("integrate_result.json: none")) << r.err;

@@ -379,7 +379,8 @@ TEST(IngestLinks, SymlinkLeavingTheEvalDirIsRefusedWithAWarningAndStrictFails)
 
   r = run_cli({"--db", s.db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: workflow_return.json: not read: symlink leaving the eval dir"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": workflow_return.json: not read: symlink leaving the eval dir"))
       << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run +
@@ -395,7 +396,9 @@ TEST(IngestLinks, SymlinkLoopIsRefusedNotFollowedForever)
   fs::create_directory_symlink("..", run / "profile/round_0/up");
   auto r = run_cli({"--db", db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: profile/round_0/up: not read: symlink loop")) << r.err;
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: warning: " + k_canonical_run + ": profile/round_0/up: not read: symlink loop"))
+      << r.err;
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "17");
 }
 
@@ -413,7 +416,9 @@ TEST(IngestLinks, FifoNamedLikeAnArtifactDoesNotHangAndIsRefused)
 
   r = run_cli({"--db", s.db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: a FIFO")) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": director_e2e_validation.json: not read: a FIFO"))
+      << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
 }
 
@@ -433,8 +438,9 @@ TEST(IngestLinks, DirectoryNamedLikeAnArtifactIsRefusedNotSkippedInSilence)
 
   r = run_cli({"--db", s.db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: a directory, not the "
-                              "artifact file its name says"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": director_e2e_validation.json: not read: a directory, not the "
+                                  "artifact file its name says"))
       << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
 }
@@ -477,11 +483,13 @@ TEST(IngestDuplicateKeys, OtherOrEqualDuplicatesAreWarningsNamingFileAndPointer)
         "\"isolated_speedup\": 1.047, \"isolated_speedup\": \"1.0470\"");
   auto r = run_cli({"--db", db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(
-      contains(r.err, "rfdb: warning: env_report.json /note: duplicate key 'note': the last value is kept"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": env_report.json /note: duplicate key 'note': the last value is kept"))
       << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: overlay/cand_fused_moe_kernel/integrate_result.json "
-                              "/isolated_speedup: duplicate key 'isolated_speedup' repeats the same value"))
+  EXPECT_TRUE(
+      contains(r.err, "rfdb: warning: " + k_canonical_run +
+                          ": overlay/cand_fused_moe_kernel/integrate_result.json "
+                          "/isolated_speedup: duplicate key 'isolated_speedup' repeats the same value"))
       << r.err;
   EXPECT_EQ(query_value(db, "SELECT isolated_speedup FROM attempts WHERE short_name = 'fused_moe_kernel'"),
             "1.047");

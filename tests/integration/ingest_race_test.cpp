@@ -128,8 +128,9 @@ TEST_P(IngestRace, FileSwappedForALinkOutsideTheEvalDirAfterTheWalkIsNotReadAndI
     ASSERT_TRUE(SwapBeforeOpen::done());
   }
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: it became a symlink "
-                              "between listing and reading"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": director_e2e_validation.json: not read: it became a symlink "
+                                  "between listing and reading"))
       << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE rel_path = 'director_e2e_validation.json'"),
             "0");
@@ -158,8 +159,9 @@ TEST_P(IngestRace, DirectorySwappedForALinkOutsideTheEvalDirAfterTheWalkIsNotRea
     ASSERT_TRUE(SwapBeforeOpen::done());
   }
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: profile/round_0/profile_topN.json: not read: a directory on "
-                              "its path became a symlink between listing and reading"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": profile/round_0/profile_topN.json: not read: a directory on "
+                                  "its path became a symlink between listing and reading"))
       << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE rel_path = "
                               "'profile/round_0/profile_topN.json'"),
@@ -198,8 +200,9 @@ TEST_P(IngestRace, FileReplacedByAnotherFileAfterTheWalkIsNotReadAndStrictFailsT
     ASSERT_TRUE(SwapBeforeOpen::done());
   }
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: replaced by another "
-                              "file between listing and reading"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": director_e2e_validation.json: not read: replaced by another "
+                                  "file between listing and reading"))
       << r.err;
   EXPECT_FALSE(contains(exported_text(s.db, k_canonical_run, s.tmp / "export"), k_marker));
 
@@ -228,8 +231,9 @@ TEST_P(IngestRace, LinkedTargetInsideTheEvalDirReplacedAfterTheWalkIsNotRead)
     ASSERT_TRUE(SwapBeforeOpen::done());
   }
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "rfdb: warning: director_e2e_validation.json: not read: replaced by another "
-                              "file between listing and reading"))
+  EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
+                                  ": director_e2e_validation.json: not read: replaced by another "
+                                  "file between listing and reading"))
       << r.err;
   EXPECT_FALSE(contains(exported_text(s.db, k_canonical_run, s.tmp / "export"), k_marker));
   // Untouched, the same link is read (through its target, checked).

@@ -477,7 +477,8 @@ TEST(Ingest, UnknownClosedValueIsStoredAsUnknownWithAWarning)
         "\"bound_type\": \"dispatch\"");
   auto r = run_cli({"--db", db.string(), "ingest", run.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("rfdb: warning: profile/round_0/profile_roofline.json /entries/0/bound_type"),
+  EXPECT_NE(r.err.find("rfdb: warning: " + k_canonical_run +
+                       ": profile/round_0/profile_roofline.json /entries/0/bound_type"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("dispatch"), std::string::npos) << r.err;
