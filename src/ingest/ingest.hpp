@@ -51,10 +51,10 @@ struct IngestRequest {
   // kept mtime is seen and a damaged stored copy is stored again.
   Rehash rehash = Rehash::no;
   std::uint64_t max_file_size = k_default_max_file_size; // bytes; larger artifacts fail the run
-  FollowLinks follow_links = FollowLinks::no; // follow symlinks in a knowledge dir, and a named
-                                              // knowledge file's or single artifact's link
-                                              // leaving its directory
-  std::string now;                            // ISO-8601 UTC timestamp for ingested_at
+  FollowLinks follow_links = FollowLinks::no;            // follow symlinks in a knowledge dir, and a named
+                                                         // knowledge file's or single artifact's link
+                                                         // leaving its directory
+  std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
   // Polled while a path is ingested (before its transaction, as it writes
   // and just before its commit); true once the user asked to stop at once
   // (a second Ctrl-C): the path's transaction is rolled back and the path
