@@ -263,6 +263,9 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
+  // Ctrl-C or SIGTERM: stop before the next file, remove the staging directory
+  // (and the directories made for it), write nothing under --out.
+  StopScope stop(ctx);
   auto db = open_for_read(ctx);
   if (!db) {
     return fail(db.error());
@@ -315,9 +318,6 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     }
     staging.created = created;
   }
-  // Ctrl-C or SIGTERM: stop before the next file, remove the staging directory
-  // (and the directories made for it), write nothing under --out.
-  StopScope stop(ctx);
   RFDB_TRY_ASSIGN(staging.dir,
                   out_exists ? make_staging_dir(out, "") : make_staging_dir(parent, out.filename().string()));
   scope.text = true;
