@@ -173,13 +173,15 @@ Result<std::filesystem::path> export_target(const std::filesystem::path& out, co
 
 namespace {
 
-// A fresh directory `parent`/.<stem>.<pid>.<n> (mode 0777 less the umask,
-// as a directory export creates), where export --raw writes before anything
-// is in place. Errors: io.
+// A fresh directory `parent`/.<stem>.rfdb-export.<pid>.<n>, or
+// `parent`/.rfdb-export.<pid>.<n> when `stem` is empty (mode 0777 less the
+// umask, as a directory export creates), where export --raw writes before
+// anything is in place. Errors: io.
 Result<std::filesystem::path> make_staging_dir(const std::filesystem::path& parent, const std::string& stem)
 {
   for (int n = 0; n < 1000; ++n) {
-    auto dir = parent / fmt::format(".{}.rfdb-export.{}.{}", stem, ::getpid(), n);
+    auto dir = parent / (stem.empty() ? fmt::format(".rfdb-export.{}.{}", ::getpid(), n)
+                                      : fmt::format(".{}.rfdb-export.{}.{}", stem, ::getpid(), n));
     if (::mkdir(dir.c_str(), 0777) == 0) {
       return dir;
     }
@@ -190,17 +192,48 @@ Result<std::filesystem::path> make_staging_dir(const std::filesystem::path& pare
   return fail(ErrorCode::io, "cannot find a free temporary directory name in " + parent.string());
 }
 
-// Removes the staging directory (and what is in it) unless released.
+// Removes the staging directory (and what is in it) unless released, then
+// the directories created for it (`created`, innermost first) while empty.
 struct StagingGuard {
   std::filesystem::path dir;
+  std::vector<std::filesystem::path> created;
+  StagingGuard() = default;
+  StagingGuard(const StagingGuard&) = delete;
+  StagingGuard& operator=(const StagingGuard&) = delete;
   ~StagingGuard()
   {
     if (!dir.empty()) {
       std::error_code ec;
       std::filesystem::remove_all(dir, ec);
+      for (const auto& d : created) {
+        std::filesystem::remove(d, ec); // only an empty directory
+      }
     }
   }
 };
+
+// The directories create_directories(`dir`) would create, innermost first.
+std::vector<std::filesystem::path> missing_dirs(std::filesystem::path dir)
+{
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  while (!dir.empty() &&
+         std::filesystem::symlink_status(dir, ec).type() == std::filesystem::file_type::not_found) {
+    out.push_back(dir);
+    if (!dir.has_parent_path() || dir.parent_path() == dir) {
+      break;
+    }
+    dir = dir.parent_path();
+  }
+  return out;
+}
+
+// The error of an export --raw stopped by Ctrl-C or SIGTERM (exit 130/143).
+Error export_stopped(const std::filesystem::path& out)
+{
+  return make_error(ErrorCode::interrupted,
+                    fmt::format("interrupted: nothing was written under {}", out.string()));
+}
 
 // "RUN/REL (what: detail)" for a stored file that fails verification.
 std::string describe_damage(const store::StoredFile& f)
@@ -230,6 +263,9 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
+  // Ctrl-C or SIGTERM: stop before the next file, remove the staging directory
+  // (and the directories made for it), write nothing under --out.
+  StopScope stop(ctx);
   auto db = open_for_read(ctx);
   if (!db) {
     return fail(db.error());
@@ -273,15 +309,17 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
                     .with_hint("--out names the directory to write into"));
   }
   std::filesystem::path parent = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+  StagingGuard staging;
   if (!out_exists) {
+    const auto created = missing_dirs(parent);
     std::filesystem::create_directories(parent, ec);
     if (ec) {
       return fail(ErrorCode::io, fmt::format("cannot create {}: {}", parent.string(), ec.message()));
     }
+    staging.created = created;
   }
-  StagingGuard staging;
-  RFDB_TRY_ASSIGN(staging.dir, out_exists ? make_staging_dir(out, "rfdb-export")
-                                          : make_staging_dir(parent, out.filename().string()));
+  RFDB_TRY_ASSIGN(staging.dir,
+                  out_exists ? make_staging_dir(out, "") : make_staging_dir(parent, out.filename().string()));
   scope.text = true;
   scope.verify = true;
   std::set<std::string> runs;
@@ -297,6 +335,9 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     }
     if (!damaged.empty()) {
       return {}; // nothing will be written: only verify the rest
+    }
+    if (interrupted(ctx)) {
+      return fail(export_stopped(out));
     }
     const auto rel = target.lexically_relative(out);
     const auto staged = staging.dir / rel;
@@ -319,7 +360,14 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     bytes += f.text.size();
     return {};
   };
-  RFDB_TRY(store::for_each_current_file(*db, scope, write));
+  if (auto r = store::for_each_current_file(*db, scope, write); !r || interrupted(ctx)) {
+    Error e = r ? export_stopped(out) : std::move(r).error();
+    if (e.code != ErrorCode::interrupted) {
+      return fail(std::move(e));
+    }
+    report_error(ctx, "export", e);
+    return interrupted_exit_code();
+  }
   if (!damaged.empty()) {
     return fail(
         make_error(ErrorCode::invalid_input,

@@ -103,6 +103,23 @@ Result<void> refuse_non_empty_file(const std::string& to)
   return {};
 }
 
+// The copy state recorded in an existing destination (see store::copy_store);
+// empty when there is none or the destination cannot be read (the copy
+// itself then reports why).
+store::CopyState recorded_copy_state(const std::string& to)
+{
+  std::error_code ec;
+  if (to == ":memory:" || (!is_url(to) && !fs::exists(to, ec))) {
+    return {};
+  }
+  auto db = is_url(to) ? store::Database::open(to) : store::Database::open_read_only(to);
+  if (!db) {
+    return {};
+  }
+  auto state = store::read_copy_state(*db);
+  return state ? *state : store::CopyState{};
+}
+
 } // namespace
 
 Result<int> run_copy(const CopyOptions& opts, Context& ctx)
@@ -126,7 +143,42 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     }
     return fail(std::move(e));
   }
-  RFDB_TRY(refuse_non_empty_file(opts.to));
+  // A destination a copy was committed into: a copy killed before its
+  // verification is verified now; any other recorded state is refused.
+  const store::CopyState recorded = recorded_copy_state(opts.to);
+  const std::string from_name = store::display_name(src->path());
+  const bool resume = recorded.state == store::k_copy_unverified && recorded.from == from_name;
+  if (recorded.state == store::k_copy_verified) {
+    return fail(make_error(ErrorCode::invalid_input,
+                           fmt::format("the destination is a verified copy of {} already", recorded.from))
+                    .with_context(shown(opts.to))
+                    .with_hint("it is a verified copy already: use it as it is (remove it first to copy "
+                               "into it again)"));
+  }
+  if (recorded.state == store::k_copy_failed) {
+    return fail(
+        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
+                                                         recorded.from, recorded.state))
+            .with_context(shown(opts.to))
+            .with_hint("its verification failed: remove it and copy again"));
+  }
+  if (recorded.state == store::k_copy_unverified && !resume) {
+    return fail(
+        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
+                                                         recorded.from, recorded.state))
+            .with_context(shown(opts.to))
+            .with_hint(fmt::format("re-run `rfdb copy --from {} --to ...` to verify it, or remove "
+                                   "it and copy again",
+                                   recorded.from)));
+  }
+  if (resume) {
+    fmt::print(ctx.err,
+               "rfdb: {} holds a copy of {} committed but not verified (the copy was interrupted): "
+               "verifying it\n",
+               shown(opts.to), from_name);
+  } else {
+    RFDB_TRY(refuse_non_empty_file(opts.to));
+  }
   // A SQLite file this command creates is removed again when the copy fails.
   const bool new_file = !is_url(opts.to) && opts.to != ":memory:" && !fs::exists(opts.to, ec);
   Result<store::CopyReport> report = [&]() -> Result<store::CopyReport> {
@@ -141,7 +193,7 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     if (ctx.verbose) {
       fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", shown(opts.from), shown(opts.to));
     }
-    return store::copy_store(*src, *dst);
+    return resume ? store::compare_counts(*src, *dst) : store::copy_store(*src, *dst);
   }();
   if (!report) {
     if (new_file) {
@@ -151,6 +203,8 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     }
     return fail(std::move(report).error().with_context("into " + shown(opts.to)));
   }
+
+  RFDB_TRY(store::run_copy_committed_hook());
 
   // Verify: the copy's own check, and the priors of both, byte for byte.
   Captured check;
@@ -167,6 +221,18 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
   const bool counts_ok = report->counts_match();
   const bool priors_ok = src_priors.code == 0 && dst_priors.code == 0 && src_priors.out == dst_priors.out;
   const bool ok = check_ok && counts_ok && priors_ok;
+  {
+    auto dst = store::Database::open(opts.to);
+    if (!dst) {
+      return fail(std::move(dst).error().with_context("recording the verification in " + shown(opts.to)));
+    }
+    auto tx = dst->begin_immediate();
+    if (!tx) {
+      return fail(std::move(tx).error());
+    }
+    RFDB_TRY(store::write_copy_state(*dst, ok ? store::k_copy_verified : store::k_copy_failed, from_name));
+    RFDB_TRY(tx->commit());
+  }
 
   if (domain::is(*format, domain::OutputFormat::json)) {
     auto tables = nlohmann::ordered_json::array();
@@ -176,13 +242,15 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
     nlohmann::ordered_json j{{"ok", ok},
                              {"from", shown(opts.from)},
                              {"to", shown(opts.to)},
+                             {"resumed", resume},
                              {"tables", tables},
                              {"counts_match", counts_ok},
                              {"check_ok", check_ok},
                              {"priors_identical", priors_ok}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
-    fmt::print(ctx.out, "copied {} into {}\n", shown(opts.from), shown(opts.to));
+    fmt::print(ctx.out, "{} {} into {}\n", resume ? "verified the interrupted copy of" : "copied",
+               shown(opts.from), shown(opts.to));
     std::size_t width = 5;
     for (const auto& t : report->tables) {
       width = std::max(width, t.table.size());
@@ -217,7 +285,9 @@ void add_copy_command(CLI::App& app, Context& ctx, Runner& runner)
       "Every table is copied (parents first, ids kept) in one transaction on the destination;\n"
       "a destination that already holds runs or knowledge is refused untouched (no merge).\n"
       "Then the copy is verified: `rfdb check` on it, the row count of every table and the\n"
-      "`priors --format json` of both must agree. --db is not used.\n"
+      "`priors --format json` of both must agree. --db is not used. A copy killed before its\n"
+      "verification is verified by the same command run again (the destination records\n"
+      "'copied, unverified'); a verified copy, or one that failed verification, is refused.\n"
       "Exit 0 when copied and verified; 1 when refused, failed (nothing written) or not\n"
       "verified; 2 on usage errors; 3 when a database is not rfdb's or is newer than this rfdb.\n\n"
       "Examples:\n"

@@ -389,6 +389,9 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
     }
     stopped = stopped || rolled_back;
   }
+  // A stop asked for during the last run, which then committed: still a stop (exit 130/143).
+  const bool stopped_after_last = !stopped && !disk_full && interrupted(ctx);
+  stopped = stopped || stopped_after_last;
   if (domain::is(*format, domain::OutputFormat::json)) {
     if (!spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped)) {
       fmt::print(ctx.err,
@@ -405,6 +408,12 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
                committed == 1 ? "" : "s", unit, paths.size() - tried);
     ctx.err.flush();
     return 1;
+  }
+  if (stopped_after_last) {
+    fmt::print(ctx.err, "interrupted: {} run{} {}; the stop came during the last run, which completed\n",
+               committed, committed == 1 ? "" : "s", unit);
+    ctx.err.flush();
+    return interrupted_exit_code();
   }
   if (stopped) {
     fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", committed,
@@ -499,7 +508,8 @@ docs/attempt-model.md.
 Each run's result line is printed as the run commits; warnings name their run
 ("rfdb: warning: RUN: FILE: …"), with one path too.
 Ctrl-C (or SIGTERM) stops after the run in progress: "interrupted: N runs
-committed, the rest untouched" (exit 130; 143 for SIGTERM); a second one rolls
+committed, the rest untouched" (exit 130; 143 for SIGTERM; also when the last
+or only run completed meanwhile, which it says); a second one rolls
 the run in progress back and stops at once; the report (table or JSON) of what
 committed is printed either way. A full disk stops the ingest at the run that
 hit it (exit 1). What is read from an eval dir: docs/artifacts.md.)");

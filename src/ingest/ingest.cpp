@@ -311,7 +311,9 @@ Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequ
       fmt::format("a {}copy of stored run '{}' (same model, gfx, backend and workload, and {})",
                   copy->partial ? "partial " : "", copy->run_id, copy->why);
   if (req.allow_copy == AllowCopy::yes) {
-    rep.warnings.push_back(Warning{dir_basename, "", what + ": stored anyway (--allow-copy)", true});
+    const char* stored = req.dry_run == DryRun::yes ? "would be stored anyway" : "stored anyway";
+    rep.warnings.push_back(
+        Warning{dir_basename, "", fmt::format("{}: {} (--allow-copy)", what, stored), true});
     return {};
   }
   return fail(make_error(ErrorCode::invalid_input, what + ": its evidence would count twice")

@@ -389,6 +389,78 @@ Result<std::vector<TableCount>> table_counts(Database& db)
   return out;
 }
 
+namespace {
+std::function<Result<void>()> g_committed_hook; // set_copy_committed_hook
+} // namespace
+
+void set_copy_committed_hook(std::function<Result<void>()> hook)
+{
+  g_committed_hook = std::move(hook);
+}
+
+Result<void> run_copy_committed_hook()
+{
+  return g_committed_hook ? g_committed_hook() : Result<void>{};
+}
+
+Result<CopyState> read_copy_state(Database& db)
+{
+  const bool pg = is_postgres(db);
+  std::vector<std::string> found;
+  RFDB_TRY_ASSIGN(found,
+                  strings(db,
+                          pg ? "SELECT c.relname FROM pg_class AS c WHERE c.relname = 'rfdb_meta' "
+                               "AND c.relnamespace = current_schema()::regnamespace"
+                             : "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'rfdb_meta'",
+                          "copy_meta_exists"));
+  CopyState out;
+  if (found.empty()) {
+    return out;
+  }
+  auto prepared = db.prepare("SELECT key, value FROM rfdb_meta WHERE key IN ('copy_state', 'copy_from')",
+                             "copy_state_read");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  RFDB_TRY(for_each_row(*prepared, [&out](const Statement& s) {
+    (s.get_text(0) == "copy_state" ? out.state : out.from) = s.get_text(1);
+  }));
+  return out;
+}
+
+Result<void> write_copy_state(Database& db, std::string_view state, const std::string& from)
+{
+  if (!is_postgres(db)) {
+    RFDB_TRY(db.exec("CREATE TABLE IF NOT EXISTS rfdb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                     "copy_meta_create"));
+  }
+  auto upsert = db.prepare("INSERT INTO rfdb_meta (key, value) VALUES (:key, :value) "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           "copy_state_write");
+  if (!upsert) {
+    return fail(std::move(upsert).error());
+  }
+  upsert->bind(":key", std::string("copy_state")).bind(":value", std::string(state));
+  RFDB_TRY(upsert->exec());
+  upsert->bind(":key", std::string("copy_from")).bind(":value", from);
+  RFDB_TRY(upsert->exec());
+  return {};
+}
+
+Result<CopyReport> compare_counts(Database& src, Database& dst)
+{
+  std::vector<std::string> tables;
+  RFDB_TRY_ASSIGN(tables, copy_order(src));
+  CopyReport report;
+  for (const auto& t : tables) {
+    TableCount c{t, 0, 0};
+    RFDB_TRY_ASSIGN(c.source_rows, count_rows(src, t));
+    RFDB_TRY_ASSIGN(c.dest_rows, count_rows(dst, t));
+    report.tables.push_back(std::move(c));
+  }
+  return report;
+}
+
 Result<CopyReport> copy_store(Database& src, Database& dst)
 {
   if (src.schema_version() != dst.schema_version()) {
@@ -439,6 +511,7 @@ Result<CopyReport> copy_store(Database& src, Database& dst)
     RFDB_TRY(copy_table(src, dst, t));
   }
   RFDB_TRY(after_bulk_copy(dst));
+  RFDB_TRY(write_copy_state(dst, k_copy_unverified, display_name(src.path())));
   RFDB_TRY(tx->commit());
 
   CopyReport report;

@@ -15,7 +15,9 @@
 #include "store/database.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfdb::store {
@@ -54,7 +56,41 @@ Result<std::vector<TableCount>> table_counts(Database& db);
 // `dst` is not empty (the message names the tables that hold rows; nothing
 // is written), invalid_input when the schema versions differ or `dst` lacks
 // a table or column of `src`, db.
+//
+// The copy's verification state is recorded in the destination's rfdb_meta
+// (key copy_state, created on a SQLite destination when missing; rfdb_*
+// tables are never copied): k_copy_unverified in the copy's transaction,
+// so a copy killed before its verification is known for one on a re-run.
 Result<CopyReport> copy_store(Database& src, Database& dst);
+
+// The states copy_store and `rfdb copy` record in a destination.
+inline constexpr std::string_view k_copy_unverified = "copied, unverified";
+inline constexpr std::string_view k_copy_verified = "verified";
+inline constexpr std::string_view k_copy_failed = "verification failed";
+
+// A destination's recorded copy state and the source it was copied from (as
+// shown, password masked); empty strings when no copy was recorded there.
+struct CopyState {
+  std::string state;
+  std::string from;
+};
+
+// The copy state recorded in `db` (see copy_store). Errors: db.
+Result<CopyState> read_copy_state(Database& db);
+
+// Record `state` (one of the k_copy_* states) and the source `from` in
+// `db`'s rfdb_meta, creating the table on SQLite when missing. Errors: db.
+Result<void> write_copy_state(Database& db, std::string_view state, const std::string& from);
+
+// The rows of every copied table in `src` and `dst`, in copy order (the
+// report of a copy already committed). Errors: db.
+Result<CopyReport> compare_counts(Database& src, Database& dst);
+
+// Test hook: called by `rfdb copy` once the copy committed, before its
+// verification; an error returned stops the command there (a copy killed
+// between its commit and its verification). Empty: no hook.
+void set_copy_committed_hook(std::function<Result<void>()> hook);
+Result<void> run_copy_committed_hook();
 
 // After rows were inserted with their primary keys given: bring every
 // identity/serial sequence past the largest key, so the next ingest's

@@ -2,6 +2,8 @@
 // report, a verified summary, and a destination that holds data refused byte for byte untouched.
 #include "support/helpers.hpp"
 
+#include "store/copy.hpp"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -37,6 +39,29 @@ void build_store(const TempDir& tmp, const fs::path& db)
   ASSERT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
 }
 
+// A dump_tables text without the rfdb_meta table a copy records its state in.
+std::string without_copy_state(const std::string& dump)
+{
+  const auto at = dump.find("## rfdb_meta\n");
+  if (at == std::string::npos) {
+    return dump;
+  }
+  const auto next = dump.find("## ", at + 3);
+  return dump.substr(0, at) + (next == std::string::npos ? "" : dump.substr(next));
+}
+
+// Stops `rfdb copy` between its commit and its verification while alive (a kill there).
+struct KilledAfterCommit {
+  KilledAfterCommit()
+  {
+    store::set_copy_committed_hook(
+        []() -> Result<void> { return fail(make_error(ErrorCode::io, "killed after the commit")); });
+  }
+  ~KilledAfterCommit() { store::set_copy_committed_hook({}); }
+  KilledAfterCommit(const KilledAfterCommit&) = delete;
+  KilledAfterCommit& operator=(const KilledAfterCommit&) = delete;
+};
+
 } // namespace
 
 TEST(Copy, SqliteToSqliteKeepsEveryRowAndTheSameOutputs)
@@ -69,8 +94,9 @@ TEST(Copy, SqliteToSqliteKeepsEveryRowAndTheSameOutputs)
   EXPECT_EQ(pos("active_runs"), static_cast<std::ptrdiff_t>(tables.size())) << "views are not copied";
   EXPECT_EQ(query_value(dst, "SELECT count(*) FROM runs"), "3");
 
-  // Row for row, ids included.
-  EXPECT_EQ(dump_tables(dst), dump_tables(src));
+  // Row for row, ids included (rfdb_meta is the destination's own: its copy state).
+  EXPECT_EQ(without_copy_state(dump_tables(dst)), dump_tables(src));
+  EXPECT_EQ(query_value(dst, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"priors", "--format", "json"},
                                              {"priors", "--by", "class,gfx,regime", "--format", "json"},
@@ -125,6 +151,77 @@ TEST(Copy, RefusesADestinationHoldingDataAndLeavesItByteIdentical)
   EXPECT_EQ(list_dir(tmp.path()), files) << "no -wal or -shm left behind";
 }
 
+TEST(Copy, AReRunAfterAKillBetweenCommitAndVerificationVerifies)
+{
+  TempDir tmp;
+  const auto src = tmp / "a.sqlite";
+  ingest_runs(src, {k_gemm_run, k_attn_run});
+  const auto dst = tmp / "b.sqlite";
+  {
+    KilledAfterCommit kill;
+    const auto r = run_cli({"copy", "--from", src.string(), "--to", dst.string(), "--format", "json"});
+    ASSERT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  ASSERT_TRUE(fs::exists(dst));
+  EXPECT_EQ(query_value(dst, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(query_value(dst, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "copied, unverified");
+  EXPECT_EQ(query_value(dst, "SELECT value FROM rfdb_meta WHERE key = 'copy_from'"), src.string());
+
+  // The same copy again: verified, not refused as "not empty".
+  auto r = run_cli({"copy", "--from", src.string(), "--to", dst.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("holds a copy of " + src.string() +
+                       " committed but not verified (the copy was interrupted): verifying it"),
+            std::string::npos)
+      << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_TRUE(j["resumed"].get<bool>());
+  EXPECT_TRUE(j["check_ok"].get<bool>());
+  EXPECT_TRUE(j["priors_identical"].get<bool>());
+  for (const auto& t : j["tables"]) {
+    EXPECT_EQ(t["source_rows"], t["dest_rows"]) << t.dump();
+  }
+  EXPECT_EQ(j["tables"][0]["table"], "runs");
+  EXPECT_EQ(j["tables"][0]["dest_rows"], 2);
+  EXPECT_EQ(query_value(dst, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(query_value(dst, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
+
+  // A verified copy is refused, untouched, saying it is one.
+  const auto before = read_bytes(dst);
+  r = run_cli({"copy", "--from", src.string(), "--to", dst.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the destination is a verified copy of " + src.string() + " already"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("hint: it is a verified copy already"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(dst), before);
+
+  // A copy whose verification failed is refused naming the state and what to do.
+  {
+    SQLite::Database conn(dst.string(), SQLite::OPEN_READWRITE);
+    conn.exec("UPDATE rfdb_meta SET value = 'verification failed' WHERE key = 'copy_state'");
+  }
+  r = run_cli({"copy", "--from", src.string(), "--to", dst.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("in state 'verification failed'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: its verification failed: remove it and copy again"), std::string::npos)
+      << r.err;
+
+  // An unverified copy of another source is not verified against this one.
+  {
+    SQLite::Database conn(dst.string(), SQLite::OPEN_READWRITE);
+    conn.exec("UPDATE rfdb_meta SET value = 'copied, unverified' WHERE key = 'copy_state'");
+  }
+  const auto other = tmp / "other.sqlite";
+  ingest_runs(other, {k_gemm_run});
+  r = run_cli({"copy", "--from", other.string(), "--to", dst.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("in state 'copied, unverified'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hint: re-run `rfdb copy --from " + src.string()), std::string::npos) << r.err;
+}
+
 TEST(Copy, KnowledgeAloneIsDataToo)
 {
   TempDir tmp;
@@ -150,7 +247,7 @@ TEST(Copy, IntoAnEmptyExistingDatabase)
   ASSERT_EQ(rfdb(dst, {"migrate"}).code, 0); // created empty
   const auto r = run_cli({"copy", "--from", src.string(), "--to", dst.string(), "--format", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(dump_tables(dst), dump_tables(src));
+  EXPECT_EQ(without_copy_state(dump_tables(dst)), dump_tables(src));
 }
 
 TEST(Copy, TablesComeFromTheSchemaAndAFailedCopyLeavesNoNewFile)

@@ -433,6 +433,34 @@ TEST(DailyUseIngest, AnInterruptedIngestKeepsWhatCommittedAndSaysSo)
   EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_canonical_run);
 }
 
+// Ctrl-C during the only run: it commits, and the exit still says the user
+// stopped (130) with the "interrupted" line saying that it committed.
+TEST(DailyUseIngest, ACtrlCDuringTheOnlyRunExits130AndSaysItCommitted)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  int polls = 0;
+  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }}; // after the run started
+  auto r = run_cli_with(
+      {"--db", db.string(), "ingest", "--format", "table", run_fixture(k_gemm_run).string()}, env);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_TRUE(contains(r.out, k_gemm_run + " added:")) << r.out;
+  EXPECT_TRUE(
+      contains(r.err, "interrupted: 1 run committed; the stop came during the last run, which completed\n"))
+      << r.err;
+  EXPECT_EQ(query_value(db, "SELECT group_concat(run_id) FROM runs"), k_gemm_run);
+  // --format json says so too.
+  polls = 0;
+  r = run_cli_with(
+      {"--db", (tmp / "j.sqlite").string(), "ingest", "--format", "json", run_fixture(k_gemm_run).string()},
+      env);
+  EXPECT_EQ(r.code, 130) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["interrupted"].get<bool>());
+  EXPECT_FALSE(j["ok"].get<bool>());
+  EXPECT_EQ(query_value(tmp / "j.sqlite", "SELECT count(*) FROM runs"), "1");
+}
+
 // A second Ctrl-C (or SIGTERM after one) during a run: that run's transaction
 // is rolled back, nothing of it stored, and the report of what committed is
 // still printed (issue 34, item 4).

@@ -116,7 +116,16 @@ TEST(IngestCopies, AllowCopyStoresBoth)
   StoredGemm s;
   const auto copy = copy_run_as(k_gemm_run, s.tmp.path(), k_copy_name);
   append(copy / "env_report.json", " ");
-  auto r = run_cli({"--db", s.db.string(), "ingest", "--allow-copy", copy.string()});
+  // A dry run says what it would do, and stores nothing.
+  auto r = run_cli({"--db", s.db.string(), "ingest", "--dry-run", "--allow-copy", copy.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "rfdb: note: " + k_copy_name + ": a copy of stored run '" + k_gemm_run +
+                                  "' (same model, gfx, backend and workload, and the same 3 measured "
+                                  "attempts): would be stored anyway (--allow-copy)"))
+      << r.err;
+  EXPECT_FALSE(contains(r.err, ": stored anyway")) << r.err;
+  EXPECT_EQ(read_bytes(s.db), s.before);
+  r = run_cli({"--db", s.db.string(), "ingest", "--allow-copy", copy.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "rfdb: note: " + k_copy_name + ": a copy of stored run '" + k_gemm_run +
                                   "' (same model, gfx, backend and workload, and the same 3 measured "

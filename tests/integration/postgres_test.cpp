@@ -4,6 +4,8 @@
 #include "support/helpers.hpp"
 #include "support/postgres.hpp"
 
+#include "store/copy.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -37,6 +39,17 @@ void expect_same_outputs(const std::string& a, const std::string& b)
     EXPECT_EQ(y.code, 0) << args[0] << ": " << y.err;
     EXPECT_EQ(x.out, y.out) << args[0] << " differs between " << a << " and " << b;
   }
+}
+
+// A dump_tables text without the rfdb_meta table a copy records its state in.
+std::string without_copy_state(const std::string& dump)
+{
+  const auto at = dump.find("## rfdb_meta\n");
+  if (at == std::string::npos) {
+    return dump;
+  }
+  const auto next = dump.find("## ", at + 3);
+  return dump.substr(0, at) + (next == std::string::npos ? "" : dump.substr(next));
 }
 
 } // namespace
@@ -91,7 +104,9 @@ TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_TRUE(json::parse(r.out)["ok"].get<bool>()) << r.out;
 
-  EXPECT_EQ(dump_tables(back), dump_tables(src)) << "every row, ids included, survives the round trip";
+  EXPECT_EQ(without_copy_state(dump_tables(back)), dump_tables(src))
+      << "every row, ids included, survives the round trip";
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
   expect_same_outputs(src.string(), pg);
   expect_same_outputs(src.string(), back.string());
   // The PostgreSQL copy's sequences are past the copied ids: it takes a new run.
@@ -151,6 +166,36 @@ TEST(PostgresCopy, RefusesAPostgresDestinationHoldingRuns)
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("the destination is not empty (runs: 1"), std::string::npos) << r.err;
   EXPECT_EQ(pg_query(pg, "SELECT run_id FROM runs ORDER BY run_id"), before);
+}
+
+// A copy into PostgreSQL killed between its commit and its verification: the
+// destination says "copied, unverified" and a re-run verifies it.
+TEST(PostgresCopy, AReRunAfterAKillBetweenCommitAndVerificationVerifies)
+{
+  RFDB_REQUIRE_PG(url);
+  TempDir tmp;
+  const auto src = tmp / "a.sqlite";
+  ingest_runs(src, {k_gemm_run, k_attn_run});
+  const std::string pg = pg_url_for(url, pg_create_database(url, "copy_resume"));
+  store::set_copy_committed_hook(
+      []() -> Result<void> { return fail(make_error(ErrorCode::io, "killed after the commit")); });
+  auto r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
+  store::set_copy_committed_hook({});
+  ASSERT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "copied, unverified");
+  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2");
+
+  r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_TRUE(j["resumed"].get<bool>());
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
+  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2");
+
+  r = run_cli({"copy", "--from", src.string(), "--to", pg});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("hint: it is a verified copy already"), std::string::npos) << r.err;
 }
 
 } // namespace rfdb::test

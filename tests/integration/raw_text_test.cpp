@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <unistd.h>
 
 namespace rfdb::test {
 
@@ -311,6 +312,61 @@ TEST(RawText, CorruptStoredTextIsAClearError)
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(tmp / "out")); // verified before anything is written
+}
+
+// Ctrl-C (or SIGTERM) during export --raw: it stops before the next file,
+// removes its staging directory and the directories it made for it, writes
+// nothing under --out and exits 130 (143 for SIGTERM).
+TEST(RawText, AnInterruptedExportRawLeavesNothingBehind)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", "-q", dev_run(k_dev_runs[0]).string()}).code, 0);
+  const std::string pid = std::to_string(::getpid());
+
+  // A missing --out in missing directories: staged next to it, as .out.rfdb-export.PID.0.
+  const auto out = tmp / "new" / "deeper" / "out";
+  const auto staged_new = tmp / "new" / "deeper" / (".out.rfdb-export." + pid + ".0");
+  std::map<std::string, std::string> seen;
+  int polls = 0;
+  CliEnv env{false, "", false, [&] {
+               if (++polls == 2) { // the first file is staged: Ctrl-C now
+                 seen = fs::exists(staged_new) ? tree(staged_new) : seen;
+                 return true;
+               }
+               return polls > 2;
+             }};
+  auto r = run_cli_with({"--db", db.string(), "export", "--raw", "--all", "--out", out.string()}, env);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("interrupted: nothing was written under " + out.string()), std::string::npos) << r.err;
+  EXPECT_EQ(seen.size(), 1U) << "one file was staged when the stop came";
+  EXPECT_FALSE(fs::exists(tmp / "new")) << "the staging directory and the directories made for it are gone";
+
+  // An existing --out: staged inside it as .rfdb-export.PID.0; what was there stays, nothing is added.
+  const auto kept = tmp / "kept";
+  fs::create_directories(kept);
+  write_bytes(kept / "mine.txt", "mine");
+  const auto staged_in = kept / (".rfdb-export." + pid + ".0");
+  seen.clear();
+  polls = 0;
+  env.interrupted = [&] {
+    if (++polls == 2) {
+      seen = fs::exists(staged_in) ? tree(staged_in) : seen;
+      return true;
+    }
+    return polls > 2;
+  };
+  r = run_cli_with({"--db", db.string(), "export", "--raw", "--all", "--out", kept.string()}, env);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_EQ(seen.size(), 1U);
+  EXPECT_EQ(tree(kept), (std::map<std::string, std::string>{{"mine.txt", "mine"}}));
+  EXPECT_EQ(list_dir(kept).size(), 1U) << "no staging directory left";
+
+  // Not interrupted: the same export writes every file.
+  r = rfdb(db, {"export", "--raw", "--all", "--out", out.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_GT(tree(out).size(), 1U);
 }
 
 } // namespace rfdb::test
