@@ -106,7 +106,7 @@ TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
 
   EXPECT_EQ(without_copy_state(dump_tables(back)), dump_tables(src))
       << "every row, ids included, survives the round trip";
-  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified\n");
   expect_same_outputs(src.string(), pg);
   expect_same_outputs(src.string(), back.string());
   // The PostgreSQL copy's sequences are past the copied ids: it takes a new run.
@@ -182,16 +182,16 @@ TEST(PostgresCopy, AReRunAfterAKillBetweenCommitAndVerificationVerifies)
   auto r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
   store::set_copy_committed_hook({});
   ASSERT_EQ(r.code, 1) << r.err;
-  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "copied, unverified");
-  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "copied, unverified\n");
+  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2\n");
 
   r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const auto j = json::parse(r.out);
   EXPECT_TRUE(j["ok"].get<bool>());
   EXPECT_TRUE(j["resumed"].get<bool>());
-  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
-  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2");
+  EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified\n");
+  EXPECT_EQ(pg_query(pg, "SELECT count(*) FROM runs"), "2\n");
 
   r = run_cli({"copy", "--from", src.string(), "--to", pg});
   EXPECT_EQ(r.code, 1);
