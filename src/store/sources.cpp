@@ -167,6 +167,12 @@ Result<void> Sources::restore_text(std::int64_t source_id, std::string_view raw,
   const auto bytes = static_cast<std::int64_t>(raw.size());
   VerifiedText check;
   RFDB_TRY_ASSIGN(check, verify_frame(m_codec, frame, bytes, digest_bytes(sha256_hex)));
+  if (check.problem && check.dict_id != 0) {
+    // The dictionary does not round-trip this text (damaged): store the
+    // frame without one, which needs no dictionary to read back.
+    frame = TextCodec::compress_ahead(raw, nullptr).frame;
+    RFDB_TRY_ASSIGN(check, verify_frame(m_codec, frame, bytes, digest_bytes(sha256_hex)));
+  }
   if (check.problem) {
     return fail(ErrorCode::invalid_input,
                 fmt::format("stored file version {} cannot be stored again: the new frame fails verification "

@@ -411,6 +411,80 @@ TEST(StoredBytes, CheckReportsADamagedDictionary)
       << dict_table.out;
 }
 
+// A dictionary damaged so that it no longer loads (issue 34 item 2, a
+// repair): `ingest --rehash` stores every current file that used it again,
+// without a dictionary (the newest one does not load, so it is not used),
+// warns "stored again" only for files it did store, and check then passes,
+// reporting the damaged dictionary as named by no stored frame.
+TEST(StoredBytes, RehashRepairsTheFilesOfADamagedDictionary)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  // Three copies of each dev run (run id from the dir name): 312 files,
+  // the 56 after the 256th compressed with dictionary 32768.
+  std::vector<std::string> args{"ingest", "--allow-copy", "--format", "json"};
+  for (int i = 1; i <= 3; ++i) {
+    for (const auto& e : fs::directory_iterator(fixtures_dir() / "dev-runs")) {
+      if (e.is_directory()) {
+        const auto to = tmp / "e" / (e.path().filename().string() + "_c" + std::to_string(i));
+        fs::create_directories(to);
+        fs::copy(e.path(), to, fs::copy_options::recursive);
+        args.push_back(to.string());
+      }
+    }
+  }
+  ASSERT_EQ(rfdb(db, args).code, 0);
+  ASSERT_EQ(query_value(db, "SELECT group_concat(dict_id) FROM zstd_dicts"), "32768");
+  const int with_dict = std::stoi(query_value(db, "SELECT count(*) FROM sources WHERE source_id > 256"));
+  ASSERT_EQ(with_dict, 56);
+  {
+    // A bit in the dictionary's entropy tables: ZSTD_createCDict refuses it.
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Statement q(conn, "SELECT dict FROM zstd_dicts");
+    ASSERT_TRUE(q.executeStep());
+    const auto col = q.getColumn(0);
+    std::string dict(static_cast<const char*>(col.getBlob()), static_cast<std::size_t>(col.getBytes()));
+    dict[20] = static_cast<char>(dict[20] ^ 0x01);
+    q.reset();
+    SQLite::Statement u(conn, "UPDATE zstd_dicts SET dict = ?");
+    u.bind(1, dict.data(), static_cast<int>(dict.size()));
+    ASSERT_EQ(u.exec(), 1);
+  }
+  auto bad = rfdb(db, {"check", "--format", "json"});
+  EXPECT_EQ(bad.code, 1);
+  auto j = json::parse(bad.out);
+  ASSERT_EQ(j.at("dictionaries").at("problems").size(), 1U) << bad.out;
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("detail"), "corrupt compression dictionary 32768");
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("frames"), with_dict);
+  EXPECT_EQ(j.at("stored_files").at("checked"), 312);
+  EXPECT_EQ(j.at("stored_files").at("verified"), 312 - with_dict);
+
+  args[1] = "--rehash";
+  args.insert(args.begin() + 1, "--allow-copy");
+  const auto r = rfdb(db, args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t warned = 0;
+  const json report = json::parse(r.out);
+  for (const auto& path : report.at("paths")) {
+    for (const auto& w : path.at("warnings")) {
+      warned += w.at("message").get<std::string>().find("stored again from this file") != std::string::npos;
+    }
+  }
+  EXPECT_EQ(warned, static_cast<std::size_t>(with_dict));
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "312");
+  const auto good = rfdb(db, {"check", "--format", "json"});
+  EXPECT_EQ(good.code, 0) << good.out;
+  j = json::parse(good.out);
+  EXPECT_EQ(j.at("stored_files").at("verified"), 312);
+  ASSERT_EQ(j.at("dictionaries").at("problems").size(), 1U);
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("frames"), 0);
+  const auto table = rfdb(db, {"check", "--format", "table"});
+  EXPECT_NE(table.out.find("no stored frame names it any more (not a problem)"), std::string::npos)
+      << table.out;
+  const auto out = tmp / "out";
+  EXPECT_EQ(rfdb(db, {"export", "--raw", "--all", "--out", out.string()}).code, 0);
+}
+
 // A damaged blob cannot be repaired by a plain re-ingest when every size
 // and mtime matches (nothing is read); --rehash reads the eval dir, finds
 // the stored copy damaged, stores it again (status "repaired"), and check
