@@ -216,7 +216,25 @@ Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id,
     const bool elided = std::binary_search(elide_text.begin(), elide_text.end(), source_id);
     std::string text;
     if (!elided) {
-      RFDB_TRY_ASSIGN(text, stored_text(m_codec, row));
+      VerifiedText v;
+      RFDB_TRY_ASSIGN(
+          v, verify_frame(m_codec, row.get_blob("raw_zst"), row.get_int("bytes"), row.get_blob("sha256")));
+      if (v.problem) {
+        const bool superseded = row.get_int("superseded") != 0;
+        return fail(
+            make_error(
+                ErrorCode::invalid_input,
+                fmt::format("run {}: the stored copy of {} (source_id {}{}) failed verification ({}: {}); "
+                            "the run's rows are not derived from damaged text",
+                            run_id, row.get_text("rel_path"), source_id,
+                            superseded ? ", a superseded version" : "", v.problem->what, v.problem->detail))
+                .with_hint(superseded ? "`rfdb check` lists every damaged stored file; a damaged superseded "
+                                        "version cannot be restored from the eval dir (it no longer holds "
+                                        "that content)"
+                                      : "`rfdb check` lists every damaged stored file; `rfdb ingest --rehash "
+                                        "EVAL_DIR` stores a damaged current version again from its file"));
+      }
+      text = std::move(v.text);
     }
     out.push_back(SourceRow{source_id, row.get_text("rel_path"), row.get_text("kind"), std::move(text),
                             row.get_int("superseded") != 0, elided});

@@ -166,9 +166,10 @@ public:
   // Every stored version of a run's files, by rel_path then age, with its
   // text decompressed, except the versions whose source_id is in
   // `elide_text` (sorted), which the caller holds: their rows have
-  // text_elided set and an empty raw. Errors: db; invalid_input when a
-  // stored text does not decompress to its recorded size (naming the file
-  // and source_id).
+  // text_elided set and an empty raw. Every text read is verified against
+  // its row's size and sha256 (verify_frame). Errors: db; invalid_input when
+  // a stored text fails verification (naming run, file and source_id, with
+  // a hint): derived rows never come from damaged text.
   Result<std::vector<SourceRow>> run_sources(const std::string& run_id,
                                              const std::vector<std::int64_t>& elide_text = {});
 

@@ -577,6 +577,50 @@ TEST(StoredBytes, AKnowledgeReingestRepairsADamagedCopy)
   EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
 }
 
+// Re-derivation verifies every stored version it reads (issue 34 item 2): a
+// superseded version whose frame decompresses cleanly to other text of the
+// same size (a flipped literal, or here another frame put in its place)
+// fails the ingest naming run, file and source_id, and no row changes.
+TEST(StoredBytes, ReDerivationRefusesADamagedSupersededVersion)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  ASSERT_EQ(rfdb(db, {"ingest", run.string()}).code, 0);
+  const std::string speedup =
+      "SELECT isolated_speedup FROM attempts WHERE attempt_key = 'cand:cand_kernel_paged_attention_2d'";
+  const auto ir = run / "overlay/cand_kernel_paged_attention_2d/integrate_result.json";
+  const std::string old_text = read_bytes(ir);
+  edit_keeping_mtime(ir, "\"isolated_speedup\": 1.56,", "\"isolated_speedup\": 1.57,");
+  ASSERT_EQ(rfdb(db, {"ingest", "--rehash", run.string()}).code, 0);
+  ASSERT_EQ(query_value(db, speedup), "1.57");
+  const std::string old_id = query_value(
+      db, "SELECT source_id FROM sources WHERE rel_path = "
+          "'overlay/cand_kernel_paged_attention_2d/integrate_result.json' AND superseded_by IS NOT NULL");
+  ASSERT_FALSE(old_id.empty());
+  std::string forged = old_text;
+  forged.replace(forged.find("\"isolated_speedup\": 1.56,"), 25, "\"isolated_speedup\": 1.99,");
+  {
+    const std::string frame = util::zstd::compress(forged);
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Statement q(conn, "UPDATE sources SET raw_zst = ? WHERE source_id = ?");
+    q.bind(1, frame.data(), static_cast<int>(frame.size()));
+    q.bind(2, static_cast<std::int64_t>(std::stoll(old_id)));
+    ASSERT_EQ(q.exec(), 1);
+  }
+  edit_keeping_mtime(ir, "\"isolated_speedup\": 1.57,", "\"isolated_speedup\": 1.58,");
+  const auto r = rfdb(db, {"ingest", "--rehash", run.string()});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("run " + k_canonical_run +
+                       ": the stored copy of overlay/cand_kernel_paged_attention_2d/integrate_result.json "
+                       "(source_id " +
+                       old_id + ", a superseded version) failed verification (sha256: "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("cannot be restored from the eval dir"), std::string::npos) << r.err;
+  EXPECT_EQ(query_value(db, speedup), "1.57");
+}
+
 // The fast path's blind spot (item 5): a same-size edit whose mtime is put
 // back (touch -r, cp -p, rsync -a, a reproducible tarball) reads as
 // unchanged, so the store keeps the old value; --rehash reads the files and
