@@ -273,7 +273,26 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
                     .with_hint("--out names the directory to write into"));
   }
   std::filesystem::path parent = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+  // The parent directories this export creates: removed again (each only
+  // when empty) unless the export completes, so a refusal leaves nothing.
+  struct CreatedParents {
+    std::vector<std::filesystem::path> dirs; // innermost first
+    bool keep = false;
+    ~CreatedParents()
+    {
+      for (const auto& d : keep ? std::vector<std::filesystem::path>{} : dirs) {
+        std::error_code rm;
+        std::filesystem::remove(d, rm); // fails (and stops nothing) when not empty
+      }
+    }
+  } created;
   if (!out_exists) {
+    for (auto d = parent;
+         !d.empty() && d != d.root_path() &&
+         std::filesystem::symlink_status(d, ec).type() == std::filesystem::file_type::not_found;
+         d = d.parent_path()) {
+      created.dirs.push_back(d);
+    }
     std::filesystem::create_directories(parent, ec);
     if (ec) {
       return fail(ErrorCode::io, fmt::format("cannot create {}: {}", parent.string(), ec.message()));
@@ -335,7 +354,14 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
                                              std::strerror(errno)));
     }
     staging.dir.clear();
+    created.keep = true;
   } else {
+    // Every target checked before the first rename: a refusal writes nothing.
+    for (const auto& rel : written) {
+      const auto target = out / rel;
+      RFDB_TRY(no_link_below(out, target));
+      RFDB_TRY(util::check_plain_target(target));
+    }
     for (const auto& rel : written) {
       const auto target = out / rel;
       RFDB_TRY(no_link_below(out, target));

@@ -281,6 +281,53 @@ TEST(StoredBytes, TruncatedFrameLeavesNoPartialExport)
   EXPECT_EQ(stored_problems(check), (std::vector<std::string>{k_dev_run + " " + victim + " frame"}));
 }
 
+// A failed export into a new nested --out leaves no directory it created
+// (issue 34 item 2): the parents newa/newb are removed again.
+TEST(StoredBytes, FailedExportRemovesTheParentsItCreated)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", dev_run(k_dev_run).string()}).code, 0);
+  flip_bit(db, "workflow_return.json");
+  const auto r = rfdb(db, {"export", "--raw", "--all", "--out", (tmp / "newa" / "newb" / "out").string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_FALSE(fs::exists(tmp / "newa")) << r.err;
+  EXPECT_TRUE(fs::exists(db));
+}
+
+// `export --raw --force` into an existing --out where one target is a link
+// or a directory refuses before renaming anything into place.
+TEST(StoredBytes, ForcedExportRefusingOneTargetWritesNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", dev_run(k_dev_run).string()}).code, 0);
+  const auto out = tmp / "out";
+  ASSERT_EQ(rfdb(db, {"export", "--raw", "--all", "--out", out.string()}).code, 0);
+  const auto before = tree(out);
+  ASSERT_GT(before.size(), 10U);
+  // The last target in export order is a directory now; the files before it
+  // are edited so a rename into place would show.
+  const auto last = out / k_dev_run / "workflow_return.json";
+  ASSERT_TRUE(fs::exists(last));
+  fs::remove(last);
+  fs::create_directories(last);
+  for (const auto& [rel, text] : before) {
+    if (rel != k_dev_run + "/workflow_return.json") {
+      write_bytes(out / rel, "edited");
+    }
+  }
+  const auto r = rfdb(db, {"export", "--raw", "--all", "--force", "--out", out.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("workflow_return.json"), std::string::npos) << r.err;
+  std::size_t edited = 0;
+  for (const auto& [rel, text] : tree(out)) {
+    edited += text == "edited";
+  }
+  EXPECT_EQ(edited, before.size() - 1);
+  EXPECT_TRUE(fs::is_directory(last));
+}
+
 // Stored paths that are not normalized relative paths fail check (export
 // --raw refuses them already).
 TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
