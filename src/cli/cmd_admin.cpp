@@ -558,7 +558,8 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
          {{"checked", stored->files}, {"verified", stored->verified}, {"problems", file_problems}}},
         {"dictionaries", {{"checked", stored->dictionaries}, {"problems", dictionary_problems}}},
         {"evidence_disagreements", disagreements}};
-    fmt::print(ctx.out, "{}\n", j.dump(2));
+    // A stored path with bytes that are not UTF-8 is shown with U+FFFD.
+    fmt::print(ctx.out, "{}\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else {
     fmt::print(ctx.out, "schema version   {} (this rfdb: {}){}\n", report->schema_version,
                report->newest_schema_version, old ? "; run `rfdb migrate` to upgrade" : "");

@@ -101,6 +101,12 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
       continue;
     }
     rep.new_files.push_back(f.rel_path);
+    if (put.repaired) {
+      rep.warnings.push_back(Warning{f.rel_path, "",
+                                     "the stored copy of the version made current again failed verification: "
+                                     "stored again from this file",
+                                     false});
+    }
     if (put.superseded_id) {
       rep.superseded_files.push_back(f.rel_path);
     }

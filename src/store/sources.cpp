@@ -6,6 +6,7 @@
 
 #include "util/digest.hpp"
 #include "util/hex.hpp"
+#include "util/utf8.hpp"
 #include "util/zstd.hpp"
 
 #include <fmt/format.h>
@@ -113,6 +114,14 @@ Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* 
     // stored version back to current, with the stat the file has now.
     out.action = PutSource::Action::revived;
     out.source_id = stored->source_id;
+    // The version made current again is verified: a damaged stored copy is
+    // stored again from the file (whose sha256 is the row's).
+    StoredVersionCheck check;
+    RFDB_TRY_ASSIGN(check, verify_stored(out.source_id));
+    if (check.verified.problem) {
+      RFDB_TRY(restore_text(out.source_id, file.raw, file.sha256, file.ingested_at));
+      out.repaired = true;
+    }
     supersede.bind(":new_id", std::nullopt).bind(":old_id", out.source_id);
     RFDB_TRY(supersede.exec());
     if (file.mtime_ns) {
@@ -321,6 +330,14 @@ std::optional<std::string> rel_path_problem(std::string_view rel_path)
   }
   if (rel_path.front() == '/') {
     return "absolute";
+  }
+  // As ingest refuses such names: no control character, only UTF-8.
+  if (std::any_of(rel_path.begin(), rel_path.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return "a control character";
+  }
+  if (util::find_invalid_utf8(rel_path)) {
+    return "bytes that are not valid UTF-8";
   }
   std::optional<std::string> out;
   std::size_t pos = 0;

@@ -339,7 +339,10 @@ TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
       {"env_report.json", "../../x"},
       {"workflow_return.json", "/etc/passwd"},
       {"baseline/bench_summary.json", "baseline/./bench_summary.json"},
-      {"director_e2e_validation.json", "a//b.json"}};
+      {"director_e2e_validation.json", "a//b.json"},
+      {"config/sweep_results.json", "a\nb"},
+      {"profile/round_0/profile_topN.json", "a\xff"
+                                            "b"}};
   {
     SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
     for (const auto& [from, to] : bad) {
@@ -361,7 +364,13 @@ TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
                        {"../../x", "not a normalized relative path: a '..' component"},
                        {"/etc/passwd", "not a normalized relative path: absolute"},
                        {"baseline/./bench_summary.json", "not a normalized relative path: a '.' component"},
-                       {"a//b.json", "not a normalized relative path: an empty component"}}));
+                       {"a//b.json", "not a normalized relative path: an empty component"},
+                       {"a\nb", "not a normalized relative path: a control character"},
+                       {"a\xef\xbf\xbd"
+                        "b",
+                        "not a normalized relative path: bytes that are not valid UTF-8"}}));
+  EXPECT_EQ(j.at("stored_files").at("checked").get<int>() - j.at("stored_files").at("verified").get<int>(),
+            static_cast<int>(bad.size()));
   EXPECT_EQ(store::rel_path_problem(""), "empty");
   EXPECT_EQ(store::rel_path_problem("x/.."), "a '..' component");
   EXPECT_EQ(store::rel_path_problem("x/"), "an empty component");
@@ -666,6 +675,47 @@ TEST(StoredBytes, ReDerivationRefusesADamagedSupersededVersion)
       << r.err;
   EXPECT_NE(r.err.find("cannot be restored from the eval dir"), std::string::npos) << r.err;
   EXPECT_EQ(query_value(db, speedup), "1.57");
+}
+
+// A file reverted to the content of a damaged superseded version (issue 34
+// item 2): that version becomes current again and its stored copy is
+// verified and stored again from the file read, so check then passes.
+TEST(StoredBytes, RevertingToADamagedVersionRepairsIt)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  ASSERT_EQ(rfdb(db, {"ingest", run.string()}).code, 0);
+  const std::string speedup =
+      "SELECT isolated_speedup FROM attempts WHERE attempt_key = 'cand:cand_kernel_paged_attention_2d'";
+  const std::string rel = "overlay/cand_kernel_paged_attention_2d/integrate_result.json";
+  edit_keeping_mtime(run / rel, "\"isolated_speedup\": 1.56,", "\"isolated_speedup\": 1.57,");
+  ASSERT_EQ(rfdb(db, {"ingest", "--rehash", run.string()}).code, 0);
+  const std::string old_id = query_value(db, "SELECT source_id FROM sources WHERE rel_path = '" + rel +
+                                                 "' AND superseded_by IS NOT NULL");
+  ASSERT_FALSE(old_id.empty());
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    ASSERT_EQ(
+        conn.exec("UPDATE sources SET raw_zst = substr(raw_zst, 1, length(raw_zst) - 5) WHERE source_id = " +
+                  old_id),
+        1);
+  }
+  EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 1);
+  edit_keeping_mtime(run / rel, "\"isolated_speedup\": 1.57,", "\"isolated_speedup\": 1.56,");
+  const auto r = rfdb(db, {"ingest", "--rehash", "--format", "json", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const auto& warnings = j.at("paths").at(0).at("warnings");
+  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [&](const json& w) {
+    return w.at("file") == rel &&
+           w.at("message").get<std::string>().find("stored again from this file") != std::string::npos;
+  })) << r.out;
+  EXPECT_EQ(query_value(db, "SELECT source_id FROM sources WHERE rel_path = '" + rel +
+                                "' AND superseded_by IS NULL"),
+            old_id);
+  EXPECT_EQ(query_value(db, speedup), "1.56");
+  EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
 }
 
 // The fast path's blind spot (item 5): a same-size edit whose mtime is put
