@@ -384,6 +384,12 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
     }
     staging.dir.clear();
   } else {
+    // Every target checked before the first rename: a refusal writes nothing.
+    for (const auto& rel : written) {
+      const auto target = out / rel;
+      RFDB_TRY(no_link_below(out, target));
+      RFDB_TRY(util::check_plain_target(target));
+    }
     for (const auto& rel : written) {
       const auto target = out / rel;
       RFDB_TRY(no_link_below(out, target));
@@ -567,7 +573,7 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
     }
     auto dictionary_problems = nlohmann::ordered_json::array();
     for (const auto& p : stored->dictionary_problems) {
-      dictionary_problems.push_back({{"dict_id", p.dict_id}, {"detail", p.detail}});
+      dictionary_problems.push_back({{"dict_id", p.dict_id}, {"detail", p.detail}, {"frames", p.frames}});
     }
     nlohmann::ordered_json j{
         {"ok", ok},
@@ -576,10 +582,12 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
         {"integrity", report->integrity},
         {"foreign_key_violations", report->foreign_key_violations},
         {"orphans", report->orphans},
-        {"stored_files", {{"verified", stored->files}, {"problems", file_problems}}},
+        {"stored_files",
+         {{"checked", stored->files}, {"verified", stored->verified}, {"problems", file_problems}}},
         {"dictionaries", {{"checked", stored->dictionaries}, {"problems", dictionary_problems}}},
         {"evidence_disagreements", disagreements}};
-    fmt::print(ctx.out, "{}\n", j.dump(2));
+    // A stored path with bytes that are not UTF-8 is shown with U+FFFD.
+    fmt::print(ctx.out, "{}\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else {
     fmt::print(ctx.out, "schema version   {} (this rfdb: {}){}\n", report->schema_version,
                report->newest_schema_version, old ? "; run `rfdb migrate` to upgrade" : "");
@@ -604,7 +612,9 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
       fmt::print(ctx.out, "dictionaries     {} of {} do not load\n", stored->dictionary_problems.size(),
                  stored->dictionaries);
       for (const auto& p : stored->dictionary_problems) {
-        fmt::print(ctx.out, "  dictionary {}: {}\n", p.dict_id, p.detail);
+        fmt::print(ctx.out, "  dictionary {}: {}; {}\n", p.dict_id, p.detail,
+                   p.frames == 0 ? std::string("no stored frame names it any more (not a problem)")
+                                 : fmt::format("{} stored frame(s) name it", p.frames));
       }
     }
     fmt::print(ctx.out, "evidence         {}\n",
@@ -618,8 +628,16 @@ Result<int> run_check(const CheckOptions& opts, Context& ctx)
     fmt::print(ctx.out, "{}\n", ok ? "ok" : "PROBLEMS FOUND");
   }
   if (!ok && !stored->file_problems.empty() && !ctx.quiet) {
-    fmt::print(ctx.err, "rfdb: hint: a damaged stored file is stored again from its eval dir by "
-                        "`rfdb ingest --rehash DIR`; `rfdb export --raw` refuses to write it\n");
+    const bool superseded = std::any_of(stored->file_problems.begin(), stored->file_problems.end(),
+                                        [](const store::StoredFileProblem& p) { return !p.current; });
+    fmt::print(ctx.err,
+               "rfdb: hint: a damaged current version (and a damaged dictionary's current files) is "
+               "stored again from its eval dir by `rfdb ingest --rehash DIR`; `rfdb export --raw` "
+               "refuses to write a damaged file{}\n",
+               superseded ? "; a damaged superseded version cannot be restored from the eval dir (it no "
+                            "longer holds that content) and stays reported: it is history only, and a "
+                            "re-derivation that needs it fails naming it"
+                          : "");
   }
   return ok ? 0 : 1;
 }

@@ -101,6 +101,12 @@ Result<void> store_sources(Prepared& p, const std::string& run_id, const std::ve
       continue;
     }
     rep.new_files.push_back(f.rel_path);
+    if (put.repaired) {
+      rep.warnings.push_back(Warning{f.rel_path, "",
+                                     "the stored copy of the version made current again failed verification: "
+                                     "stored again from this file",
+                                     false});
+    }
     if (put.superseded_id) {
       rep.superseded_files.push_back(f.rel_path);
     }
@@ -444,36 +450,49 @@ bool unchanged_by_stat(const std::vector<FileData>& files, const StoredStats& st
   });
 }
 
-// Current versions (source_id) whose stored copy failed verification, with
-// the file read now, whose sha256 is the one the row records.
-using Repairs = std::vector<std::pair<std::int64_t, const FileData*>>;
+// A current version (source_id) whose stored copy failed verification, with
+// the file read now, whose sha256 is the one the row records, and what
+// differed.
+struct Repair {
+  std::int64_t source_id = 0;
+  const FileData* file = nullptr;
+  std::string problem; // "sha256: the decompressed text's sha256 is ..."
+};
+using Repairs = std::vector<Repair>;
 
 // Verify the stored copy of `f`'s current version (`source_id`, stored with
 // f's content): a copy that does not decompress to the row's size and
-// sha256 is queued in `repairs`, with a warning naming what differed.
-// Errors: db.
-Result<void> verify_current(Prepared& p, std::int64_t source_id, const FileData& f, Repairs& repairs,
-                            PathReport& rep)
+// sha256 is queued in `repairs` (restore_damaged warns once it is stored
+// again). Errors: db.
+Result<void> verify_current(Prepared& p, std::int64_t source_id, const FileData& f, Repairs& repairs)
 {
   store::StoredVersionCheck check;
   RFDB_TRY_ASSIGN(check, p.sources.verify_stored(source_id));
   if (check.verified.problem) {
-    repairs.emplace_back(source_id, &f);
-    rep.warnings.push_back(Warning{f.rel_path, "",
-                                   fmt::format("the stored copy failed verification ({}: {}): stored again "
-                                               "from this file",
-                                               check.verified.problem->what, check.verified.problem->detail),
-                                   false});
+    repairs.push_back(Repair{
+        source_id, &f, fmt::format("{}: {}", check.verified.problem->what, check.verified.problem->detail)});
   }
   return {};
 }
 
-// Store each queued file's text again over its damaged copy. Call inside
-// a write transaction. Errors: db.
-Result<void> restore_damaged(Prepared& p, const Repairs& repairs, const std::string& now)
+// Store each queued file's text again over its damaged copy, then warn
+// (naming what differed) that it was. Call inside a write transaction.
+// Errors: db; invalid_input naming the file when the new frame does not
+// verify.
+Result<void> restore_damaged(Prepared& p, const Repairs& repairs, const std::string& now, PathReport& rep)
 {
-  for (const auto& [source_id, f] : repairs) {
-    RFDB_TRY(p.sources.restore_text(source_id, f->content, f->sha256, now));
+  for (const auto& r : repairs) {
+    auto restored = p.sources.restore_text(r.source_id, r.file->content, r.file->sha256, now);
+    if (!restored) {
+      return fail(std::move(restored).error().with_context(fmt::format(
+          "{} (source_id {}): repairing its damaged stored copy", r.file->rel_path, r.source_id)));
+    }
+  }
+  for (const auto& r : repairs) {
+    rep.warnings.push_back(Warning{
+        r.file->rel_path, "",
+        fmt::format("the stored copy failed verification ({}): stored again from this file", r.problem),
+        false});
   }
   return {};
 }
@@ -484,9 +503,18 @@ Result<void> restore_damaged(Prepared& p, const Repairs& repairs, const std::str
 // version (stored with the file's content) with the file. Nothing is written
 // with --dry-run or when every stat is recorded already.
 Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t, const FileData*>>& touched,
-                          const Repairs& repairs, const IngestRequest& req)
+                          const Repairs& repairs, const IngestRequest& req, PathReport& rep)
 {
-  if ((touched.empty() && repairs.empty()) || req.dry_run == DryRun::yes) {
+  if (req.dry_run == DryRun::yes) {
+    for (const auto& r : repairs) {
+      rep.warnings.push_back(Warning{
+          r.file->rel_path, "",
+          fmt::format("the stored copy failed verification ({}): --dry-run, not stored again", r.problem),
+          false});
+    }
+    return {};
+  }
+  if (touched.empty() && repairs.empty()) {
     return {};
   }
   auto tx_result = p.db.begin_immediate();
@@ -496,7 +524,7 @@ Result<void> record_stats(Prepared& p, const std::vector<std::pair<std::int64_t,
   for (const auto& [source_id, f] : touched) {
     RFDB_TRY(p.sources.set_stat(source_id, f->mtime_ns));
   }
-  RFDB_TRY(restore_damaged(p, repairs, req.now));
+  RFDB_TRY(restore_damaged(p, repairs, req.now, rep));
   return tx_result->commit();
 }
 
@@ -640,7 +668,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
       if (it != stored_stats.end() && !same_stat(f, it->second)) {
         touched.emplace_back(stored->source_id, &f);
       }
-      RFDB_TRY(verify_current(p, stored->source_id, f, repairs, rep));
+      RFDB_TRY(verify_current(p, stored->source_id, f, repairs));
     }
   }
   // Rows written by older derivation rules are re-derived even when no file
@@ -651,7 +679,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   if (fresh.empty() && !files.empty() && !stale) {
     rep.unchanged_files = static_cast<int>(files.size());
     rep.status = repairs.empty() ? "unchanged" : "repaired";
-    return record_stats(p, touched, repairs, req);
+    return record_stats(p, touched, repairs, req, rep);
   }
   if (stale) {
     rep.warnings.push_back(Warning{dir_basename, "",
@@ -688,9 +716,9 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
     // the placeholder run row must not be committed.
     rep.status = repairs.empty() ? "unchanged" : "repaired";
     tx.rollback();
-    return record_stats(p, {}, repairs, req);
+    return record_stats(p, {}, repairs, req, rep);
   }
-  RFDB_TRY(restore_damaged(p, repairs, req.now));
+  RFDB_TRY(restore_damaged(p, repairs, req.now, rep));
   std::vector<StoredSource> sources;
   RFDB_TRY_ASSIGN(sources, load_sources(p, run_id, parsed));
   DerivedRun derived;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <map>
 #include <string_view>
 
 namespace rfdb::store {
@@ -161,6 +162,7 @@ Result<StoredCheck> check_stored_files(Database& db,
     return fail(std::move(s).error());
   }
   TextCodec codec(db);
+  std::map<std::uint32_t, std::int64_t> frames_of; // dict_id -> stored frames naming it
   const auto verify = [&](const Statement& row) -> Result<void> {
     StoredFileProblem p;
     p.source_id = row.get_int("source_id");
@@ -176,6 +178,9 @@ Result<StoredCheck> check_stored_files(Database& db,
     VerifiedText v;
     RFDB_TRY_ASSIGN(
         v, verify_frame(codec, row.get_blob("raw_zst"), row.get_int("bytes"), row.get_blob("sha256")));
+    if (v.dict_id != 0) {
+      ++frames_of[v.dict_id];
+    }
     if (v.problem) {
       p.what = std::move(v.problem->what);
       p.detail = std::move(v.problem->detail);
@@ -190,6 +195,17 @@ Result<StoredCheck> check_stored_files(Database& db,
   };
   RFDB_TRY(for_each_row(*s, verify));
   std::sort(out.damaged.begin(), out.damaged.end());
+  for (auto& d : out.dictionary_problems) {
+    const auto it = frames_of.find(static_cast<std::uint32_t>(d.dict_id));
+    d.frames = it == frames_of.end() ? 0 : it->second;
+  }
+  std::vector<std::int64_t> bad;
+  for (const auto& p : out.file_problems) {
+    bad.push_back(p.source_id);
+  }
+  std::sort(bad.begin(), bad.end());
+  bad.erase(std::unique(bad.begin(), bad.end()), bad.end());
+  out.verified = out.files - static_cast<std::int64_t>(bad.size());
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "store/database.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -56,6 +57,10 @@ struct StoredFileProblem {
 struct DictionaryProblem {
   std::int64_t dict_id = 0;
   std::string detail;
+  // Stored frames (current or superseded) that name this dictionary. 0: no
+  // stored text needs it any more (every one was stored again without it),
+  // so it is reported but is not a problem (StoredCheck::ok).
+  std::int64_t frames = 0;
 };
 
 struct StoredCheck {
@@ -66,7 +71,14 @@ struct StoredCheck {
   // The source_ids whose text did not verify (not those with only a path
   // problem), sorted: the evidence check skips them.
   std::vector<std::int64_t> damaged;
-  [[nodiscard]] bool ok() const { return file_problems.empty() && dictionary_problems.empty(); }
+  // Stored file versions that verified (files minus those with a problem).
+  std::int64_t verified = 0;
+  // No file problem and no damaged dictionary that a stored frame names.
+  [[nodiscard]] bool ok() const
+  {
+    return file_problems.empty() && std::all_of(dictionary_problems.begin(), dictionary_problems.end(),
+                                                [](const DictionaryProblem& d) { return d.frames == 0; });
+  }
 };
 
 // Decompress every stored file version (current and superseded) and compare

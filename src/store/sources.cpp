@@ -6,6 +6,7 @@
 
 #include "util/digest.hpp"
 #include "util/hex.hpp"
+#include "util/utf8.hpp"
 #include "util/zstd.hpp"
 
 #include <fmt/format.h>
@@ -113,6 +114,14 @@ Result<PutSource> Sources::put_source(const SourceFile& file, const FrameAhead* 
     // stored version back to current, with the stat the file has now.
     out.action = PutSource::Action::revived;
     out.source_id = stored->source_id;
+    // The version made current again is verified: a damaged stored copy is
+    // stored again from the file (whose sha256 is the row's).
+    StoredVersionCheck check;
+    RFDB_TRY_ASSIGN(check, verify_stored(out.source_id));
+    if (check.verified.problem) {
+      RFDB_TRY(restore_text(out.source_id, file.raw, file.sha256, file.ingested_at));
+      out.repaired = true;
+    }
     supersede.bind(":new_id", std::nullopt).bind(":old_id", out.source_id);
     RFDB_TRY(supersede.exec());
     if (file.mtime_ns) {
@@ -167,6 +176,12 @@ Result<void> Sources::restore_text(std::int64_t source_id, std::string_view raw,
   const auto bytes = static_cast<std::int64_t>(raw.size());
   VerifiedText check;
   RFDB_TRY_ASSIGN(check, verify_frame(m_codec, frame, bytes, digest_bytes(sha256_hex)));
+  if (check.problem && check.dict_id != 0) {
+    // The dictionary does not round-trip this text (damaged): store the
+    // frame without one, which needs no dictionary to read back.
+    frame = TextCodec::compress_ahead(raw, nullptr).frame;
+    RFDB_TRY_ASSIGN(check, verify_frame(m_codec, frame, bytes, digest_bytes(sha256_hex)));
+  }
   if (check.problem) {
     return fail(ErrorCode::invalid_input,
                 fmt::format("stored file version {} cannot be stored again: the new frame fails verification "
@@ -210,7 +225,25 @@ Result<std::vector<SourceRow>> Sources::run_sources(const std::string& run_id,
     const bool elided = std::binary_search(elide_text.begin(), elide_text.end(), source_id);
     std::string text;
     if (!elided) {
-      RFDB_TRY_ASSIGN(text, stored_text(m_codec, row));
+      VerifiedText v;
+      RFDB_TRY_ASSIGN(
+          v, verify_frame(m_codec, row.get_blob("raw_zst"), row.get_int("bytes"), row.get_blob("sha256")));
+      if (v.problem) {
+        const bool superseded = row.get_int("superseded") != 0;
+        return fail(
+            make_error(
+                ErrorCode::invalid_input,
+                fmt::format("run {}: the stored copy of {} (source_id {}{}) failed verification ({}: {}); "
+                            "the run's rows are not derived from damaged text",
+                            run_id, row.get_text("rel_path"), source_id,
+                            superseded ? ", a superseded version" : "", v.problem->what, v.problem->detail))
+                .with_hint(superseded ? "`rfdb check` lists every damaged stored file; a damaged superseded "
+                                        "version cannot be restored from the eval dir (it no longer holds "
+                                        "that content)"
+                                      : "`rfdb check` lists every damaged stored file; `rfdb ingest --rehash "
+                                        "EVAL_DIR` stores a damaged current version again from its file"));
+      }
+      text = std::move(v.text);
     }
     out.push_back(SourceRow{source_id, row.get_text("rel_path"), row.get_text("kind"), std::move(text),
                             row.get_int("superseded") != 0, elided});
@@ -297,6 +330,14 @@ std::optional<std::string> rel_path_problem(std::string_view rel_path)
   }
   if (rel_path.front() == '/') {
     return "absolute";
+  }
+  // As ingest refuses such names: no control character, only UTF-8.
+  if (std::any_of(rel_path.begin(), rel_path.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return "a control character";
+  }
+  if (util::find_invalid_utf8(rel_path)) {
+    return "bytes that are not valid UTF-8";
   }
   std::optional<std::string> out;
   std::size_t pos = 0;

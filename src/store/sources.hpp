@@ -45,6 +45,9 @@ struct PutSource {
   Action action = Action::unchanged;
   std::int64_t source_id = 0;                // the version now holding this content
   std::optional<std::int64_t> superseded_id; // the previous current version, now superseded
+  // revived: the version's stored copy failed verification and was stored
+  // again from the file.
+  bool repaired = false;
 };
 
 // One stored file version as read back for re-derivation.
@@ -99,7 +102,8 @@ Result<VerifiedText> verify_frame(TextCodec& codec, std::string_view frame, std:
                                   std::string_view sha256);
 
 // Why a stored rel_path is not a normalized relative path ("empty",
-// "absolute", "a '..' component", "a '.' component", "an empty component"),
+// "absolute", "a control character", "bytes that are not valid UTF-8",
+// "a '..' component", "a '.' component", "an empty component"),
 // or nullopt. `rfdb export --raw` refuses such a path; `rfdb check` lists it.
 std::optional<std::string> rel_path_problem(std::string_view rel_path);
 
@@ -126,7 +130,8 @@ public:
   // Make `file` the current version of its path: unchanged when this content
   // is current already; otherwise insert it (or, when an older version holds
   // this content, a file reverted on disk, make that version current again
-  // with the file's mtime) and supersede the previous current version. Call
+  // with the file's mtime, storing its text again from `file` when its
+  // stored copy fails verification) and supersede the previous current version. Call
   // inside a write transaction. `ahead`: a frame of file.raw made by
   // TextCodec::compress_ahead with newest_dictionary(), used when that is
   // still the dictionary to compress against (TextCodec::compress).
@@ -166,9 +171,10 @@ public:
   // Every stored version of a run's files, by rel_path then age, with its
   // text decompressed, except the versions whose source_id is in
   // `elide_text` (sorted), which the caller holds: their rows have
-  // text_elided set and an empty raw. Errors: db; invalid_input when a
-  // stored text does not decompress to its recorded size (naming the file
-  // and source_id).
+  // text_elided set and an empty raw. Every text read is verified against
+  // its row's size and sha256 (verify_frame). Errors: db; invalid_input when
+  // a stored text fails verification (naming run, file and source_id, with
+  // a hint): derived rows never come from damaged text.
   Result<std::vector<SourceRow>> run_sources(const std::string& run_id,
                                              const std::vector<std::int64_t>& elide_text = {});
 

@@ -33,11 +33,12 @@ Result<void> TextCodec::load_newest()
     m_next_training = s->get_int("trained_files") * k_training_growth;
     auto dict = util::zstd::Dictionary::load(s->get_blob("dict"));
     s->reset();
-    if (!dict) {
-      return fail(std::move(dict).error());
+    // A damaged newest dictionary (`rfdb check` names it) is not used to
+    // compress: new frames then name no dictionary, so they stay readable.
+    if (dict && dict->id() == id) {
+      m_dicts[id] = std::make_shared<const util::zstd::Dictionary>(std::move(*dict));
+      m_newest = id;
     }
-    m_dicts[id] = std::make_shared<const util::zstd::Dictionary>(std::move(*dict));
-    m_newest = id;
   }
   m_loaded = true;
   return {};
@@ -81,9 +82,14 @@ Result<void> TextCodec::train(std::int64_t files, std::string_view now)
   s->bind(":step", std::max<std::int64_t>(1, files / k_training_samples)).bind(":limit", k_training_samples);
   std::vector<std::string> samples;
   const auto add = [&](const Statement& row) -> Result<void> {
-    std::string text;
-    RFDB_TRY_ASSIGN(text, decompress(row.get_blob("raw_zst"), row.get_int("bytes")));
-    samples.push_back(std::move(text));
+    auto text = decompress(row.get_blob("raw_zst"), row.get_int("bytes"));
+    if (!text) {
+      if (text.error().code != ErrorCode::invalid_input) {
+        return fail(std::move(text).error());
+      }
+      return {}; // a damaged stored copy (`rfdb check` lists it) is no sample
+    }
+    samples.push_back(std::move(*text));
     return {};
   };
   RFDB_TRY(for_each_row(*s, add));

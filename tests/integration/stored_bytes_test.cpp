@@ -281,6 +281,53 @@ TEST(StoredBytes, TruncatedFrameLeavesNoPartialExport)
   EXPECT_EQ(stored_problems(check), (std::vector<std::string>{k_dev_run + " " + victim + " frame"}));
 }
 
+// A failed export into a new nested --out leaves no directory it created
+// (issue 34 item 2): the parents newa/newb are removed again.
+TEST(StoredBytes, FailedExportRemovesTheParentsItCreated)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", dev_run(k_dev_run).string()}).code, 0);
+  flip_bit(db, "workflow_return.json");
+  const auto r = rfdb(db, {"export", "--raw", "--all", "--out", (tmp / "newa" / "newb" / "out").string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_FALSE(fs::exists(tmp / "newa")) << r.err;
+  EXPECT_TRUE(fs::exists(db));
+}
+
+// `export --raw --force` into an existing --out where one target is a link
+// or a directory refuses before renaming anything into place.
+TEST(StoredBytes, ForcedExportRefusingOneTargetWritesNothing)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  ASSERT_EQ(rfdb(db, {"ingest", dev_run(k_dev_run).string()}).code, 0);
+  const auto out = tmp / "out";
+  ASSERT_EQ(rfdb(db, {"export", "--raw", "--all", "--out", out.string()}).code, 0);
+  const auto before = tree(out);
+  ASSERT_GT(before.size(), 10U);
+  // The last target in export order is a directory now; the files before it
+  // are edited so a rename into place would show.
+  const auto last = out / k_dev_run / "workflow_return.json";
+  ASSERT_TRUE(fs::exists(last));
+  fs::remove(last);
+  fs::create_directories(last);
+  for (const auto& [rel, text] : before) {
+    if (rel != k_dev_run + "/workflow_return.json") {
+      write_bytes(out / rel, "edited");
+    }
+  }
+  const auto r = rfdb(db, {"export", "--raw", "--all", "--force", "--out", out.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("workflow_return.json"), std::string::npos) << r.err;
+  std::size_t edited = 0;
+  for (const auto& [rel, text] : tree(out)) {
+    edited += text == "edited";
+  }
+  EXPECT_EQ(edited, before.size() - 1);
+  EXPECT_TRUE(fs::is_directory(last));
+}
+
 // Stored paths that are not normalized relative paths fail check (export
 // --raw refuses them already).
 TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
@@ -292,7 +339,10 @@ TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
       {"env_report.json", "../../x"},
       {"workflow_return.json", "/etc/passwd"},
       {"baseline/bench_summary.json", "baseline/./bench_summary.json"},
-      {"director_e2e_validation.json", "a//b.json"}};
+      {"director_e2e_validation.json", "a//b.json"},
+      {"config/sweep_results.json", "a\nb"},
+      {"profile/round_0/profile_topN.json", "a\xff"
+                                            "b"}};
   {
     SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
     for (const auto& [from, to] : bad) {
@@ -314,7 +364,13 @@ TEST(StoredBytes, CheckFlagsStoredPathsThatAreNotNormalized)
                        {"../../x", "not a normalized relative path: a '..' component"},
                        {"/etc/passwd", "not a normalized relative path: absolute"},
                        {"baseline/./bench_summary.json", "not a normalized relative path: a '.' component"},
-                       {"a//b.json", "not a normalized relative path: an empty component"}}));
+                       {"a//b.json", "not a normalized relative path: an empty component"},
+                       {"a\nb", "not a normalized relative path: a control character"},
+                       {"a\xef\xbf\xbd"
+                        "b",
+                        "not a normalized relative path: bytes that are not valid UTF-8"}}));
+  EXPECT_EQ(j.at("stored_files").at("checked").get<int>() - j.at("stored_files").at("verified").get<int>(),
+            static_cast<int>(bad.size()));
   EXPECT_EQ(store::rel_path_problem(""), "empty");
   EXPECT_EQ(store::rel_path_problem("x/.."), "a '..' component");
   EXPECT_EQ(store::rel_path_problem("x/"), "an empty component");
@@ -411,6 +467,80 @@ TEST(StoredBytes, CheckReportsADamagedDictionary)
       << dict_table.out;
 }
 
+// A dictionary damaged so that it no longer loads (issue 34 item 2, a
+// repair): `ingest --rehash` stores every current file that used it again,
+// without a dictionary (the newest one does not load, so it is not used),
+// warns "stored again" only for files it did store, and check then passes,
+// reporting the damaged dictionary as named by no stored frame.
+TEST(StoredBytes, RehashRepairsTheFilesOfADamagedDictionary)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  // Three copies of each dev run (run id from the dir name): 312 files,
+  // the 56 after the 256th compressed with dictionary 32768.
+  std::vector<std::string> args{"ingest", "--allow-copy", "--format", "json"};
+  for (int i = 1; i <= 3; ++i) {
+    for (const auto& e : fs::directory_iterator(fixtures_dir() / "dev-runs")) {
+      if (e.is_directory()) {
+        const auto to = tmp / "e" / (e.path().filename().string() + "_c" + std::to_string(i));
+        fs::create_directories(to);
+        fs::copy(e.path(), to, fs::copy_options::recursive);
+        args.push_back(to.string());
+      }
+    }
+  }
+  ASSERT_EQ(rfdb(db, args).code, 0);
+  ASSERT_EQ(query_value(db, "SELECT group_concat(dict_id) FROM zstd_dicts"), "32768");
+  const int with_dict = std::stoi(query_value(db, "SELECT count(*) FROM sources WHERE source_id > 256"));
+  ASSERT_EQ(with_dict, 56);
+  {
+    // A bit in the dictionary's entropy tables: ZSTD_createCDict refuses it.
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Statement q(conn, "SELECT dict FROM zstd_dicts");
+    ASSERT_TRUE(q.executeStep());
+    const auto col = q.getColumn(0);
+    std::string dict(static_cast<const char*>(col.getBlob()), static_cast<std::size_t>(col.getBytes()));
+    dict[20] = static_cast<char>(dict[20] ^ 0x01);
+    q.reset();
+    SQLite::Statement u(conn, "UPDATE zstd_dicts SET dict = ?");
+    u.bind(1, dict.data(), static_cast<int>(dict.size()));
+    ASSERT_EQ(u.exec(), 1);
+  }
+  auto bad = rfdb(db, {"check", "--format", "json"});
+  EXPECT_EQ(bad.code, 1);
+  auto j = json::parse(bad.out);
+  ASSERT_EQ(j.at("dictionaries").at("problems").size(), 1U) << bad.out;
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("detail"), "corrupt compression dictionary 32768");
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("frames"), with_dict);
+  EXPECT_EQ(j.at("stored_files").at("checked"), 312);
+  EXPECT_EQ(j.at("stored_files").at("verified"), 312 - with_dict);
+
+  args[1] = "--rehash";
+  args.insert(args.begin() + 1, "--allow-copy");
+  const auto r = rfdb(db, args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t warned = 0;
+  const json report = json::parse(r.out);
+  for (const auto& path : report.at("paths")) {
+    for (const auto& w : path.at("warnings")) {
+      warned += w.at("message").get<std::string>().find("stored again from this file") != std::string::npos;
+    }
+  }
+  EXPECT_EQ(warned, static_cast<std::size_t>(with_dict));
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "312");
+  const auto good = rfdb(db, {"check", "--format", "json"});
+  EXPECT_EQ(good.code, 0) << good.out;
+  j = json::parse(good.out);
+  EXPECT_EQ(j.at("stored_files").at("verified"), 312);
+  ASSERT_EQ(j.at("dictionaries").at("problems").size(), 1U);
+  EXPECT_EQ(j.at("dictionaries").at("problems").at(0).at("frames"), 0);
+  const auto table = rfdb(db, {"check", "--format", "table"});
+  EXPECT_NE(table.out.find("no stored frame names it any more (not a problem)"), std::string::npos)
+      << table.out;
+  const auto out = tmp / "out";
+  EXPECT_EQ(rfdb(db, {"export", "--raw", "--all", "--out", out.string()}).code, 0);
+}
+
 // A damaged blob cannot be repaired by a plain re-ingest when every size
 // and mtime matches (nothing is read); --rehash reads the eval dir, finds
 // the stored copy damaged, stores it again (status "repaired"), and check
@@ -500,6 +630,91 @@ TEST(StoredBytes, AKnowledgeReingestRepairsADamagedCopy)
   const auto path = json::parse(r.out).at("paths").at(0);
   EXPECT_EQ(path.at("status"), "repaired") << r.out;
   EXPECT_EQ(path.at("warnings").back().at("file"), rel);
+  EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
+}
+
+// Re-derivation verifies every stored version it reads (issue 34 item 2): a
+// superseded version whose frame decompresses cleanly to other text of the
+// same size (a flipped literal, or here another frame put in its place)
+// fails the ingest naming run, file and source_id, and no row changes.
+TEST(StoredBytes, ReDerivationRefusesADamagedSupersededVersion)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  ASSERT_EQ(rfdb(db, {"ingest", run.string()}).code, 0);
+  const std::string speedup =
+      "SELECT isolated_speedup FROM attempts WHERE attempt_key = 'cand:cand_kernel_paged_attention_2d'";
+  const auto ir = run / "overlay/cand_kernel_paged_attention_2d/integrate_result.json";
+  const std::string old_text = read_bytes(ir);
+  edit_keeping_mtime(ir, "\"isolated_speedup\": 1.56,", "\"isolated_speedup\": 1.57,");
+  ASSERT_EQ(rfdb(db, {"ingest", "--rehash", run.string()}).code, 0);
+  ASSERT_EQ(query_value(db, speedup), "1.57");
+  const std::string old_id = query_value(
+      db, "SELECT source_id FROM sources WHERE rel_path = "
+          "'overlay/cand_kernel_paged_attention_2d/integrate_result.json' AND superseded_by IS NOT NULL");
+  ASSERT_FALSE(old_id.empty());
+  std::string forged = old_text;
+  forged.replace(forged.find("\"isolated_speedup\": 1.56,"), 25, "\"isolated_speedup\": 1.99,");
+  {
+    const std::string frame = util::zstd::compress(forged);
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    SQLite::Statement q(conn, "UPDATE sources SET raw_zst = ? WHERE source_id = ?");
+    q.bind(1, frame.data(), static_cast<int>(frame.size()));
+    q.bind(2, static_cast<std::int64_t>(std::stoll(old_id)));
+    ASSERT_EQ(q.exec(), 1);
+  }
+  edit_keeping_mtime(ir, "\"isolated_speedup\": 1.57,", "\"isolated_speedup\": 1.58,");
+  const auto r = rfdb(db, {"ingest", "--rehash", run.string()});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("run " + k_canonical_run +
+                       ": the stored copy of overlay/cand_kernel_paged_attention_2d/integrate_result.json "
+                       "(source_id " +
+                       old_id + ", a superseded version) failed verification (sha256: "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("cannot be restored from the eval dir"), std::string::npos) << r.err;
+  EXPECT_EQ(query_value(db, speedup), "1.57");
+}
+
+// A file reverted to the content of a damaged superseded version (issue 34
+// item 2): that version becomes current again and its stored copy is
+// verified and stored again from the file read, so check then passes.
+TEST(StoredBytes, RevertingToADamagedVersionRepairsIt)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  const auto run = copy_run(k_canonical_run, tmp.path());
+  ASSERT_EQ(rfdb(db, {"ingest", run.string()}).code, 0);
+  const std::string speedup =
+      "SELECT isolated_speedup FROM attempts WHERE attempt_key = 'cand:cand_kernel_paged_attention_2d'";
+  const std::string rel = "overlay/cand_kernel_paged_attention_2d/integrate_result.json";
+  edit_keeping_mtime(run / rel, "\"isolated_speedup\": 1.56,", "\"isolated_speedup\": 1.57,");
+  ASSERT_EQ(rfdb(db, {"ingest", "--rehash", run.string()}).code, 0);
+  const std::string old_id = query_value(db, "SELECT source_id FROM sources WHERE rel_path = '" + rel +
+                                                 "' AND superseded_by IS NOT NULL");
+  ASSERT_FALSE(old_id.empty());
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    ASSERT_EQ(
+        conn.exec("UPDATE sources SET raw_zst = substr(raw_zst, 1, length(raw_zst) - 5) WHERE source_id = " +
+                  old_id),
+        1);
+  }
+  EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 1);
+  edit_keeping_mtime(run / rel, "\"isolated_speedup\": 1.57,", "\"isolated_speedup\": 1.56,");
+  const auto r = rfdb(db, {"ingest", "--rehash", "--format", "json", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const auto& warnings = j.at("paths").at(0).at("warnings");
+  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [&](const json& w) {
+    return w.at("file") == rel &&
+           w.at("message").get<std::string>().find("stored again from this file") != std::string::npos;
+  })) << r.out;
+  EXPECT_EQ(query_value(db, "SELECT source_id FROM sources WHERE rel_path = '" + rel +
+                                "' AND superseded_by IS NULL"),
+            old_id);
+  EXPECT_EQ(query_value(db, speedup), "1.56");
   EXPECT_EQ(rfdb(db, {"check", "--format", "json"}).code, 0);
 }
 

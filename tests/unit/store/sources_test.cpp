@@ -2,6 +2,8 @@
 // and revives.
 #include "store/database.hpp"
 #include "store/sources.hpp"
+#include "util/digest.hpp"
+#include "util/hex.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +12,13 @@ namespace rfdb::test {
 namespace {
 
 using store::PutSource;
+
+// The hex sha256 of `raw`, as ingest records it (a revived version is
+// verified against it).
+std::string hex_of(std::string_view raw)
+{
+  return util::hex_encode(util::sha256(raw));
+}
 
 store::SourceFile card(const std::string& sha, std::string_view raw)
 {
@@ -26,36 +35,36 @@ TEST(StoreSources, PutSourceInsertsSupersedesAndRevives)
   auto sources = store::Sources::prepare(*db);
   ASSERT_TRUE(sources);
 
-  auto first = sources->put_source(card("aa", "v1"));
+  auto first = sources->put_source(card(hex_of("v1"), "v1"));
   ASSERT_TRUE(first);
   EXPECT_EQ(first->action, PutSource::Action::inserted);
   EXPECT_FALSE(first->superseded_id);
 
-  auto same = sources->put_source(card("aa", "v1"));
+  auto same = sources->put_source(card(hex_of("v1"), "v1"));
   ASSERT_TRUE(same);
   EXPECT_EQ(same->action, PutSource::Action::unchanged);
   EXPECT_EQ(same->source_id, first->source_id);
 
-  auto second = sources->put_source(card("bb", "v2"));
+  auto second = sources->put_source(card(hex_of("v2"), "v2"));
   ASSERT_TRUE(second);
   EXPECT_EQ(second->action, PutSource::Action::inserted);
   EXPECT_EQ(second->superseded_id, first->source_id);
 
-  auto v1 = sources->find(std::nullopt, "learned/a.md", "aa");
+  auto v1 = sources->find(std::nullopt, "learned/a.md", hex_of("v1"));
   ASSERT_TRUE(v1 && *v1);
   EXPECT_FALSE((*v1)->current);
 
   // Content an older version holds (a file reverted on disk) makes that
   // version current again.
-  auto revived = sources->put_source(card("aa", "v1"));
+  auto revived = sources->put_source(card(hex_of("v1"), "v1"));
   ASSERT_TRUE(revived);
   EXPECT_EQ(revived->action, PutSource::Action::revived);
   EXPECT_EQ(revived->source_id, first->source_id);
   EXPECT_EQ(revived->superseded_id, second->source_id);
-  v1 = sources->find(std::nullopt, "learned/a.md", "aa");
+  v1 = sources->find(std::nullopt, "learned/a.md", hex_of("v1"));
   ASSERT_TRUE(v1 && *v1);
   EXPECT_TRUE((*v1)->current);
-  auto v2 = sources->find(std::nullopt, "learned/a.md", "bb");
+  auto v2 = sources->find(std::nullopt, "learned/a.md", hex_of("v2"));
   ASSERT_TRUE(v2 && *v2);
   EXPECT_FALSE((*v2)->current);
   auto none = sources->find(std::nullopt, "learned/a.md", "cc");
