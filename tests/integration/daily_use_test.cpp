@@ -50,7 +50,7 @@ TEST_F(DailyUse, EveryDataCommandPrintsJsonWhenPiped)
 
 TEST_F(DailyUse, EveryDataCommandPrintsATableOnATerminal)
 {
-  const CliEnv terminal{true, "", false, {}};
+  const CliEnv terminal{true, "", false, {}, {}};
   auto runs = run_cli_with({"--db", db(), "runs"}, terminal);
   ASSERT_EQ(runs.code, 0) << runs.err;
   EXPECT_EQ(runs.out.rfind("run_id ", 0), 0U) << runs.out;
@@ -81,7 +81,7 @@ TEST_F(DailyUse, GlobalOptionsWorkBeforeAndAfterTheCommand)
   ASSERT_EQ(verbose.code, 0) << verbose.err;
   EXPECT_EQ(verbose.err, "rfdb: opened " + db() + " read-only\n");
   // $RFDB_DB when --db is not given.
-  const auto env = run_cli_with({"runs"}, CliEnv{false, db(), false, {}});
+  const auto env = run_cli_with({"runs"}, CliEnv{false, db(), false, {}, {}});
   EXPECT_EQ(json::parse(env.out).size(), 3U);
 }
 
@@ -407,7 +407,7 @@ TEST(DailyUseIngest, EachRunIsReportedAsItCommits)
   TempDir tmp;
   const auto r = run_cli_with({"--db", (tmp / "rfdb.sqlite").string(), "ingest", "--format", "table",
                                run_fixture(k_canonical_run).string(), run_fixture(k_gemm_run).string()},
-                              CliEnv{false, "", true, {}});
+                              CliEnv{false, "", true, {}, {}});
   ASSERT_EQ(r.code, 0) << r.out;
   const auto first_result = r.out.find(k_canonical_run + " added:");
   const auto second_start = r.out.find("[2/2] ingesting ");
@@ -422,7 +422,7 @@ TEST(DailyUseIngest, AnInterruptedIngestKeepsWhatCommittedAndSaysSo)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   int polls = 0;
-  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }}; // Ctrl-C during the first run
+  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }, {}}; // Ctrl-C during the first run
   const auto r =
       run_cli_with({"--db", db.string(), "ingest", "--format", "table", run_fixture(k_canonical_run).string(),
                     run_fixture(k_gemm_run).string(), run_fixture(k_attn_run).string()},
@@ -440,7 +440,7 @@ TEST(DailyUseIngest, ACtrlCDuringTheOnlyRunExits130AndSaysItCommitted)
   TempDir tmp;
   const auto db = tmp / "rfdb.sqlite";
   int polls = 0;
-  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }}; // after the run started
+  const CliEnv env{false, "", false, [&polls] { return ++polls > 1; }, {}}; // after the run started
   auto r = run_cli_with(
       {"--db", db.string(), "ingest", "--format", "table", run_fixture(k_gemm_run).string()}, env);
   EXPECT_EQ(r.code, 130) << r.err;
@@ -504,21 +504,21 @@ TEST(DailyUseIngest, StoppingAtOnceRollsTheRunInProgressBackAndStillReports)
 // Speedups with 3 decimals, percentages with 2, fractions with 4.
 TEST_F(DailyUse, ShowRoundsEachFieldToItsPrecision)
 {
-  const auto show = run_cli_with({"--db", db(), "show", k_canonical_run}, CliEnv{true, "", false, {}});
+  const auto show = run_cli_with({"--db", db(), "show", k_canonical_run}, CliEnv{true, "", false, {}, {}});
   ASSERT_EQ(show.code, 0) << show.err;
   RFDB_EXPECT_GOLDEN("cli/show_canonical.txt", show.out);
 }
 
 TEST_F(DailyUse, RunsTableShowsModelIdsAndRoundedSpeedups)
 {
-  const auto runs = run_cli_with({"--db", db(), "-q", "runs"}, CliEnv{true, "", false, {}});
+  const auto runs = run_cli_with({"--db", db(), "-q", "runs"}, CliEnv{true, "", false, {}, {}});
   ASSERT_EQ(runs.code, 0) << runs.err;
   RFDB_EXPECT_GOLDEN("cli/runs.txt", runs.out);
 }
 
 TEST_F(DailyUse, ExportTableRoundsByColumn)
 {
-  const auto exported = run_cli_with({"--db", db(), "export"}, CliEnv{true, "", false, {}});
+  const auto exported = run_cli_with({"--db", db(), "export"}, CliEnv{true, "", false, {}, {}});
   ASSERT_EQ(exported.code, 0) << exported.err;
   RFDB_EXPECT_GOLDEN("cli/export.txt", exported.out);
 }

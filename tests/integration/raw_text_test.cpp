@@ -329,13 +329,17 @@ TEST(RawText, AnInterruptedExportRawLeavesNothingBehind)
   const auto staged_new = tmp / "new" / "deeper" / (".out.rfdb-export." + pid + ".0");
   std::map<std::string, std::string> seen;
   int polls = 0;
-  CliEnv env{false, "", false, [&] {
+  CliEnv env{false,
+             "",
+             false,
+             [&] {
                if (++polls == 2) { // the first file is staged: Ctrl-C now
                  seen = fs::exists(staged_new) ? tree(staged_new) : seen;
                  return true;
                }
                return polls > 2;
-             }};
+             },
+             {}};
   auto r = run_cli_with({"--db", db.string(), "export", "--raw", "--all", "--out", out.string()}, env);
   EXPECT_EQ(r.code, 130) << r.err;
   EXPECT_EQ(r.out, "");

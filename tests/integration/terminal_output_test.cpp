@@ -76,7 +76,7 @@ TEST(TerminalOutput, NoCommandLetsStoredControlBytesReachTheTerminal)
   TempDir tmp;
   const fs::path run = hostile_run(tmp.path());
   const std::string db = (tmp / "rfdb.sqlite").string();
-  const CliEnv terminal{true, "", false, {}};
+  const CliEnv terminal{true, "", false, {}, {}};
   const auto ingest = run_cli_with({"--db", db, "ingest", run.string()}, terminal);
   ASSERT_EQ(ingest.code, 0) << ingest.err;
   EXPECT_EQ(terminal_hazard(ingest.out), "") << ingest.out;
@@ -128,7 +128,7 @@ TEST(TerminalOutput, MachineFormatsAreNotEscapedTwice)
   const fs::path run = hostile_run(tmp.path());
   const std::string db = (tmp / "rfdb.sqlite").string();
   ASSERT_EQ(run_cli({"--db", db, "-q", "ingest", run.string()}).code, 0);
-  const auto runs = run_cli_with({"--db", db, "runs", "--format", "json"}, CliEnv{true, "", false, {}});
+  const auto runs = run_cli_with({"--db", db, "runs", "--format", "json"}, CliEnv{true, "", false, {}, {}});
   ASSERT_EQ(runs.code, 0) << runs.err;
   EXPECT_EQ(nlohmann::json::parse(runs.out).at(0)["model"], k_hostile_model);
   const auto csv = run_cli({"--db", db, "query", "export_attempts", "--format", "csv"});
