@@ -353,8 +353,6 @@ StopScope::StopScope(const Context& ctx)
 // The handler stays until the process exits (unless a third signal reset
 // it): a signal that comes while the command prints its report, or before
 // the output is flushed, must not end the process and lose that report.
-StopScope::~StopScope() = default;
-
 bool interrupted(const Context& ctx)
 {
   return g_stops.load() >= 1 || (ctx.interrupted && ctx.interrupted());

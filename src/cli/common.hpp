@@ -88,7 +88,7 @@ std::string model_id(const std::optional<std::string>& model);
 class StopScope {
 public:
   explicit StopScope(const Context& ctx);
-  ~StopScope();
+  ~StopScope() = default;
   StopScope(const StopScope&) = delete;
   StopScope& operator=(const StopScope&) = delete;
 };
