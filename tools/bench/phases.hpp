@@ -94,16 +94,20 @@ Result<CorpusStats> measure_corpus(const std::vector<std::filesystem::path>& dir
 // `rfdb report`, each stage as the commands run it.
 struct QueryStats {
   int repeats = 0;
-  double open_s = 0.0;           // Database::open of the filled file
-  double load_evidence_s = 0.0;  // store::load_evidence (no filter)
-  double priors_class_s = 0.0;   // observations_from + compute_priors, --by class
-  double priors_regime_s = 0.0;  // same, --by class,gfx,regime
-  double report_priors_s = 0.0;  // same, --by class,gfx (what report uses)
-  double report_analyze_s = 0.0; // build_report_input + analyze
-  double report_render_s = 0.0;  // render_playbook
+  double open_s = 0.0;          // Database::open of the filled file
+  double load_evidence_s = 0.0; // store::load_evidence (no filter)
+  double priors_class_s = 0.0;  // observations_from + compute_priors, --by class
+  double priors_regime_s = 0.0; // same, --by class,gfx,regime
+  // `rfdb report`: report::generate, the function the command calls; on an
+  // SQLite file the priors run on their own thread alongside the read.
+  double report_priors_s = 0.0;  // its priors by class,gfx (load + compute)
+  double report_read_s = 0.0;    // its read of the report's rows into the input
+  double report_analyze_s = 0.0; // its analyze
+  double report_render_s = 0.0;  // its render_playbook
   std::int64_t attempts = 0, verdicts = 0, evidence_runs = 0, observations = 0;
   std::int64_t playbook_bytes = 0;
-  // Whole commands (median of sums): open + load + compute (+ analyze + render).
+  // Whole commands: priors, the median of open + load + compute; report, the
+  // median of the read-only open + report::generate.
   double priors_cmd_class_s = 0.0, priors_cmd_regime_s = 0.0, report_cmd_s = 0.0;
 };
 
