@@ -1,12 +1,16 @@
 // rfdb's command line: parse, run one command, report its error once (see cli/app.hpp).
 #include "cli/app.hpp"
 
-#include "cli/cmd_admin.hpp"
+#include "cli/cmd_check.hpp"
 #include "cli/cmd_copy.hpp"
+#include "cli/cmd_export.hpp"
 #include "cli/cmd_ingest.hpp"
+#include "cli/cmd_migrate.hpp"
 #include "cli/cmd_priors.hpp"
 #include "cli/cmd_query.hpp"
 #include "cli/cmd_report.hpp"
+#include "cli/cmd_restore.hpp"
+#include "cli/cmd_retract.hpp"
 #include "cli/cmd_runs.hpp"
 #include "cli/common.hpp"
 

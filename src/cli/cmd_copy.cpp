@@ -1,7 +1,7 @@
 // `rfdb copy`: open the source read-only, copy into an empty destination, then verify (see cli/cmd_copy.hpp).
 #include "cli/cmd_copy.hpp"
 
-#include "cli/cmd_admin.hpp"
+#include "cli/cmd_check.hpp"
 #include "cli/cmd_priors.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
