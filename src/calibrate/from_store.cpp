@@ -91,4 +91,39 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
   return out;
 }
 
+Result<PriorsResult> compute_priors_from_store(store::Database& db, const store::EvidenceFilter& filter,
+                                               const PriorsParams& params)
+{
+  ObservationTable observations;
+  RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
+  return compute_priors_from_table(observations, params);
+}
+
+Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const store::EvidenceFilter& filter,
+                                                     const PriorsParams& params,
+                                                     const std::string& before_as_of)
+{
+  ObservationTable observations;
+  RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
+  PriorsAtTwoDates out;
+  RFDB_TRY_ASSIGN(out.after, compute_priors_from_table(observations, params));
+  PriorsParams earlier = params;
+  earlier.as_of = before_as_of;
+  RFDB_TRY_ASSIGN(out.before, compute_priors_from_table(observations, earlier));
+  return out;
+}
+
+Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
+                                                       const store::EvidenceFilter& filter,
+                                                       const PriorsParams& params, const PriorsKey& key)
+{
+  store::Evidence evidence;
+  RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
+  const auto attempts = observations_from(evidence.attempts);
+  StoredKeyExplanation out;
+  RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, params, key));
+  RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));
+  return out;
+}
+
 } // namespace rfdb::calibrate

@@ -3,8 +3,11 @@
 #pragma once
 
 #include "calibrate/priors.hpp"
+#include "calibrate/priors_coherence.hpp"
 #include "store/evidence.hpp"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace rfdb::calibrate {
@@ -16,5 +19,33 @@ std::vector<Observation> observations_from(const std::vector<store::EvidenceAtte
 // regime grouped as observations_from groups them: compute_priors_from_table on it gives
 // what it gives on observations_from(load_evidence(…).attempts). Errors: db.
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter);
+
+// The priors of the evidence inside `filter` (`rfdb priors`): load_observations, then
+// compute_priors_from_table. Errors: db; as compute_priors.
+Result<PriorsResult> compute_priors_from_store(store::Database& db, const store::EvidenceFilter& filter,
+                                               const PriorsParams& params);
+
+// The priors at two dates from one read of the evidence (`rfdb priors
+// --compare-as-of/--compare-since`): `after` as of params.as_of, `before` as
+// of `before_as_of` (YYYY-MM-DD). Errors: as compute_priors_from_store.
+struct PriorsAtTwoDates {
+  PriorsResult before;
+  PriorsResult after;
+};
+Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const store::EvidenceFilter& filter,
+                                                     const PriorsParams& params,
+                                                     const std::string& before_as_of);
+
+// One key explained over the full evidence rows inside `filter` (`rfdb priors
+// --explain KEY`: each attempt with its kernel and lever): explain_priors,
+// and explain_children when the key lies outside its children's range.
+// Errors: db; as compute_priors.
+struct StoredKeyExplanation {
+  KeyExplanation key;
+  std::optional<ChildrenCoherence> children;
+};
+Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
+                                                       const store::EvidenceFilter& filter,
+                                                       const PriorsParams& params, const PriorsKey& key);
 
 } // namespace rfdb::calibrate

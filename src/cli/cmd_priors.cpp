@@ -1,4 +1,5 @@
-// `rfdb priors`: options → calibrate::compute_priors → render (see cli/cmd_priors.hpp).
+// `rfdb priors`: options → one calibrate::*_from_store call (priors, --explain, or the
+// two dates of --compare-*) → render (see cli/cmd_priors.hpp).
 #include "cli/cmd_priors.hpp"
 
 #include "calibrate/from_store.hpp"
@@ -51,26 +52,6 @@ std::string compare_date(const PriorsOptions& opts)
   return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
 }
 
-Result<int> run_compare(const PriorsOptions& opts, const calibrate::ObservationTable& observations,
-                        const calibrate::PriorsParams& params, const std::string& format, Context& ctx)
-{
-  auto after = calibrate::compute_priors_from_table(observations, params);
-  if (!after) {
-    return fail(after.error());
-  }
-  calibrate::PriorsParams earlier = params;
-  earlier.as_of = compare_date(opts);
-  auto before = calibrate::compute_priors_from_table(observations, earlier);
-  if (!before) {
-    return fail(before.error());
-  }
-  const auto rows = compare_priors(*before, *after);
-  fmt::print(ctx.out, "{}",
-             domain::is(format, domain::OutputFormat::json) ? render_compare_json(*before, *after, rows)
-                                                            : render_compare_table(*before, *after, rows));
-  return 0;
-}
-
 } // namespace
 
 Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
@@ -112,33 +93,29 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
     if (!key) {
       return fail(key.error());
     }
-    auto evidence = store::load_evidence(*db, filter);
-    if (!evidence) {
-      return fail(evidence.error());
-    }
-    const auto attempts = calibrate::observations_from(evidence->attempts);
-    auto explanation = calibrate::explain_priors(attempts, *params, *key);
-    if (!explanation) {
-      return fail(explanation.error());
-    }
-    auto children = calibrate::explain_children(attempts, *explanation);
-    if (!children) {
-      return fail(children.error());
+    auto explained = calibrate::explain_priors_from_store(*db, filter, *params, *key);
+    if (!explained) {
+      return fail(explained.error());
     }
     fmt::print(ctx.out, "{}",
-               explain_format == "json" ? calibrate::render_explain_json(*explanation, *children)
-                                        : calibrate::render_explain(*explanation, *children));
+               explain_format == "json" ? calibrate::render_explain_json(explained->key, explained->children)
+                                        : calibrate::render_explain(explained->key, explained->children));
     return 0;
   }
   // Everything else reads the materialized observation rows, compactly.
-  auto observations = calibrate::load_observations(*db, filter);
-  if (!observations) {
-    return fail(observations.error());
-  }
   if (comparing) {
-    return run_compare(opts, *observations, *params, *format_name, ctx);
+    auto both = calibrate::compute_priors_at_two_dates(*db, filter, *params, compare_date(opts));
+    if (!both) {
+      return fail(both.error());
+    }
+    const auto rows = compare_priors(both->before, both->after);
+    fmt::print(ctx.out, "{}",
+               domain::is(*format_name, domain::OutputFormat::json)
+                   ? render_compare_json(both->before, both->after, rows)
+                   : render_compare_table(both->before, both->after, rows));
+    return 0;
   }
-  auto result = calibrate::compute_priors_from_table(*observations, *params);
+  auto result = calibrate::compute_priors_from_store(*db, filter, *params);
   if (!result) {
     return fail(result.error());
   }

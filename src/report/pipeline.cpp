@@ -43,13 +43,11 @@ double seconds_since(std::chrono::steady_clock::time_point start)
 Result<calibrate::PriorsResult>
 compute_report_priors(store::Database& db, const store::EvidenceFilter& filter, const std::string& as_of)
 {
-  calibrate::ObservationTable observations;
-  RFDB_TRY_ASSIGN(observations, calibrate::load_observations(db, filter));
   calibrate::PriorsParams params;
   params.as_of = as_of;
   params.since = filter.since;
   params.level = calibrate::PriorsLevel::op_class_gfx;
-  return calibrate::compute_priors_from_table(observations, params);
+  return calibrate::compute_priors_from_store(db, filter, params);
 }
 
 // compute_report_priors, adding its wall time to `seconds`.
