@@ -41,31 +41,41 @@ sql_values=(
 allowed=()
 
 status=0
-check() { # check <file> <stripped text> <values...>
-  local file=$1 text=$2
-  shift 2
-  local v re hit
-  for v in "$@"; do
-    re="(^|[^0-9A-Za-z_.])${v//./\\.}([^0-9A-Za-z_.]|\$)"
-    while IFS= read -r hit; do
-      [[ -z $hit ]] && continue
-      if [[ " ${allowed[*]-} " == *" $file"$'\t'"$v "* ]]; then
-        continue
-      fi
-      echo "$file:${hit%%:*}: rule value $v outside src/domain/ (use its domain/roofline.hpp constant): ${hit#*:}"
-      status=1
-    done < <(grep -nE -- "$re" <<<"$text" || true)
+# scan <cpp|sql> <values...> < file list: "path:line: value: text" per hit, in one perl pass.
+scan() {
+  perl -e '
+    my ($lang, @values) = @ARGV;
+    my $marker = $lang eq "sql" ? "--" : "//";
+    my $alt = join("|", map { quotemeta } @values);
+    while (my $file = <STDIN>) {
+      chomp $file;
+      open(my $fh, "<", $file) or die "$file: $!";
+      while (my $line = <$fh>) {
+        $line =~ s/\Q$marker\E.*$//s; # comments stripped ("//" in a string cuts short: hides, never invents)
+        while ($line =~ /(?<![0-9A-Za-z_.])($alt)(?![0-9A-Za-z_.])/g) {
+          chomp(my $text = $line);
+          print "$file:$.: $1: $text\n";
+        }
+      }
+      close($fh);
+    }' "$@"
+}
+report() {
+  local hit file value
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    value=${hit#*: }
+    value=${value%%:*}
+    if [[ " ${allowed[*]-} " == *" $file"$'\t'"$value "* ]]; then
+      continue
+    fi
+    echo "$hit  <- rule value outside src/domain/ (use its domain/roofline.hpp constant)"
+    status=1
   done
 }
 
-while IFS= read -r file; do
-  # // comments stripped (a "//" inside a string cuts the line short: it can only hide, not invent, a hit).
-  check "$file" "$(sed -E 's#//.*$##' "$file")" "${cpp_values[@]}"
-done < <(git ls-files 'src/*.cpp' 'src/*.hpp' | grep -v '^src/domain/')
-
-while IFS= read -r file; do
-  check "$file" "$(sed -E 's#--.*$##' "$file")" "${sql_values[@]}"
-done < <(git ls-files 'queries/*.sql')
+report < <(git ls-files 'src/*.cpp' 'src/*.hpp' | grep -v '^src/domain/' | scan cpp "${cpp_values[@]}")
+report < <(git ls-files 'queries/*.sql' | scan sql "${sql_values[@]}")
 
 if ((status == 0)); then
   echo "rfdb: rules ok (no rule value outside src/domain/)"
