@@ -22,20 +22,20 @@ WITH c AS (
 ),
 flagged AS (
   SELECT c.*, 'e2e_loss' AS caution FROM c
-  WHERE c.isolated_speedup > 1.034 AND c.e2e_delta_pct <= -0.5
+  WHERE c.isolated_speedup > :iso_win_min AND c.e2e_delta_pct <= -:e2e_noise_pct
   UNION ALL
   SELECT c.*, 'model_contradiction' FROM c
-  WHERE c.isolated_speedup > c.pred_attainable_speedup * 1.034 AND c.pred_attainable_speedup > 0
+  WHERE c.isolated_speedup > c.pred_attainable_speedup * :iso_win_min AND c.pred_attainable_speedup > 0
     AND coalesce(c.pred_suspect, 0) = 0
     AND c.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
     -- wrong output or a kernel that never ran contradicts no model
     AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
   UNION ALL
   SELECT c.*, 'lost_validation' FROM c
-  WHERE c.measured = 1 AND c.e2e_delta_pct > 0.5 AND coalesce(c.output_parity, '') <> 'fail'
+  WHERE c.measured = 1 AND c.e2e_delta_pct > :e2e_noise_pct AND coalesce(c.output_parity, '') <> 'fail'
     AND coalesce(c.reject_reason, '') <> 'no_engagement'
     AND (c.kind = 'config' OR c.isolated_speedup IS NULL
-         OR (c.isolated_speedup > 1.034 AND c.gate = 'accepted'))
+         OR (c.isolated_speedup > :iso_win_min AND c.gate = 'accepted'))
     AND (c.deployed = 1 OR (c.kind = 'config' AND c.verdict = 'confirmed'))
     AND (c.validation_class = 'no_win' OR c.validation_speedup <= 1.0)
   UNION ALL
@@ -44,8 +44,8 @@ flagged AS (
   UNION ALL
   -- an isolated win whose e2e stayed inside the band: it did not transfer
   SELECT c.*, 'no_transfer' FROM c
-  WHERE c.measured = 1 AND c.isolated_speedup > 1.034
-    AND c.e2e_delta_pct > -0.5 AND c.e2e_delta_pct <= 0.5
+  WHERE c.measured = 1 AND c.isolated_speedup > :iso_win_min
+    AND c.e2e_delta_pct > -:e2e_noise_pct AND c.e2e_delta_pct <= :e2e_noise_pct
     AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
 )
 SELECT run_id, run_date, attempt_key, short_name, op_class, gfx, lever,

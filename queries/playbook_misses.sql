@@ -7,14 +7,14 @@
 SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.regime, a.lever,
        a.isolated_speedup, a.pred_attainable_speedup,
        round(a.isolated_speedup / a.pred_attainable_speedup, 4) AS ratio,
-       CASE WHEN a.isolated_speedup / a.pred_attainable_speedup > 1.034 THEN 'under-predicted'
-            WHEN a.isolated_speedup / a.pred_attainable_speedup * 1.034 < 1.0 THEN 'over-predicted'
+       CASE WHEN a.isolated_speedup / a.pred_attainable_speedup > :iso_win_min THEN 'under-predicted'
+            WHEN a.isolated_speedup / a.pred_attainable_speedup * :iso_win_min < 1.0 THEN 'over-predicted'
             ELSE 'within the band' END AS miss,
        a.pred_case_mix
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
-  AND a.isolated_speedup > 1.034 AND coalesce(a.pred_suspect, 0) = 0
+  AND a.isolated_speedup > :iso_win_min AND coalesce(a.pred_suspect, 0) = 0
   AND a.pred_attainable_speedup > 0
   AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
   AND coalesce(a.output_parity, '') <> 'fail'

@@ -8,14 +8,14 @@
 SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.regime, a.lever,
        a.isolated_speedup, a.pred_attainable_speedup,
        round(CAST(a.isolated_speedup / a.pred_attainable_speedup AS numeric), 4)::double precision AS ratio,
-       CASE WHEN a.isolated_speedup / a.pred_attainable_speedup > 1.034 THEN 'under-predicted'
-            WHEN a.isolated_speedup / a.pred_attainable_speedup * 1.034 < 1.0 THEN 'over-predicted'
+       CASE WHEN a.isolated_speedup / a.pred_attainable_speedup > CAST(:iso_win_min AS double precision) THEN 'under-predicted'
+            WHEN a.isolated_speedup / a.pred_attainable_speedup * CAST(:iso_win_min AS double precision) < 1.0 THEN 'over-predicted'
             ELSE 'within the band' END AS miss,
        a.pred_case_mix
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
-  AND a.isolated_speedup > 1.034 AND coalesce(a.pred_suspect, 0) = 0
+  AND a.isolated_speedup > CAST(:iso_win_min AS double precision) AND coalesce(a.pred_suspect, 0) = 0
   AND a.pred_attainable_speedup > 0
   AND a.pred_headroom_class IN ('saturated', 'moderate', 'underperforming')
   AND coalesce(a.output_parity, '') <> 'fail'

@@ -18,7 +18,7 @@ heads AS (
                ORDER BY m.verdict_id LIMIT 1) AS measured_id
   FROM verdicts v
   JOIN latest l ON l.run_id = v.run_id AND l.round_order = v.round_order
-  WHERE v.superseded = 0 AND v.round IS NOT NULL AND v.pct_gpu_time >= 5
+  WHERE v.superseded = 0 AND v.round IS NOT NULL AND v.pct_gpu_time >= CAST(:head_min_pct AS double precision)
 )
 SELECT h.run_id, r.run_date, r.gfx, h.op_class, h.short_name, h.pct_gpu_time,
        coalesce(m.roofline_pct, h.roofline_pct) AS roofline_pct,

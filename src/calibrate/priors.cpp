@@ -20,9 +20,6 @@ namespace rfdb::calibrate {
 
 namespace {
 
-// e above this before clamping is a broken byte/FLOP model, not a class that
-// reaches 100 % (DESIGN.md §4).
-constexpr double k_infeasible_e = 1.05;
 // Floor of the (0, 1] clamp, so a printed 4-dp value is never 0.
 constexpr double k_min_target_eff = 1e-4;
 
@@ -140,7 +137,7 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
   const double s = *a.isolated_speedup;
   out.e_from_post = a.post_efficiency.has_value();
   const double raw_e = out.e_from_post ? *a.post_efficiency : *a.prediction.roofline_pct * s;
-  if (raw_e > k_infeasible_e) {
+  if (raw_e > domain::k_infeasible_e) {
     out.excluded = ExclusionReason::infeasible;
     out.e = raw_e; // shown unclamped by --explain
     out.contradiction = true;
@@ -529,6 +526,9 @@ Result<void> validate(const PriorsParams& p)
   if (!std::isfinite(p.prior_strength) || p.prior_strength < 0.0) {
     return bad(fmt::format("prior strength must be >= 0 (got {})", p.prior_strength));
   }
+  if (!std::isfinite(p.transfer_strength) || p.transfer_strength < 0.0) {
+    return bad(fmt::format("transfer strength must be >= 0 (got {})", p.transfer_strength));
+  }
   if (!(p.quantile > 0.0 && p.quantile <= 1.0)) {
     return bad(fmt::format("quantile must be in (0, 1] (got {})", p.quantile));
   }
@@ -618,6 +618,44 @@ std::vector<Scored> scored_of_class(std::span<const Observation> attempts,
   return out;
 }
 
+// True when an exclusion keeps an attempt out of the e2e transfer too: the
+// outcome checks that leave no valid isolated speedup to take a ceiling
+// from (outside the date window, unknown class, parity failed, no valid s).
+// The later reasons (below the noise band, the prediction's checks, e > 1.05,
+// zero weight) do not: the transfer needs only pct_gpu_time, s and d. Named
+// one by one, so reordering ExclusionReason changes nothing here.
+bool bars_transfer(ExclusionReason reason)
+{
+  switch (reason) {
+  case ExclusionReason::bad_run_date:
+  case ExclusionReason::before_since:
+  case ExclusionReason::after_as_of:
+  case ExclusionReason::unknown_class:
+  case ExclusionReason::parity_fail:
+  case ExclusionReason::no_speedup:
+    return true;
+  case ExclusionReason::below_noise:
+  case ExclusionReason::suspect:
+  case ExclusionReason::dispatch_bound:
+  case ExclusionReason::unknown_headroom:
+  case ExclusionReason::bad_roofline_pct:
+  case ExclusionReason::bad_post_efficiency:
+  case ExclusionReason::unknown_confidence:
+  case ExclusionReason::infeasible:
+  case ExclusionReason::zero_weight:
+    return false;
+  }
+  return false;
+}
+
+// The position of `op_class` in domain::k_seeded_op_classes (the report
+// order of the calibrated classes); its size for any other class.
+std::size_t seeded_rank(std::string_view op_class)
+{
+  const auto& classes = domain::k_seeded_op_classes;
+  return static_cast<std::size_t>(std::find(classes.begin(), classes.end(), op_class) - classes.begin());
+}
+
 // One attempt's contribution to the e2e transfer.
 struct TransferPoint {
   double x = 0.0; // clamp(d / c, −1, 2)
@@ -656,17 +694,18 @@ std::optional<double> lower_weighted_median(const std::vector<TransferPoint>& po
   return q ? std::optional<double>(q->value) : std::nullopt;
 }
 
-double shrunk_ratio(double m, int n)
+// (k_t + n·m) / (k_t + n): m shrunk toward 1 with strength k_t over n runs.
+double shrunk_ratio(double m, int n, double k_t)
 {
-  return (3.0 + n * m) / (3.0 + n);
+  return (k_t + n * m) / (k_t + n);
 }
 
 // The exported ratio: shrunk_ratio, capped at 1 (the raw Amdahl ceiling)
-// below k_transfer_breadth_runs runs. Increasing in m, like shrunk_ratio.
-double exported_ratio(double m, int n)
+// below domain::k_transfer_breadth_runs runs. Increasing in m, like shrunk_ratio.
+double exported_ratio(double m, int n, double k_t)
 {
-  const double ratio = shrunk_ratio(m, n);
-  return n < k_transfer_breadth_runs ? std::min(ratio, 1.0) : ratio;
+  const double ratio = shrunk_ratio(m, n, k_t);
+  return n < domain::k_transfer_breadth_runs ? std::min(ratio, 1.0) : ratio;
 }
 
 // The e2e transfer, fed one attempt at a time (in input order).
@@ -677,7 +716,7 @@ public:
            const AttemptEvaluation& eval, const PriorsParams& p, const DateWindow& window)
   {
     const auto& ex = eval.excluded;
-    if (ex && *ex <= ExclusionReason::no_speedup) {
+    if (ex && bars_transfer(*ex)) {
       return; // outside the window, unknown class, parity failed or no valid s
     }
     if (parity_failed(a) || domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
@@ -690,10 +729,8 @@ public:
     }
     const double c = domain::amdahl_gain_pct(*a.prediction.pct_gpu_time, s);
     const double d = *a.e2e_delta_pct;
-    const auto cls =
-        std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
-        domain::k_seeded_op_classes.begin();
-    Group& g = m_groups[{static_cast<int>(cls), std::string(group_name(a.regime))}];
+    // Keyed by the class's report rank, so the rows come out in report order.
+    Group& g = m_groups[{seeded_rank(a.op_class), std::string(group_name(a.regime))}];
     const auto [run, added] = g.run_index.try_emplace(run_key, g.runs.size());
     if (added) {
       g.runs.push_back(run_id);
@@ -729,7 +766,7 @@ public:
         return std::tie(a.x, a.c, a.run) < std::tie(b.x, b.c, b.run);
       });
       TransferRow row;
-      row.op_class = std::string(domain::k_seeded_op_classes[static_cast<std::size_t>(entry.first.first)]);
+      row.op_class = std::string(domain::k_seeded_op_classes[entry.first.first]);
       row.regime = entry.first.second;
       row.n = static_cast<int>(g.runs.size());
       row.attempts = static_cast<int>(g.points.size());
@@ -738,8 +775,8 @@ public:
       const auto m = lower_weighted_median(g.points, {}, buffer);
       if (row.n >= 2 && m) {
         row.statistic = *m;
-        row.median_ratio = exported_ratio(*m, row.n);
-        row.capped = row.median_ratio < shrunk_ratio(*m, row.n);
+        row.median_ratio = exported_ratio(*m, row.n, p.transfer_strength);
+        row.capped = row.median_ratio < shrunk_ratio(*m, row.n, p.transfer_strength);
         row.source = TransferSource::calibrated;
         // Where the class's true ratio lies: the bootstrap over runs of m,
         // widened to take in median_ratio (shrunk toward 1, or capped).
@@ -777,7 +814,7 @@ private:
     int sign_flips = 0;
     int beyond_ceiling = 0;
   };
-  std::map<std::pair<int, std::string>, Group> m_groups;
+  std::map<std::pair<std::size_t, std::string>, Group> m_groups; // (seeded_rank, regime)
 };
 
 // Sorted distinct gfx, and regimes per gfx, over every class's counted attempts.
@@ -917,15 +954,11 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
       ++result.observations;
     }
     if (!eval.excluded || *eval.excluded == ExclusionReason::infeasible) {
-      const auto cls =
-          std::find(domain::k_seeded_op_classes.begin(), domain::k_seeded_op_classes.end(), a.op_class) -
-          domain::k_seeded_op_classes.begin();
-      if (static_cast<std::size_t>(cls) < by_class.size()) {
-        by_class[static_cast<std::size_t>(cls)].emplace_back(rows.run_id(i), rows.run_date(i), run,
-                                                             rows.kept(i), eval, group_name(rows.gfx(i)),
-                                                             group_name(rows.regime(i)), is_measured(a));
-        group_of[static_cast<std::size_t>(cls)].push_back(eval.excluded ? k_no_group
-                                                                        : groups(rows.run_id(i), a));
+      const std::size_t cls = seeded_rank(a.op_class);
+      if (cls < by_class.size()) {
+        by_class[cls].emplace_back(rows.run_id(i), rows.run_date(i), run, rows.kept(i), eval,
+                                   group_name(rows.gfx(i)), group_name(rows.regime(i)), is_measured(a));
+        group_of[cls].push_back(eval.excluded ? k_no_group : groups(rows.run_id(i), a));
       }
     }
     transfer.add(a, rows.run_id(i), run, eval, p, window);

@@ -30,8 +30,9 @@
 // The e2e transfer per op_class × regime: x = clamp(d / c, −1, 2) with
 // c = pct_gpu_time × (1 − 1/s); below 2 distinct runs the ratio is 1 (the raw
 // Amdahl ceiling), else the lower c-weighted median m of x shrunk toward 1:
-// (3 + n·m) / (3 + n), n = distinct runs, capped at 1 below
-// k_transfer_breadth_runs runs.
+// (k_t + n·m) / (k_t + n), n = distinct runs, k_t = transfer_strength
+// (3, a separate parameter from prior_strength), capped at 1 below
+// domain::k_transfer_breadth_runs runs.
 //
 // Pure: no I/O, no clock; the same inputs and `as_of` give the same result
 // bit for bit, whatever the input order. Retracted runs are the caller's to
@@ -93,7 +94,10 @@ struct ConfidenceWeights {
 constexpr std::uint64_t k_default_bootstrap_seed = 0x7266'6462'7072'6973ULL; // "rfdbpris"
 
 struct PriorsParams {
-  double prior_strength = 2.0;            // k ≥ 0, in units of observation weight
+  double prior_strength = domain::k_prior_strength; // k ≥ 0, in units of observation weight
+  // k_t ≥ 0 of the transfer ratio's shrink toward 1, (k_t + n·m) / (k_t + n);
+  // not prior_strength (docs/estimator.md, "Why k = 2").
+  double transfer_strength = domain::k_transfer_prior_strength;
   double quantile = 0.75;                 // of e, in (0, 1]
   double iso_noise = domain::k_iso_noise; // isolated noise band (fraction): s > 1 + iso_noise is a win
   double e2e_noise_pct = domain::k_e2e_noise_pct; // e2e noise band (percent): d ≤ −this is a loss
@@ -197,7 +201,7 @@ std::string row_key(const PriorRow& row);
 // x = clamp(d / c, −1, 2). With n distinct runs: n < 2 → median_ratio 1
 // (source raw: use the raw ceiling); else m = the lower c-weighted median of
 // x and median_ratio = (3 + n·m) / (3 + n) (source calibrated), capped at 1
-// when n < k_transfer_breadth_runs (capped = true). Consumers multiply
+// when n < domain::k_transfer_breadth_runs (capped = true). Consumers multiply
 // expected_e2e_gain_pct by median_ratio. The interval is a 90 % bootstrap
 // over runs of median_ratio (the cap applied to each resample): the
 // uncertainty of the ratio, not a prediction interval for the next run.
@@ -216,12 +220,10 @@ struct TransferRow {
   IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from n ≥ k_large_sample_units
   int sign_flips = 0;                                         // s > 1 + iso_noise but d ≤ −e2e_noise_pct
   int beyond_ceiling = 0; // d > c: the Amdahl share missed a second-order effect
-  // median_ratio > 1 from fewer than k_transfer_breadth_runs runs is capped
+  // median_ratio > 1 from fewer than domain::k_transfer_breadth_runs runs is capped
   // at 1.0 (the raw ceiling); `capped` says so, statistic keeps m.
   bool capped = false;
 };
-// Distinct runs a transfer ratio above 1 needs before it is exported as is.
-inline constexpr int k_transfer_breadth_runs = 5;
 
 struct ExclusionCount {
   ExclusionReason reason = ExclusionReason::below_noise;

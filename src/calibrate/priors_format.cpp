@@ -2,6 +2,7 @@
 #include "calibrate/priors_format.hpp"
 
 #include "calibrate/priors_coherence.hpp"
+#include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "util/csv.hpp"
 #include "util/table.hpp"
@@ -280,7 +281,8 @@ std::string explain_excluded(const KeyExplanation& ex)
     const Observation& a = x.attempt;
     std::string reason = to_string(*x.evaluation.excluded);
     if (*x.evaluation.excluded == ExclusionReason::infeasible) {
-      reason += fmt::format(" (e {} > 1.05; counted as a contradiction)", fixed(x.evaluation.e, 4));
+      reason += fmt::format(" (e {} > {:g}; counted as a contradiction)", fixed(x.evaluation.e, 4),
+                            domain::k_infeasible_e);
     }
     rows.push_back({"  " + attempt_ident(x), a.run_date, a.round, a.short_name, a.lever, a.gfx, a.regime,
                     opt_fixed(a.prediction.roofline_pct, 4), opt_fixed(a.isolated_speedup, 3), reason});
@@ -293,7 +295,8 @@ std::string transfer_why(const TransferRow& r)
 {
   std::vector<std::string> parts;
   if (r.capped) {
-    parts.push_back(fmt::format("capped at 1.0: a ratio above 1 needs {} runs", k_transfer_breadth_runs));
+    parts.push_back(
+        fmt::format("capped at 1.0: a ratio above 1 needs {} runs", domain::k_transfer_breadth_runs));
   } else if (r.source == TransferSource::raw) {
     parts.emplace_back("fewer than 2 runs: use the raw Amdahl ceiling");
   }
@@ -546,7 +549,7 @@ std::string render_priors_table(const PriorsResult& result)
   out += fmt::format(
       "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "
       "the raw Amdahl ceiling; capped = a ratio above 1 from fewer than {} runs, exported as 1):\n",
-      k_transfer_breadth_runs);
+      domain::k_transfer_breadth_runs);
   if (result.e2e_transfer.empty()) {
     out += "  (no attempts with a measured e2e delta and s > 1)\n";
   } else {
@@ -701,7 +704,7 @@ std::string render_priors_python(const PriorsResult& result)
   out += "# Multiply a verdict's expected_e2e_gain_pct by E2E_TRANSFER[(op_class, regime)]; keys with fewer\n"
          "# than 2 runs are absent: use the raw Amdahl ceiling there. A ratio above 1 from fewer than\n" +
          fmt::format("# {} runs is capped at 1.0 (capped: True in E2E_TRANSFER_EVIDENCE).\n",
-                     k_transfer_breadth_runs);
+                     domain::k_transfer_breadth_runs);
   out += transfer_comments;
   out += fmt::format("E2E_TRANSFER = {{{}}}\n", transfer);
   out += fmt::format("E2E_TRANSFER_EVIDENCE = {{{}\n}}\n", transfer_evidence);

@@ -32,6 +32,7 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
     RFDB_TRY_ASSIGN(p.confidence_weights, calibrate::parse_confidence_weights(opts.confidence_weights));
   }
   p.prior_strength = opts.prior_strength;
+  p.transfer_strength = opts.transfer_strength;
   p.include_parity_fail = opts.include_parity_fail;
   p.half_life_days = opts.half_life_days;
   p.as_of = opts.as_of;
@@ -143,7 +144,15 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--half-life", opts->half_life_days, "Time decay: weight × 0.5^(age_days / DAYS)")
       ->type_name("DAYS")
       ->check(positive_number());
-  cmd->add_option("--prior-strength", opts->prior_strength, "k: weight of the parent value (default 2)")
+  cmd->add_option(
+         "--prior-strength", opts->prior_strength,
+         fmt::format("k: weight of the parent value of target_eff (default {:g})", domain::k_prior_strength))
+      ->type_name("K")
+      ->check(non_negative_number());
+  cmd->add_option(
+         "--transfer-strength", opts->transfer_strength,
+         fmt::format("k_t: the e2e transfer ratio's shrink toward 1, (k_t + n*m)/(k_t + n) (default {:g})",
+                     domain::k_transfer_prior_strength))
       ->type_name("K")
       ->check(non_negative_number());
   cmd->add_option("--confidence-weights", opts->confidence_weights,
@@ -165,12 +174,12 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   compare_as_of->excludes(compare_since);
   compare_as_of->excludes("--explain");
   compare_since->excludes("--explain");
-  cmd->footer(R"(The estimator (docs/estimator.md has the full rules and a worked example):
-  observation  an attempt whose isolated speedup s > 1.034 (noise band), whose output
+  cmd->footer(fmt::format(R"(The estimator (docs/estimator.md has the full rules and a worked example):
+  observation  an attempt whose isolated speedup s > {iso_win:g} (noise band), whose output
                parity did not fail, and whose prediction is usable (not suspect, not
                dispatch-bound, headroom known, 0 < roofline_pct <= 1); e = min(1,
                roofline_pct x s), or the measured post-roofline efficiency of this attempt.
-               e > 1.05 before clamping counts as infeasible and as a contradiction.
+               e > {infeasible:g} before clamping counts as infeasible and as a contradiction.
   weight       high 1.0, medium 0.6, low 0.25, x 0.5^(age/half-life) with --half-life
   estimate     q = weighted 75th percentile of e, W = total weight,
                shrink(p, W, q) = (k*p + W*q)/(k + W); each observation counts once on the
@@ -180,9 +189,11 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
                observations (500 runs for the e2e transfer) its large-sample limit, computed
                without resampling (--explain says which)
   e2e transfer per op_class x regime: x = clamp(d/c, -1, 2), c = pct_gpu_time x (1 - 1/s);
-               below 2 runs ratio 1 (raw Amdahl ceiling), else (3 + n*m)/(3 + n) with m the
-               lower c-weighted median of x and n the runs; multiply expected_e2e_gain_pct
-               by it. Its interval is the ratio's uncertainty, not a prediction interval.
+               below 2 runs ratio 1 (raw Amdahl ceiling), else (k_t + n*m)/(k_t + n) with m
+               the lower c-weighted median of x, n the runs and k_t --transfer-strength
+               ({transfer:g}, not --prior-strength), capped at 1 below {breadth} runs; multiply
+               expected_e2e_gain_pct by it. Its interval is the ratio's uncertainty, not a
+               prediction interval.
   keys         case-insensitive; MI300X/MI325X mean gfx942, MI350X/MI355X gfx950; a key
                without evidence shows its parent's value and the nearest keys that have some
 
@@ -195,7 +206,11 @@ Examples:
   rfdb priors --explain attn:MI355X:decode
   rfdb priors --explain gemm --format json | jq .children   # why gemm is above both of its GPUs
   rfdb priors --half-life 180 --as-of 2026-12-01
-  rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)");
+  rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)",
+                          fmt::arg("iso_win", 1.0 + domain::k_iso_noise),
+                          fmt::arg("infeasible", domain::k_infeasible_e),
+                          fmt::arg("transfer", domain::k_transfer_prior_strength),
+                          fmt::arg("breadth", domain::k_transfer_breadth_runs)));
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });
 }
 

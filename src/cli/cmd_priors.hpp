@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/context.hpp"
+#include "domain/roofline.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,10 @@ struct PriorsOptions {
   std::string as_of;        // YYYY-MM-DD; default: newest run date
   std::string since;        // YYYY-MM-DD
   std::optional<double> half_life_days;
-  double prior_strength = 2.0;
-  std::string confidence_weights; // "high=1,medium=0.6,low=0.25"
-  std::string explain;            // CLASS[:GFX[:REGIME]]
+  double prior_strength = domain::k_prior_strength;
+  double transfer_strength = domain::k_transfer_prior_strength; // the e2e transfer's shrink toward 1
+  std::string confidence_weights;                               // "high=1,medium=0.6,low=0.25"
+  std::string explain;                                          // CLASS[:GFX[:REGIME]]
   bool include_parity_fail = false;
   std::string compare_as_of; // YYYY-MM-DD: compare with the priors as of this date
   std::string compare_since; // YYYY-MM-DD: compare with the priors before this date's runs

@@ -2,6 +2,9 @@
 // target_eff per op_class, the headroom bands, attainable speedup, the
 // Amdahl e2e ceiling, and the isolated and e2e noise bands that decide what
 // counts as a win. ingest, calibrate and report all use these.
+// So do the named queries (bound parameters); every other threshold, band
+// edge, cap and shrink strength is here too, and no rule value appears
+// outside src/domain/ (the lint.rules test checks it).
 #pragma once
 
 #include "domain/vocab.hpp"
@@ -26,6 +29,58 @@ inline constexpr double k_e2e_noise_pct = 0.5;
 // Headroom band edges as fractions of target_eff (band_headroom).
 inline constexpr double k_saturated_edge = 0.9;
 inline constexpr double k_moderate_edge = 0.6;
+
+// A head kernel (docs/playbook.md, "Saturated heads"): pct_gpu_time
+// (percent) at least this in its round. The playbook's saturated heads and
+// quadrant, and queries/playbook_saturated_heads.sql (:head_min_pct).
+inline constexpr double k_head_min_pct = 5.0;
+
+// An e2e delta (percent) above this × its Amdahl ceiling is annotated as
+// beyond the ceiling on a playbook line.
+inline constexpr double k_beyond_ceiling_factor = 2.0;
+
+// A launch this short (ms) is timed by dispatch, not by the kernel: its
+// roofline verdict is dispatch-bound (ingest).
+inline constexpr double k_dispatch_bound_t_ms = 0.010;
+
+// The largest isolated speedup (×) ingest believes; one above it (or below
+// its inverse) is refused as implausible.
+inline constexpr double k_max_plausible_speedup = 1000.0;
+
+// A stored roofline_pct (fraction) is feasible in (k_min_feasible_roofline_pct, 1].
+inline constexpr double k_min_feasible_roofline_pct = 0.001;
+
+// calibrate (docs/estimator.md): an achieved efficiency e above this before
+// clamping is infeasible and counts as a contradiction.
+inline constexpr double k_infeasible_e = 1.05;
+
+// calibrate: the default prior strength k of target_eff's shrink toward the
+// parent (`rfdb priors --prior-strength`), in units of observation weight.
+inline constexpr double k_prior_strength = 2.0;
+
+// calibrate: the strength of the e2e transfer ratio's own shrink toward 1,
+// (k + n·m) / (k + n) over n runs (`rfdb priors --transfer-strength`). A
+// separate parameter from k_prior_strength (docs/estimator.md, "Why k = 2"):
+// the transfer's coverage must not depend on target_eff's k.
+inline constexpr double k_transfer_prior_strength = 3.0;
+
+// calibrate: distinct runs a transfer ratio above 1 needs before it is
+// exported as is (below, it is capped at 1.0, the raw Amdahl ceiling).
+inline constexpr int k_transfer_breadth_runs = 5;
+
+// The rules the named queries (queries/*.sql, both dialects) take as bound
+// parameters, by name: the store binds each one a query names, so the SQL
+// holds no threshold. iso_win_min = 1 + k_iso_noise (an isolated speedup is a
+// win above it), e2e_noise_pct = k_e2e_noise_pct, head_min_pct = k_head_min_pct.
+struct RuleParameter {
+  std::string_view name; // without the ':'
+  double value;
+};
+inline constexpr std::array<RuleParameter, 3> k_rule_parameters = {{
+    {"iso_win_min", 1.0 + k_iso_noise},
+    {"e2e_noise_pct", k_e2e_noise_pct},
+    {"head_min_pct", k_head_min_pct},
+}};
 
 // The op_classes that have a seed target_eff, in report order.
 inline constexpr std::array<std::string_view, 4> k_seeded_op_classes = {"gemm", "moe", "elementwise", "attn"};

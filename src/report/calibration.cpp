@@ -81,7 +81,7 @@ std::string transfer_table(const calibrate::PriorsResult& p)
         t.interval ? fmt::format("[{}, {}]", fixed(t.interval->lo, 4), fixed(t.interval->hi, 4)) : "one run";
     const std::string source =
         t.capped ? fmt::format("capped at 1.0 (m {}, fewer than {} runs)",
-                               t.statistic ? fixed(*t.statistic, 4) : "-", calibrate::k_transfer_breadth_runs)
+                               t.statistic ? fixed(*t.statistic, 4) : "-", domain::k_transfer_breadth_runs)
                  : std::string(calibrate::to_string(t.source));
     rows.push_back({md_text(t.op_class), md_text(t.regime), std::to_string(t.n), fixed(t.median_ratio, 4),
                     interval, std::to_string(t.sign_flips), source});
@@ -126,14 +126,20 @@ Blocks misses(const AttemptDigest& d)
       out.push_back(util::join(lines, "\n"));
     }
   };
+  const double band_pct = 100.0 * domain::k_iso_noise;
   block(d.under,
-        "Largest misses where the model under-predicted (an isolated win beyond the predicted "
-        "attainable_speedup \u00d7 1.034):",
-        "No isolated win beat its predicted attainable_speedup beyond the 3.4 % noise band.");
+        fmt::format("Largest misses where the model under-predicted (an isolated win beyond the predicted "
+                    "attainable_speedup \u00d7 {:g}):",
+                    1.0 + domain::k_iso_noise),
+        fmt::format("No isolated win beat its predicted attainable_speedup beyond the {:g} % noise band.",
+                    band_pct));
   block(d.over,
-        "Largest misses where the model over-predicted (an isolated win short of the predicted "
-        "attainable_speedup by more than the 3.4 % noise band):",
-        "No isolated win fell short of its predicted attainable_speedup beyond the 3.4 % noise band.");
+        fmt::format("Largest misses where the model over-predicted (an isolated win short of the predicted "
+                    "attainable_speedup by more than the {:g} % noise band):",
+                    band_pct),
+        fmt::format(
+            "No isolated win fell short of its predicted attainable_speedup beyond the {:g} % noise band.",
+            band_pct));
   return out;
 }
 

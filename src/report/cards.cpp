@@ -1,6 +1,7 @@
 // Learned cards and INDEX.md for `rfdb report --cards` (rules in report/cards.hpp).
 #include "report/cards.hpp"
 
+#include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -155,13 +156,17 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
   out += "generator: rfdb\n---\n\n";
   out += fmt::format("# {} ({})\n\n", md_text(util::truncate_utf8(f.lever, 120)), f.key.text());
   out += fmt::format("- lever: {}\n- apply: {}\n", md_text(f.lever), md_text(apply_text(f)));
-  out +=
-      domain::is(f.key.op_class, domain::ReuseClass::config)
-          ? "- verify: Re-measure the end-to-end throughput delta (noise band 0.5 %) on the target workload "
-            "with the A/B gate, check output parity, and confirm the flag took effect.\n"
-          : "- verify: Re-measure the isolated speedup (noise band 3.4 %) and the end-to-end throughput "
-            "delta (noise band 0.5 %) on the target workload with the A/B gate, and confirm the lever "
-            "engaged.\n";
+  out += fmt::format(
+      fmt::runtime(domain::is(f.key.op_class, domain::ReuseClass::config)
+                       ? "- verify: Re-measure the end-to-end throughput delta (noise band {e2e:g} %) on the "
+                         "target workload "
+                         "with the A/B gate, check output parity, and confirm the flag took effect.\n"
+                       : "- verify: Re-measure the isolated speedup (noise band {iso:g} %) and the "
+                         "end-to-end throughput "
+                         "delta (noise band {e2e:g} %) on the target workload with the A/B gate, and confirm "
+                         "the lever "
+                         "engaged.\n"),
+      fmt::arg("iso", 100.0 * domain::k_iso_noise), fmt::arg("e2e", domain::k_e2e_noise_pct));
   for (const auto& c : card_cautions(f, cautions)) {
     out += fmt::format("- caution: {}\n", c);
   }

@@ -305,7 +305,8 @@ void HeadDigest::add_run(std::span<const HeadVerdict> run_heads)
   for (const HeadVerdict* p : latest) {
     const HeadVerdict& h = *p;
     flagged = flagged || h.is_newest_run;
-    if (!domain::is(h.headroom_class, domain::HeadroomClass::saturated) || h.pct_gpu_time < k_head_min_pct) {
+    if (!domain::is(h.headroom_class, domain::HeadroomClass::saturated) ||
+        h.pct_gpu_time < domain::k_head_min_pct) {
       continue;
     }
     // A disputed head is grouped apart: listed with both figures, never rerouted.

@@ -100,7 +100,7 @@ void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const Attem
     r.lost_speedup = a.validation_speedup;
   }
   const auto c = amdahl_ceiling_pct(a);
-  if (c && a.e2e_delta_pct && *c > 0.0 && *a.e2e_delta_pct > k_beyond_ceiling * *c &&
+  if (c && a.e2e_delta_pct && *c > 0.0 && *a.e2e_delta_pct > domain::k_beyond_ceiling_factor * *c &&
       keep_stronger(r.beyond, key)) {
     r.beyond_e2e = *a.e2e_delta_pct;
     r.beyond_ceiling = *c;

@@ -88,14 +88,14 @@
 namespace rfdb::report {
 
 // The isolated and e2e noise bands are domain::k_iso_noise (s > 1.034 is an
-// isolated win) and domain::k_e2e_noise_pct (0.5 %), domain/roofline.hpp.
+// isolated win) and domain::k_e2e_noise_pct (0.5 %), domain/roofline.hpp;
+// so are the head threshold (domain::k_head_min_pct) and the beyond-ceiling
+// factor (domain::k_beyond_ceiling_factor).
 inline constexpr std::size_t k_line_cap = 40; // What works lines (FORMATS.md §4.3)
 // ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
 // shows the freshest k_shown_cap of them (their cards keep all).
 inline constexpr std::size_t k_shown_cap = 60;
 inline constexpr double k_freshness_days = 365.0; // freshness falls to 0 over this
-inline constexpr double k_head_min_pct = 5.0;     // pct_gpu_time of a head kernel
-inline constexpr double k_beyond_ceiling = 2.0;   // e2e above this × the Amdahl ceiling is annotated
 inline constexpr int k_imported_cap = 2;          // stars of a line without run evidence
 // Section caps: the playbook stays the same size at any history length.
 inline constexpr std::size_t k_routing_rows = 20;      // newest disagreements shown
@@ -171,7 +171,7 @@ struct AttemptRef {
   [[nodiscard]] std::string text() const { return run_id + "#" + attempt_key; }
 };
 
-// An e2e delta more than k_beyond_ceiling × its Amdahl ceiling.
+// An e2e delta more than domain::k_beyond_ceiling_factor × its Amdahl ceiling.
 struct BeyondCeiling {
   AttemptRef ref;
   double e2e_pct = 0.0;

@@ -276,7 +276,7 @@ std::size_t heads(std::span<const store::ReportVerdict> verdicts, const RunInfo&
   std::size_t n = 0;
   for (const auto& v : verdicts) {
     if (v.round.empty() || v.round_order.value_or(0) != latest_round ||
-        v.pct_gpu_time.value_or(0) < k_head_threshold_pct) {
+        v.pct_gpu_time.value_or(0) < domain::k_head_min_pct) {
       continue;
     }
     if (n == out.size()) {

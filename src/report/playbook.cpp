@@ -335,10 +335,11 @@ Blocks saturated_section(const Analysis& a)
       "verdict follows an attempt's prediction precedence (a measured baseline roofline outranks the "
       "analytic one); the newest saturated head per kernel class \u00d7 gfx is shown."};
   if (!a.disputed.empty()) {
-    out.front() +=
-        " A measured head whose own engine disputes the band (headroom_ratio \u2265 1.25 against its "
+    out.front() += fmt::format(
+        " A measured head whose own engine disputes the band (headroom_ratio \u2265 {:g} against its "
         "empirical ceiling, or guidance actionable) is listed under disputed with both figures and "
-        "is not rerouted.";
+        "is not rerouted.",
+        domain::k_disputed_headroom_ratio);
   }
   if (a.saturated.empty() && a.disputed.empty()) {
     out.push_back("No saturated heads yet.");
@@ -400,12 +401,12 @@ Blocks glance_section(const Analysis& a)
   const HeadVerdict& first = a.newest_heads.front();
   Blocks out{fmt::format(
       "Run {} ({}, {}). Each axis is split at its routing threshold: x = roofline_pct / target_eff, "
-      "with the saturated band edge 0.9 at the middle and 1.0 at the right edge; y = pct_gpu_time, with "
-      "the head threshold 5 % at the middle and 50 % or more at the top. Top right: saturated heads, "
+      "with the saturated band edge {:g} at the middle and 1.0 at the right edge; y = pct_gpu_time, with "
+      "the head threshold {:g} % at the middle and 50 % or more at the top. Top right: saturated heads, "
       "reduce bytes; top left: heads with headroom, tune; bottom: low priority. A head without a verdict is "
       "not plotted.",
       md_code(a.newest_run_id), first.run_date.empty() ? "undated" : first.run_date,
-      md_text(domain::gfx_key(first.gfx)))};
+      md_text(domain::gfx_key(first.gfx)), domain::k_saturated_edge, domain::k_head_min_pct)};
   if (std::any_of(a.newest_heads.begin(), a.newest_heads.end(),
                   [](const HeadVerdict& h) { return head_route(h) == k_disputed_route; })) {
     out.front() += " A disputed head (a measured saturated band its own engine disputes) is plotted as "

@@ -1,5 +1,6 @@
 // The quadrant chart of the newest run's heads and the route of a head
 // verdict (declared in report/playbook.hpp).
+#include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "report/playbook.hpp"
 #include "util/text.hpp"
@@ -44,7 +45,6 @@ std::string coordinate(double v)
 // target_eff with the saturated band edge (0.9) at 0.5 and 1.0 at the right
 // edge; y = pct_gpu_time with the head threshold (5 %) at 0.5 and 50 % (or
 // more) at the top.
-constexpr double k_saturated_ratio = 0.9;
 constexpr double k_top_pct = 50.0;
 
 double split_axis(double v, double threshold, double top)
@@ -59,7 +59,7 @@ double split_axis(double v, double threshold, double top)
 
 std::string head_route(const HeadVerdict& h)
 {
-  if (h.pct_gpu_time < k_head_min_pct) {
+  if (h.pct_gpu_time < domain::k_head_min_pct) {
     return "low priority";
   }
   if (domain::is(h.headroom_class, domain::HeadroomClass::saturated)) {
@@ -89,8 +89,8 @@ std::string render_quadrant_chart(const Analysis& a)
       name = fmt::format("{} {}", label, k);
     }
     names.insert(name);
-    const double x = split_axis(*h.roofline_pct / *h.target_eff, k_saturated_ratio, 1.0);
-    const double y = split_axis(h.pct_gpu_time, k_head_min_pct, k_top_pct);
+    const double x = split_axis(*h.roofline_pct / *h.target_eff, domain::k_saturated_edge, 1.0);
+    const double y = split_axis(h.pct_gpu_time, domain::k_head_min_pct, k_top_pct);
     points.push_back(fmt::format("  {}: [{}, {}]", name, coordinate(x), coordinate(y)));
   }
   if (points.empty()) {

@@ -2,6 +2,7 @@
 // report/findings.hpp): one line per finding with its tier, numbers, gate,
 // reason, attempt references and imported label; the cautions, capped.
 #include "domain/knowledge_kind.hpp"
+#include "domain/roofline.hpp"
 #include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -140,12 +141,14 @@ std::string finding_line(const Finding& f)
 
 Blocks what_works_section(const Analysis& a)
 {
-  Blocks out{
-      "Positive measured findings only: a kernel lever shows an isolated win beyond the 3.4 % band and an "
+  Blocks out{fmt::format(
+      "Positive measured findings only: a kernel lever shows an isolated win beyond the {iso:g} % band and "
+      "an "
       "e2e "
-      "result beyond +0.5 % with its A/B gate accepted (or stacked, when the run's Director validation won "
+      "result beyond +{e2e:g} % with its A/B gate accepted (or stacked, when the run's Director validation "
+      "won "
       "and includes it), output parity not failed and engagement not refused; a serving-config lever shows "
-      "its trial kept with e2e beyond +0.5 %. Tiers: \u2605 a single run not verified end to end; "
+      "its trial kept with e2e beyond +{e2e:g} %. Tiers: \u2605 a single run not verified end to end; "
       "\u2605\u2605 one clean run (its own A/B gate accepted an isolated and an e2e win) or \u2265 2 "
       "agreeing "
       "sources; \u2605\u2605\u2605 \u2265 2 independent clean sources or a verified end-to-end win (the "
@@ -154,7 +157,8 @@ Blocks what_works_section(const Analysis& a)
       "confirms it; a lost Director validation caps a lever at \u2605\u2605. Each attempt reference "
       "RUN#ATTEMPT prints in full with `rfdb show RUN --attempt ATTEMPT`. At most 40 lines: the lowest "
       "stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls from 1 to 0 over 365 "
-      "days), \u2605\u2605\u2605 stays."};
+      "days), \u2605\u2605\u2605 stays.",
+      fmt::arg("iso", 100.0 * domain::k_iso_noise), fmt::arg("e2e", domain::k_e2e_noise_pct))};
   if (a.findings.empty()) {
     out.push_back("No positive findings yet.");
   }

@@ -241,6 +241,14 @@ void read_header(std::string_view sql, QueryInfo& info)
   }
 }
 
+// The rule named `param` (domain::k_rule_parameters), or nullptr.
+const domain::RuleParameter* rule_named(std::span<const domain::RuleParameter> rules, std::string_view param)
+{
+  const auto it = std::find_if(rules.begin(), rules.end(),
+                               [&](const domain::RuleParameter& r) { return r.name == param; });
+  return it == rules.end() ? nullptr : &*it;
+}
+
 // True when the SQL accepts :param as NULL ("… :param IS NULL OR …").
 bool accepts_null(std::string_view sql, const std::string& param)
 {
@@ -255,6 +263,12 @@ Result<QueryInfo> describe_query(Database& db, const sql::NamedQuery& q)
   QueryInfo info;
   info.name = std::string(q.name);
   for (const auto& p : st.parameters) {
+    if (rule_named(domain::k_rule_parameters, p) != nullptr) {
+      if (std::find(info.rules.begin(), info.rules.end(), p) == info.rules.end()) {
+        info.rules.push_back(p); // bound by run_named_query from the domain's rules
+      }
+      continue;
+    }
     if (std::find(info.parameters.begin(), info.parameters.end(), p) == info.parameters.end()) {
       info.parameters.push_back(p);
       if (accepts_null(q.sql, p)) {
@@ -346,7 +360,8 @@ Result<std::vector<QueryInfo>> named_queries()
 }
 
 Result<Table> run_named_query(Database& db, const std::string& name,
-                              const std::vector<std::pair<std::string, std::string>>& params)
+                              const std::vector<std::pair<std::string, std::string>>& params,
+                              std::span<const domain::RuleParameter> rules)
 {
   const auto it = std::find_if(sql::k_queries.begin(), sql::k_queries.end(),
                                [&](const sql::NamedQuery& q) { return q.name == name; });
@@ -395,6 +410,14 @@ Result<Table> run_named_query(Database& db, const std::string& name,
       return fail(std::move(prepared).error());
     }
     Statement& s = *prepared;
+    for (const auto& rule : info.rules) {
+      const domain::RuleParameter* r = rule_named(rules, rule);
+      if (r == nullptr) {
+        return fail(make_error(ErrorCode::usage,
+                               fmt::format("{} needs the rule {}, which was not given", name, rule)));
+      }
+      s.bind((":" + rule).c_str(), r->value);
+    }
     for (const auto& [key, value] : params) {
       if (key == "sha256") {
         // Stored as its 32 bytes (migration 0010); given as 64 hex digits.

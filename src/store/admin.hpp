@@ -3,6 +3,7 @@
 // prefixes.
 #pragma once
 
+#include "domain/roofline.hpp"
 #include "store/database.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,11 +95,13 @@ Result<StoredCheck> check_stored_files(Database& db,
 // One query `rfdb query` accepts, described from its file's header comment:
 // the leading `--` lines are the description, a `-- json: a, b` line names
 // the columns holding JSON text; a parameter is optional when the SQL tests
-// `:name IS NULL`.
+// `:name IS NULL`. A parameter named for a rule (domain::k_rule_parameters)
+// is no user parameter: run_named_query binds the rule's value.
 struct QueryInfo {
   std::string name;
   std::string description;
-  std::vector<std::string> parameters; // every named parameter, in order of appearance
+  std::vector<std::string> parameters; // every named user parameter, in order of appearance
+  std::vector<std::string> rules;      // the rule parameters it names, in order of appearance
   std::vector<std::string> optional;   // those the query accepts as NULL (not given)
   std::vector<std::string> json_columns;
   bool read_only = false; // sqlite3_stmt_readonly
@@ -108,12 +112,15 @@ struct QueryInfo {
 Result<std::vector<QueryInfo>> named_queries();
 
 // Run queries/<name>.sql, binding `params` ("name" → value) by name; integers
-// and reals bind as numbers. Errors: usage for an unknown query (the hint
-// lists them), a query that is not read-only, an unknown parameter or a
-// missing required one (the message names it, the hint lists the query's
-// parameters); db on SQL errors.
+// and reals bind as numbers. Each rule parameter the query names (:iso_win_min,
+// :e2e_noise_pct, :head_min_pct) is bound from `rules` (the domain's values
+// unless a caller passes others), so no query holds a threshold. Errors: usage
+// for an unknown query (the hint lists them), a query that is not read-only,
+// an unknown parameter or a missing required one (the message names it, the
+// hint lists the query's parameters); db on SQL errors.
 Result<Table> run_named_query(Database& db, const std::string& name,
-                              const std::vector<std::pair<std::string, std::string>>& params);
+                              const std::vector<std::pair<std::string, std::string>>& params,
+                              std::span<const domain::RuleParameter> rules = domain::k_rule_parameters);
 
 // How many candidates an ambiguous run-id prefix lists.
 inline constexpr std::size_t k_prefix_candidates = 10;

@@ -415,6 +415,38 @@ TEST(DevRunPriors, MatchTheHandComputation)
   EXPECT_EQ(transfer["attn:prefill"].at("attempts"), 1);
 }
 
+// `--transfer-strength` (k_t, default 3) is the transfer's own shrink toward
+// 1 and reaches it; `--prior-strength` (target_eff's k) does not
+// (docs/estimator.md, "Why k = 2"). gemm decode: m 0.4564 over 2 runs.
+TEST(DevRunPriors, TransferStrengthReachesTheTransferAndPriorStrengthDoesNot)
+{
+  TempDir tmp;
+  const auto db = tmp / "rfdb.sqlite";
+  for (const auto& run : k_dev_runs) {
+    ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (dev_runs_dir() / run).string()}).code, 0) << run;
+  }
+  const auto gemm_decode = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--db", db.string(), "priors", "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    for (const auto& t : doc.at("e2e_transfer")) {
+      if (t.at("op_class") == "gemm" && t.at("regime") == "decode") {
+        return t.at("median_ratio").get<double>();
+      }
+    }
+    ADD_FAILURE() << "no gemm decode transfer row";
+    return 0.0;
+  };
+  EXPECT_EQ(gemm_decode({}), 0.7826);                           // (3 + 2·0.4564) / 5
+  EXPECT_EQ(gemm_decode({"--transfer-strength", "3"}), 0.7826); // the default
+  EXPECT_EQ(gemm_decode({"--transfer-strength", "0"}), 0.4564); // m itself
+  EXPECT_EQ(gemm_decode({"--transfer-strength", "8"}), 0.8913); // (8 + 0.9128) / 10
+  EXPECT_EQ(gemm_decode({"--prior-strength", "10"}), 0.7826);   // target_eff's k only
+  EXPECT_NE(run_cli({"--db", db.string(), "priors", "--transfer-strength", "-1"}).code, 0);
+}
+
 // Ingest order, a duplicate-free re-ingest and a fixed --as-of never change
 // the priors or the playbook, byte for byte.
 TEST(DevRunPriors, OrderAndReingestDoNotChangeTheOutput)

@@ -77,6 +77,10 @@ std::vector<std::pair<std::string, CliResult>> outputs(const std::string& db, co
   add("sources", {"query", "sources_list", "--format", "json"});
   add("negatives", {"query", "knowledge_negatives", "--format", "json"});
   add("verdicts", {"query", "verdicts_all", "--format", "json"});
+  // The playbook queries take their rules as bound parameters (domain::k_rule_parameters).
+  add("cautions", {"query", "playbook_cautions", "--format", "json"});
+  add("misses", {"query", "playbook_misses", "--format", "json"});
+  add("saturated heads", {"query", "playbook_saturated_heads", "--format", "json"});
   for (const auto& d : dirs_in(runs_dir())) {
     add("show " + d.filename().string(), {"show", d.filename().string(), "--format", "json"});
   }

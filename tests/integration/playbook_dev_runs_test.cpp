@@ -17,6 +17,9 @@
 #include "support/helpers.hpp"
 #include "support/report_parts.hpp"
 
+#include "domain/roofline.hpp"
+#include "store/admin.hpp"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -310,6 +313,70 @@ TEST_F(DevRunsPlaybook, SaturatedHeadsFollowTheMeasuredBaselineAndTheChartNeedsA
                        "0.900 | unknown | analytic | no verdict |"));
   EXPECT_FALSE(contains(glance, "Cijk_Alik_Bljk_BBS_BH_HA_S_SAV_UserArgs_MT64x64x256_MI16x16x: ["));
   EXPECT_FALSE(contains(glance, "cross_device_reduce_1stage: ["));
+}
+
+// The playbook queries hold no threshold: the store binds the domain's rules
+// (:iso_win_min, :e2e_noise_pct, :head_min_pct) by name, so other values
+// change the rows, and `rfdb query` lists no rule as a user parameter.
+TEST_F(DevRunsPlaybook, TheQueriesTakeTheirRulesAsBoundParameters)
+{
+  auto db = store::Database::open_read_only(s_db.string());
+  ASSERT_TRUE(db) << db.error().describe();
+  const auto column = [](const store::Table& t, const std::string& name) {
+    const auto c =
+        static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), name) - t.columns.begin());
+    std::multiset<std::string> values;
+    for (const auto& row : t.rows) {
+      values.insert(row.at(c).value_or("NULL"));
+    }
+    return values;
+  };
+  auto rules = domain::k_rule_parameters;
+  const auto with = [&](std::string_view name, double value) {
+    auto changed = domain::k_rule_parameters;
+    for (auto& r : changed) {
+      r.value = r.name == name ? value : r.value;
+    }
+    return changed;
+  };
+  auto heads = store::run_named_query(*db, "playbook_saturated_heads", {}, rules);
+  ASSERT_TRUE(heads) << heads.error().describe();
+  EXPECT_EQ(heads->rows.size(), 2u);
+  // _fwd_kernel and fused_moe_kernel hold less than 90 % of their rounds.
+  auto none = store::run_named_query(*db, "playbook_saturated_heads", {}, with("head_min_pct", 90.0));
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->rows.empty());
+  auto cautions = store::run_named_query(*db, "playbook_cautions", {});
+  ASSERT_TRUE(cautions) << cautions.error().describe();
+  const auto kinds = column(*cautions, "caution");
+  EXPECT_EQ(kinds.count("no_transfer"), 2u);
+  // A 10 % e2e noise band: D8's launcher (+0.19 %) and D6's swap route
+  // (+0.41 %) stay no_transfer, and the wins beyond +0.5 % join them.
+  auto wide = store::run_named_query(*db, "playbook_cautions", {}, with("e2e_noise_pct", 10.0));
+  ASSERT_TRUE(wide);
+  EXPECT_GT(column(*wide, "caution").count("no_transfer"), 2u);
+  // No isolated win beyond 100×: no caution that needs one.
+  auto high = store::run_named_query(*db, "playbook_cautions", {}, with("iso_win_min", 100.0));
+  ASSERT_TRUE(high);
+  const auto high_kinds = column(*high, "caution");
+  EXPECT_EQ(high_kinds.count("no_transfer") + high_kinds.count("e2e_loss") +
+                high_kinds.count("model_contradiction"),
+            0u);
+  EXPECT_EQ(high_kinds.count("parity_failure"), kinds.count("parity_failure"));
+  auto misses = store::run_named_query(*db, "playbook_misses", {}, with("iso_win_min", 100.0));
+  ASSERT_TRUE(misses);
+  EXPECT_TRUE(misses->rows.empty());
+  // Not a user parameter: listed nowhere, refused when given.
+  auto queries = store::named_queries();
+  ASSERT_TRUE(queries);
+  for (const auto& q : *queries) {
+    for (const auto& r : domain::k_rule_parameters) {
+      EXPECT_EQ(std::count(q.parameters.begin(), q.parameters.end(), std::string(r.name)), 0) << q.name;
+    }
+  }
+  const auto given = run_cli({"--db", s_db.string(), "query", "playbook_cautions", "-p", "iso_win_min=2"});
+  EXPECT_NE(given.code, 0);
+  EXPECT_NE(given.err.find("has no parameter 'iso_win_min'"), std::string::npos) << given.err;
 }
 
 // The "N more: `rfdb query …`" lines name queries that list everything the

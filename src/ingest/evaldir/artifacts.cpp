@@ -3,6 +3,7 @@
 #include "ingest/evaldir/artifacts.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/roofline.hpp"
 #include "ingest/evaldir/common.hpp"
 #include "util/time.hpp"
 
@@ -129,10 +130,10 @@ Result<std::optional<double>> get_speedup(const json& obj, std::string_view key,
   }
   // No lever moves a kernel by three orders of magnitude: such a value is a
   // unit or harness error and would dominate every calibration it entered.
-  if (s && (*s > k_max_plausible_speedup || *s < 1.0 / k_max_plausible_speedup)) {
+  if (s && (*s > domain::k_max_plausible_speedup || *s < 1.0 / domain::k_max_plausible_speedup)) {
     return invalid(fmt::format("{}: {} {} is implausible (outside 1/{:.0f}–{:.0f}× over baseline)",
                                child_pointer(pointer, key), key, describe_value(obj.at(key)),
-                               k_max_plausible_speedup, k_max_plausible_speedup));
+                               domain::k_max_plausible_speedup, domain::k_max_plausible_speedup));
   }
   return s;
 }
@@ -151,8 +152,7 @@ Result<std::optional<double>> get_non_negative(const json& obj, std::string_view
 
 bool infeasible_roofline_pct(double raw)
 {
-  constexpr double k_min_feasible = 0.001;
-  return !(raw > k_min_feasible && raw <= 1.0);
+  return !(raw > domain::k_min_feasible_roofline_pct && raw <= 1.0);
 }
 
 std::vector<std::string_view> path_components(std::string_view rel_path)

@@ -17,9 +17,6 @@ namespace rfdb::ingest::detail {
 // The JSON pointer of a document's root (""), the parent of every field pointer.
 inline const std::string k_root;
 
-// Speedups beyond this factor (either way) are rejected as implausible.
-inline constexpr double k_max_plausible_speedup = 1000.0;
-
 // map_error adaptor: prepend `rel_path` as the error's outermost context.
 inline auto add_file(std::string_view rel_path)
 {

@@ -19,8 +19,6 @@ using detail::require_object;
 
 namespace {
 
-// DESIGN.md §1: a launch this short (ms) is timed by dispatch, not the kernel.
-constexpr double k_dispatch_t_ms = 0.010;
 // Canonical value of closed-set field `key` of `entry`; an out-of-set raw
 // value warns with the file, pointer and raw text. Missing → "unknown".
 template <typename Normalizer>
@@ -111,7 +109,7 @@ Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& 
   std::optional<std::string> note;
   RFDB_TRY_ASSIGN(note, get_string(e, "note", ptr));
   const bool note_says = note && util::lower_ascii(*note).find("dispatch") != std::string::npos;
-  v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= k_dispatch_t_ms &&
+  v.dispatch_bound = note_says || (v.t_ms && *v.t_ms <= domain::k_dispatch_bound_t_ms &&
                                    domain::is(v.bound_type, domain::BoundType::latency));
   RFDB_TRY_ASSIGN(v.headroom_class, closed_value(e, "headroom_class", ptr, domain::normalize_headroom_class,
                                                  v.headroom_class_raw, rel_path, warnings));

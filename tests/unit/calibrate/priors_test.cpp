@@ -884,7 +884,7 @@ TEST(E2eTransfer, RatioAboveOneNeedsFiveRuns)
   EXPECT_TRUE(compute(two).e2e_transfer.at(0).capped);
   two.push_back(transfer(20, 2.0, 15.0, "decode", "2025-05-05"));
   const TransferRow broad = compute(two).e2e_transfer.at(0);
-  EXPECT_EQ(broad.n, k_transfer_breadth_runs);
+  EXPECT_EQ(broad.n, domain::k_transfer_breadth_runs);
   EXPECT_FALSE(broad.capped);
   EXPECT_NEAR(broad.median_ratio, 10.5 / 8.0, 1e-12);
   // A ratio below 1 is never capped, whatever the breadth.
@@ -893,6 +893,30 @@ TEST(E2eTransfer, RatioAboveOneNeedsFiveRuns)
                                 .e2e_transfer.at(0);
   EXPECT_FALSE(below.capped);
   EXPECT_NEAR(below.median_ratio, (3.0 + 2 * 0.5) / 5.0, 1e-12);
+}
+
+// The transfer's shrink toward 1 has its own strength k_t (transfer_strength,
+// `--transfer-strength`, default 3): it moves the ratio, while prior_strength
+// (target_eff's k) does not reach the transfer (docs/estimator.md, "Why k = 2").
+TEST(E2eTransfer, TransferStrengthShrinksTheRatioAndPriorStrengthDoesNot)
+{
+  // Two runs at x = 0.5 (d 5 of c 10): m 0.5.
+  const std::vector<Observation> in = {transfer(20, 2.0, 5.0, "decode", "2025-05-01"),
+                                       transfer(20, 2.0, 5.0, "decode", "2025-05-02")};
+  EXPECT_DOUBLE_EQ(PriorsParams{}.transfer_strength, 3.0);
+  EXPECT_NEAR(compute(in).e2e_transfer.at(0).median_ratio, (3.0 + 2 * 0.5) / 5.0, 1e-12); // 0.8
+  PriorsParams weak;
+  weak.transfer_strength = 0.0; // no shrink: m itself
+  EXPECT_NEAR(compute(in, weak).e2e_transfer.at(0).median_ratio, 0.5, 1e-12);
+  PriorsParams strong;
+  strong.transfer_strength = 8.0;
+  EXPECT_NEAR(compute(in, strong).e2e_transfer.at(0).median_ratio, (8.0 + 2 * 0.5) / 10.0, 1e-12); // 0.9
+  PriorsParams k;
+  k.prior_strength = 10.0;
+  EXPECT_NEAR(compute(in, k).e2e_transfer.at(0).median_ratio, 0.8, 1e-12);
+  PriorsParams bad;
+  bad.transfer_strength = -1.0;
+  EXPECT_FALSE(compute_priors(in, bad).has_value());
 }
 
 TEST(E2eTransfer, TwoRunSnapshotJsonSaysCapped)
