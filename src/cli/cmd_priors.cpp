@@ -116,7 +116,7 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
     if (!evidence) {
       return fail(evidence.error());
     }
-    const auto attempts = calibrate::observations_from(evidence->attempts);
+    const auto attempts = calibrate::observations_from(*evidence);
     auto explanation = calibrate::explain_priors(attempts, *params, *key);
     if (!explanation) {
       return fail(explanation.error());

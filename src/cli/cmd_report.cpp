@@ -195,8 +195,7 @@ constexpr std::int64_t k_attempt_ids_per_range = 4096;
 
 // Read the ranges this thread takes from `ranges` out of `db` into `add`.
 Result<void> fold_attempt_ranges(store::Database& db, const store::EvidenceFilter& filter,
-                                 AttemptRanges& ranges,
-                                 const std::function<void(store::ReportAttempt&&)>& add)
+                                 AttemptRanges& ranges, const std::function<void(store::Attempt&&)>& add)
 {
   while (const auto range = ranges.next()) {
     RFDB_TRY(store::read_report_attempts(db, filter, *range, add));
@@ -304,7 +303,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     store::ReportEvidenceSink sink;
     sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
     sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
-    const std::function<void(store::ReportAttempt &&)> add_attempt = [&](store::ReportAttempt&& a) {
+    const std::function<void(store::Attempt &&)> add_attempt = [&](store::Attempt&& a) {
       builder.add_attempt(std::move(a));
     };
     RFDB_TRY(store::read_report_evidence(*db, filter, sink, store::ReportRows::runs));
@@ -321,7 +320,7 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
       folding = std::async(std::launch::async, [&]() -> Result<void> {
         RFDB_TRY(report::fold_report_verdicts(*verdicts_db, filter, fold));
         return fold_attempt_ranges(*verdicts_db, filter, ranges,
-                                   [&](store::ReportAttempt&& a) { helped.add(std::move(a)); });
+                                   [&](store::Attempt&& a) { helped.add(std::move(a)); });
       });
     } else {
       RFDB_TRY(report::fold_report_verdicts(*db, filter, fold));

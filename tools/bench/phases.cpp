@@ -221,7 +221,7 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   }
   // observations_from is part of both priors timings (each command maps once).
   const Stopwatch map_watch;
-  const auto obs = calibrate::observations_from(evidence->attempts);
+  const auto obs = calibrate::observations_from(*evidence);
   const double map_s = map_watch.elapsed().wall;
   calibrate::PriorsResult by_class, by_gfx;
   RFDB_TRY_ASSIGN(by_class, timed_priors(obs, calibrate::PriorsLevel::op_class, s.class_s));
@@ -238,7 +238,7 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   report::ReportInputBuilder builder(as_of, std::nullopt, std::nullopt, false);
   store::ReportEvidenceSink sink;
   sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
-  sink.attempt = [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); };
+  sink.attempt = [&](store::Attempt&& a) { builder.add_attempt(std::move(a)); };
   sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
   RFDB_TRY(store::read_report_evidence(*db, store::EvidenceFilter{}, sink, store::ReportRows::runs));
   report::VerdictFold fold = builder.fold_verdicts();
