@@ -97,9 +97,6 @@ void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& 
   j["parity_kind"] = json_or_null(a.parity_kind);
   j["reason"] = json_or_null(a.reason);
   j["reject_reason"] = json_or_null(a.reject_reason);
-  if (a.stack) {
-    j["stack"] = *a.stack;
-  }
   j["deployed"] = a.deployed;
   j["post_measured"] = a.post_measured;
   j["post_efficiency"] = json_or_null(a.post_efficiency);

@@ -193,7 +193,6 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   a.apply_flags = flags;
   RFDB_TRY_ASSIGN(a.accepted_overlay, get_string(doc, "accepted_overlay", k_root));
   RFDB_TRY_ASSIGN(a.target_callable, get_string(doc, "target_callable", k_root));
-  RFDB_TRY_ASSIGN(a.stack, get_string(doc, "stack", k_root));
   a.reject_reason = reject_word(a.reason);
   a.origin = "integrate";
   a.json_pointer = k_root;

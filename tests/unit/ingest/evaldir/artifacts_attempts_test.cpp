@@ -62,16 +62,6 @@ TEST(ParseIntegrateResult, ParsesTheCanonicalMoeAttempt)
   EXPECT_TRUE(warnings.empty());
 }
 
-TEST(ParseIntegrateResult, ReadsTheStack)
-{
-  std::vector<Warning> warnings;
-  auto doc = doc_of(k_integrate);
-  doc["stack"] = "vllm";
-  const auto r = parse_integrate_result(doc, k_integrate_path, warnings);
-  ASSERT_TRUE(r) << r.error().describe();
-  EXPECT_EQ(r->front().stack, "vllm");
-}
-
 TEST(ParseIntegrateResult, AMisspelledMeasuredKeyIsWarnedNotGuessed)
 {
   std::vector<Warning> warnings;
