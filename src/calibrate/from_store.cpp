@@ -66,26 +66,32 @@ Result<ObservationTable> load_observations(store::Database& db, const store::Evi
   return table;
 }
 
-std::vector<Observation> observations_from(const std::vector<store::EvidenceAttempt>& attempts)
+std::vector<Observation> observations_from(const store::Evidence& evidence)
 {
+  std::map<std::string_view, const store::RunSummary*> runs;
+  for (const auto& r : evidence.runs) {
+    runs.emplace(r.run_id, &r);
+  }
   std::vector<Observation> out;
-  out.reserve(attempts.size());
-  for (const auto& a : attempts) {
+  out.reserve(evidence.attempts.size());
+  for (const auto& a : evidence.attempts) {
+    const auto run = runs.find(a.run_id);
+    const store::RunSummary* r = run == runs.end() ? nullptr : run->second;
     Observation o;
     o.run_id = a.run_id;
-    o.run_date = a.run_date;
-    o.round = a.round;
+    o.run_date = r != nullptr ? r->run_date.value_or("") : "";
+    o.round = a.round.value_or("");
     o.short_name = a.short_name;
     o.lever = a.lever;
     o.op_class = a.op_class;
-    o.gfx = gfx_key(a.gfx);
-    o.regime = regime_key(a.regime);
+    o.gfx = gfx_key(r != nullptr ? r->gfx.value_or("") : "");
+    o.regime = regime_key(a.regime.value_or(""));
     o.isolated_speedup = a.isolated_speedup;
     o.e2e_delta_pct = a.e2e_delta_pct;
     o.prediction = a.prediction;
     o.post_efficiency = a.post_efficiency;
-    o.output_parity = a.output_parity;
-    o.reject_reason = a.reject_reason;
+    o.output_parity = a.output_parity.value_or("");
+    o.reject_reason = a.reject_reason.value_or("");
     out.push_back(std::move(o));
   }
   return out;
@@ -119,7 +125,7 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
 {
   store::Evidence evidence;
   RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
-  const auto attempts = observations_from(evidence.attempts);
+  const auto attempts = observations_from(evidence);
   StoredKeyExplanation out;
   RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, params, key));
   RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));

@@ -12,12 +12,15 @@
 
 namespace rfdb::calibrate {
 
-std::vector<Observation> observations_from(const std::vector<store::EvidenceAttempt>& attempts);
+// The calibration view of every attempt of `evidence` (in its order), with its
+// run's date and GPU from evidence.runs: the one place a store::Attempt becomes
+// an Observation.
+std::vector<Observation> observations_from(const store::Evidence& evidence);
 
 // The estimator's rows of every non-retracted run inside `filter`, read from
 // the materialized observations table into a compact table, with gfx and
 // regime grouped as observations_from groups them: compute_priors_from_table on it gives
-// what it gives on observations_from(load_evidence(…).attempts). Errors: db.
+// what it gives on observations_from(load_evidence(…)). Errors: db.
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter);
 
 // The priors of the evidence inside `filter` (`rfdb priors`): load_observations, then

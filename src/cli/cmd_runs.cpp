@@ -124,7 +124,7 @@ ordered_json show_json(const store::RunDetail& r)
                        {"source", json_or_null(p.source_kind)},
                        {"stage", json_or_null(p.stage)},
                        {"bound_type", json_or_null(p.bound_type)}}},
-                     {"attempt", a.key},
+                     {"attempt", a.attempt_key},
                      {"kind", a.kind},
                      {"candidate", json_or_null(a.candidate)},
                      {"candidate_short_name", json_or_null(a.candidate_short_name)},

@@ -30,12 +30,12 @@ ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& 
                      {"superseded", s.superseded}});
   }
   ordered_json j{
-      {"ref", run.run_id + "#" + a.key},
+      {"ref", run.run_id + "#" + a.attempt_key},
       {"run_id", run.run_id},
       {"run_date", json_or_null(run.run_date)},
       {"model", json_or_null(run.model)},
       {"gfx", json_or_null(run.gfx)},
-      {"attempt", a.key},
+      {"attempt", a.attempt_key},
       {"kind", a.kind},
       {"short_name", a.short_name},
       {"candidate", json_or_null(a.candidate)},
@@ -109,11 +109,11 @@ Result<int> show_attempt(store::Database& db, const store::RunDetail& run, const
                          const std::string& format, Context& ctx)
 {
   const auto it = std::find_if(run.attempts.begin(), run.attempts.end(),
-                               [&](const store::AttemptRow& a) { return a.key == key; });
+                               [&](const store::AttemptRow& a) { return a.attempt_key == key; });
   if (it == run.attempts.end()) {
     std::vector<std::string> keys;
     for (const auto& a : run.attempts) {
-      keys.push_back(a.key);
+      keys.push_back(a.attempt_key);
     }
     return fail(make_error(ErrorCode::not_found, fmt::format("run {} has no attempt '{}'", run.run_id, key))
                     .with_hint(keys.empty() ? "the run has no attempts"

@@ -328,46 +328,28 @@ Result<void> check_copy(Prepared& p, const DerivedRun& derived, const IngestRequ
                                          copy->run_id, derived.run.run_id)));
 }
 
-// The attempts rows of a derived run: the measured candidate with what
-// references added, its prediction snapshot and its citations.
-std::vector<store::NewAttempt> attempt_rows(const std::vector<DerivedAttempt>& attempts)
+// The attempts rows of a derived run: the measured candidate's record (every
+// store::Attempt member its file stated) with what references added, its
+// prediction snapshot and its citations.
+std::vector<store::Attempt> attempt_rows(const std::vector<DerivedAttempt>& attempts)
 {
-  std::vector<store::NewAttempt> out;
+  std::vector<store::Attempt> out;
   out.reserve(attempts.size());
   for (const auto& d : attempts) {
-    const AttemptRecord& a = d.record;
-    store::NewAttempt n;
+    store::Attempt n = static_cast<const store::Attempt&>(d.record);
     n.attempt_key = d.key;
-    n.short_name = a.short_name;
-    n.candidate = a.candidate;
     n.kind = d.kind;
     n.candidate_short_name = d.candidate_short_name;
     n.task = d.task;
     n.measured = d.measured;
     n.deployed = d.deployed;
     n.post_measured = d.post_measured;
-    n.reject_reason = a.reject_reason;
     n.validation_class = d.validation_class;
     n.validation_speedup = d.validation_speedup;
-    n.lever = a.lever;
-    n.lever_kind = a.lever_kind;
-    n.backend = a.backend;
-    n.winner_kind = a.winner_kind;
-    n.op_class = a.op_class;
-    n.regime = a.regime;
-    n.isolated_speedup = a.isolated_speedup;
-    n.e2e_delta_pct = a.e2e_delta_pct;
-    n.gate = a.gate;
-    n.verdict = a.verdict;
-    n.verdict_raw = a.verdict_raw;
-    n.output_parity = a.output_parity;
-    n.parity_kind = a.parity_kind;
-    n.reason = a.reason;
-    n.round = a.round;
     n.prediction = d.prediction;
     n.prediction_verdict = d.prediction_verdict;
     n.post_efficiency = d.post_efficiency;
-    n.sources = d.sources;
+    n.citations = d.sources;
     out.push_back(std::move(n));
   }
   return out;

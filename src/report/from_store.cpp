@@ -27,9 +27,20 @@ std::optional<int> to_int(const std::optional<std::int64_t>& v)
   return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
 }
 
-// `a` as an AttemptInfo in `x`: strings are swapped, so each keeps the
-// other's buffer for its next row.
-void attempt_info(store::ReportAttempt& a, const RunInfo& run, std::uint32_t run_index, AttemptInfo& x)
+// `out` takes the text of `in` by swap ("" for NULL), so each keeps the
+// other's buffer for the next row.
+void take(std::string& out, std::optional<std::string>& in)
+{
+  if (in) {
+    std::swap(out, *in);
+  } else {
+    out.clear();
+  }
+}
+
+// `a` as an AttemptInfo in `x` (the report's view of a store::Attempt):
+// strings are swapped, so each keeps the other's buffer for its next row.
+void attempt_info(store::Attempt& a, const RunInfo& run, std::uint32_t run_index, AttemptInfo& x)
 {
   using std::swap;
   swap(x.run_id, a.run_id);
@@ -42,13 +53,13 @@ void attempt_info(store::ReportAttempt& a, const RunInfo& run, std::uint32_t run
   x.conc = run.conc;
   swap(x.short_name, a.short_name);
   swap(x.op_class, a.op_class);
-  swap(x.regime, a.regime);
+  take(x.regime, a.regime);
   swap(x.lever, a.lever);
   swap(x.lever_kind, a.lever_kind);
-  swap(x.backend, a.backend);
+  take(x.backend, a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
-  swap(x.gate, a.gate);
+  take(x.gate, a.gate);
   swap(x.verdict, a.verdict);
   swap(x.run_validation_class, a.validation_class);
   x.validation_speedup = a.validation_speedup;
@@ -60,9 +71,9 @@ void attempt_info(store::ReportAttempt& a, const RunInfo& run, std::uint32_t run
   }
   x.measured = a.measured;
   x.deployed = a.deployed;
-  swap(x.output_parity, a.output_parity);
-  swap(x.reason, a.reason);
-  swap(x.reject_reason, a.reject_reason);
+  take(x.output_parity, a.output_parity);
+  take(x.reason, a.reason);
+  take(x.reject_reason, a.reject_reason);
   swap(x.prediction, a.prediction);
 }
 
@@ -216,7 +227,7 @@ const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view 
 }
 
 // True for an attempt that reduces bytes (fusion or lower precision).
-bool reduces_bytes(const store::ReportAttempt& a)
+bool reduces_bytes(const store::Attempt& a)
 {
   return domain::is(a.lever_kind, domain::LeverKind::fusion) ||
          domain::is(a.lever_kind, domain::LeverKind::precision);
@@ -424,7 +435,7 @@ AttemptFold::AttemptFold(AttemptFold&&) noexcept = default;
 AttemptFold& AttemptFold::operator=(AttemptFold&&) noexcept = default;
 AttemptFold::~AttemptFold() = default;
 
-void AttemptFold::add(store::ReportAttempt&& a)
+void AttemptFold::add(store::Attempt&& a)
 {
   if (m_last_run == nullptr || m_last_run->run_id != a.run_id) {
     m_last_run = m_builder->find_run(a.run_id, m_last_run);
@@ -463,7 +474,7 @@ AttemptFold ReportInputBuilder::fold_attempts()
   return AttemptFold(*this, new_attempt_digest());
 }
 
-void ReportInputBuilder::add_attempt(store::ReportAttempt&& a)
+void ReportInputBuilder::add_attempt(store::Attempt&& a)
 {
   start();
   m_attempts->add(std::move(a));

@@ -93,7 +93,7 @@ public:
 
   // One attempt, in any order; one whose run was not added is out of the
   // filter. Its strings may be swapped out (buffers handed back).
-  void add(store::ReportAttempt&& attempt);
+  void add(store::Attempt&& attempt);
 
 private:
   friend class ReportInputBuilder;
@@ -142,7 +142,7 @@ public:
   // builder must outlive them.
   [[nodiscard]] VerdictFold fold_verdicts();
   // Attempts in any order.
-  void add_attempt(store::ReportAttempt&& attempt);
+  void add_attempt(store::Attempt&& attempt);
   // An empty fold of other attempts into a digest of its own, once every
   // run is added; the builder must outlive it. Folds fed at the same time
   // on several threads, each a part of the attempts (none twice), are

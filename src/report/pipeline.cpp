@@ -134,7 +134,7 @@ constexpr int k_page_cache_kib = 512;
 // Read the ranges this thread takes from `ranges` out of `db` into `add`.
 Result<void> fold_attempt_ranges(store::Database& db, const store::EvidenceFilter& filter,
                                  AttemptRanges& ranges,
-                                 const std::function<void(store::ReportAttempt&&)>& add)
+                                 const std::function<void(store::Attempt&&)>& add)
 {
   while (const auto range = ranges.next()) {
     RFDB_TRY(store::read_report_attempts(db, filter, *range, add));
@@ -228,7 +228,7 @@ Result<ReportInput> read_input(store::Database& db, Helpers& helpers, const Repo
   store::ReportEvidenceSink sink;
   sink.run = [&](store::RunSummary&& r) { builder.add_run(std::move(r)); };
   sink.finding = [&](store::ReportFinding&& f) { builder.add_finding(f); };
-  const std::function<void(store::ReportAttempt &&)> add_attempt = [&](store::ReportAttempt&& a) {
+  const std::function<void(store::Attempt &&)> add_attempt = [&](store::Attempt&& a) {
     builder.add_attempt(std::move(a));
   };
   RFDB_TRY(store::read_report_evidence(db, filter, sink, store::ReportRows::runs));
@@ -245,7 +245,7 @@ Result<ReportInput> read_input(store::Database& db, Helpers& helpers, const Repo
     folding = std::async(std::launch::async, [&]() -> Result<void> {
       RFDB_TRY(fold_report_verdicts(*helpers.verdicts_db, filter, fold));
       return fold_attempt_ranges(*helpers.verdicts_db, filter, ranges,
-                                 [&](store::ReportAttempt&& a) { helped.add(std::move(a)); });
+                                 [&](store::Attempt&& a) { helped.add(std::move(a)); });
     });
   } else {
     RFDB_TRY(fold_report_verdicts(db, filter, fold));

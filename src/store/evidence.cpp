@@ -54,41 +54,9 @@ Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
   Statement& s = *prepared;
   bind_filter(s, f, true);
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
-    EvidenceAttempt a;
-    a.run_id = row.get_text("run_id");
-    a.run_date = text_or_empty(row, "run_date");
-    a.gfx = text_or_empty(row, "gfx");
-    a.model = text_or_empty(row, "model");
-    a.isl = row.get_opt_int("isl");
-    a.osl = row.get_opt_int("osl");
-    a.conc = row.get_opt_int("conc");
-    a.validation_class = row.get_text("validation_class");
-    a.round = text_or_empty(row, "round");
-    a.short_name = row.get_text("short_name");
-    a.op_class = row.get_text("op_class");
-    a.regime = text_or_empty(row, "regime");
-    a.lever = row.get_text("lever");
-    a.lever_kind = row.get_text("lever_kind");
-    a.backend = text_or_empty(row, "backend");
-    a.isolated_speedup = row.get_opt_double("isolated_speedup");
-    a.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
-    a.gate = text_or_empty(row, "gate");
-    a.verdict = row.get_text("verdict");
-    a.prediction.roofline_pct = row.get_opt_double("pred_roofline_pct");
-    a.prediction.target_eff = row.get_opt_double("pred_target_eff");
-    a.prediction.attainable_speedup = row.get_opt_double("pred_attainable_speedup");
-    a.prediction.expected_e2e_gain_pct = row.get_opt_double("pred_expected_e2e_gain_pct");
-    a.prediction.headroom_class = row.get_opt_text("pred_headroom_class");
-    a.prediction.confidence = row.get_opt_text("pred_confidence");
-    if (auto v = row.get_opt_int("pred_suspect")) {
-      a.prediction.suspect = *v != 0;
-    }
-    a.prediction.pct_gpu_time = row.get_opt_double("pred_pct_gpu_time");
-    a.prediction.source_kind = row.get_opt_text("pred_source_kind");
-    a.post_efficiency = row.get_opt_double("post_efficiency");
+    Attempt a;
+    read_attempt(row, AttemptReader::calibrate, a);
     a.prediction.dispatch_bound = row.get_opt_int("dispatch_bound").value_or(0) != 0;
-    a.output_parity = text_or_empty(row, "output_parity");
-    a.reject_reason = text_or_empty(row, "reject_reason");
     ev.attempts.push_back(std::move(a));
   }));
   return {};

@@ -5,6 +5,7 @@
 
 #include "domain/observation_row.hpp"
 #include "domain/prediction.hpp"
+#include "store/attempt.hpp"
 #include "store/database.hpp"
 #include "store/runs.hpp"
 
@@ -18,18 +19,6 @@ namespace rfdb::store {
 struct EvidenceFilter {
   std::optional<std::string> since; // YYYY-MM-DD: runs on or after
   std::optional<std::string> gfx;   // only this GPU
-};
-
-struct EvidenceAttempt {
-  std::string run_id, run_date, gfx, model, validation_class;
-  std::optional<std::int64_t> isl, osl, conc;
-  std::string round, short_name, op_class, regime, lever, lever_kind, backend;
-  std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
-  std::string gate, verdict;
-  domain::Prediction prediction;         // source_kind, stage, bound_type and round are not read
-  std::optional<double> post_efficiency; // fraction
-  std::string output_parity,
-      reject_reason; // pass | fail | n/a | ""; parity_regression, no_engagement, … | ""
 };
 
 struct EvidenceVerdict {
@@ -53,7 +42,10 @@ struct EvidenceFinding {
 
 struct Evidence {
   std::vector<RunSummary> runs; // non-retracted, filtered
-  std::vector<EvidenceAttempt> attempts;
+  // Of those runs, in (run_date, run_id, attempt_key) order: the members
+  // calibration reads (store/attempt_fields.def, C) and the predicting
+  // verdict's dispatch_bound; their run's date and GPU are its `runs` row's.
+  std::vector<Attempt> attempts;
   std::vector<EvidenceVerdict> verdicts;
   std::vector<EvidenceFinding> findings;
 };

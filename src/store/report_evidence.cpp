@@ -3,8 +3,6 @@
 
 #include "rfdb_sql.hpp"
 
-#include "store/case_mix.hpp"
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -21,6 +19,7 @@ namespace {
 class Row {
 public:
   explicit Row(const Statement& s) : m_s(s) {}
+  [[nodiscard]] const Statement& statement() const { return m_s; }
   [[nodiscard]] std::string text(const char* col) const
   {
     const int i = at(col);
@@ -122,42 +121,6 @@ RunSummary read_run(const Row& r)
   x.conc = r.integer("conc");
   x.validation_class = r.text("validation_class");
   return x;
-}
-
-// Every field of `a` from the row; its strings keep their buffers.
-void read_attempt(const Row& r, ReportAttempt& a)
-{
-  r.text_into("run_id", a.run_id);
-  r.text_into("attempt_key", a.attempt_key);
-  r.text_into("kind", a.kind);
-  r.text_into("short_name", a.short_name);
-  r.text_into("op_class", a.op_class);
-  r.text_into("regime", a.regime);
-  r.text_into("lever", a.lever);
-  r.text_into("lever_kind", a.lever_kind);
-  r.text_into("backend", a.backend);
-  a.isolated_speedup = r.num("isolated_speedup");
-  a.e2e_delta_pct = r.num("e2e_delta_pct");
-  r.text_into("gate", a.gate);
-  r.text_into("verdict", a.verdict);
-  a.measured = r.flag("measured");
-  a.deployed = r.flag("deployed");
-  r.text_into("output_parity", a.output_parity);
-  r.text_into("reason", a.reason);
-  r.text_into("reject_reason", a.reject_reason);
-  r.text_into("validation_class", a.validation_class);
-  a.validation_speedup = r.num("validation_speedup");
-  a.prediction.roofline_pct = r.num("pred_roofline_pct");
-  a.prediction.target_eff = r.num("pred_target_eff");
-  a.prediction.attainable_speedup = r.num("pred_attainable_speedup");
-  r.opt_text_into("pred_headroom_class", a.prediction.headroom_class);
-  const auto suspect = r.integer("pred_suspect");
-  a.prediction.suspect = suspect ? std::optional<bool>(*suspect != 0) : std::nullopt;
-  a.prediction.pct_gpu_time = r.num("pred_pct_gpu_time");
-  // NULL on all but multi-case measured predictions: no parse for those.
-  r.text_into("pred_case_mix", a.case_mix_text);
-  a.prediction.case_mix =
-      a.case_mix_text.empty() ? std::vector<domain::CaseShare>{} : parse_case_mix(a.case_mix_text);
 }
 
 // Every field of `v` from the row; its strings keep their buffers.
@@ -282,15 +245,15 @@ Result<AttemptIdRange> attempt_id_bounds(Database& db)
 }
 
 Result<void> read_report_attempts(Database& db, const EvidenceFilter& filter, AttemptIdRange range,
-                                  const std::function<void(ReportAttempt&&)>& sink)
+                                  const std::function<void(Attempt&&)>& sink)
 {
   // One object for every row: the sink may take its strings by swap and
   // hand back buffers the next row reuses.
-  ReportAttempt attempt;
+  Attempt attempt;
   return read_rows(
       db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
       [&](const Row& r) {
-        read_attempt(r, attempt);
+        read_attempt(r.statement(), AttemptReader::report, attempt);
         sink(std::move(attempt));
       },
       Order::as_written, &range);

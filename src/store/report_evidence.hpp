@@ -6,6 +6,7 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "store/attempt.hpp"
 #include "store/database.hpp"
 #include "store/evidence.hpp"
 #include "store/runs.hpp"
@@ -17,23 +18,6 @@
 #include <vector>
 
 namespace rfdb::store {
-
-// An attempt's own facts; its run's (date, gfx, model, workload) are those
-// of its run row.
-// Only the columns the playbook reads.
-struct ReportAttempt {
-  std::string run_id;
-  std::string attempt_key, kind, short_name, op_class, regime, lever, lever_kind, backend;
-  std::optional<double> isolated_speedup, e2e_delta_pct; // × / percent
-  std::string gate, verdict;
-  bool measured = false, deployed = false;
-  std::string output_parity, reason, reject_reason;
-  std::string validation_class;             // the run's Director validation
-  std::optional<double> validation_speedup; // × the run's throughput_speedup
-  domain::Prediction prediction; // roofline_pct, target_eff, attainable_speedup, headroom_class, suspect,
-                                 // pct_gpu_time and case_mix only
-  std::string case_mix_text;     // attempts.pred_case_mix as read ("" = NULL), a reused buffer
-};
 
 // A profile-round verdict (round set) or a measured baseline roofline
 // (round empty, source_kind measured); its run's date and gfx are those of
@@ -75,7 +59,7 @@ struct ReportFinding {
 // swap its fields out, and buffers it swaps in are reused for the next row.
 struct ReportEvidenceSink {
   std::function<void(RunSummary&&)> run;
-  std::function<void(ReportAttempt&&)> attempt;
+  std::function<void(Attempt&&)> attempt; // the members the report reads (store/attempt_fields.def, R)
   std::function<void(ReportVerdict&&)> verdict;
   std::function<void(ReportFinding&&)> finding;
 };
@@ -123,6 +107,6 @@ Result<AttemptIdRange> attempt_id_bounds(Database& db);
 // refilled object) whose attempt_id is in `range`: the read of the attempts
 // split into ranges, for example between threads. Errors: db.
 Result<void> read_report_attempts(Database& db, const EvidenceFilter& filter, AttemptIdRange range,
-                                  const std::function<void(ReportAttempt&&)>& sink);
+                                  const std::function<void(Attempt&&)>& sink);
 
 } // namespace rfdb::store

@@ -1,6 +1,7 @@
 // Rows of a derived run as the store writes them: the identity and outcome
 // of `runs`, `bench_summaries`, `profile_rounds` + `kernel_samples`,
-// `roofline_docs` + `verdicts`, and `attempts` + `attempt_sources`. Plain
+// `roofline_docs` + `verdicts`, and `attempts` + `attempt_sources` (store::Attempt,
+// store/attempt.hpp). Plain
 // structs whose fields are named like the columns of migrations/0001_init.sql;
 // ingest's parsers fill them (ingest/evaldir/artifacts.hpp names them in
 // rfdb::ingest too), store/run_writer.hpp writes them.
@@ -8,6 +9,7 @@
 
 #include "domain/prediction.hpp"
 #include "domain/roofline.hpp"
+#include "store/attempt.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -174,56 +176,6 @@ struct DocRecord {
   std::int64_t source_id = 0;
   RooflineDoc doc;
   bool superseded = false;
-};
-
-// Where an attempt's prediction came from: index into the run's docs and
-// that doc's verdicts (the writer turns it into pred_verdict_id).
-struct VerdictRef {
-  std::size_t doc = 0;
-  std::size_t verdict = 0;
-};
-
-// One file version (and JSON pointer) an attempt cites → `attempt_sources`.
-struct Citation {
-  std::int64_t source_id = 0;
-  std::string json_pointer;
-};
-
-// One `attempts` row with its prediction snapshot (pred_* columns) and the
-// sources it cites. Speedups × over baseline, deltas and pct_gpu_time
-// percent 0–100, roofline_pct / target_eff / post_efficiency fractions.
-struct NewAttempt {
-  std::string attempt_key; // unique within the run
-  std::string short_name;
-  std::optional<std::string> candidate;
-  std::string kind = "kernel"; // kernel | config
-  std::optional<std::string> candidate_short_name;
-  std::optional<std::string> task;
-  bool measured = false;
-  bool deployed = false;
-  bool post_measured = false;
-  std::optional<std::string> reject_reason;
-  std::string validation_class = "unknown";
-  std::optional<double> validation_speedup;
-  std::string lever;
-  std::string lever_kind = "other";
-  std::optional<std::string> backend;
-  std::optional<std::string> winner_kind;
-  std::string op_class = "unknown";
-  std::optional<std::string> regime;
-  std::optional<double> isolated_speedup;
-  std::optional<double> e2e_delta_pct;
-  std::optional<std::string> gate;
-  std::string verdict = "unknown";
-  std::optional<std::string> verdict_raw;
-  std::optional<std::string> output_parity;
-  std::optional<std::string> parity_kind;
-  std::optional<std::string> reason;
-  std::optional<std::string> round;
-  domain::Prediction prediction;                // the pred_* columns
-  std::optional<VerdictRef> prediction_verdict; // becomes pred_verdict_id
-  std::optional<double> post_efficiency;
-  std::vector<Citation> sources;
 };
 
 } // namespace rfdb::store

@@ -111,37 +111,12 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":guidance", v.guidance).bind(":disputed", v.disputed).bind(":case_mix", case_mix_json(v.case_mix));
 }
 
-void bind_attempt(Statement& s, const NewAttempt& a, std::optional<std::int64_t> pred_verdict_id)
-{
-  s.bind(":attempt_key", a.attempt_key).bind(":short_name", a.short_name).bind(":candidate", a.candidate);
-  s.bind(":kind", a.kind).bind(":candidate_short_name", a.candidate_short_name).bind(":task", a.task);
-  s.bind(":measured", a.measured).bind(":deployed", a.deployed).bind(":post_measured", a.post_measured);
-  s.bind(":reject_reason", a.reject_reason).bind(":validation_class", a.validation_class);
-  s.bind(":validation_speedup", a.validation_speedup);
-  s.bind(":lever", a.lever).bind(":lever_kind", a.lever_kind).bind(":backend", a.backend);
-  s.bind(":winner_kind", a.winner_kind).bind(":op_class", a.op_class).bind(":regime", a.regime);
-  s.bind(":isolated_speedup", a.isolated_speedup).bind(":e2e_delta_pct", a.e2e_delta_pct);
-  s.bind(":gate", a.gate).bind(":verdict", a.verdict).bind(":verdict_raw", a.verdict_raw);
-  s.bind(":output_parity", a.output_parity).bind(":parity_kind", a.parity_kind).bind(":reason", a.reason);
-  s.bind(":round", a.round).bind(":pred_verdict_id", pred_verdict_id);
-  const domain::Prediction& p = a.prediction;
-  s.bind(":pred_source_kind", p.source_kind).bind(":pred_stage", p.stage);
-  s.bind(":pred_roofline_pct", p.roofline_pct).bind(":pred_target_eff", p.target_eff);
-  s.bind(":pred_attainable_speedup", p.attainable_speedup);
-  s.bind(":pred_expected_e2e_gain_pct", p.expected_e2e_gain_pct);
-  s.bind(":pred_headroom_class", p.headroom_class).bind(":pred_bound_type", p.bound_type);
-  s.bind(":pred_confidence", p.confidence).bind(":pred_suspect", p.suspect);
-  s.bind(":pred_pct_gpu_time", p.pct_gpu_time).bind(":post_efficiency", a.post_efficiency);
-  s.bind(":pred_case_mix", case_mix_json(p.case_mix));
-}
-
 } // namespace
 
 Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
                                           std::span<const std::pair<std::int64_t, BenchSummary>> bench,
                                           std::span<const std::pair<std::int64_t, TopN>> rounds,
-                                          std::span<const DocRecord> docs,
-                                          std::span<const NewAttempt> attempts)
+                                          std::span<const DocRecord> docs, std::span<const Attempt> attempts)
 {
   WriteCounts counts;
   auto& st = *m_s;
@@ -207,11 +182,11 @@ Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
     if (a.prediction_verdict) {
       pred_id = verdict_ids[a.prediction_verdict->doc][a.prediction_verdict->verdict];
     }
-    st.attempt.bind(":run_id", run_id);
-    bind_attempt(st.attempt, a, pred_id);
+    bind_attempt(st.attempt, a);
+    st.attempt.bind(":run_id", run_id).bind(":pred_verdict_id", pred_id);
     RFDB_TRY(st.attempt.exec());
     const std::int64_t attempt_id = m_db->last_insert_rowid();
-    for (const auto& c : a.sources) {
+    for (const auto& c : a.citations) {
       st.attempt_source.bind(":attempt_id", attempt_id).bind(":source_id", c.source_id);
       st.attempt_source.bind(":json_pointer", c.json_pointer);
       RFDB_TRY(st.attempt_source.exec());

@@ -58,7 +58,7 @@ public:
   Result<WriteCounts> write_rows(const std::string& run_id,
                                  std::span<const std::pair<std::int64_t, BenchSummary>> bench,
                                  std::span<const std::pair<std::int64_t, TopN>> rounds,
-                                 std::span<const DocRecord> docs, std::span<const NewAttempt> attempts);
+                                 std::span<const DocRecord> docs, std::span<const Attempt> attempts);
 
   // runs.derived_by of a stored run: nullopt when the run is not stored.
   // Errors: db.

@@ -87,42 +87,7 @@ Result<void> fill_attempts(Database& db, RunDetail& run)
   s.bind(":run_id", run.run_id);
   RFDB_TRY(for_each_row(s, [&](const Statement& row) {
     AttemptRow a;
-    a.short_name = row.get_text("short_name");
-    a.lever = row.get_text("lever");
-    a.backend = row.get_opt_text("backend");
-    a.isolated_speedup = row.get_opt_double("isolated_speedup");
-    a.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
-    a.verdict = row.get_text("verdict");
-    a.prediction.roofline_pct = row.get_opt_double("pred_roofline_pct");
-    a.prediction.target_eff = row.get_opt_double("pred_target_eff");
-    a.prediction.attainable_speedup = row.get_opt_double("pred_attainable_speedup");
-    a.prediction.expected_e2e_gain_pct = row.get_opt_double("pred_expected_e2e_gain_pct");
-    a.prediction.headroom_class = row.get_opt_text("pred_headroom_class");
-    a.prediction.confidence = row.get_opt_text("pred_confidence");
-    a.prediction.pct_gpu_time = row.get_opt_double("pred_pct_gpu_time");
-    a.lever_kind = row.get_text("lever_kind");
-    a.gate = row.get_opt_text("gate");
-    a.key = row.get_text("attempt_key");
-    a.kind = row.get_text("kind");
-    a.candidate = row.get_opt_text("candidate");
-    a.candidate_short_name = row.get_opt_text("candidate_short_name");
-    a.task = row.get_opt_text("task");
-    a.winner_kind = row.get_opt_text("winner_kind");
-    a.verdict_raw = row.get_opt_text("verdict_raw");
-    a.output_parity = row.get_opt_text("output_parity");
-    a.parity_kind = row.get_opt_text("parity_kind");
-    a.reason = row.get_opt_text("reason");
-    a.reject_reason = row.get_opt_text("reject_reason");
-    a.round = row.get_opt_text("round");
-    a.measured = row.get_int("measured") != 0;
-    a.deployed = row.get_int("deployed") != 0;
-    a.post_measured = row.get_int("post_measured") != 0;
-    a.post_efficiency = row.get_opt_double("post_efficiency");
-    a.prediction.source_kind = row.get_opt_text("pred_source_kind");
-    a.prediction.stage = row.get_opt_text("pred_stage");
-    a.prediction.bound_type = row.get_opt_text("pred_bound_type");
-    a.validation_class = row.get_text("validation_class");
-    a.validation_speedup = row.get_opt_double("validation_speedup");
+    read_attempt(row, AttemptReader::show, a, 1); // after attempt_id
     for (const auto& p : nlohmann::json::parse(row.get_text("sources"))) {
       a.sources.push_back(p.get<std::string>());
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "store/attempt.hpp"
 #include "store/database.hpp"
 
 #include <cstdint>
@@ -52,28 +53,15 @@ struct VerdictRow {
   bool disputed = false;
 };
 
-// One attempt (docs/attempt-model.md). Speedups × over baseline, deltas and
+// One attempt as `rfdb show` reads it (docs/attempt-model.md): the members of
+// store/attempt_fields.def marked S, the files citing it and a note on a
+// stacked post measurement. Speedups × over baseline, deltas and
 // pct_gpu_time percent 0–100, post_efficiency a fraction 0–1.
-struct AttemptRow {
-  std::string short_name, lever;
-  std::optional<std::string> backend;
-  std::optional<double> isolated_speedup, e2e_delta_pct;
-  std::string verdict;
-  domain::Prediction prediction; // suspect, dispatch_bound and round are not read
-  std::string lever_kind;
-  std::optional<std::string> gate;
+struct AttemptRow : Attempt {
   std::vector<std::string> sources; // rel paths, sorted
-  std::string key;                  // the attempt's id within its run (RUN#KEY)
-  std::string kind;                 // kernel | config
-  std::optional<std::string> candidate, candidate_short_name, task, winner_kind, verdict_raw;
-  std::optional<std::string> output_parity, parity_kind, reason, reject_reason, round;
-  bool measured = false, deployed = false, post_measured = false;
-  std::optional<double> post_efficiency;
   // "post measured a stack of N levers" when the post roofline measured N
   // deployed attempts on this kernel together (none gets its efficiency).
   std::optional<std::string> post_note;
-  std::string validation_class; // the run's Director validation: win | no_win | flagged | unknown
-  std::optional<double> validation_speedup;
 };
 
 // One retract or restore of a run.

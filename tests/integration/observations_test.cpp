@@ -48,7 +48,7 @@ std::string priors_out(const fs::path& db, const std::string& by)
   return r.out;
 }
 
-// The same computation over observations_from(load_evidence(…).attempts),
+// The same computation over observations_from(load_evidence(…)),
 // the full rows the estimator read before the table existed.
 std::string priors_from_attempts(const fs::path& db, calibrate::PriorsLevel level)
 {
@@ -58,7 +58,7 @@ std::string priors_from_attempts(const fs::path& db, calibrate::PriorsLevel leve
   EXPECT_TRUE(evidence.has_value());
   calibrate::PriorsParams p;
   p.level = level;
-  auto result = calibrate::compute_priors(calibrate::observations_from(evidence->attempts), p);
+  auto result = calibrate::compute_priors(calibrate::observations_from(*evidence), p);
   EXPECT_TRUE(result.has_value());
   return calibrate::render_priors(*result, calibrate::PriorsFormat::json);
 }

@@ -42,8 +42,8 @@ report::Analysis analysis_in_parts(const fs::path& db_path, std::size_t parts, b
   const store::AttemptIdRange every{std::numeric_limits<std::int64_t>::min(),
                                     std::numeric_limits<std::int64_t>::max()};
   if (drop_first) { // a read from another snapshot, forgotten
-    EXPECT_TRUE(store::read_report_attempts(
-        *db, filter, every, [&](store::ReportAttempt&& a) { builder.add_attempt(std::move(a)); }));
+    EXPECT_TRUE(store::read_report_attempts(*db, filter, every,
+                                            [&](store::Attempt&& a) { builder.add_attempt(std::move(a)); }));
     builder.drop_attempts();
   }
   std::vector<report::AttemptFold> folds;
@@ -51,7 +51,7 @@ report::Analysis analysis_in_parts(const fs::path& db_path, std::size_t parts, b
     folds.push_back(builder.fold_attempts());
   }
   std::size_t n = 0;
-  EXPECT_TRUE(store::read_report_attempts(*db, filter, every, [&](store::ReportAttempt&& a) {
+  EXPECT_TRUE(store::read_report_attempts(*db, filter, every, [&](store::Attempt&& a) {
     const std::size_t part = n++ % parts;
     if (part == 0) {
       builder.add_attempt(std::move(a));

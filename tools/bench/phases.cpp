@@ -219,7 +219,7 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   }
   // observations_from is part of both priors timings (each command maps once).
   const Stopwatch map_watch;
-  const auto obs = calibrate::observations_from(evidence->attempts);
+  const auto obs = calibrate::observations_from(*evidence);
   const double map_s = map_watch.elapsed().wall;
   calibrate::PriorsResult by_class;
   RFDB_TRY_ASSIGN(by_class, timed_priors(obs, calibrate::PriorsLevel::op_class, s.class_s));

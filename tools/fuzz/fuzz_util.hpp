@@ -95,7 +95,7 @@ inline void parse_artifact_as(std::string_view rel_path, std::string_view text)
     return;
   }
   for (const auto& a : parsed->attempts) {
-    n += touch(a.attempt_key()) + touch(a.lever) + touch(a.verdict);
+    n += touch(a.merge_key()) + touch(a.lever) + touch(a.verdict);
   }
   std::vector<ingest::StoredSource> sources(1);
   sources[0].source_id = 1;
@@ -112,7 +112,7 @@ inline void parse_artifact_as(std::string_view rel_path, std::string_view text)
   }
   n += touch(run->warnings) + run->bench.size() + run->rounds.size() + run->docs.size();
   for (const auto& a : run->attempts) {
-    n += touch(a.key) + touch(a.record.attempt_key()) + a.sources.size();
+    n += touch(a.key) + touch(a.record.merge_key()) + a.sources.size();
   }
   consume(n);
 }

@@ -286,7 +286,7 @@ std::string attempt_op_class(const std::optional<std::string>& op_kind, std::str
 
 } // namespace detail
 
-std::string AttemptRecord::attempt_key() const
+std::string AttemptRecord::merge_key() const
 {
   if (config_change) {
     return "config|" + *config_change;

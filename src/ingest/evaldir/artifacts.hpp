@@ -50,26 +50,17 @@ using store::TopN;
 using store::Verdict;
 
 // One lever tried on one kernel, as one file describes it → `attempts`
-// (the caller merges records with equal attempt_key across files and adds
-// the prediction snapshot).
-struct AttemptRecord {
-  std::string short_name; // "config" for config-sweep trials
-  std::optional<std::string> candidate;
-  std::string lever; // human text, e.g. "backend aiter (env AITER_TUNED_GEMM=1)"
-  std::string lever_kind = "other";
-  std::optional<std::string> backend;
-  std::optional<std::string> winner_kind;
-  std::string op_class = "unknown";
-  std::optional<std::string> regime;
-  std::optional<double> isolated_speedup; // × over baseline, > 0
-  std::optional<double> e2e_delta_pct;    // percent
-  std::optional<std::string> gate;        // integrate gate, lower-case
-  std::string verdict = "unknown";
-  std::optional<std::string> verdict_raw;
-  std::optional<std::string> output_parity;
-  std::optional<std::string> parity_kind;
-  std::optional<std::string> reason;
-  std::optional<std::string> round; // only when the file states one
+// (the caller merges records with equal merge_key across files and adds
+// the prediction snapshot). The parsers fill the store::Attempt members a
+// file states (short_name — "config" for config-sweep trials —, candidate,
+// lever, lever_kind, backend, winner_kind, op_class, regime,
+// isolated_speedup, e2e_delta_pct, gate (lower-case), verdict, verdict_raw,
+// output_parity, parity_kind, reason, round (only when the file states one),
+// reject_reason); the derivation sets the rest (attempt_key, kind, measured,
+// deployed, the prediction …) on the row it stores (ingest.cpp attempt_rows).
+// A member added to store/attempt_fields.def and set here reaches the store
+// with no other change.
+struct AttemptRecord : store::Attempt {
   std::optional<double> pct_gpu_time;
   std::string json_pointer;
   // Not columns: integrate_result's task_dir (may differ from short_name), and
@@ -85,16 +76,14 @@ struct AttemptRecord {
   // measured candidates `integrate`, `sweep`, `opbench`; the references
   // `ledger`, `accepted`, `pending`, `flagged`.
   std::string origin;
-  // integrate_result: where the candidate was deployed ("" = not deployed),
-  // the callable it rebinds, and the reject vocabulary word its reason
-  // starts with or cites (no_engagement, parity_regression, …).
+  // integrate_result: where the candidate was deployed ("" = not deployed)
+  // and the callable it rebinds.
   std::optional<std::string> accepted_overlay;
   std::optional<std::string> target_callable;
-  std::optional<std::string> reject_reason;
 
   // Merge identity: "config|<change>" for config trials, else
   // "<short_name>|<lower-cased backend>" ("<short_name>|" with no backend).
-  [[nodiscard]] std::string attempt_key() const;
+  [[nodiscard]] std::string merge_key() const;
 };
 
 // workflow_return.json (FORMATS.md §2.14): headline outcome + every attempt

@@ -26,9 +26,9 @@ store::RunSummary run(std::string run_id, std::optional<std::string> run_date, s
   return r;
 }
 
-store::ReportAttempt attempt(std::string run_id, std::string key, double isolated_speedup)
+store::Attempt attempt(std::string run_id, std::string key, double isolated_speedup)
 {
-  store::ReportAttempt a;
+  store::Attempt a;
   a.run_id = std::move(run_id);
   a.attempt_key = std::move(key);
   a.short_name = "gemm_bf16";
@@ -138,7 +138,7 @@ TEST(ReportInputBuilder, ANotANumberRatioIsNoCalibrationSample)
   ReportInputBuilder builder("", std::nullopt, std::nullopt, false);
   add_runs(builder, "2026-03-01");
   VerdictFold verdicts = builder.fold_verdicts();
-  const auto predicted = [](store::ReportAttempt a, double attainable_speedup) {
+  const auto predicted = [](store::Attempt a, double attainable_speedup) {
     a.prediction.attainable_speedup = attainable_speedup;
     a.prediction.headroom_class = "moderate";
     return a;

@@ -58,7 +58,7 @@ TEST(ParseIntegrateResult, ParsesTheCanonicalMoeAttempt)
   EXPECT_EQ(*a.round, "0");
   EXPECT_EQ(*a.task_dir, "kernels/fused_moe_task");
   EXPECT_EQ(a.json_pointer, "");
-  EXPECT_EQ(a.attempt_key(), "fused_moe_kernel|aiter");
+  EXPECT_EQ(a.merge_key(), "fused_moe_kernel|aiter");
   EXPECT_TRUE(warnings.empty());
 }
 
@@ -187,7 +187,7 @@ TEST(ParseOpbenchResult, ReadsAWinner)
   EXPECT_EQ(a.lever, "backend hipblaslt (env HIPBLASLT_TUNING_FILE=t.csv)");
   EXPECT_EQ(a.lever_kind, "tuning");
   EXPECT_EQ(a.op_class, "gemm");
-  EXPECT_EQ(a.attempt_key(), "gemm_a8w8|hipblaslt");
+  EXPECT_EQ(a.merge_key(), "gemm_a8w8|hipblaslt");
   const auto neg = parse_opbench_result(
       doc_of(R"({"task": "t_task", "winner_backend": "ck", "winner_kind": "env", "isolated_speedup": -2})"),
       "kernels/t_task/opbench_result.json", warnings);
@@ -207,7 +207,7 @@ TEST(ParseSweepResults, ReadsObjectAndBareArrayForms)
                                      "config/sweep_results.json", warnings);
   ASSERT_TRUE(r) << r.error().describe();
   ASSERT_EQ(r->size(), 2U);
-  EXPECT_EQ((*r)[0].attempt_key(), "config|--attention-backend aiter");
+  EXPECT_EQ((*r)[0].merge_key(), "config|--attention-backend aiter");
   EXPECT_EQ((*r)[0].short_name, "config");
   EXPECT_EQ((*r)[0].lever, "config: --attention-backend aiter");
   EXPECT_EQ((*r)[0].lever_kind, "config");
@@ -220,7 +220,7 @@ TEST(ParseSweepResults, ReadsObjectAndBareArrayForms)
   const auto bare = parse_sweep_results(doc_of(R"([{"id": "cfg0", "axis": "quant", "kept": true}])"),
                                         "config/sweep_results.json", warnings);
   ASSERT_TRUE(bare);
-  EXPECT_EQ(bare->at(0).attempt_key(), "config|quant");
+  EXPECT_EQ(bare->at(0).merge_key(), "config|quant");
   EXPECT_EQ(bare->at(0).verdict, "partial");
   EXPECT_EQ(bare->at(0).json_pointer, "/0");
   EXPECT_TRUE(warnings.empty());
@@ -259,7 +259,7 @@ TEST(ParseWorkflowReturn, ReadsLedgerListsAndOutcome)
   const AttemptRecord& moe = r->attempts[0];
   EXPECT_EQ(moe.short_name, "fused_moe_kernel");
   EXPECT_EQ(*moe.backend, "aiter");
-  EXPECT_EQ(moe.attempt_key(), "fused_moe_kernel|aiter");
+  EXPECT_EQ(moe.merge_key(), "fused_moe_kernel|aiter");
   EXPECT_EQ(*moe.winner_kind, "env");
   EXPECT_EQ(moe.lever_kind, "tuning");
   EXPECT_EQ(moe.verdict, "dead_end");
@@ -268,14 +268,14 @@ TEST(ParseWorkflowReturn, ReadsLedgerListsAndOutcome)
   EXPECT_DOUBLE_EQ(*r->attempts[1].isolated_speedup, 1.56);
   EXPECT_EQ(r->attempts[1].lever_kind, "backend");
   const AttemptRecord& failed = r->attempts[2];
-  EXPECT_EQ(failed.attempt_key(), "gemm0|");
+  EXPECT_EQ(failed.merge_key(), "gemm0|");
   EXPECT_FALSE(failed.isolated_speedup.has_value()); // 0 = failed
   EXPECT_FALSE(failed.e2e_delta_pct.has_value());    // 0 = not measured
   EXPECT_EQ(failed.lever, "direction gemm0");
   EXPECT_EQ(r->attempts[3].verdict, "confirmed");
   EXPECT_EQ(*r->attempts[3].verdict_raw, "candidate_passed");
   const AttemptRecord& head = r->attempts[4];
-  EXPECT_EQ(head.attempt_key(), "kernel_paged_attention_2d|triton");
+  EXPECT_EQ(head.merge_key(), "kernel_paged_attention_2d|triton");
   EXPECT_EQ(head.verdict, "confirmed");
   EXPECT_EQ(head.op_class, "attn");
   EXPECT_EQ(head.lever_kind, "authored");
