@@ -1,9 +1,9 @@
 // The evidence behind `rfdb report` (DESIGN.md §5, issues 4, 5 and 10):
 // findings per reuse key with their tiers, the line cap, cautions, saturated
 // heads and routing quality. Pure: no database, no files, no clock.
-// Implemented in findings.cpp (what qualifies, tiers, cap), merge.cpp
-// (imported knowledge), analysis.cpp (scope, heads, routing, text helpers)
-// and cautions.cpp.
+// Implemented in findings.cpp (what qualifies, the lines, cap), tiers.cpp
+// (the tier rule), merge.cpp (imported knowledge), analysis.cpp (scope,
+// heads, routing, text helpers) and cautions.cpp.
 //
 // Rules (the written rules of the playbook; the tests pin each one):
 // - Scope. Runs, attempts, heads and rankings dated after as_of or before
@@ -34,13 +34,7 @@
 // - Clean run: a kernel attempt with the isolated win, e2e beyond the band
 //   and the A/B gate accepted. Verified end-to-end win: a qualifying attempt
 //   whose run's validation was won and includes it.
-// - Tier (DESIGN.md §5): ★★★ ≥ 2 independent clean sources or a verified
-//   end-to-end win; ★★ one clean source or ≥ 2 agreeing sources; ★
-//   otherwise. A source is a distinct run, or the line's imported knowledge
-//   (all imported findings on a line together are one source; it is clean
-//   when it self-rates ★★ or more). A line without run evidence is capped
-//   at ★★, and so is a line whose lever a lost validation included (a
-//   caution names the run and the figure).
+// - Tier: report/tiers.hpp states the rule (assign_tier).
 // - Imported merge (merge.cpp): an imported finding joins the first line
 //   (run lines first) whose lever key — or backend — equals its lever key,
 //   or whose imported findings share its `key` text (kb.py merges by key),
@@ -78,6 +72,7 @@
 #pragma once
 
 #include "report/model.hpp"
+#include "report/tiers.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -222,24 +217,6 @@ struct Finding {
   double freshness = 0.0;                 // 0–1
   double rank = 0.0;                      // stars × (0.25 + 0.75 × freshness)
 };
-
-// What decides a tier (see the rules above).
-struct TierEvidence {
-  int agreeing_sources = 0; // distinct runs + the imported source
-  int clean_sources = 0;    // clean runs + the imported source when it self-rates ★★+
-  int clean_runs = 0;       // of clean_sources, the runs
-  bool verified_e2e = false;
-  int imported_stars = 0;             // self-rated stars of the imported source; 0 = none
-  bool run_evidence = false;          // at least one run stands behind the line
-  bool validation_lost = false;       // a lost Director validation included the lever
-  std::optional<double> lost_speedup; // its throughput_speedup
-};
-struct Tier {
-  int stars = 1;
-  std::string reason;
-};
-// Apply the tier rule; reason names the rule that fired (and any cap).
-Tier assign_tier(const TierEvidence& evidence);
 
 // clamp(1 − days(as_of − last_seen)/365, 0, 1); 0 when either is not a date.
 double freshness(std::string_view as_of, std::string_view last_seen);
