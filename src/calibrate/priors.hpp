@@ -79,6 +79,10 @@ struct Observation {
 bool parity_failed(const Observation& attempt);
 // (The same rule on the two fields is domain::parity_failed.)
 
+// The group of a gfx or regime: "" is grouped as "unknown". A view of `value`
+// or of a literal.
+std::string_view group_name(std::string_view value);
+
 // Finest key level printed (`--by`).
 enum class PriorsLevel { op_class, op_class_gfx, op_class_gfx_regime };
 
@@ -190,17 +194,7 @@ struct PriorRow {
 // also the label that seeds the row's bootstrap stream.
 std::string row_key(const PriorRow& row);
 
-// e2e transfer for one op_class × regime, from attempts with a measured e2e
-// delta d (percent) and s > 1, except parity-failed ones and those refused
-// for no_engagement (their e2e did not run the new kernel):
-// c = pct_gpu_time × (1 − 1/s) (percent, the Amdahl ceiling),
-// x = clamp(d / c, −1, 2). With n distinct runs: n < 2 → median_ratio 1
-// (source raw: use the raw ceiling); else m = the lower c-weighted median of
-// x and median_ratio = (3 + n·m) / (3 + n) (source calibrated), capped at 1
-// when n < k_transfer_breadth_runs (capped = true). Consumers multiply
-// expected_e2e_gain_pct by median_ratio. The interval is a 90 % bootstrap
-// over runs of median_ratio (the cap applied to each resample): the
-// uncertainty of the ratio, not a prediction interval for the next run.
+// The e2e transfer's rows (the rule: calibrate/e2e_transfer.hpp).
 enum class TransferSource { raw, calibrated };
 const char* to_string(TransferSource source); // "raw" | "calibrated"
 
