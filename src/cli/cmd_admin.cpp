@@ -6,7 +6,7 @@
 #include "cli/cmd_query.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
-#include "ingest/evaldir/evidence_check.hpp"
+#include "ingest/check_evidence.hpp"
 #include "store/admin.hpp"
 #include "store/runs.hpp"
 #include "store/sources.hpp"
