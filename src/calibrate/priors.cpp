@@ -1,4 +1,4 @@
-// The target_eff estimator (DESIGN.md §4): judge, weight, shrink, bootstrap; it feeds the e2e
+// The target_eff estimator (docs/estimator.md): judge, weight, shrink, bootstrap; it feeds the e2e
 // transfer (e2e_transfer.cpp) in the same pass.
 #include "calibrate/priors.hpp"
 
@@ -28,7 +28,7 @@ std::string_view group_name(std::string_view value)
 namespace {
 
 // e above this before clamping is a broken byte/FLOP model, not a class that
-// reaches 100 % (DESIGN.md §4).
+// reaches 100 % (docs/estimator.md).
 constexpr double k_infeasible_e = 1.05;
 // Floor of the (0, 1] clamp, so a printed 4-dp value is never 0.
 constexpr double k_min_target_eff = 1e-4;

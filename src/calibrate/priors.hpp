@@ -1,4 +1,4 @@
-// The calibration engine behind `rfdb priors` (DESIGN.md §4, issue 9).
+// The calibration engine behind `rfdb priors` (docs/estimator.md, issue 9).
 //
 // Input: raw attempt rows joined to the prediction that chose them
 // (`Observation`). The engine decides which rows are valid observations of a
@@ -149,7 +149,7 @@ struct AttemptEvaluation {
 };
 
 // Judge one attempt against params whose as_of is already resolved (a valid
-// date). DESIGN.md §4: e = post efficiency if measured, else min(1, roofline_pct × s).
+// date). docs/estimator.md: e = post efficiency if measured, else min(1, roofline_pct × s).
 AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParams& params);
 
 enum class PriorSource { seed, calibrated, parent };

@@ -726,7 +726,7 @@ PathReport ingest_artifact(Prepared& p, const fs::path& file, const IngestReques
   if (!kind) {
     rep.error =
         make_error(ErrorCode::invalid_input, "not an artifact rfdb reads: " + rel)
-            .with_hint("pass an eval dir, a known artifact (FORMATS.md §1), a cards dir or a playbook");
+            .with_hint("pass an eval dir, a known artifact (docs/artifacts.md), a cards dir or a playbook");
     return rep;
   }
   if (!req.run_id || req.run_id->empty()) {

@@ -1,4 +1,4 @@
-// The evidence behind `rfdb report` (DESIGN.md §5, issues 4, 5 and 10):
+// The evidence behind `rfdb report` (docs/playbook.md, issues 4, 5 and 10):
 // findings per reuse key with their tiers, the line cap, cautions, saturated
 // heads and routing quality. Pure: no database, no files, no clock.
 // Implemented in findings.cpp (what qualifies, the lines, cap), tiers.cpp
@@ -84,7 +84,8 @@ namespace rfdb::report {
 
 // The isolated and e2e noise bands are domain::k_iso_noise (s > 1.034 is an
 // isolated win) and domain::k_e2e_noise_pct (0.5 %), domain/roofline.hpp.
-inline constexpr std::size_t k_line_cap = 40; // What works lines (FORMATS.md §4.3)
+// What works lines (docs/playbook.md, "Sections and their caps").
+inline constexpr std::size_t k_line_cap = 40;
 // ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
 // shows the freshest k_shown_cap of them (their cards keep all).
 inline constexpr std::size_t k_shown_cap = 60;

@@ -23,7 +23,7 @@
 namespace rfdb::report {
 
 // Head kernels are those at or above this share of GPU time (percent),
-// HEAD_THRESHOLD_PCT in FORMATS.md §3.4.
+// HEAD_THRESHOLD_PCT (docs/glossary.md, "Head kernel").
 inline constexpr double k_head_threshold_pct = 5.0;
 
 class ReportInputBuilder;

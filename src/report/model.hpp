@@ -1,4 +1,4 @@
-// Input model of `rfdb report` (DESIGN.md §5, issues 4 and 5).
+// Input model of `rfdb report` (docs/playbook.md, issues 4 and 5).
 //
 // report/from_store (ReportInputBuilder) fills a ReportInput from the
 // database (runs, attempts joined to their predictions, per-round rankings,

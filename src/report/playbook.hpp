@@ -1,4 +1,4 @@
-// The backend playbook of `rfdb report` as markdown (DESIGN.md §5, issue 4).
+// The backend playbook of `rfdb report` as markdown (docs/playbook.md, issue 4).
 //
 // Pure: takes a ReportInput (or its Analysis) and returns the document; the
 // same input gives byte-identical output (no clock, fmt with fixed

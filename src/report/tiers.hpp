@@ -1,6 +1,6 @@
 // The stars of a playbook line (★ to ★★★) and the reason shown for them.
 //
-// The tier rule (DESIGN.md §5): ★★★ ≥ 2 independent clean sources or a verified
+// The tier rule (docs/playbook.md, "Tiers"): ★★★ ≥ 2 independent clean sources or a verified
 // end-to-end win; ★★ one clean source or ≥ 2 agreeing sources; ★
 // otherwise. A source is a distinct run, or the line's imported knowledge
 // (all imported findings on a line together are one source; it is clean

@@ -1,5 +1,5 @@
-// Roofline verdicts: the analytic skill's profile_roofline.json (FORMATS.md
-// §2.6) and measured roofline-v1 documents through the §2.9 bridge.
+// Roofline verdicts: the analytic skill's profile_roofline.json (docs/artifacts.md, "Roofline verdicts")
+// and measured roofline-v1 documents through the bridge ("Measured rooflines").
 #include "domain/roofline.hpp"
 
 #include "domain/normalize.hpp"
@@ -19,7 +19,7 @@ using detail::require_object;
 
 namespace {
 
-// DESIGN.md §1: a launch this short (ms) is timed by dispatch, not the kernel.
+// docs/glossary.md, "Dispatch-bound": a launch this short (ms) is timed by dispatch, not the kernel.
 constexpr double k_dispatch_t_ms = 0.010;
 // Canonical value of closed-set field `key` of `entry`; an out-of-set raw
 // value warns with the file, pointer and raw text. Missing → "unknown".
@@ -96,7 +96,7 @@ Result<void> read_entry_identity(const json& e, const std::string& ptr, Verdict&
 
 // bound_type, suspect, dispatch_bound, headroom_class. suspect (infeasible
 // raw ratio), dispatch-bound and unmodelled entries carry no verdict, so
-// their headroom is forced to unknown (DESIGN.md §1); a missing
+// their headroom is forced to unknown (docs/glossary.md, "Suspect"); a missing
 // headroom_class is banded from roofline_pct and target_eff.
 Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& v, std::string_view rel_path,
                                 std::vector<Warning>& warnings)
