@@ -7,6 +7,7 @@
 #include "cli/common.hpp"
 #include "domain/as_of.hpp"
 #include "domain/normalize.hpp"
+#include "report/analysis.hpp"
 #include "report/cards.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"

@@ -9,10 +9,12 @@
 // inside the band) says nothing about the ceiling (docs/estimator.md), so it is
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
+#include "report/calibration.hpp"
+
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/analysis.hpp"
 #include "report/digest.hpp"
-#include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

@@ -2,6 +2,7 @@
 #include "report/cards.hpp"
 
 #include "domain/vocab.hpp"
+#include "report/analysis.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 

@@ -24,6 +24,7 @@
 //   marked block appended.
 #pragma once
 
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
 

@@ -6,6 +6,7 @@
 #include "ingest/evaldir/files.hpp"
 #include "ingest/ingest.hpp"
 #include "ingest/json_util.hpp"
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"
 #include "report/playbook.hpp"
