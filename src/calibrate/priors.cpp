@@ -3,6 +3,7 @@
 #include "calibrate/priors.hpp"
 
 #include "calibrate/e2e_transfer.hpp"
+#include "calibrate/observation_table.hpp"
 #include "domain/as_of.hpp"
 #include "util/time.hpp"
 

@@ -2,6 +2,7 @@
 #include "cli/cmd_report.hpp"
 
 #include "calibrate/from_store.hpp"
+#include "calibrate/observation_table.hpp"
 #include "calibrate/priors.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
