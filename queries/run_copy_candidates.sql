@@ -1,4 +1,4 @@
--- Copy check (ingest.cpp): other stored runs (retracted ones included) with
+-- Copy check (ingest/run_copy.cpp): other stored runs (retracted ones included) with
 -- the same identity — model, gfx, backend, isl, osl, conc, NULL matching
 -- NULL — and a measured attempt like :short_name's. The tolerances are
 -- twice the rounding steps the check compares at (1e-4 ×, 1e-3 %), so this

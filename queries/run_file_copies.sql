@@ -1,4 +1,4 @@
--- Copy check (ingest.cpp): other stored runs (retracted ones included) with
+-- Copy check (ingest/run_copy.cpp): other stored runs (retracted ones included) with
 -- the same identity — model, gfx, backend, isl, osl, conc, NULL matching
 -- NULL — that store every current file of :run_id with the same path and
 -- content (the sources_sha256 index finds them; CROSS JOIN keeps SQLite from

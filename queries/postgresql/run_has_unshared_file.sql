@@ -1,5 +1,5 @@
 -- PostgreSQL text of queries/run_has_unshared_file.sql: coalesce for ifnull.
--- Copy check (ingest.cpp): 1 when some current file of :run_id is stored
+-- Copy check (ingest/run_copy.cpp): 1 when some current file of :run_id is stored
 -- under no other run (same path and content), so no run can store them all.
 -- Cheap: each file stops at its first match in the sources_sha256 index,
 -- however many runs share it.

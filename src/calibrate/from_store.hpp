@@ -2,6 +2,7 @@
 // every judgement about which rows count happens in priors.cpp).
 #pragma once
 
+#include "calibrate/observation_table.hpp"
 #include "calibrate/priors.hpp"
 #include "calibrate/priors_coherence.hpp"
 #include "store/evidence.hpp"

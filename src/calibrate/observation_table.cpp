@@ -1,5 +1,5 @@
 // calibrate::ObservationTable: the estimator's input rows, compact (see priors.hpp).
-#include "calibrate/priors.hpp"
+#include "calibrate/observation_table.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-// The calibration engine behind `rfdb priors` (DESIGN.md §4, issue 9).
+// The calibration engine behind `rfdb priors` (docs/estimator.md, issue 9).
 //
 // Input: raw attempt rows joined to the prediction that chose them
 // (`Observation`). The engine decides which rows are valid observations of a
@@ -80,6 +80,13 @@ struct Observation {
 bool parity_failed(const Observation& attempt);
 // (The same rule on the two fields is domain::parity_failed.)
 
+// The group of a gfx or regime: "" is grouped as "unknown". A view of `value`
+// or of a literal.
+std::string_view group_name(std::string_view value);
+// The position of `op_class` in domain::k_seeded_op_classes (the report order
+// of the calibrated classes); its size for any other class.
+std::size_t seeded_rank(std::string_view op_class);
+
 // Finest key level printed (`--by`).
 enum class PriorsLevel { op_class, op_class_gfx, op_class_gfx_regime };
 
@@ -149,7 +156,7 @@ struct AttemptEvaluation {
 };
 
 // Judge one attempt against params whose as_of is already resolved (a valid
-// date). DESIGN.md §4: e = post efficiency if measured, else min(1, roofline_pct × s).
+// date). docs/estimator.md: e = post efficiency if measured, else min(1, roofline_pct × s).
 AttemptEvaluation evaluate_attempt(const Observation& attempt, const PriorsParams& params);
 
 enum class PriorSource { seed, calibrated, parent };
@@ -194,17 +201,7 @@ struct PriorRow {
 // also the label that seeds the row's bootstrap stream.
 std::string row_key(const PriorRow& row);
 
-// e2e transfer for one op_class × regime, from attempts with a measured e2e
-// delta d (percent) and s > 1, except parity-failed ones and those refused
-// for no_engagement (their e2e did not run the new kernel):
-// c = pct_gpu_time × (1 − 1/s) (percent, the Amdahl ceiling),
-// x = clamp(d / c, −1, 2). With n distinct runs: n < 2 → median_ratio 1
-// (source raw: use the raw ceiling); else m = the lower c-weighted median of
-// x and median_ratio = (3 + n·m) / (3 + n) (source calibrated), capped at 1
-// when n < domain::k_transfer_breadth_runs (capped = true). Consumers multiply
-// expected_e2e_gain_pct by median_ratio. The interval is a 90 % bootstrap
-// over runs of median_ratio (the cap applied to each resample): the
-// uncertainty of the ratio, not a prediction interval for the next run.
+// The e2e transfer's rows (the rule: calibrate/e2e_transfer.hpp).
 enum class TransferSource { raw, calibrated };
 const char* to_string(TransferSource source); // "raw" | "calibrated"
 
@@ -244,38 +241,8 @@ struct PriorsResult {
 // Errors (invalid_input): a parameter out of range, or as_of/since not YYYY-MM-DD.
 Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params);
 
-// The estimator's input in compact form, for histories of 10⁵ attempts and
-// more: every field compute_priors reads, with strings interned (a run's id
-// and date once per run, a row's texts as one id of their combination) and
-// without --explain's text (round, lever, which come back empty). 64 bytes
-// per attempt.
-class ObservationTable {
-public:
-  ObservationTable();
-  ObservationTable(ObservationTable&&) noexcept;
-  ObservationTable& operator=(ObservationTable&&) noexcept;
-  ~ObservationTable();
-
-  // Append one attempt. Consecutive rows of one run share its strings.
-  // A row's views are copied (gfx and regime as given: grouped by the caller).
-  void add(const domain::ObservationRow& attempt);
-  void add(const Observation& attempt);
-  [[nodiscard]] std::size_t size() const;
-  // Row i as an Observation, written into `out` (reuse it: once its strings
-  // have grown, unpacking allocates nothing). round, lever and the
-  // prediction's stage, bound_type, round, target_eff and
-  // expected_e2e_gain_pct are left empty.
-  void fill(std::size_t i, Observation& out) const;
-  [[nodiscard]] std::string_view run_id(std::size_t i) const;   // stable while the table lives
-  [[nodiscard]] std::string_view run_date(std::size_t i) const; // stable while the table lives
-  [[nodiscard]] std::string_view op_class(std::size_t i) const; // stable while the table lives
-  [[nodiscard]] std::string_view gfx(std::size_t i) const;      // stable while the table lives
-  [[nodiscard]] std::string_view regime(std::size_t i) const;   // stable while the table lives
-
-private:
-  struct Data;
-  std::unique_ptr<Data> m_data;
-};
+// The estimator's input in compact form: calibrate/observation_table.hpp.
+class ObservationTable;
 
 // compute_priors over a table (a name of its own: `compute_priors({}, p)` stays
 // unambiguous): the same result, bit for bit, as over the

@@ -1,4 +1,4 @@
-// Renderers for `rfdb priors` (DESIGN.md §4, issue 3): json (the default and
+// Renderers for `rfdb priors` (docs/estimator.md, issue 3): json (the default and
 // the machine contract), table, csv, md, python, and the --explain text.
 //
 // Every number is rounded to fixed decimals before it is printed (target_eff,

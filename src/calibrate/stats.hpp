@@ -1,4 +1,4 @@
-// Small, deterministic statistics for the calibration engine (DESIGN.md §4):
+// Small, deterministic statistics for the calibration engine (docs/estimator.md):
 // weighted quantile/median, a type-7 percentile, a portable seeded PRNG and a
 // percentile bootstrap.
 //

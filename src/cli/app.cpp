@@ -225,7 +225,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   GlobalOptions globals;
   add_global_options(app, globals, true);
 
-  // The command list, in the order --help shows it (STYLE.md rule 4).
+  // The command list, in the order --help shows it (docs/architecture.md, "Conventions").
   Runner runner;
   add_ingest_command(app, ctx, runner);
   add_priors_command(app, ctx, runner);

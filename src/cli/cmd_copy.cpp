@@ -5,7 +5,7 @@
 #include "cli/cmd_priors.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
-#include "store/copy.hpp"
+#include "store/store_transfer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

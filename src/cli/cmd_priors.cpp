@@ -3,6 +3,7 @@
 #include "cli/cmd_priors.hpp"
 
 #include "calibrate/from_store.hpp"
+#include "calibrate/observation_table.hpp"
 #include "calibrate/priors.hpp"
 #include "calibrate/priors_coherence.hpp"
 #include "calibrate/priors_format.hpp"

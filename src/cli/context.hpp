@@ -1,6 +1,6 @@
 // What every command receives instead of globals: where the database is,
 // where to print, what time it is (injected so tests and golden files are
-// deterministic; STYLE.md rule 7), the global options and whether the user
+// deterministic; docs/architecture.md, "Conventions"), the global options and whether the user
 // asked to stop.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Closed-set vocabularies: map the labels producers write (FORMATS.md §2–§3)
+// Closed-set vocabularies: map the labels producers write (docs/artifacts.md, "How the fields are mapped")
 // onto the canonical values the schema's CHECK constraints allow
 // (domain/vocab.hpp), and the small derived rules built on them (round order,
 // lever kinds). The roofline rules are in domain/roofline.hpp.
@@ -30,7 +30,7 @@ struct Normalized {
 Normalized normalize_op_class(std::string_view raw);
 
 // op_class for a kernel that has no explicit op_class, from its Top-N
-// `classification` (FORMATS.md §2.3, may be empty) and kernel name. Name
+// `classification` (docs/artifacts.md, "Top-N rows", may be empty) and kernel name. Name
 // rules first (a "fused_moe" symbol is MoE whatever its class), then the
 // classification. recognized = false when no rule matched (value unknown).
 Normalized op_class_from_top_n(std::string_view classification, std::string_view name);
@@ -39,7 +39,7 @@ Normalized op_class_from_top_n(std::string_view classification, std::string_view
 // bound" accepted). "dispatch" and other words are unrecognized.
 Normalized normalize_bound_type(std::string_view raw);
 
-// The measured bridge's observed_limit → bound_type map, FORMATS.md §2.9:
+// The measured bridge's observed_limit → bound_type map, docs/artifacts.md, "Measured rooflines":
 // compute/balanced→compute, hbm/cache/lds→memory,
 // latency_occupancy/overhead→latency, anything else→unknown.
 std::string_view bound_type_from_observed_limit(std::string_view observed_limit);
@@ -53,33 +53,33 @@ Normalized normalize_confidence(std::string_view raw);
 // Roofline stage: "A" | "B" | "C" (also "a", "stage B", "stage_c").
 Normalized normalize_stage(std::string_view raw);
 
-// Confidence implied by a stage when a verdict states none (DESIGN.md §1):
+// Confidence implied by a stage when a verdict states none (docs/glossary.md, "Confidence"):
 // A → low, B → medium, C → high.
 std::string_view confidence_for_stage(std::string_view stage);
 
 // band_headroom and seed_target_eff: domain/roofline.hpp.
 
 // Director validation_status → win | no_win | flagged | unknown
-// (FORMATS.md §2.13): accepted/validated_win → win, validated_no_win/rejected
+// (docs/artifacts.md, "The run's headline"): accepted/validated_win → win, validated_no_win/rejected
 // → no_win, flagged → flagged. The documented open values (unknown,
 // phase_partial, *_no_number_used_carried_ab) are recognized but map to
 // unknown: no number was validated.
 Normalized validation_class(std::string_view validation_status);
 
 // Orchestrator-ledger / Architect verdict → attempt verdict
-// (confirmed|partial|dead_end|flagged|incomplete|unknown), FORMATS.md §3.1–3.2:
+// (confirmed|partial|dead_end|flagged|incomplete|unknown), docs/glossary.md, "Verdict (attempt)":
 // confirmed_corrective and candidate_passed → confirmed, candidate_rejected →
 // dead_end, candidate_incomplete → incomplete.
 Normalized attempt_verdict_from_ledger(std::string_view verdict);
 
-// Integrate gate (accepted|stack|rejected|incomplete, FORMATS.md §2.10) →
+// Integrate gate (accepted|stack|rejected|incomplete, docs/artifacts.md, "Attempts") →
 // attempt verdict. accepted/stack → confirmed only when e2e_delta_pct > 0
 // (throughput actually rose, as the ledger's `confirmed` requires), else
 // partial (engaged, parity held, no e2e gain shown); rejected → dead_end;
 // incomplete → incomplete. Unrecognized gate → unknown, recognized = false.
 Normalized attempt_verdict_from_gate(std::string_view gate, std::optional<double> e2e_delta_pct);
 
-// Opbench gate (FORMATS.md §3.4, case-insensitive; absent = have_winner) →
+// Opbench gate (docs/artifacts.md, "Attempts", case-insensitive; absent = have_winner) →
 // attempt verdict: have_winner → incomplete (an isolated winner with no e2e
 // A/B yet), no_win → dead_end, tamper → flagged, anything else → unknown.
 std::string_view attempt_verdict_from_opbench_gate(std::string_view gate);

@@ -1,4 +1,4 @@
-// The roofline rules of rfdb in one place (DESIGN.md §1, §4): the seed
+// The roofline rules of rfdb in one place (docs/glossary.md, docs/estimator.md): the seed
 // target_eff per op_class, the headroom bands, attainable speedup, the
 // Amdahl e2e ceiling, and the isolated and e2e noise bands that decide what
 // counts as a win. ingest, calibrate and report all use these.
@@ -85,7 +85,7 @@ inline constexpr std::array<RuleParameter, 3> k_rule_parameters = {{
 // The op_classes that have a seed target_eff, in report order.
 inline constexpr std::array<std::string_view, 4> k_seeded_op_classes = {"gemm", "moe", "elementwise", "attn"};
 
-// Seed target_eff prior (fraction) per canonical op_class, DESIGN.md §1:
+// Seed target_eff prior (fraction) per canonical op_class, docs/estimator.md, "Seeds":
 // gemm 0.90, moe 0.90, elementwise 0.875, attn 0.50; any other text
 // (unknown, "", a producer spelling) → nullopt.
 std::optional<double> seed_target_eff(std::string_view op_class);

@@ -16,7 +16,7 @@
 
 namespace rfdb::domain {
 
-// Kernel operation class (DESIGN.md §1).
+// Kernel operation class (docs/glossary.md, "Op class").
 enum class OpClass { gemm, moe, attn, elementwise, unknown };
 // What limits a kernel on the roofline.
 enum class BoundType { memory, compute, latency, unknown };
@@ -28,11 +28,11 @@ enum class Confidence { low, medium, high };
 enum class Stage { a, b, c };
 // Where a roofline verdict came from.
 enum class SourceKind { analytic, measured };
-// Integrate gate of an attempt (FORMATS.md §2.10).
+// Integrate gate of an attempt (docs/artifacts.md, "Attempts").
 enum class Gate { accepted, stack, rejected, incomplete };
 // Attempt verdict (docs/attempt-model.md).
 enum class Verdict { confirmed, partial, dead_end, flagged, incomplete, unknown };
-// A run's Director validation, classified (FORMATS.md §2.13).
+// A run's Director validation, classified (docs/artifacts.md, "The run's headline").
 enum class ValidationClass { win, no_win, flagged, unknown };
 // What an attempt measured: a kernel candidate or a serving-config trial.
 enum class AttemptKind { kernel, config };
@@ -44,11 +44,11 @@ enum class Regime { decode, prefill, both, unknown };
 enum class Lifecycle { active, archived };
 // Output parity of an integrate result or sweep trial; "n/a" is spelled na.
 enum class OutputParity { pass, fail, na };
-// The reject word of an integrate reason (FORMATS.md §2.10) that rfdb acts
+// The reject word of an integrate reason (docs/artifacts.md, "Attempts") that rfdb acts
 // on; other words are kept as text and parse to nullopt.
 enum class RejectReason { no_engagement, parity_regression, accuracy_regression, output_corruption };
-// A Director / kb.py validation_status as written (FORMATS.md §2.13, §4.3);
-// validation_class (domain/normalize.hpp) maps it to a ValidationClass.
+// A Director / kb.py validation_status as written (docs/artifacts.md, "The run's headline"; docs/playbook.md,
+// "Imported knowledge"); validation_class (domain/normalize.hpp) maps it to a ValidationClass.
 enum class ValidationStatus {
   accepted,
   validated_win,
@@ -64,7 +64,8 @@ enum class AttemptOrigin { integrate, opbench, sweep, ledger, accepted, pending,
 // finding) or method (a methodology finding) for findings about no kernel.
 enum class ReuseClass { gemm, moe, attn, elementwise, unknown, config, method };
 
-// The artifact family of an eval-dir file (ingest/evaldir/files.hpp, FORMATS.md §2).
+// The artifact family of an eval-dir file (ingest/evaldir/files.hpp, docs/artifacts.md, "How the fields are
+// mapped").
 enum class Artifact {
   env_report,
   bench_summary,
@@ -77,7 +78,8 @@ enum class Artifact {
   director_validation,
   workflow_return
 };
-// The role of a bench_summary.json in its eval dir (FORMATS.md §2.2).
+// The role of a bench_summary.json in its eval dir (docs/artifacts.md, "The files, in the order a run writes
+// them").
 enum class BenchRole {
   baseline,
   validation_base,
@@ -88,7 +90,7 @@ enum class BenchRole {
   final,
   other
 };
-// What a file under a knowledge directory is (FORMATS.md §4).
+// What a file under a knowledge directory is (docs/artifacts.md, "Legacy knowledge").
 enum class KnowledgeRole { card, playbook, proposal, index, readme, archive, other };
 // Where an imported finding came from: an experience card, a legacy playbook line or an _inbox proposal.
 enum class FindingOrigin { card, playbook, proposal };

@@ -1,10 +1,10 @@
 // `rfdb check`: every check of a database in one call: the store's own
 // (integrity, foreign keys, schema version, orphan rows), every stored file
 // against its recorded size and sha256, and every attempt against the files
-// it cites (ingest/evaldir/evidence_check.hpp).
+// it cites (ingest/check_evidence.hpp).
 #pragma once
 
-#include "ingest/evaldir/evidence_check.hpp"
+#include "ingest/check_evidence.hpp"
 #include "store/admin.hpp"
 #include "store/database.hpp"
 #include "util/result.hpp"

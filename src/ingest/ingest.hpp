@@ -8,15 +8,7 @@
 // rows are re-derived from its files (see derive.hpp).
 //
 // A run that is a copy of a stored run is refused inside the transaction,
-// after its rows are derived, so two copies ingested at once cannot both
-// land. A copy has the stored run's identity (model, gfx, backend, isl, osl,
-// conc) and either the same multiset of measured attempts (short_name,
-// isolated speedup to 4 decimals, e2e delta to 3) or, failing that, every
-// current file stored under that run with the same path and sha256 (the only
-// rule for a run without measured attempts). A partial copy shares any
-// measured kernel attempt with it: same kernel, candidate dir or lever,
-// isolated speedup to 4 decimals and e2e delta to 3 (docs/artifacts.md,
-// "Copies"); config trials never count.
+// after its rows are derived (the run-copy rule: ingest/run_copy.hpp).
 #pragma once
 
 #include "ingest/evaldir/artifacts.hpp"

@@ -8,7 +8,7 @@ namespace rfdb::ingest {
 
 namespace {
 
-// Measured fields a producer might write (FORMATS.md §2), sorted for binary
+// Measured fields a producer might write (docs/artifacts.md, "How the fields are mapped"), sorted for binary
 // search. Keep to numeric measurements and predictions: a repeated label or
 // note is only a warning.
 constexpr std::array k_measured_fields = {

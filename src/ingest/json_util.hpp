@@ -4,7 +4,7 @@
 // value they reject.
 //
 // Nothing here touches files: callers pass text already read into memory.
-// nlohmann exceptions are caught here (STYLE.md rule 20) and never escape.
+// nlohmann exceptions are caught here (docs/architecture.md, "Conventions") and never escape.
 #pragma once
 
 #include "util/result.hpp"
@@ -22,7 +22,8 @@ namespace rfdb::ingest {
 using json = nlohmann::json;
 
 // Deepest array/object nesting parse_json_text accepts. Real artifacts nest
-// < 10 levels; the cap keeps hostile input from recursing (DESIGN.md §7).
+// < 10 levels; the cap keeps hostile input from recursing (docs/artifacts.md, "What makes an ingest fail, and
+// what only warns").
 inline constexpr int k_max_json_depth = 128;
 
 // Parse one JSON document. Accepts `//` and `/* */` comments and a UTF-8 BOM;

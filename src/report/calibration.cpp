@@ -5,14 +5,16 @@
 // Only real predictions count: the attainable 1.0 of a no-verdict row
 // (suspect, dispatch-bound, unmodelled) is a placeholder, and a miss must lie
 // beyond the isolated noise band (1.047× against a predicted 1.023× is the
-// prediction holding, DESIGN.md §1). A null outcome (an isolated result
-// inside the band) says nothing about the ceiling (DESIGN.md §4), so it is
+// prediction holding, docs/glossary.md, "Headroom class"). A null outcome (an isolated result
+// inside the band) says nothing about the ceiling (docs/estimator.md), so it is
 // never listed as the model over-predicting. Serving-config trials have no
 // kernel prediction and are left out of the table.
+#include "report/calibration.hpp"
+
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/analysis.hpp"
 #include "report/digest.hpp"
-#include "report/playbook_detail.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

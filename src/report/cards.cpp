@@ -3,6 +3,7 @@
 
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
+#include "report/analysis.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -16,7 +17,7 @@ namespace rfdb::report {
 
 namespace {
 
-constexpr std::size_t k_description_max = 160; // code points (FORMATS.md §4.2)
+constexpr std::size_t k_description_max = 160; // code points (docs/playbook.md, "Cards (`--cards DIR`)")
 constexpr std::size_t k_slug_lever_max = 60;
 
 // A front-matter list `[a, b]`; items lose the characters the flat list

@@ -1,5 +1,5 @@
 // `rfdb report --cards DIR`: one learned card per finding of "What works"
-// plus INDEX.md, in the learned-card format (FORMATS.md §4.2–§4.4, issue 4).
+// plus INDEX.md, in the learned-card format (docs/playbook.md, "Cards (`--cards DIR`)", issue 4).
 //
 // Pure: render_cards returns {file_name, content} pairs and plan_card_sync
 // decides, from the files already in DIR, what the caller writes. Rules:
@@ -24,6 +24,7 @@
 //   marked block appended.
 #pragma once
 
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
 

@@ -3,6 +3,8 @@
 // that beat the roofline model's predicted attainable speedup, a What works
 // lever whose run's Director validation was lost, and imported negatives
 // (anti-pattern cards, stated losses, dead-end bullets).
+#include "report/cautions.hpp"
+
 #include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"

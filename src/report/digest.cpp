@@ -4,6 +4,7 @@
 
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "report/analysis.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "domain/as_of.hpp"
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 

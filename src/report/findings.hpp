@@ -1,9 +1,10 @@
-// The evidence behind `rfdb report` (DESIGN.md §5, issues 4, 5 and 10):
+// The evidence behind `rfdb report` (docs/playbook.md, issues 4, 5 and 10):
 // findings per reuse key with their tiers, the line cap, cautions, saturated
 // heads and routing quality. Pure: no database, no files, no clock.
-// Implemented in findings.cpp (what qualifies, tiers, cap), merge.cpp
-// (imported knowledge), analysis.cpp (scope, heads, routing, text helpers)
-// and cautions.cpp.
+// The rules below are implemented in findings.cpp (what qualifies, the
+// lines, cap; declared here), tiers.hpp (the tier rule), merge.hpp (imported
+// knowledge, methods and seams), cautions.hpp, analysis.hpp (scope, heads,
+// routing: the whole analysis) and text.hpp (the shared text helpers).
 //
 // Rules (the written rules of the playbook; the tests pin each one):
 // - Scope. Runs, attempts, heads and rankings dated after as_of or before
@@ -34,13 +35,7 @@
 // - Clean run: a kernel attempt with the isolated win, e2e beyond the band
 //   and the A/B gate accepted. Verified end-to-end win: a qualifying attempt
 //   whose run's validation was won and includes it.
-// - Tier (DESIGN.md §5): ★★★ ≥ 2 independent clean sources or a verified
-//   end-to-end win; ★★ one clean source or ≥ 2 agreeing sources; ★
-//   otherwise. A source is a distinct run, or the line's imported knowledge
-//   (all imported findings on a line together are one source; it is clean
-//   when it self-rates ★★ or more). A line without run evidence is capped
-//   at ★★, and so is a line whose lever a lost validation included (a
-//   caution names the run and the figure).
+// - Tier: report/tiers.hpp states the rule (assign_tier).
 // - Imported merge (merge.cpp): an imported finding joins the first line
 //   (run lines first) whose lever key — or backend — equals its lever key,
 //   or whose imported findings share its `key` text (kb.py merges by key),
@@ -78,6 +73,8 @@
 #pragma once
 
 #include "report/model.hpp"
+#include "report/text.hpp"
+#include "report/tiers.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -91,7 +88,8 @@ namespace rfdb::report {
 // isolated win) and domain::k_e2e_noise_pct (0.5 %), domain/roofline.hpp;
 // so are the head threshold (domain::k_head_min_pct) and the beyond-ceiling
 // factor (domain::k_beyond_ceiling_factor).
-inline constexpr std::size_t k_line_cap = 40; // What works lines (FORMATS.md §4.3)
+// What works lines (docs/playbook.md, "Sections and their caps").
+inline constexpr std::size_t k_line_cap = 40;
 // ★★★ lines are never evicted, so they can exceed k_line_cap; the playbook
 // shows the freshest k_shown_cap of them (their cards keep all).
 inline constexpr std::size_t k_shown_cap = 60;
@@ -132,10 +130,6 @@ ReuseKey attempt_reuse_key(const AttemptInfo& attempt);
 // The lever text an attempt is shown and matched by: its lever, else its
 // backend, else "unnamed lever".
 std::string attempt_lever_text(const AttemptInfo& attempt);
-// True when the attempt's prediction is a real verdict: not suspect, headroom
-// saturated|moderate|underperforming and an attainable_speedup > 0. The
-// attainable 1.0 of a no-verdict row is a placeholder, not a prediction.
-bool has_usable_prediction(const AttemptInfo& attempt);
 // False when the attempt's speed says nothing about the kernel it replaced:
 // its output was wrong (parity fail, or a parity/accuracy/corruption reject
 // reason) or the new kernel never ran (no_engagement). Such attempts are no
@@ -223,24 +217,6 @@ struct Finding {
   double rank = 0.0;                      // stars × (0.25 + 0.75 × freshness)
 };
 
-// What decides a tier (see the rules above).
-struct TierEvidence {
-  int agreeing_sources = 0; // distinct runs + the imported source
-  int clean_sources = 0;    // clean runs + the imported source when it self-rates ★★+
-  int clean_runs = 0;       // of clean_sources, the runs
-  bool verified_e2e = false;
-  int imported_stars = 0;             // self-rated stars of the imported source; 0 = none
-  bool run_evidence = false;          // at least one run stands behind the line
-  bool validation_lost = false;       // a lost Director validation included the lever
-  std::optional<double> lost_speedup; // its throughput_speedup
-};
-struct Tier {
-  int stars = 1;
-  std::string reason;
-};
-// Apply the tier rule; reason names the rule that fired (and any cap).
-Tier assign_tier(const TierEvidence& evidence);
-
 // clamp(1 − days(as_of − last_seen)/365, 0, 1); 0 when either is not a date.
 double freshness(std::string_view as_of, std::string_view last_seen);
 // stars × (0.25 + 0.75 × freshness).
@@ -251,134 +227,7 @@ double eviction_rank(int stars, double freshness);
 // `findings` keeps its order.
 std::vector<Finding> apply_line_cap(std::vector<Finding>& findings, std::size_t cap);
 
-// Run cautions first (in this order within a run), then imported ones.
-enum class CautionKind {
-  e2e_loss,
-  model_contradiction,
-  lost_validation,
-  parity_failure,
-  no_transfer,
-  imported_negative
-};
-
-// A conditioned "also verify" note from a surprising negative.
-struct Caution {
-  CautionKind kind = CautionKind::e2e_loss;
-  ReuseKey key;
-  std::string run_id; // "" for an imported negative
-  std::string run_date;
-  std::string short_name;
-  std::string lever_key;
-  std::string text; // one line, starts with "Also verify"
-};
-
-// One pick of a disagreeing round and what it realized in that run.
-struct RealizedPick {
-  std::string short_name;
-  std::optional<double> best_e2e_pct;
-  std::optional<double> best_isolated; // ×
-};
-struct RoutingDisagreement {
-  RoundRanking ranking;
-  std::string run_date;
-  RealizedPick by_pct;
-  RealizedPick by_gain;
-  std::string basis;  // "e2e" | "isolated" | "" (not comparable)
-  std::string winner; // "pct" | "gain" | "tie" | "undecided"
-};
-struct RoutingSummary {
-  int rounds = 0;                                 // rankings in scope with both picks named
-  std::vector<RoutingDisagreement> disagreements; // every one, newest run first
-};
-
-// The saturated heads of one kernel class × gfx: the newest is shown.
-struct SaturatedGroup {
-  HeadVerdict newest;
-  std::size_t heads = 0; // saturated head verdicts of the group
-  std::size_t runs = 0;  // distinct runs among them
-};
-
-// One line of "Methods and seams": imported methods, seam facts and routing
-// notes (domain::KnowledgeKind), useful but no measured win. Findings of one
-// kind with the same lever key under a compatible reuse key share a line.
-struct MethodNote {
-  domain::KnowledgeKind kind = domain::KnowledgeKind::method;
-  ReuseKey key;
-  std::string lever_key;
-  std::string title;                   // imported_display of its first finding
-  std::vector<std::string> identities; // sorted, unique
-  int stars = 0;                       // self-rated, max
-  std::string last_seen;               // newest date or ""
-};
-
-// Every method note of the scoped imported findings, in report order: kind
-// (method, seam_fact, routing_note), key, title.
-std::vector<MethodNote> build_method_notes(const ReportInput& scoped);
-
-// Everything the playbook and the cards render, computed once.
-struct Analysis {
-  std::string as_of;             // resolved as_of ("" when no date exists at all)
-  ReportInput scoped;            // the input after the scope rules (priors untouched)
-  std::vector<Finding> findings; // shown, in report order
-  std::vector<Finding> evicted;  // in eviction order
-  // Run cautions newest run first, then imported ones: every one, or — when
-  // the input's attempt digest kept only those shown — the k_run_cautions
-  // first run cautions.
-  std::vector<Caution> cautions;
-  std::size_t run_cautions = 0;          // distinct run cautions in all
-  std::vector<MethodNote> methods;       // every one (the playbook shows k_method_notes)
-  std::vector<SaturatedGroup> saturated; // one per kernel class × gfx, in key order
-  std::size_t saturated_heads = 0;       // saturated head verdicts in scope, disputed ones left out
-  // Saturated measured heads whose engine disputes the band (headroom_ratio
-  // ≥ 1.25 or guidance actionable): one group per kernel class × gfx, in key
-  // order, never rerouted; and their count.
-  std::vector<SaturatedGroup> disputed;
-  std::size_t disputed_heads = 0;
-  RoutingSummary routing;
-  std::string newest_run_id;             // "" when there are no runs/heads
-  std::vector<HeadVerdict> newest_heads; // latest verdict per kernel, pct desc
-  std::size_t attempts = 0;              // attempts in scope
-  std::size_t heads = 0;                 // head verdicts in scope
-  // The scoped attempts folded (Calibration reads its samples and misses).
-  std::shared_ptr<const AttemptDigest> digest;
-};
-
-// Compute the analysis. Deterministic: any permutation of the input vectors
-// gives the same result. Move a large input in: it is scoped in place.
-Analysis analyze(ReportInput input);
-
 // The findings before the cap, in report order (exposed for tests).
 std::vector<Finding> build_findings(const ReportInput& scoped, std::string_view as_of);
-
-// Cautions from the scoped attempts and imported negatives, deduplicated:
-// run cautions newest run first, then imported ones newest first.
-std::vector<Caution> build_cautions(const ReportInput& scoped);
-
-// Shared formatting (fixed precision, never locale-dependent).
-// Round to `dp` decimals (−0 → 0) and print with exactly `dp` decimals.
-std::string fixed(double value, int dp);
-// "1.047×" or "1.047–1.120×"; "not measured" when absent.
-std::string iso_range_text(const std::optional<double>& lo, const std::optional<double>& hi);
-// "+0.31 %" or "+0.31 % to +2.10 %"; "not measured" when absent.
-std::string e2e_range_text(const std::optional<double>& lo, const std::optional<double>& hi);
-// "isl/osl/conc 1024/1024/64" with "?" for an absent part; "" when all absent.
-std::string workload_text(const std::optional<int>& isl, const std::optional<int>& osl,
-                          const std::optional<int>& conc);
-// Collapse whitespace (tabs, newlines) to single spaces and trim; any other
-// control character or ill-formed UTF-8 byte is written as \xHH, so stored
-// text can neither break a markdown line nor reach a terminal raw.
-std::string one_line(std::string_view text);
-// An imported finding's identity as shown: a legacy playbook line
-// ("file#date|model|…|opening text") is cut to "file#date"; others as is.
-std::string short_identity(std::string_view identity);
-// Star glyphs, "★★".
-std::string stars_text(int stars);
-// Free text made safe for one markdown line: whitespace collapsed, markdown
-// punctuation backslash-escaped (`_` only at word edges), bare URLs wrapped
-// in <…>, so user text cannot trip markdownlint or start a structure.
-std::string md_text(std::string_view text);
-// An identifier in a code span (`fused_moe_kernel`); md_text when the text
-// holds a backtick or '|', "-" when empty.
-std::string md_code(std::string_view text);
 
 } // namespace rfdb::report

@@ -3,6 +3,7 @@
 // merge.cpp adds the imported findings). Not a public API.
 #pragma once
 
+#include "report/cautions.hpp"
 #include "report/findings.hpp"
 
 #include <algorithm>

@@ -3,6 +3,8 @@
 // playbook line it came from, a drained proposal and the card it became —
 // and a run's own identical finding end up on one line, where all imported
 // findings together count as one source.
+#include "report/merge.hpp"
+
 #include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/vocab.hpp"

@@ -1,9 +1,10 @@
-// Input model of `rfdb report` (DESIGN.md §5, issues 4 and 5).
+// Input model of `rfdb report` (docs/playbook.md, issues 4 and 5).
 //
-// The lead fills a ReportInput from the database (runs, attempts joined to
-// their predictions, per-round rankings, head verdicts, imported legacy
-// findings and the calibrated priors); report/ renders it without touching
-// the database, files or the clock. Conventions: dates are "YYYY-MM-DD";
+// report/from_store (ReportInputBuilder) fills a ReportInput from the
+// database (runs, attempts joined to their predictions, per-round rankings,
+// head verdicts, imported legacy findings and the calibrated priors); the
+// rest of report/ renders it without touching the database, files or the
+// clock. Conventions: dates are "YYYY-MM-DD";
 // an empty string means "absent"; std::nullopt means an absent number.
 #pragma once
 
@@ -22,7 +23,7 @@ namespace rfdb::report {
 class AttemptDigest; // report/digest.hpp
 class HeadDigest;    // report/digest.hpp
 
-// One ingested run (retracted runs are left out by the lead).
+// One ingested run (retracted runs are left out by the store query).
 struct RunInfo {
   std::string run_id;
   std::string run_date; // YYYY-MM-DD
@@ -160,7 +161,7 @@ struct ImportedFinding {
 
 // Everything one `rfdb report` renders.
 struct ReportInput {
-  std::string as_of; // YYYY-MM-DD, resolved by the lead
+  std::string as_of; // YYYY-MM-DD, resolved by ReportInputBuilder (domain::resolve_as_of)
   // True when the user gave --as-of: then imported knowledge dated after it
   // is left out too. By default as_of is the newest run date and newer
   // imported knowledge is shown with its own date.

@@ -5,6 +5,7 @@
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
 #include "domain/normalize.hpp"
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"
 #include "report/playbook.hpp"

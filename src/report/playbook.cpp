@@ -5,7 +5,10 @@
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
+#include "report/analysis.hpp"
+#include "report/calibration.hpp"
 #include "report/playbook_detail.hpp"
+#include "report/works.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// The backend playbook of `rfdb report` as markdown (DESIGN.md §5, issue 4).
+// The backend playbook of `rfdb report` as markdown (docs/playbook.md, issue 4).
 //
 // Pure: takes a ReportInput (or its Analysis) and returns the document; the
 // same input gives byte-identical output (no clock, fmt with fixed
@@ -6,8 +6,9 @@
 // markdownlint with the default rules except MD013 (line length): one H1,
 // blank lines around headings, lists, tables and fences, `mermaid` fences,
 // "-" list markers, no trailing spaces or tabs; user text goes through
-// md_text/md_code. What works and Cautions live in works.cpp, the chart and
-// head_route in quadrant.cpp, the Calibration section in calibration.cpp.
+// md_text/md_code. What works, Cautions and Methods and seams live in
+// works.hpp, the chart and head_route in quadrant.hpp, the Calibration
+// section in calibration.hpp.
 //
 // Sections, in this order (the headings are a contract, issue 4):
 //   # Backend playbook        provenance: runs, models, GPUs, date range, the
@@ -25,8 +26,10 @@
 //   ## Newest run at a glance Mermaid quadrantChart of the newest run's heads
 #pragma once
 
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
+#include "report/quadrant.hpp"
 
 #include <array>
 #include <string>
@@ -43,21 +46,5 @@ inline constexpr std::array<std::string_view, 9> k_playbook_headings = {
 std::string render_playbook(const ReportInput& input);
 // Same, from an analysis computed by analyze().
 std::string render_playbook(const Analysis& analysis);
-
-// The ```mermaid quadrantChart block for the newest run's heads. The chart
-// splits at 0.5, so each axis is mapped piecewise linearly to put its routing
-// threshold there: x = roofline_pct / target_eff (0.9, the saturated band
-// edge → 0.5; 1.0 → 1), y = pct_gpu_time (5 %, the head threshold → 0.5;
-// ≥ 50 % → 1). Quadrants: reduce bytes (top right), tune (top left), low
-// priority below; a disputed head's point is labelled "<kernel> disputed".
-// "" when no head of that run has a verdict.
-std::string render_quadrant_chart(const Analysis& analysis);
-
-// The route a head verdict implies: "reduce bytes" (saturated head), "tune"
-// (moderate/underperforming head), "low priority" (pct_gpu_time < 5),
-// "no verdict" (unknown headroom), k_disputed_route (a saturated measured
-// head whose engine disputes the band: not rerouted).
-inline constexpr std::string_view k_disputed_route = "disputed, not rerouted";
-std::string head_route(const HeadVerdict& head);
 
 } // namespace rfdb::report

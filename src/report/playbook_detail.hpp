@@ -1,5 +1,6 @@
-// Internal to the playbook renderer: the markdown helpers and the section
-// renderers that playbook.cpp and calibration.cpp share. Not a public API.
+// Internal to the playbook renderer: the markdown helpers (playbook.cpp)
+// that the section renderers share (works.hpp, calibration.hpp). Not a
+// public API.
 #pragma once
 
 #include "report/findings.hpp"
@@ -19,15 +20,5 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many);
 // A markdown table without a trailing newline; `align` holds "---" / "---:".
 std::string table(const std::vector<std::string>& header, const std::vector<std::string>& align,
                   const std::vector<std::vector<std::string>>& rows);
-
-// "## Calibration": per op class predicted vs measured, the e2e transfer of
-// the priors and the largest misses beyond the isolated noise band.
-Blocks calibration_section(const Analysis& analysis);
-// "## What works": the findings per reuse key, capped (works.cpp).
-Blocks what_works_section(const Analysis& analysis);
-// "## Cautions": run cautions and imported negatives, capped (works.cpp).
-Blocks cautions_section(const Analysis& analysis);
-// "## Methods and seams": imported methods, seam facts and routing notes.
-Blocks methods_section(const Analysis& analysis);
 
 } // namespace rfdb::report::detail

@@ -1,8 +1,10 @@
 // The quadrant chart of the newest run's heads and the route of a head
 // verdict (declared in report/playbook.hpp).
+#include "report/quadrant.hpp"
+
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
-#include "report/playbook.hpp"
+#include "report/analysis.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

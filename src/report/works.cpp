@@ -1,9 +1,11 @@
 // The playbook's "## What works" and "## Cautions" sections (rules in
 // report/findings.hpp): one line per finding with its tier, numbers, gate,
 // reason, attempt references and imported label; the cautions, capped.
+#include "report/works.hpp"
+
 #include "domain/knowledge_kind.hpp"
 #include "domain/roofline.hpp"
-#include "report/playbook_detail.hpp"
+#include "report/analysis.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 

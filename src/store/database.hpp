@@ -21,7 +21,7 @@
 //   busy_timeout, WAL and foreign_keys, and creates the schema of a new file.
 // - `migrate_database` (`rfdb migrate`): writes a `VACUUM INTO` backup, then
 //   applies the pending migrations in one BEGIN IMMEDIATE transaction keyed by
-//   PRAGMA user_version (STYLE.md rules 14–16).
+//   PRAGMA user_version (docs/architecture.md, "Conventions").
 // Each inspects the file through a read-only connection first, so a foreign,
 // newer or older file is refused byte-for-byte untouched (a pending WAL is
 // neither checkpointed nor removed).

@@ -19,7 +19,7 @@
 
 namespace rfdb::store {
 
-// env_report.json (FORMATS.md §2.1) → the identity columns of `runs`.
+// env_report.json (docs/artifacts.md, "How a run is identified") → the identity columns of `runs`.
 struct EnvReport {
   std::optional<std::string> model;
   std::optional<std::string> model_arch_class;
@@ -47,7 +47,7 @@ struct RunOutcome {
   std::optional<std::string> output_parity;
 };
 
-// bench_summary.json (FORMATS.md §2.2) → `bench_summaries`.
+// bench_summary.json (docs/artifacts.md, "The files, in the order a run writes them") → `bench_summaries`.
 struct BenchSummary {
   std::string role;                              // set by the caller (baseline | validation_base | …)
   std::optional<std::string> label;              // set by the caller
@@ -80,7 +80,7 @@ struct KernelSample {
   std::string json_pointer; // the row in its file (the stored text holds the row's full JSON)
 };
 
-// profile_topN.json (FORMATS.md §2.3) → one `profile_rounds` row + samples.
+// profile_topN.json (docs/artifacts.md, "Top-N rows") → one `profile_rounds` row + samples.
 struct TopN {
   std::string round;                        // set by the caller (the R of round_<R>)
   int round_order = 0;                      // set by the caller (normalize.hpp round_order)

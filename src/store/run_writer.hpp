@@ -1,7 +1,8 @@
 // Writing a derived run into the store, with statements prepared once per
-// ingest and reused across rows and runs (DESIGN.md §7: ingest is bounded by
+// ingest and reused across rows and runs (tools/bench/README.md: ingest is bounded by
 // parsing, not by the store), plus the reads ingest makes inside a run's
-// write transaction: the derivation version and the copy check's candidates.
+// write transaction: the derivation version and the copy check's candidates (the
+// run-copy rule: ingest/run_copy.hpp).
 #pragma once
 
 #include "store/database.hpp"

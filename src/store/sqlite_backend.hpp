@@ -1,5 +1,8 @@
-// Internal to store/: the SQLite backend (SQLiteCpp) behind store::Database;
-// database_open.cpp makes its connections.
+// Internal to store/: the SQLite backend behind store::Database. The
+// connection is a SQLiteCpp SQLite::Database (opened by database_open.cpp,
+// which also sets its PRAGMAs and runs the migrations); statements are
+// prepared, bound and stepped through the sqlite3 C API on its handle
+// (sqlite3_prepare_v2, sqlite3_bind_*, sqlite3_step), not SQLite::Statement.
 #pragma once
 
 #include "store/backend.hpp"

@@ -1,5 +1,5 @@
 // Dates and times, always UTC, always through Howard Hinnant's date library
-// so output never depends on the local time zone (STYLE.md rule 27).
+// so output never depends on the local time zone (docs/architecture.md, "Conventions").
 #pragma once
 
 #include <chrono>

@@ -2,7 +2,7 @@
 // report, a verified summary, and a destination that holds data refused byte for byte untouched.
 #include "support/helpers.hpp"
 
-#include "store/copy.hpp"
+#include "store/store_transfer.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>

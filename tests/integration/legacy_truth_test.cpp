@@ -10,6 +10,7 @@
 #include "support/helpers.hpp"
 #include "support/report_parts.hpp"
 
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"
 #include "util/utf8.hpp"

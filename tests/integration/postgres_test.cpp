@@ -4,7 +4,7 @@
 #include "support/helpers.hpp"
 #include "support/postgres.hpp"
 
-#include "store/copy.hpp"
+#include "store/store_transfer.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // `rfdb priors` end to end through the CLI, in-process: the canonical run's
-// pinned values (DESIGN.md §1), goldens for every format on the 3-run sample
+// pinned values (tests/fixtures/runs/README.md, run 1), goldens for every format on the 3-run sample
 // database, the empty database, determinism (ingest order, --as-of),
 // retract/restore, --since and usage errors.
 //

@@ -3,6 +3,7 @@
 
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
+#include "report/analysis.hpp"
 #include "report/cards.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"

@@ -1,6 +1,7 @@
 // The report's input built with its attempts folded in parts (test support).
 #pragma once
 
+#include "report/analysis.hpp"
 #include "report/findings.hpp"
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// rfdb_bench: the speed and memory bars of DESIGN.md §7, measured on a
+// rfdb_bench: the speed and memory bars of tools/bench/README.md, measured on a
 // synthetic corpus (see synth.hpp and tools/bench/README.md).
 //
 //   1. synthesize N eval dirs from the sample runs into a work dir;
@@ -44,7 +44,7 @@ struct Options {
   bool json = false;
 };
 
-// The bars the summary judges against (DESIGN.md §7; the 2× is issue 2's
+// The bars the summary judges against (tools/bench/README.md; the 2× is issue 2's
 // "ingest held to the cost of reading and parsing", with room for the store).
 constexpr double k_ingest_bar = 2.0;     // × walk + read + validate
 constexpr double k_query_bar_s = 1.0;    // seconds, per command
@@ -284,7 +284,7 @@ void print_table(const Options& opt, const std::vector<Metric>& metrics, const R
   const auto& in = r.ingest;
   const double slowest_query = std::max({q.priors_cmd_class_s, q.priors_cmd_regime_s, q.report_cmd_s});
   const auto verdict = [](bool met) { return met ? "met" : "MISSED"; };
-  fmt::print("\nbars (DESIGN.md §7):\n");
+  fmt::print("\nbars (tools/bench/README.md):\n");
   fmt::print("  ingest ≤ {:.1f}× walk + read + validate: {:.2f}× wall, {:.2f}× cpu: {}\n", k_ingest_bar,
              ratio->value, ratio->cpu.value_or(0.0), verdict(ratio->value <= k_ingest_bar));
   fmt::print("  priors and report < {:.1f} s:          priors {:.3f} s, report {:.3f} s: {}\n", k_query_bar_s,
@@ -408,7 +408,7 @@ int main(int argc, char** argv)
   }
   try {
     return run(opt);
-  } catch (const std::exception& e) { // the one top-level catch (STYLE.md rule 20b)
+  } catch (const std::exception& e) { // the one top-level catch (docs/architecture.md, "Conventions")
     fmt::print(stderr, "rfdb_bench: internal error: {}\n", e.what());
     return 1;
   }

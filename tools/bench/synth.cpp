@@ -119,7 +119,7 @@ const nlohmann::ordered_json* member(const nlohmann::ordered_json& obj, const ch
 }
 
 // Perturb one analytic verdict and recompute what follows from roofline_pct
-// (DESIGN.md §1): attainable = max(1, target_eff / roofline_pct) (3 dp),
+// (docs/glossary.md, "Attainable speedup"): attainable = max(1, target_eff / roofline_pct) (3 dp),
 // expected gain = pct_gpu_time × (1 − 1/attainable) (2 dp), headroom banded
 // at 0.9 / 0.6 × target_eff. Rows without a verdict are left alone.
 void perturb_entry(nlohmann::ordered_json& e, Rng& rng)

@@ -12,7 +12,7 @@
 // - roofline_pct of each analytic verdict (modeled, not suspect, with a
 //   headroom class): × [0.8, 1.2], clamped to [0.02, 0.98]; attainable,
 //   expected gain, headroom and ranking_by_expected_gain are recomputed
-//   with the DESIGN.md §1 formulas.
+//   with the formulas of docs/glossary.md ("Attainable speedup", "Expected e2e gain").
 #pragma once
 
 #include "util/result.hpp"

@@ -6,8 +6,8 @@
 // warnings, in errors, and to recover identity the file itself omits, e.g. the
 // task dir before `roofline/`), and a warning sink.
 //
-// Tolerant/strict split (issue 2, DESIGN.md §2): missing optional keys are
-// null, numbers-as-strings are accepted, an out-of-set closed value becomes
+// Tolerant/strict split (issue 2, docs/artifacts.md, "What makes an ingest fail, and what only warns"):
+// missing optional keys are null, numbers-as-strings are accepted, an out-of-set closed value becomes
 // "unknown" plus a Warning naming file + JSON pointer + raw value. Errors
 // (invalid_input) are reserved for values that would poison calibration or
 // violate a column CHECK: wrong types, pct_gpu_time outside 0–100, a zero /
@@ -86,7 +86,7 @@ struct AttemptRecord : store::Attempt {
   [[nodiscard]] std::string merge_key() const;
 };
 
-// workflow_return.json (FORMATS.md §2.14): headline outcome + every attempt
+// workflow_return.json (docs/artifacts.md, "Attempts"): headline outcome + every attempt
 // in the ledger and the accepted/pending/flagged lists.
 struct WorkflowReturn {
   RunOutcome outcome;
@@ -115,13 +115,13 @@ Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_p
 // top_kernels that is not an array of objects.
 Result<TopN> parse_profile_topn(const json& doc, std::string_view rel_path, std::vector<Warning>& warnings);
 
-// profile_roofline.json (analytic skill, FORMATS.md §2.6). Errors: any
+// profile_roofline.json (analytic skill, docs/artifacts.md, "Roofline verdicts"). Errors: any
 // numeric field that is not a number (incl. roofline_pct_raw), pct_gpu_time
 // outside 0–100, attainable_speedup ≤ 0, entries not an array of objects.
 Result<RooflineDoc> parse_profile_roofline(const json& doc, std::string_view rel_path,
                                            std::vector<Warning>& warnings);
 
-// roofline-v1 baseline/post file (FORMATS.md §2.8) → at most one measured
+// roofline-v1 baseline/post file (docs/artifacts.md, "Measured rooflines") → at most one measured
 // verdict from the dominant case, per the §2.9 bridge. Fail-soft like the
 // bridge: wrong schema, no matched dominant case or unusable metrics give a
 // Warning and no verdict. Errors only for a non-object document.
@@ -145,14 +145,14 @@ Result<std::vector<AttemptRecord>> parse_sweep_results(const json& doc, std::str
                                                        std::vector<Warning>& warnings);
 
 // workflow_return.json. The orchestrator writes 0 for "failed / not
-// measured" (FORMATS.md §3.1): a ledger isolated_speedup of 0, a ledger
+// measured" (docs/artifacts.md, "Attempts"): a ledger isolated_speedup of 0, a ledger
 // e2e_delta_pct of 0 on a non-confirmed verdict, and 0 speedups, deltas and
 // throughputs in the accepted/pending lists and the headline become null.
 // Errors: negative or non-finite speedups, a ledger row without direction.
 Result<WorkflowReturn> parse_workflow_return(const json& doc, std::string_view rel_path,
                                              std::vector<Warning>& warnings);
 
-// director_e2e_validation.json (FORMATS.md §2.13). throughput_speedup is
+// director_e2e_validation.json (docs/artifacts.md, "The run's headline"). throughput_speedup is
 // computed as final/base when absent. Errors: speedup ≤ 0, negative
 // throughputs, wrong types.
 Result<RunOutcome> parse_director_validation(const json& doc, std::string_view rel_path,
@@ -180,7 +180,7 @@ RunOutcome overlay_outcome(RunOutcome lower, const RunOutcome& upper);
 // ending in "_YYYYmmdd_HHMMSS"); nullopt when no valid date-time is found.
 std::optional<std::string> run_date_from_dir_name(std::string_view basename);
 
-// Top-N short_name of a row that gives none (FORMATS.md §2.3), from its
+// Top-N short_name of a row that gives none (docs/artifacts.md, "Top-N rows"), from its
 // (demangled) `name`: the function's own name, at most 60 characters. The
 // return type, namespaces and classes, "(anonymous namespace)", template
 // argument lists, parameter lists, lambdas ("{lambda(int)#1}") and a

@@ -1,5 +1,5 @@
 // Attempt sources written per kernel or per config trial:
-// overlay/cand_*/integrate_result.json (FORMATS.md §2.10),
+// overlay/cand_*/integrate_result.json (docs/artifacts.md, "Attempts"),
 // kernels/<task>/opbench_result.json (§2.11), config/sweep_results.json (§2.12).
 #include "domain/normalize.hpp"
 #include "ingest/evaldir/artifacts.hpp"
@@ -65,7 +65,7 @@ std::optional<std::string> candidate_tag(const std::optional<std::string>& dir, 
   return dir->substr(prefix.size());
 }
 
-// The orchestrator's reject vocabulary (FORMATS.md §2.10): the first of
+// The orchestrator's reject vocabulary (docs/artifacts.md, "Attempts"): the first of
 // these words that the integrate reason cites as a word of its own, in any
 // case, with `_` or a space between its parts ("Parity_Regression:",
 // "parity regression"), but not inside a longer token
@@ -199,7 +199,7 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   return std::vector<AttemptRecord>{std::move(a)};
 }
 
-// Opbench gate (FORMATS.md §3.4) → verdict (domain::attempt_verdict_from_opbench_gate).
+// Opbench gate (docs/artifacts.md, "Attempts") → verdict (domain::attempt_verdict_from_opbench_gate).
 std::string opbench_verdict(const std::optional<std::string>& gate)
 {
   return std::string(domain::attempt_verdict_from_opbench_gate(gate.value_or("have_winner")));

@@ -1,5 +1,5 @@
-// bench_summary.json (FORMATS.md §2.2) → one bench_summaries row:
-// throughput tok/s (median, spread percent), TTFT and TPOT medians in ms.
+// bench_summary.json (docs/artifacts.md, "The files, in the order a run writes them") → one bench_summaries
+// row: throughput tok/s (median, spread percent), TTFT and TPOT medians in ms.
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

@@ -29,7 +29,7 @@ void warn(std::vector<Warning>& warnings, std::string_view file, std::string poi
 // Warn once for each key of `expected` that the object `obj` (at `pointer`
 // in `file`) lacks but holds under another spelling: a key equal to it when
 // ASCII case, '_', '-' and spaces are ignored (`isolatedSpeedup` for
-// `isolated_speedup`). Such a key is not read, since a spelling FORMATS.md
+// `isolated_speedup`). Such a key is not read, since a spelling docs/artifacts.md
 // does not list is never guessed; the warning keeps its value from
 // vanishing in silence. Nothing happens when `obj` is not an object.
 void warn_misspelled_keys(const json& obj, std::initializer_list<std::string_view> expected,
@@ -73,7 +73,7 @@ Result<std::optional<double>> get_non_negative(const json& obj, std::string_view
                                                const std::string& pointer);
 
 // A roofline_pct_raw outside (0.001, 1] is infeasible: the byte/FLOP model
-// is wrong and the row is `suspect` (DESIGN.md §1).
+// is wrong and the row is `suspect` (docs/glossary.md, "Suspect").
 bool infeasible_roofline_pct(double raw);
 
 // '/'-separated components of a relative path (empty components dropped).
@@ -86,7 +86,7 @@ std::string_view strip_suffix(std::string_view s, std::string_view suffix);
 Result<std::optional<std::string>> first_string(const json& obj, std::initializer_list<std::string_view> keys,
                                                 const std::string& pointer);
 
-// Human lever text from what an attempt states (FORMATS.md §2.10/§2.11):
+// Human lever text from what an attempt states (docs/artifacts.md, "Attempts"):
 // "config: <flags>", "backend aiter (env K=V)", "authored triton kernel", …
 // validation_status (raw + its class, warning on an unknown value) and
 // output_parity of a Director or workflow return document into `o`.

@@ -234,9 +234,9 @@ std::set<std::string> known_kernels(const DerivedRun& run)
 }
 
 // An attempt that states no round was decided in the round whose Top-N share
-// of its kernel equals the share its integrate result quotes (FORMATS.md
-// §2.10: pct_gpu_time is "% of the head" at decision time). Ambiguous or no
-// share: left to the earliest-verdict rule of join_prediction.
+// of its kernel equals the share its integrate result quotes (docs/artifacts.md, "Attempts": pct_gpu_time is
+// "% of the head" at decision time). Ambiguous or no share: left to the earliest-verdict rule of
+// join_prediction.
 void infer_round(const DerivedRun& run, DerivedAttempt& att)
 {
   if (att.record.round || !att.record.pct_gpu_time || !domain::is(att.kind, domain::AttemptKind::kernel)) {

@@ -1,4 +1,4 @@
-// env_report.json (FORMATS.md §2.1) → the run's identity: model, gfx (one
+// env_report.json (docs/artifacts.md, "How a run is identified") → the run's identity: model, gfx (one
 // spelling per GPU), backend, tp and the isl/osl/conc workload.
 #include "domain/normalize.hpp"
 #include "ingest/evaldir/artifacts.hpp"

@@ -1,4 +1,5 @@
-// Finding and reading the artifacts of an eval dir (FORMATS.md §1).
+// Finding and reading the artifacts of an eval dir (docs/artifacts.md, "The files, in the order a run writes
+// them").
 //
 // classify_artifact maps a path relative to the eval dir to the artifact
 // kind rfdb reads (or nullopt: ignored). Everything else in an eval dir —

@@ -1,5 +1,5 @@
 // Measured roofline: kernels/<TASK>/roofline/{baseline,post}_roofline.json
-// (roofline-v1, FORMATS.md §2.8) → one stage-C verdict from the dominant
+// (roofline-v1, docs/artifacts.md, "Measured rooflines") → one stage-C verdict from the dominant
 // case, exactly as GEAK's load_measured_roofline bridge reads it (§2.9).
 // Fail-soft like the bridge: anything unusable is a Warning, not an error.
 #include "domain/normalize.hpp"
@@ -26,7 +26,8 @@ struct Skip {
   std::string reason;
 };
 
-// Task = the path component immediately before `roofline/` (FORMATS.md §1).
+// Task = the path component immediately before `roofline/` (docs/artifacts.md, "The files, in the order a run
+// writes them").
 std::optional<std::string> task_from_path(std::string_view rel_path)
 {
   const auto parts = detail::path_components(rel_path);
@@ -362,7 +363,7 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
   v.phase = d.phase;
   v.case_id = dominant.second;
   v.target_eff = domain::seed_target_eff(v.op_class);
-  // Banded and bounded against the same target_eff (DESIGN.md §1), so the
+  // Banded and bounded against the same target_eff (docs/artifacts.md, "Measured rooflines"), so the
   // headroom_class and the attainable_speedup agree.
   v.attainable_speedup = domain::attainable_speedup(v.roofline_pct, v.target_eff);
   v.suspect = detail::infeasible_roofline_pct(*v.roofline_pct);

@@ -1,5 +1,5 @@
-// Roofline verdicts: the analytic skill's profile_roofline.json (FORMATS.md
-// §2.6) and measured roofline-v1 documents through the §2.9 bridge.
+// Roofline verdicts: the analytic skill's profile_roofline.json (docs/artifacts.md, "Roofline verdicts")
+// and measured roofline-v1 documents through the bridge ("Measured rooflines").
 #include "domain/roofline.hpp"
 
 #include "domain/normalize.hpp"
@@ -94,7 +94,7 @@ Result<void> read_entry_identity(const json& e, const std::string& ptr, Verdict&
 
 // bound_type, suspect, dispatch_bound, headroom_class. suspect (infeasible
 // raw ratio), dispatch-bound and unmodelled entries carry no verdict, so
-// their headroom is forced to unknown (DESIGN.md §1); a missing
+// their headroom is forced to unknown (docs/glossary.md, "Suspect"); a missing
 // headroom_class is banded from roofline_pct and target_eff.
 Result<void> read_entry_classes(const json& e, const std::string& ptr, Verdict& v, std::string_view rel_path,
                                 std::vector<Warning>& warnings)

@@ -1,4 +1,4 @@
-// profile/round_<R>/profile_topN.json, both parser lineages (FORMATS.md §2.3).
+// profile/round_<R>/profile_topN.json, both parser lineages (docs/artifacts.md, "Top-N rows").
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 

@@ -1,4 +1,4 @@
-// director_e2e_validation.json (FORMATS.md §2.13) → the run's headline
+// director_e2e_validation.json (docs/artifacts.md, "The run's headline") → the run's headline
 // outcome: baseline and final throughput tok/s, throughput_speedup ×, and
 // the Director's validation class.
 #include "ingest/evaldir/artifacts.hpp"

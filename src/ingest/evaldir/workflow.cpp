@@ -1,4 +1,4 @@
-// workflow_return.json (FORMATS.md §2.14, §3): the run's headline outcome and
+// workflow_return.json (docs/artifacts.md, "Attempts"): the run's headline outcome and
 // the orchestrator's own record of every direction it tried — the ledger
 // (state.history.ledger) and the accepted / pending / flagged lists.
 //

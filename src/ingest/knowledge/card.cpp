@@ -1,4 +1,4 @@
-// Experience-card parser (knowledge/learned/<slug>.md, FORMATS.md §4.2).
+// Experience-card parser (knowledge/learned/<slug>.md, docs/artifacts.md, "Legacy knowledge").
 //
 // Front matter is read the way kb.py reads it — flat `key: value` lines split
 // on the first ':' — because 10 of the 24 real cards are not valid YAML

@@ -1,4 +1,4 @@
-// INDEX.md cross-check (FORMATS.md §4.4). The index is hand-maintained and
+// INDEX.md cross-check (docs/artifacts.md, "Legacy knowledge"). The index is hand-maintained and
 // drifts from the card set, so it never decides membership: it only yields
 // warnings about cards it misses and entries that point nowhere.
 #include "domain/vocab.hpp"

@@ -115,7 +115,7 @@ std::string gfx_from_platforms(std::string_view platforms)
 
 } // namespace
 
-// Rules (FORMATS.md §4.2/§4.3): the explicit field wins; a legacy card's
+// Rules (docs/playbook.md, "Imported knowledge"): the explicit field wins; a legacy card's
 // `key` of exactly three `·` parts is <class> · <gfx> · <regime>; any other
 // key is searched by pattern as a whole. The regime falls back to the whole
 // key when the named part says nothing (e.g. "sglang").

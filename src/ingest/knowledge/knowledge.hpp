@@ -2,7 +2,7 @@
 // _inbox proposals and the older backend_playbook.md "Learned" lines.
 //
 // Pure: callers pass a file name and its contents and get Findings back; no
-// file or database I/O. Formats: FORMATS.md §4.1–§4.5; Finding mirrors the
+// file or database I/O. Formats: docs/artifacts.md, "Legacy knowledge"; Finding mirrors the
 // learned_findings columns (migrations/0001_init.sql). Per-file problems that
 // do not stop a parse come back as Warnings ("file:line: message");
 // a file that cannot be read at all is an invalid_input error naming file
@@ -49,7 +49,7 @@ struct Warning {
 using store::Finding;
 
 // Numbers stated in an `effect` string; each pair is set only when exactly
-// one distinct figure of its kind is stated (FORMATS.md §7 rule 5: keep raw
+// one distinct figure of its kind is stated (docs/playbook.md, "Imported knowledge": keep raw
 // otherwise). e2e values are percent; iso values are × over baseline.
 struct EffectNumbers {
   std::optional<double> iso_min;
@@ -67,7 +67,7 @@ struct EffectNumbers {
 Result<Finding> parse_card(std::string_view file_name, std::string_view content,
                            std::vector<Warning>& warnings);
 
-// Parse the "Learned" lines of a legacy backend_playbook.md (FORMATS.md §4.1):
+// Parse the "Learned" lines of a legacy backend_playbook.md (docs/artifacts.md, "Legacy knowledge"):
 // `- [date | model | model_class | gfx | kernel_class | shape_regime] text`
 // and the 5-field `- (seed) [* | model_class | gfx | kernel_class | regime]`.
 // HTML comments are removed first; every other line is ignored. name: the
@@ -78,7 +78,7 @@ Result<Finding> parse_card(std::string_view file_name, std::string_view content,
 Result<std::vector<Finding>> parse_legacy_playbook(std::string_view file_name, std::string_view content,
                                                    std::vector<Warning>& warnings);
 
-// Parse an _inbox/<run_id>.json[.drained] proposal (FORMATS.md §4.5): one
+// Parse an _inbox/<run_id>.json[.drained] proposal (docs/artifacts.md, "Legacy knowledge"): one
 // Finding per cards[i], identity "<base name without .drained>#/cards/<i>".
 // A proposal kb.py would not drain (validation_status not accepted,
 // box_quiet false, held_out true, no run_id) is kept with lifecycle
@@ -101,7 +101,7 @@ struct IndexCheck {
   std::vector<Warning> warnings;         // one per unlisted/dangling/bullet
 };
 
-// Cross-check INDEX.md (FORMATS.md §4.4; a cross-check only, never
+// Cross-check INDEX.md (docs/artifacts.md, "Legacy knowledge"; a cross-check only, never
 // membership). A line names a card by `(x.md)`, a bare `x.md` (no '/'), or
 // a generated `- ★★ <slug> — …` entry. `card_file_names` may carry paths;
 // base names are compared.

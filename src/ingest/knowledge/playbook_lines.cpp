@@ -1,4 +1,4 @@
-// Legacy backend_playbook.md "Learned" lines (FORMATS.md §4.1):
+// Legacy backend_playbook.md "Learned" lines (docs/artifacts.md, "Legacy knowledge"):
 //   - [YYYY-MM-DD | model | model_class | gfx | kernel_class | shape_regime] text
 //   - (seed) [* | model_class | gfx | kernel_class | shape_regime] text
 // The format template sits mid-list inside an HTML comment and matches the

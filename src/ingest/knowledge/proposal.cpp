@@ -1,4 +1,4 @@
-// _inbox/<run_id>.json[.drained] proposals (FORMATS.md §4.5). The JSON is
+// _inbox/<run_id>.json[.drained] proposals (docs/artifacts.md, "Legacy knowledge"). The JSON is
 // LLM-written: comments are tolerated, card values may be strings, numbers
 // or arrays, and a missing key is simply absent.
 #include "domain/vocab.hpp"
@@ -111,7 +111,7 @@ std::string body_from(const Json& card)
 }
 
 // kb.py drains only an accepted, quiet, attributed, not-held-out proposal
-// (FORMATS.md §4.3); returns why not, or empty when it qualifies.
+// (docs/playbook.md, "Imported knowledge"); returns why not, or empty when it qualifies.
 std::string not_drainable_reason(const Json& doc)
 {
   const auto status = as_text(doc, "validation_status");

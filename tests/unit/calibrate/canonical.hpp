@@ -1,4 +1,4 @@
-// The canonical run of DESIGN.md §1 (Qwen3.5-35B-A3B-FP8, gfx950, conc 64)
+// The canonical run of tests/fixtures/runs/README.md, run 1 (Qwen3.5-35B-A3B-FP8, gfx950, conc 64)
 // as calibration observations, shared by the calibrate tests.
 #pragma once
 

@@ -1,6 +1,7 @@
 // Unit tests of the target_eff estimator and the e2e transfer (calibrate/priors.hpp).
 #include "unit/calibrate/canonical.hpp"
 
+#include "calibrate/observation_table.hpp"
 #include "calibrate/priors.hpp"
 #include "calibrate/priors_format.hpp"
 

@@ -1,7 +1,7 @@
 // The reuse vocabulary (domain/normalize_lever.cpp): one regime normalizer
 // and one lever key for runs, cards and playbook lines. The pairs below
 // reproduce, in our own words, each kind of duplicate that the public legacy
-// knowledge holds (shared/legacy-samples/MANIFEST.md): a card and the legacy
+// knowledge holds (tests/fixtures/legacy-samples/MANIFEST.md): a card and the legacy
 // playbook line it was promoted from describe one lever in different words,
 // under different class and regime spellings.
 #include "domain/normalize.hpp"

@@ -214,7 +214,7 @@ TEST(Cards, ArchiveCardAddsLifecycleWhenMissing)
 
 // ---- round trip: our own cards ingested again change nothing ----------------
 
-// What the lead stores for an ingested card (issue 5), from the ingest parser.
+// What the store holds for an ingested card (issue 5), from the ingest parser.
 ImportedFinding imported_from(const ingest::knowledge::Finding& f)
 {
   ImportedFinding out;

@@ -2,6 +2,7 @@
 #include "unit/report/sample_input.hpp"
 
 #include "domain/normalize.hpp"
+#include "report/analysis.hpp"
 #include "report/digest.hpp"
 #include "report/findings.hpp"
 #include "report/lines.hpp"

@@ -3,6 +3,7 @@
 #include "unit/report/sample_input.hpp"
 
 #include "calibrate/priors_format.hpp"
+#include "report/analysis.hpp"
 #include "report/playbook.hpp"
 
 #include <fmt/format.h>

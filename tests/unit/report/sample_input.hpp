@@ -1,5 +1,5 @@
 // Hand-made report inputs shared by the report/ unit tests (no database).
-// The numbers follow DESIGN.md §1's canonical example where they can; the
+// The numbers follow the canonical example of tests/fixtures/runs/README.md, run 1 where they can; the
 // names of runs and models are invented.
 #pragma once
 
@@ -94,7 +94,7 @@ inline ImportedFinding make_card(std::string identity, std::string op_class, std
   return f;
 }
 
-// The canonical two-head run (DESIGN.md §1) plus an older gfx942 run.
+// The canonical two-head run (tests/fixtures/runs/README.md, run 1) plus an older gfx942 run.
 inline ReportInput canonical_input()
 {
   ReportInput in;

@@ -21,7 +21,7 @@ json doc_of(std::string_view text)
 
 constexpr std::string_view k_integrate_path = "overlay/cand_fused_moe_kernel/integrate_result.json";
 
-// The canonical MoE attempt of DESIGN.md §1: 1.047× isolated, −0.064 % e2e.
+// The canonical MoE attempt of tests/fixtures/runs/README.md, run 1: 1.047× isolated, −0.064 % e2e.
 constexpr std::string_view k_integrate = R"json({
   "short_name": "fused_moe_kernel", "provenance_ok": true, "isolated_speedup": "1.047",
   "pct_gpu_time": 26.45, "e2e_throughput_tok_s": 1580.39, "e2e_delta_pct": -0.064,
@@ -72,7 +72,7 @@ TEST(ParseIntegrateResult, AMisspelledMeasuredKeyIsWarnedNotGuessed)
                                         k_integrate_path, warnings);
   ASSERT_TRUE(r) << r.error().describe();
   ASSERT_EQ(r->size(), 1U);
-  EXPECT_FALSE(r->front().isolated_speedup.has_value()); // a spelling FORMATS.md lacks is not read
+  EXPECT_FALSE(r->front().isolated_speedup.has_value()); // a spelling docs/artifacts.md lacks is not read
   EXPECT_FALSE(r->front().e2e_delta_pct.has_value());
   EXPECT_FALSE(r->front().output_parity.has_value());
   ASSERT_EQ(warnings.size(), 3U);

@@ -1,4 +1,4 @@
-// roofline-v1 measured documents through the FORMATS.md §2.9 bridge.
+// roofline-v1 measured documents through the docs/artifacts.md, "Measured rooflines" bridge.
 #include "ingest/evaldir/artifacts.hpp"
 
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@ namespace {
 constexpr std::string_view k_path = "kernels/gemm_a8w8_task/roofline/baseline_roofline.json";
 
 // A roofline-v1 baseline whose dominant case matches the contract-test
-// numbers of FORMATS.md §2.8 (efficiency 80 %, headroom 1.25×, hbm-limited).
+// numbers of docs/artifacts.md, "Measured rooflines" (efficiency 80 %, headroom 1.25×, hbm-limited).
 std::string measured_doc(std::string_view schema, std::string_view status, std::string_view limit,
                          std::string_view headroom)
 {

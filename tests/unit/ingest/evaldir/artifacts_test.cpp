@@ -1,6 +1,7 @@
 // Run-level, Top-N and roofline artifact parsers (attempt sources are in
 // artifacts_attempts_test.cpp). Fixtures are inline JSON modelled on
-// FORMATS.md and the canonical Qwen3.5-35B-A3B-FP8 / gfx950 run of DESIGN.md §1.
+// docs/artifacts.md and the canonical Qwen3.5-35B-A3B-FP8 / gfx950 run of tests/fixtures/runs/README.md,
+// run 1.
 #include "ingest/evaldir/artifacts.hpp"
 
 #include <fmt/core.h>
@@ -42,7 +43,7 @@ constexpr std::string_view k_topn_a = R"json({
   ]
 })json";
 
-// One analytic roofline entry with the DESIGN.md §1 numbers; `entry_extra`
+// One analytic roofline entry with the numbers of tests/fixtures/runs/README.md, run 1; `entry_extra`
 // (", \"key\": value, …") replaces or adds members of the entry. Merged, not
 // appended: a repeated measured key would be refused as ambiguous.
 std::string roofline_doc(std::string_view stage_member, std::string_view entry_extra)

@@ -153,8 +153,8 @@ TEST(LooksLikeEvalDir, EarlyMilestoneFilesAndTheProducerNameCount)
   EXPECT_FALSE(ingest::looks_like_eval_dir(tmp / "etc"));
 }
 
-// classify_artifact over the layout of FORMATS.md §1: kind, role, label and
-// phase of every artifact, and near misses that are not read.
+// classify_artifact over the layout of docs/artifacts.md, "The files, in the order a run writes them": kind,
+// role, label and phase of every artifact, and near misses that are not read.
 TEST(ClassifyArtifact, KindRoleLabelAndPhaseFromThePath)
 {
   const auto kind = [](std::string_view rel) {

@@ -1,4 +1,5 @@
-// `rfdb copy`: a whole store from one database into an empty one (SQLite or PostgreSQL, either way).
+// Store-to-store transfer behind `rfdb copy`: a whole store from one database into an empty one (SQLite or
+// PostgreSQL, either way).
 //
 // The tables come from the schema, not from a list kept here: the source's
 // catalog (sqlite_master + pragma_foreign_key_list on SQLite, pg_class +

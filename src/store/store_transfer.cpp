@@ -1,5 +1,6 @@
-// `rfdb copy`'s SQL side: the schema from the catalog, rows copied by declared type (see copy.hpp).
-#include "store/copy.hpp"
+// Store-to-store transfer (`rfdb copy`'s SQL side): the schema from the catalog, rows copied by declared type
+// (see store_transfer.hpp).
+#include "store/store_transfer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,5 +1,5 @@
-// Re-reading stored sources to verify each attempt's citations.
-#include "ingest/evaldir/evidence_check.hpp"
+// `rfdb check`'s evidence check: re-reading stored sources to verify each attempt's citations.
+#include "ingest/check_evidence.hpp"
 
 #include "ingest/evaldir/attempt_model.hpp"
 #include "ingest/evaldir/derive.hpp"
