@@ -4,7 +4,8 @@
 -- predicting verdict was dispatch-bound, and its run's identity. Optional filters :since
 -- (run_date on or after) and :gfx.
 SELECT /*@attempt_select:C*/,
-       v.dispatch_bound, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc
+       v.dispatch_bound, r.run_date, r.gfx, r.model, r.isl, r.osl, r.conc,
+       r.validation_class
 FROM attempts a
 JOIN runs r ON r.run_id = a.run_id
 LEFT JOIN verdicts v ON v.verdict_id = a.pred_verdict_id
