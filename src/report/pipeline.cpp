@@ -134,8 +134,7 @@ constexpr int k_page_cache_kib = 512;
 
 // Read the ranges this thread takes from `ranges` out of `db` into `add`.
 Result<void> fold_attempt_ranges(store::Database& db, const store::EvidenceFilter& filter,
-                                 AttemptRanges& ranges,
-                                 const std::function<void(store::Attempt&&)>& add)
+                                 AttemptRanges& ranges, const std::function<void(store::Attempt&&)>& add)
 {
   while (const auto range = ranges.next()) {
     RFDB_TRY(store::read_report_attempts(db, filter, *range, add));
