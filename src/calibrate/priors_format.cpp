@@ -125,6 +125,7 @@ Json params_json(const PriorsParams& p)
 {
   Json params;
   params["prior_strength"] = round_dp(p.prior_strength, 6);
+  params["transfer_strength"] = round_dp(p.transfer_strength, 6);
   params["quantile"] = round_dp(p.quantile, 6);
   params["iso_noise_band"] = round_dp(p.iso_noise, 6);
   params["confidence_weights"] = Json{{"high", round_dp(p.confidence_weights.high, 6)},

@@ -226,8 +226,8 @@ TEST(RenderPriorsJson, ContractKeysInOrder)
     params.push_back(k);
   }
   EXPECT_EQ(params,
-            (std::vector<std::string>{"prior_strength", "quantile", "iso_noise_band", "confidence_weights",
-                                      "half_life_days", "include_parity_fail"}));
+            (std::vector<std::string>{"prior_strength", "transfer_strength", "quantile", "iso_noise_band",
+                                      "confidence_weights", "half_life_days", "include_parity_fail"}));
   std::vector<std::string> row;
   for (const auto& [k, v] : doc["priors"][1].items()) {
     row.push_back(k);
@@ -250,6 +250,7 @@ TEST(RenderPriorsJson, CanonicalValuesRounded)
   const auto doc = nlohmann::json::parse(render_priors_json(compute(canonical())));
   EXPECT_EQ(doc["as_of"], "2025-05-20");
   EXPECT_EQ(doc["parameters"]["prior_strength"], 2.0);
+  EXPECT_EQ(doc["parameters"]["transfer_strength"], 3.0);
   EXPECT_EQ(doc["parameters"]["iso_noise_band"], 0.034);
   EXPECT_EQ(doc["parameters"]["confidence_weights"]["medium"], 0.6);
   EXPECT_TRUE(doc["parameters"]["half_life_days"].is_null());
