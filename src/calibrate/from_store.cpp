@@ -83,7 +83,7 @@ std::vector<Observation> observations_from(const store::Evidence& evidence)
     o.round = a.round.value_or("");
     o.short_name = a.short_name;
     o.lever = a.lever;
-    o.op_class = a.op_class;
+    o.op_class = domain::to_string(a.op_class);
     o.gfx = gfx_key(r != nullptr ? r->gfx.value_or("") : "");
     o.regime = regime_key(a.regime.value_or(""));
     o.isolated_speedup = a.isolated_speedup;

@@ -111,7 +111,7 @@ ordered_json show_json(const store::RunDetail& r)
                      {"backend", json_or_null(a.backend)},
                      {"isolated_speedup", json_or_null(a.isolated_speedup)},
                      {"e2e_delta_pct", json_or_null(a.e2e_delta_pct)},
-                     {"verdict", a.verdict},
+                     {"verdict", domain::to_string(a.verdict)},
                      {"sources", a.sources},
                      {"prediction",
                       {{"roofline_pct", json_or_null(p.roofline_pct)},
@@ -125,7 +125,7 @@ ordered_json show_json(const store::RunDetail& r)
                        {"stage", json_or_null(p.stage)},
                        {"bound_type", json_or_null(p.bound_type)}}},
                      {"attempt", a.attempt_key},
-                     {"kind", a.kind},
+                     {"kind", domain::to_string(a.kind)},
                      {"candidate", json_or_null(a.candidate)},
                      {"candidate_short_name", json_or_null(a.candidate_short_name)},
                      {"task", json_or_null(a.task)},
@@ -200,7 +200,7 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
   for (const auto& a : r.attempts) {
     rows.push_back({a.short_name, a.lever, fmt_speedup(a.isolated_speedup), fmt_percent(a.e2e_delta_pct),
                     fmt_speedup(a.prediction.attainable_speedup), a.prediction.headroom_class.value_or("-"),
-                    a.verdict});
+                    std::string(domain::to_string(a.verdict))});
   }
   fmt::print(out, "\nattempts\n{}",
              util::render_table({{"kernel"},

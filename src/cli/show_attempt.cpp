@@ -36,13 +36,13 @@ ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& 
       {"model", json_or_null(run.model)},
       {"gfx", json_or_null(run.gfx)},
       {"attempt", a.attempt_key},
-      {"kind", a.kind},
+      {"kind", domain::to_string(a.kind)},
       {"short_name", a.short_name},
       {"candidate", json_or_null(a.candidate)},
       {"candidate_short_name", json_or_null(a.candidate_short_name)},
       {"task", json_or_null(a.task)},
       {"lever", a.lever},
-      {"lever_kind", a.lever_kind},
+      {"lever_kind", domain::to_string(a.lever_kind)},
       {"backend", json_or_null(a.backend)},
       {"winner_kind", json_or_null(a.winner_kind)},
       {"round", json_or_null(a.round)},
@@ -50,7 +50,7 @@ ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& 
       {"isolated_speedup", json_or_null(a.isolated_speedup)},
       {"e2e_delta_pct", json_or_null(a.e2e_delta_pct)},
       {"gate", json_or_null(a.gate)},
-      {"verdict", a.verdict},
+      {"verdict", domain::to_string(a.verdict)},
   };
   append_attempt_outcome(j, a);
   j["prediction"] = {{"source", json_or_null(p.source_kind)},
@@ -101,7 +101,7 @@ void append_attempt_outcome(nlohmann::ordered_json& j, const store::AttemptRow& 
   j["post_measured"] = a.post_measured;
   j["post_efficiency"] = json_or_null(a.post_efficiency);
   j["post_note"] = json_or_null(a.post_note);
-  j["validation"] = {{"class", a.validation_class},
+  j["validation"] = {{"class", domain::to_string(a.validation_class)},
                      {"throughput_speedup", json_or_null(a.validation_speedup)}};
 }
 

@@ -11,6 +11,8 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -232,6 +234,18 @@ template <Vocabulary E> constexpr std::optional<E> parse(std::string_view text)
 template <Vocabulary E> constexpr E parse_or(std::string_view text, E fallback)
 {
   return parse<E>(text).value_or(fallback);
+}
+
+// The value spelled `text`, for text that is a stored spelling by contract
+// (what the normalizers of domain/normalize.hpp return): the boundary from
+// their text to a member that holds the enum. Throws std::logic_error naming
+// the text for any other text (a bug, never data).
+template <Vocabulary E> constexpr E canonical(std::string_view text)
+{
+  if (const auto value = parse<E>(text)) {
+    return *value;
+  }
+  throw std::logic_error("not a stored spelling of its vocabulary: '" + std::string(text) + "'");
 }
 
 // True when `text` is the stored spelling of `value`: the boundary test for a

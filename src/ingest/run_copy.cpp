@@ -63,6 +63,10 @@ bool is_copy_evidence(std::string_view kind, const std::optional<double>& iso)
 {
   return iso.has_value() && domain::is(kind, domain::AttemptKind::kernel);
 }
+bool is_copy_evidence(domain::AttemptKind kind, const std::optional<double>& iso)
+{
+  return iso.has_value() && kind == domain::AttemptKind::kernel;
+}
 
 // One of `derived`'s attempts and the stored one it repeats: same kernel,
 // same candidate dir or lever, isolated speedup equal to 4 decimals and e2e

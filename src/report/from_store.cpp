@@ -39,7 +39,8 @@ void take(std::string& out, std::optional<std::string>& in)
 }
 
 // `a` as an AttemptInfo in `x` (the report's view of a store::Attempt):
-// strings are swapped, so each keeps the other's buffer for its next row.
+// strings are swapped, so each keeps the other's buffer for its next row;
+// the enum members are written as their stored spelling (the view keeps text).
 void attempt_info(store::Attempt& a, const RunInfo& run, std::uint32_t run_index, AttemptInfo& x)
 {
   using std::swap;
@@ -52,23 +53,19 @@ void attempt_info(store::Attempt& a, const RunInfo& run, std::uint32_t run_index
   x.osl = run.osl;
   x.conc = run.conc;
   swap(x.short_name, a.short_name);
-  swap(x.op_class, a.op_class);
+  x.op_class = domain::to_string(a.op_class);
   take(x.regime, a.regime);
   swap(x.lever, a.lever);
-  swap(x.lever_kind, a.lever_kind);
+  x.lever_kind = domain::to_string(a.lever_kind);
   take(x.backend, a.backend);
   x.isolated_speedup = a.isolated_speedup;
   x.e2e_delta_pct = a.e2e_delta_pct;
   take(x.gate, a.gate);
-  swap(x.verdict, a.verdict);
-  swap(x.run_validation_class, a.validation_class);
+  x.verdict = domain::to_string(a.verdict);
+  x.run_validation_class = domain::to_string(a.validation_class);
   x.validation_speedup = a.validation_speedup;
   swap(x.attempt_key, a.attempt_key);
-  if (a.kind.empty()) {
-    x.kind = "kernel";
-  } else {
-    swap(x.kind, a.kind);
-  }
+  x.kind = domain::to_string(a.kind);
   x.measured = a.measured;
   x.deployed = a.deployed;
   take(x.output_parity, a.output_parity);
@@ -229,8 +226,7 @@ const store::ReportVerdict* find_baseline(const Baselines& bs, std::string_view 
 // True for an attempt that reduces bytes (fusion or lower precision).
 bool reduces_bytes(const store::Attempt& a)
 {
-  return domain::is(a.lever_kind, domain::LeverKind::fusion) ||
-         domain::is(a.lever_kind, domain::LeverKind::precision);
+  return a.lever_kind == domain::LeverKind::fusion || a.lever_kind == domain::LeverKind::precision;
 }
 
 // Every field of `h` (its strings keep their buffers) for verdict `v` of

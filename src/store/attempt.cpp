@@ -4,18 +4,25 @@
 
 #include "store/case_mix.hpp"
 
+#include <fmt/format.h>
+
 namespace rfdb::store {
 
 namespace {
 
 // The stored value of a member (the column's codec, by the member's type).
-template <typename T> const T& stored(const T& value)
+template <typename T>
+requires(!domain::Vocabulary<T>) const T& stored(const T& value)
 {
   return value;
 }
 std::optional<std::string> stored(const std::vector<domain::CaseShare>& cases)
 {
   return case_mix_json(cases);
+}
+template <domain::Vocabulary E> std::string_view stored(E value)
+{
+  return domain::to_string(value);
 }
 
 // Read column `col` into `out`, reusing its buffer.
@@ -62,7 +69,30 @@ void read_column(const Statement& s, int col, std::vector<domain::CaseShare>& ou
   out = v && !v->empty() ? parse_case_mix(*v) : std::vector<domain::CaseShare>{};
 }
 
+// Read a member: a vocab<E> column parses its text (an error outside E),
+// every other type cannot fail.
+template <typename T> Result<void> read_member(const Statement& s, int col, std::string_view column, T& out)
+{
+  if constexpr (domain::Vocabulary<T>) {
+    const auto text = s.get_opt_text_view(col).value_or(std::string_view{});
+    auto value = parse_attempt_vocab<T>(column, text);
+    if (!value) {
+      return fail(std::move(value).error());
+    }
+    out = *value;
+  } else {
+    read_column(s, col, out);
+  }
+  return {};
+}
+
 } // namespace
+
+Error bad_attempt_vocab(std::string_view column, std::string_view text)
+{
+  return make_error(ErrorCode::db,
+                    fmt::format("attempts.{} holds '{}', not one of its values", column, text));
+}
 
 void bind_attempt(Statement& s, const Attempt& a)
 {
@@ -73,22 +103,23 @@ void bind_attempt(Statement& s, const Attempt& a)
 #undef RFDB_ATTEMPT_PREDICTION
 }
 
-void read_attempt(const Statement& s, AttemptReader reader, Attempt& a, int first)
+Result<void> read_attempt(const Statement& s, AttemptReader reader, Attempt& a, int first)
 {
   using namespace detail;
   const auto wanted = static_cast<unsigned>(reader);
   int col = first;
 #define RFDB_ATTEMPT_COLUMN(member, type, init, readers)                                                     \
   if (((readers)&wanted) != 0) {                                                                             \
-    read_column(s, col++, a.member);                                                                         \
+    RFDB_TRY(read_member(s, col++, #member, a.member));                                                      \
   }
 #define RFDB_ATTEMPT_PREDICTION(member, readers)                                                             \
   if (((readers)&wanted) != 0) {                                                                             \
-    read_column(s, col++, a.prediction.member);                                                              \
+    RFDB_TRY(read_member(s, col++, "pred_" #member, a.prediction.member));                                   \
   }
 #include "store/attempt_fields.def"
 #undef RFDB_ATTEMPT_COLUMN
 #undef RFDB_ATTEMPT_PREDICTION
+  return {};
 }
 
 } // namespace rfdb::store

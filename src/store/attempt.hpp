@@ -6,7 +6,9 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "domain/vocab.hpp"
 #include "store/database.hpp"
+#include "util/result.hpp"
 
 #include <array>
 #include <cstddef>
@@ -25,6 +27,8 @@ using opt_text = std::optional<std::string>; // text or NULL
 using real = std::optional<double>;          // REAL or NULL
 using flag = bool;                           // INTEGER 0 / 1
 using id = std::optional<std::int64_t>;      // INTEGER or NULL
+// NOT NULL text, the stored spelling of E (CHECK constraint): the enum.
+template <domain::Vocabulary E> using vocab = E;
 } // namespace attempt_column
 
 // Which query reads a member (the `readers` of store/attempt_fields.def).
@@ -96,6 +100,23 @@ void bind_attempt(Statement& s, const Attempt& a);
 // by position from column `first` (the query's select list starts with the
 // generated /*@attempt_select:…*/ list at that position). Strings keep their
 // buffers; members the reader does not select are left as they are.
-void read_attempt(const Statement& s, AttemptReader reader, Attempt& a, int first = 0);
+// Errors: db when a vocab<E> column holds text outside E (see
+// parse_attempt_vocab).
+Result<void> read_attempt(const Statement& s, AttemptReader reader, Attempt& a, int first = 0);
+
+// The error of parse_attempt_vocab: attempts.<column> holds '<text>'.
+Error bad_attempt_vocab(std::string_view column, std::string_view text);
+
+// The value of vocabulary E that `column` of an attempts row stores as
+// `text` (its exact spelling, domain::parse<E>). Errors: db, naming the
+// column and the text, for any other text (NULL is read as ""): the CHECK
+// constraints keep such text out, so it means a damaged or foreign store.
+template <domain::Vocabulary E> Result<E> parse_attempt_vocab(std::string_view column, std::string_view text)
+{
+  if (const auto value = domain::parse<E>(text)) {
+    return *value;
+  }
+  return fail(bad_attempt_vocab(column, text));
+}
 
 } // namespace rfdb::store

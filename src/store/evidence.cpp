@@ -53,11 +53,12 @@ Result<void> load_attempts(Database& db, const EvidenceFilter& f, Evidence& ev)
   }
   Statement& s = *prepared;
   bind_filter(s, f, true);
-  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) -> Result<void> {
     Attempt a;
-    read_attempt(row, AttemptReader::calibrate, a);
+    RFDB_TRY(read_attempt(row, AttemptReader::calibrate, a));
     a.prediction.dispatch_bound = row.get_opt_int("dispatch_bound").value_or(0) != 0;
     ev.attempts.push_back(std::move(a));
+    return {};
   }));
   return {};
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <type_traits>
 
 namespace rfdb::store {
 
@@ -224,7 +225,14 @@ Result<void> read_rows(Database& db, NamedQuery q, const EvidenceFilter& filter,
     s->bind(":last_attempt", attempts->last);
   }
   const Row row(*s);
-  return for_each_row(*s, [&](const Statement&) { read(row); });
+  return for_each_row(*s, [&](const Statement&) -> Result<void> {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, const Row&>>) {
+      read(row);
+      return {};
+    } else {
+      return read(row);
+    }
+  });
 }
 
 } // namespace
@@ -252,9 +260,10 @@ Result<void> read_report_attempts(Database& db, const EvidenceFilter& filter, At
   Attempt attempt;
   return read_rows(
       db, {sql::k_report_attempts, "report_attempts"}, filter, Binds::since_and_gfx,
-      [&](const Row& r) {
-        read_attempt(r.statement(), AttemptReader::report, attempt);
+      [&](const Row& r) -> Result<void> {
+        RFDB_TRY(read_attempt(r.statement(), AttemptReader::report, attempt));
         sink(std::move(attempt));
+        return {};
       },
       Order::as_written, &range);
 }

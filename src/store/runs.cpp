@@ -85,13 +85,14 @@ Result<void> fill_attempts(Database& db, RunDetail& run)
   }
   Statement& s = *prepared;
   s.bind(":run_id", run.run_id);
-  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) -> Result<void> {
     AttemptRow a;
-    read_attempt(row, AttemptReader::show, a, 1); // after attempt_id
+    RFDB_TRY(read_attempt(row, AttemptReader::show, a, 1)); // after attempt_id
     for (const auto& p : nlohmann::json::parse(row.get_text("sources"))) {
       a.sources.push_back(p.get<std::string>());
     }
     run.attempts.push_back(std::move(a));
+    return {};
   }));
   // A post roofline that measured several deployed attempts on one kernel
   // (a stack) gave none of them its efficiency: each says so.

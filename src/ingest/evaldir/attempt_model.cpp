@@ -152,10 +152,9 @@ public:
   void add_candidate(RecordIn in, std::string key)
   {
     DerivedAttempt d;
-    d.kind = domain::to_string(domain::is(in.record.origin, domain::AttemptOrigin::sweep)
-                                   ? domain::AttemptKind::config
-                                   : domain::AttemptKind::kernel);
-    if (domain::is(d.kind, domain::AttemptKind::kernel)) {
+    d.kind = domain::is(in.record.origin, domain::AttemptOrigin::sweep) ? domain::AttemptKind::config
+                                                                        : domain::AttemptKind::kernel;
+    if (d.kind == domain::AttemptKind::kernel) {
       const std::string kernel = resolve_kernel(in.record, m_known);
       if (kernel != in.record.short_name) {
         d.candidate_short_name = in.record.short_name;
@@ -271,7 +270,7 @@ private:
 
   bool same_kernel(const DerivedAttempt& d, const AttemptRecord& r, const std::string& kernel) const
   {
-    if (!domain::is(d.kind, domain::AttemptKind::kernel)) {
+    if (d.kind != domain::AttemptKind::kernel) {
       return false;
     }
     for (const std::string* id :
@@ -340,7 +339,7 @@ private:
       // A flagged head describes the flagged try, not the dead end.
       std::vector<DerivedAttempt*> same_verdict;
       std::copy_if(hits.begin(), hits.end(), std::back_inserter(same_verdict), [&](const DerivedAttempt* d) {
-        return !domain::is(r.verdict, domain::Verdict::unknown) && d->record.verdict == r.verdict;
+        return r.verdict != domain::Verdict::unknown && d->record.verdict == r.verdict;
       });
       if (same_verdict.size() == 1) {
         return same_verdict.front();
@@ -376,7 +375,7 @@ private:
   // short_name), unless the attempt already has one.
   static void note_variant(DerivedAttempt& d, const AttemptRecord& r)
   {
-    if (d.variant || domain::is(d.kind, domain::AttemptKind::config)) {
+    if (d.variant || d.kind == domain::AttemptKind::config) {
       return;
     }
     const std::string& kernel = d.record.short_name.empty() ? r.short_name : d.record.short_name;
@@ -422,10 +421,10 @@ private:
     fill(a.round, r.round);
     fill(a.pct_gpu_time, r.pct_gpu_time);
     fill(a.task_dir, r.task_dir);
-    if (domain::is(a.op_class, domain::OpClass::unknown)) {
+    if (a.op_class == domain::OpClass::unknown) {
       a.op_class = r.op_class;
     }
-    if (domain::is(a.lever_kind, domain::LeverKind::other)) {
+    if (a.lever_kind == domain::LeverKind::other) {
       a.lever_kind = r.lever_kind;
     }
     if (a.lever.empty()) {
@@ -434,7 +433,7 @@ private:
     if (is_ledger && verdict_rank(r.verdict_raw) < verdict_rank(a.verdict_raw)) {
       a.verdict_raw = r.verdict_raw;
       a.verdict = r.verdict;
-    } else if (domain::is(a.verdict, domain::Verdict::unknown)) {
+    } else if (a.verdict == domain::Verdict::unknown) {
       a.verdict = r.verdict;
       fill(a.verdict_raw, r.verdict_raw);
     }

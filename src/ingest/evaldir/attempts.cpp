@@ -105,7 +105,7 @@ void finish_lever(AttemptRecord& a, std::string_view origin, const std::optional
                   const std::optional<std::string>& flags)
 {
   a.lever = detail::describe_lever(a.winner_kind, a.backend, env, flags);
-  a.lever_kind = std::string(
+  a.lever_kind = domain::canonical<domain::LeverKind>(
       domain::lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
 }
 
@@ -137,7 +137,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   if (gate) {
     a.gate = util::lower_ascii(*gate);
     const domain::Normalized v = domain::attempt_verdict_from_gate(*gate, a.e2e_delta_pct);
-    a.verdict = std::string(v.value);
+    a.verdict = domain::canonical<domain::Verdict>(v.value);
     if (!v.recognized) {
       detail::warn(warnings, rel_path, "/gate",
                    fmt::format("gate '{}' is not accepted|stack|rejected|incomplete; verdict "
@@ -145,7 +145,7 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
                                *gate));
     }
   } else if (ab_complete == false) {
-    a.verdict = "incomplete";
+    a.verdict = domain::Verdict::incomplete;
   }
   RFDB_TRY_ASSIGN(a.pct_gpu_time, detail::get_pct(doc, "pct_gpu_time", k_root));
   RFDB_TRY_ASSIGN(a.output_parity, get_string(doc, "output_parity", k_root));
@@ -179,7 +179,8 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   }
   std::optional<std::string> op_kind;
   RFDB_TRY_ASSIGN(op_kind, get_string(doc, "op_kind", k_root));
-  a.op_class = detail::attempt_op_class(op_kind, rel_path, k_root, warnings);
+  a.op_class =
+      domain::canonical<domain::OpClass>(detail::attempt_op_class(op_kind, rel_path, k_root, warnings));
   RFDB_TRY(read_integrate_outcome(doc, a, rel_path, warnings));
   std::optional<std::string> env;
   std::optional<std::string> flags;
@@ -200,9 +201,10 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
 }
 
 // Opbench gate (docs/artifacts.md, "Attempts") → verdict (domain::attempt_verdict_from_opbench_gate).
-std::string opbench_verdict(const std::optional<std::string>& gate)
+domain::Verdict opbench_verdict(const std::optional<std::string>& gate)
 {
-  return std::string(domain::attempt_verdict_from_opbench_gate(gate.value_or("have_winner")));
+  return domain::canonical<domain::Verdict>(
+      domain::attempt_verdict_from_opbench_gate(gate.value_or("have_winner")));
 }
 
 Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_view rel_path,
@@ -239,7 +241,8 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
   a.verdict = opbench_verdict(a.verdict_raw);
   std::optional<std::string> op_kind;
   RFDB_TRY_ASSIGN(op_kind, get_string(doc, "op_kind", k_root));
-  a.op_class = detail::attempt_op_class(op_kind, rel_path, k_root, warnings);
+  a.op_class =
+      domain::canonical<domain::OpClass>(detail::attempt_op_class(op_kind, rel_path, k_root, warnings));
   RFDB_TRY_ASSIGN(a.reason, get_string(doc, "reason", k_root));
   RFDB_TRY_ASSIGN(a.round, get_string(doc, "round", k_root));
   std::optional<std::string> env;
@@ -275,12 +278,14 @@ Result<std::optional<AttemptRecord>> sweep_trial(const json& t, const std::strin
   RFDB_TRY_ASSIGN(kept, get_bool(t, "kept", ptr));
   if (kept) {
     a.verdict_raw = *kept ? "kept" : "rejected";
-    a.verdict = !*kept ? "dead_end" : (a.e2e_delta_pct && *a.e2e_delta_pct > 0.0 ? "confirmed" : "partial");
+    a.verdict = !*kept ? domain::Verdict::dead_end
+                       : (a.e2e_delta_pct && *a.e2e_delta_pct > 0.0 ? domain::Verdict::confirmed
+                                                                    : domain::Verdict::partial);
   }
   RFDB_TRY_ASSIGN(a.output_parity, get_string(t, "parity", ptr));
   RFDB_TRY_ASSIGN(a.reason, get_string(t, "note", ptr));
   a.lever = "config: " + *a.config_change;
-  a.lever_kind = "config";
+  a.lever_kind = domain::LeverKind::config;
   a.origin = "sweep";
   a.json_pointer = ptr;
   return std::optional<AttemptRecord>(std::move(a));

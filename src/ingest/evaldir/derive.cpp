@@ -191,11 +191,11 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   const Verdict* v =
       analytic ? &verdict_at(*analytic) : (measured.baseline ? &verdict_at(*measured.baseline) : nullptr);
   if (v != nullptr && !domain::is(v->op_class, domain::OpClass::unknown)) {
-    att.record.op_class = v->op_class;
-  } else if (domain::is(att.record.op_class, domain::OpClass::unknown)) {
+    att.record.op_class = domain::canonical<domain::OpClass>(v->op_class);
+  } else if (att.record.op_class == domain::OpClass::unknown) {
     if (const auto* row = find_sample(run.rounds, ids, std::nullopt)) {
-      att.record.op_class =
-          std::string(domain::op_class_from_top_n(row->classification.value_or(""), row->name).value);
+      att.record.op_class = domain::canonical<domain::OpClass>(
+          domain::op_class_from_top_n(row->classification.value_or(""), row->name).value);
     }
   }
   // A multi-case measured prediction keys the regime of its time-weighted
@@ -239,7 +239,7 @@ std::set<std::string> known_kernels(const DerivedRun& run)
 // join_prediction.
 void infer_round(const DerivedRun& run, DerivedAttempt& att)
 {
-  if (att.record.round || !att.record.pct_gpu_time || !domain::is(att.kind, domain::AttemptKind::kernel)) {
+  if (att.record.round || !att.record.pct_gpu_time || att.kind != domain::AttemptKind::kernel) {
     return;
   }
   const auto ids = kernel_ids(att);
@@ -273,7 +273,7 @@ void choose_deployed(DerivedRun& run)
   };
   std::map<std::string, DerivedAttempt*> best;
   for (auto& att : run.attempts) {
-    if (!domain::is(att.kind, domain::AttemptKind::kernel) || !att.deployed) {
+    if (att.kind != domain::AttemptKind::kernel || !att.deployed) {
       continue;
     }
     auto& slot = best[att.record.short_name];
@@ -282,7 +282,7 @@ void choose_deployed(DerivedRun& run)
     }
   }
   for (auto& att : run.attempts) {
-    att.deployed = domain::is(att.kind, domain::AttemptKind::kernel) && best[att.record.short_name] == &att;
+    att.deployed = att.kind == domain::AttemptKind::kernel && best[att.record.short_name] == &att;
   }
 }
 
@@ -407,14 +407,14 @@ bool note_names(std::string_view note, const DerivedAttempt& att,
       std::all_of(env.begin(), env.end(), [&](const auto& kv) { return has_word(note, kv.first); })) {
     return true;
   }
-  const std::string mine = domain::known_lever(att.record.lever, att.record.op_class);
+  const std::string mine = domain::known_lever(att.record.lever, domain::to_string(att.record.op_class));
   if (mine.empty()) {
     return false;
   }
   std::size_t pos = 0;
   while (pos <= note.size()) {
     const std::size_t end = std::min(note.find_first_of("+;,", pos), note.size());
-    if (domain::known_lever(note.substr(pos, end - pos), att.record.op_class) == mine) {
+    if (domain::known_lever(note.substr(pos, end - pos), domain::to_string(att.record.op_class)) == mine) {
       return true;
     }
     pos = end + 1;
@@ -438,7 +438,7 @@ void deploy_by_environment(DerivedRun& run, const DirectorFinal& final)
   };
   std::vector<Named> named;
   for (auto& att : run.attempts) {
-    if (!domain::is(att.kind, domain::AttemptKind::kernel) || !att.measured) {
+    if (att.kind != domain::AttemptKind::kernel || !att.measured) {
       continue;
     }
     auto env = env_assignments(att.record.apply_env.value_or(""));
@@ -723,7 +723,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     fill_identity(run, *workflow_identity);
   }
   for (auto& att : run.attempts) {
-    att.validation_class = outcome.validation_class;
+    att.validation_class = domain::canonical<domain::ValidationClass>(outcome.validation_class);
     att.validation_speedup = outcome.throughput_speedup;
   }
   run.run.outcome = std::move(outcome);

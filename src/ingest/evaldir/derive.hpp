@@ -21,6 +21,7 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "domain/vocab.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
 
@@ -84,8 +85,8 @@ struct DerivedAttempt {
   std::optional<VerdictRef> prediction_verdict; // the verdict it was taken from
   std::optional<double> post_efficiency;        // fraction: roofline-v1 post efficiency / 100
   std::vector<Citation> sources;
-  std::string key;                                 // unique within the run: cand:<dir> | config:<id> | …
-  std::string kind = "kernel";                     // kernel | config
+  std::string key; // unique within the run: cand:<dir> | config:<id> | …
+  domain::AttemptKind kind = domain::AttemptKind::kernel;
   std::optional<std::string> candidate_short_name; // the candidate's own short_name when it differs
   std::optional<std::string> task;                 // kernels/<task> the candidate was extracted to
   bool measured = false;                           // an isolated speedup or an e2e delta was measured
@@ -93,7 +94,8 @@ struct DerivedAttempt {
   bool post_measured = false;                      // a post roofline measured this attempt
   int ledger_order = -1;                           // index of its first ledger row (-1: none)
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
-  std::string validation_class = "unknown"; // the run's Director validation: win | no_win | flagged | unknown
+  domain::ValidationClass validation_class =
+      domain::ValidationClass::unknown;     // the run's Director validation
   std::optional<double> validation_speedup; // × its throughput_speedup
   // The variant its candidate or a ledger row names ("split-K", "stream-K",
   // "decode-tile", "whole-file", "split-KV"), written into an authored

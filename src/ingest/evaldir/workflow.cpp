@@ -42,7 +42,7 @@ std::optional<std::string> winner_kind_from_lesson(const std::optional<std::stri
 void finish_lever(AttemptRecord& a, std::string_view origin)
 {
   a.lever = detail::describe_lever(a.winner_kind, a.backend, std::nullopt, std::nullopt);
-  a.lever_kind = std::string(
+  a.lever_kind = domain::canonical<domain::LeverKind>(
       domain::lever_kind_for({origin, a.winner_kind.value_or(""), a.backend.value_or(""), a.lever}));
 }
 
@@ -81,13 +81,13 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
   RFDB_TRY_ASSIGN(a.e2e_delta_pct, detail::get_e2e_delta(row, "e2e_delta_pct", ptr));
   RFDB_TRY_ASSIGN(a.verdict_raw, get_string(row, "verdict", ptr));
   const domain::Normalized v = domain::attempt_verdict_from_ledger(a.verdict_raw.value_or("unknown"));
-  a.verdict = std::string(v.value);
+  a.verdict = domain::canonical<domain::Verdict>(v.value);
   if (!v.recognized) {
     detail::warn(warnings, rel_path, child_pointer(ptr, "verdict"),
                  fmt::format("ledger verdict '{}' is not in the vocabulary; stored as unknown",
                              a.verdict_raw.value_or("")));
   }
-  if (a.e2e_delta_pct && *a.e2e_delta_pct == 0.0 && !domain::is(a.verdict, domain::Verdict::confirmed)) {
+  if (a.e2e_delta_pct && *a.e2e_delta_pct == 0.0 && a.verdict != domain::Verdict::confirmed) {
     a.e2e_delta_pct.reset();
   }
   RFDB_TRY_ASSIGN(a.reason, get_string(row, "lesson", ptr));
@@ -97,7 +97,7 @@ Result<AttemptRecord> ledger_row(const json& row, const std::string& ptr, std::s
     finish_lever(a, "ledger");
   } else {
     a.lever = "direction " + *direction;
-    a.lever_kind = "other";
+    a.lever_kind = domain::LeverKind::other;
   }
   a.origin = "ledger";
   a.json_pointer = ptr;
@@ -125,10 +125,11 @@ Result<AttemptRecord> accepted_row(const json& row, const std::string& ptr, std:
   if (a.e2e_delta_pct && *a.e2e_delta_pct == 0.0) {
     a.e2e_delta_pct.reset(); // the orchestrator's "not measured"
   }
-  a.verdict = a.e2e_delta_pct && *a.e2e_delta_pct < 0.0 ? "partial" : "confirmed";
+  a.verdict =
+      a.e2e_delta_pct && *a.e2e_delta_pct < 0.0 ? domain::Verdict::partial : domain::Verdict::confirmed;
   std::optional<std::string> op_kind;
   RFDB_TRY_ASSIGN(op_kind, get_string(row, "op_kind", ptr));
-  a.op_class = detail::attempt_op_class(op_kind, rel_path, ptr, warnings);
+  a.op_class = domain::canonical<domain::OpClass>(detail::attempt_op_class(op_kind, rel_path, ptr, warnings));
   finish_lever(a, "accepted");
   a.origin = "accepted";
   a.json_pointer = ptr;
@@ -161,7 +162,7 @@ Result<AttemptRecord> pending_row(const json& row, const std::string& ptr)
       a.e2e_delta_pct = (*cand - *ref) / *ref * 100.0;
     }
   }
-  a.verdict = "incomplete";
+  a.verdict = domain::Verdict::incomplete;
   a.verdict_raw = "pending";
   finish_lever(a, "accepted");
   a.origin = "pending";
@@ -182,10 +183,10 @@ Result<AttemptRecord> flagged_row(const json& row, const std::string& ptr)
   RFDB_TRY_ASSIGN(a.reason, get_string(row, "reason", ptr));
   std::optional<std::string> stage;
   RFDB_TRY_ASSIGN(stage, get_string(row, "stage", ptr));
-  a.verdict = "flagged";
+  a.verdict = domain::Verdict::flagged;
   a.verdict_raw = "flagged";
   a.lever = stage ? fmt::format("flagged head (stage {})", *stage) : "flagged head";
-  a.lever_kind = "other";
+  a.lever_kind = domain::LeverKind::other;
   a.origin = "flagged";
   a.json_pointer = ptr;
   return a;

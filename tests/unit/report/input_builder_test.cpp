@@ -32,14 +32,14 @@ store::Attempt attempt(std::string run_id, std::string key, double isolated_spee
   a.run_id = std::move(run_id);
   a.attempt_key = std::move(key);
   a.short_name = "gemm_bf16";
-  a.op_class = "gemm";
+  a.op_class = domain::OpClass::gemm;
   a.lever = "hipBLASLt tuned solution";
-  a.lever_kind = "tuning";
-  a.verdict = "confirmed";
+  a.lever_kind = domain::LeverKind::tuning;
+  a.verdict = domain::Verdict::confirmed;
   a.gate = "accepted";
   a.measured = true;
   a.isolated_speedup = isolated_speedup;
-  a.validation_class = "unknown";
+  a.validation_class = domain::ValidationClass::unknown;
   return a;
 }
 

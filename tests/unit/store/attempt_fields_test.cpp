@@ -150,25 +150,25 @@ TEST(AttemptFields, WhatTheBinderWritesEachReaderReadsBack)
   a.attempt_key = "gemm_bf16|hipblaslt";
   a.short_name = "gemm_bf16";
   a.candidate = "cand_1";
-  a.kind = "config";
+  a.kind = domain::AttemptKind::config;
   a.candidate_short_name = "gemm_bf16_v2";
   a.task = "task_gemm";
   a.measured = true;
   a.deployed = true;
   a.post_measured = true;
   a.reject_reason = "no_engagement";
-  a.validation_class = "win";
+  a.validation_class = domain::ValidationClass::win;
   a.validation_speedup = 1.07;
   a.lever = "hipBLASLt tuned solution";
-  a.lever_kind = "tuning";
+  a.lever_kind = domain::LeverKind::tuning;
   a.backend = "hipblaslt";
   a.winner_kind = "tuned";
-  a.op_class = "gemm";
+  a.op_class = domain::OpClass::gemm;
   a.regime = "decode";
   a.isolated_speedup = 1.21;
   a.e2e_delta_pct = 2.5;
   a.gate = "accepted";
-  a.verdict = "confirmed";
+  a.verdict = domain::Verdict::confirmed;
   a.verdict_raw = "CONFIRMED";
   a.output_parity = "pass";
   a.parity_kind = "exact";
@@ -211,7 +211,7 @@ TEST(AttemptFields, WhatTheBinderWritesEachReaderReadsBack)
     ASSERT_TRUE(*s->step());
     store::Attempt b;
     const int first = reader == AttemptReader::show ? 1 : 0; // run_attempts starts with attempt_id
-    store::read_attempt(*s, reader, b, first);
+    ASSERT_TRUE(store::read_attempt(*s, reader, b, first));
     s->reset();
     const unsigned bit = static_cast<unsigned>(reader);
     const auto& cols = k_attempt_columns;
@@ -232,6 +232,21 @@ TEST(AttemptFields, WhatTheBinderWritesEachReaderReadsBack)
 #undef RFDB_ATTEMPT_COLUMN
 #undef RFDB_ATTEMPT_PREDICTION
   }
+}
+
+TEST(AttemptFields, AVocabularyColumnReadsItsSpellingAndRejectsOtherText)
+{
+  const auto ok = store::parse_attempt_vocab<domain::Verdict>("verdict", "dead_end");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(*ok, domain::Verdict::dead_end);
+  const auto bad = store::parse_attempt_vocab<domain::Verdict>("verdict", "so-so");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::db);
+  EXPECT_NE(bad.error().message.find("attempts.verdict"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("'so-so'"), std::string::npos) << bad.error().message;
+  // No silent default: "" (a NULL) and another case are errors too.
+  EXPECT_FALSE(store::parse_attempt_vocab<domain::OpClass>("op_class", ""));
+  EXPECT_FALSE(store::parse_attempt_vocab<domain::LeverKind>("lever_kind", "Config"));
 }
 
 } // namespace rfdb::test

@@ -46,14 +46,14 @@ TEST(ParseIntegrateResult, ParsesTheCanonicalMoeAttempt)
   EXPECT_EQ(*a.backend, "aiter");
   EXPECT_EQ(*a.winner_kind, "env");
   EXPECT_EQ(a.lever, "backend aiter (env AITER_TUNED_GEMM=1)");
-  EXPECT_EQ(a.lever_kind, "tuning");
+  EXPECT_EQ(a.lever_kind, rfdb::domain::LeverKind::tuning);
   EXPECT_DOUBLE_EQ(*a.isolated_speedup, 1.047);
   EXPECT_DOUBLE_EQ(*a.e2e_delta_pct, -0.064);
   EXPECT_EQ(*a.gate, "stack");
-  EXPECT_EQ(a.verdict, "partial"); // stack without an e2e gain
+  EXPECT_EQ(a.verdict, rfdb::domain::Verdict::partial); // stack without an e2e gain
   EXPECT_EQ(*a.output_parity, "pass");
   EXPECT_EQ(*a.parity_kind, "byte_exact");
-  EXPECT_EQ(a.op_class, "moe");
+  EXPECT_EQ(a.op_class, rfdb::domain::OpClass::moe);
   EXPECT_DOUBLE_EQ(*a.pct_gpu_time, 26.45);
   EXPECT_EQ(*a.round, "0");
   EXPECT_EQ(*a.task_dir, "kernels/fused_moe_task");
@@ -127,15 +127,15 @@ TEST(ParseIntegrateResult, RecoversIdentityFromTheCandidateDirectory)
   const AttemptRecord& a = tagged->front();
   EXPECT_EQ(*a.backend, "triton");
   EXPECT_NEAR(*a.e2e_delta_pct, 1.2, 1e-9); // from the medians
-  EXPECT_EQ(a.verdict, "confirmed");
+  EXPECT_EQ(a.verdict, rfdb::domain::Verdict::confirmed);
   EXPECT_EQ(a.lever, "authored triton kernel");
-  EXPECT_EQ(a.lever_kind, "authored");
+  EXPECT_EQ(a.lever_kind, rfdb::domain::LeverKind::authored);
   const auto checkpoint =
       parse_integrate_result(doc_of(R"({"ref_med": 1581.4, "gate": "incomplete", "ab_complete": false})"),
                              "overlay/cand_c0_ck/integrate_result.json", warnings);
   ASSERT_TRUE(checkpoint) << checkpoint.error().describe();
   EXPECT_EQ(checkpoint->front().short_name, "c0_ck");
-  EXPECT_EQ(checkpoint->front().verdict, "incomplete");
+  EXPECT_EQ(checkpoint->front().verdict, rfdb::domain::Verdict::incomplete);
   const auto nameless = parse_integrate_result(doc_of("{}"), "integrate_result.json", warnings);
   EXPECT_FALSE(nameless);
 }
@@ -146,7 +146,7 @@ TEST(ParseIntegrateResult, UnknownGateWarns)
   const auto r =
       parse_integrate_result(doc_of(R"({"short_name": "k", "gate": "maybe"})"), k_integrate_path, warnings);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->front().verdict, "unknown");
+  EXPECT_EQ(r->front().verdict, rfdb::domain::Verdict::unknown);
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_EQ(warnings[0].pointer, "/gate");
 }
@@ -181,12 +181,12 @@ TEST(ParseOpbenchResult, ReadsAWinner)
   EXPECT_EQ(a.short_name, "gemm_a8w8");
   EXPECT_EQ(*a.backend, "hipblaslt");
   EXPECT_DOUBLE_EQ(*a.isolated_speedup, 1.18);
-  EXPECT_EQ(a.verdict, "incomplete");
+  EXPECT_EQ(a.verdict, rfdb::domain::Verdict::incomplete);
   EXPECT_EQ(*a.verdict_raw, "have_winner");
   // The lever keeps the file name, not the run's path (findings merge across runs).
   EXPECT_EQ(a.lever, "backend hipblaslt (env HIPBLASLT_TUNING_FILE=t.csv)");
-  EXPECT_EQ(a.lever_kind, "tuning");
-  EXPECT_EQ(a.op_class, "gemm");
+  EXPECT_EQ(a.lever_kind, rfdb::domain::LeverKind::tuning);
+  EXPECT_EQ(a.op_class, rfdb::domain::OpClass::gemm);
   EXPECT_EQ(a.merge_key(), "gemm_a8w8|hipblaslt");
   const auto neg = parse_opbench_result(
       doc_of(R"({"task": "t_task", "winner_backend": "ck", "winner_kind": "env", "isolated_speedup": -2})"),
@@ -210,18 +210,18 @@ TEST(ParseSweepResults, ReadsObjectAndBareArrayForms)
   EXPECT_EQ((*r)[0].merge_key(), "config|--attention-backend aiter");
   EXPECT_EQ((*r)[0].short_name, "config");
   EXPECT_EQ((*r)[0].lever, "config: --attention-backend aiter");
-  EXPECT_EQ((*r)[0].lever_kind, "config");
-  EXPECT_EQ((*r)[0].verdict, "confirmed");
+  EXPECT_EQ((*r)[0].lever_kind, rfdb::domain::LeverKind::config);
+  EXPECT_EQ((*r)[0].verdict, rfdb::domain::Verdict::confirmed);
   EXPECT_DOUBLE_EQ(*(*r)[0].e2e_delta_pct, 4.35);
   EXPECT_EQ(*(*r)[0].candidate, "cfg1");
   EXPECT_EQ((*r)[0].json_pointer, "/trials/0");
-  EXPECT_EQ((*r)[1].verdict, "dead_end");
+  EXPECT_EQ((*r)[1].verdict, rfdb::domain::Verdict::dead_end);
   EXPECT_EQ(*(*r)[1].reason, "within noise");
   const auto bare = parse_sweep_results(doc_of(R"([{"id": "cfg0", "axis": "quant", "kept": true}])"),
                                         "config/sweep_results.json", warnings);
   ASSERT_TRUE(bare);
   EXPECT_EQ(bare->at(0).merge_key(), "config|quant");
-  EXPECT_EQ(bare->at(0).verdict, "partial");
+  EXPECT_EQ(bare->at(0).verdict, rfdb::domain::Verdict::partial);
   EXPECT_EQ(bare->at(0).json_pointer, "/0");
   EXPECT_TRUE(warnings.empty());
 }
@@ -261,31 +261,31 @@ TEST(ParseWorkflowReturn, ReadsLedgerListsAndOutcome)
   EXPECT_EQ(*moe.backend, "aiter");
   EXPECT_EQ(moe.merge_key(), "fused_moe_kernel|aiter");
   EXPECT_EQ(*moe.winner_kind, "env");
-  EXPECT_EQ(moe.lever_kind, "tuning");
-  EXPECT_EQ(moe.verdict, "dead_end");
+  EXPECT_EQ(moe.lever_kind, rfdb::domain::LeverKind::tuning);
+  EXPECT_EQ(moe.verdict, rfdb::domain::Verdict::dead_end);
   EXPECT_DOUBLE_EQ(*moe.e2e_delta_pct, -0.064);
   EXPECT_EQ(moe.json_pointer, "/state/history/ledger/0");
   EXPECT_DOUBLE_EQ(*r->attempts[1].isolated_speedup, 1.56);
-  EXPECT_EQ(r->attempts[1].lever_kind, "backend");
+  EXPECT_EQ(r->attempts[1].lever_kind, rfdb::domain::LeverKind::backend);
   const AttemptRecord& failed = r->attempts[2];
   EXPECT_EQ(failed.merge_key(), "gemm0|");
   EXPECT_FALSE(failed.isolated_speedup.has_value()); // 0 = failed
   EXPECT_FALSE(failed.e2e_delta_pct.has_value());    // 0 = not measured
   EXPECT_EQ(failed.lever, "direction gemm0");
-  EXPECT_EQ(r->attempts[3].verdict, "confirmed");
+  EXPECT_EQ(r->attempts[3].verdict, rfdb::domain::Verdict::confirmed);
   EXPECT_EQ(*r->attempts[3].verdict_raw, "candidate_passed");
   const AttemptRecord& head = r->attempts[4];
   EXPECT_EQ(head.merge_key(), "kernel_paged_attention_2d|triton");
-  EXPECT_EQ(head.verdict, "confirmed");
-  EXPECT_EQ(head.op_class, "attn");
-  EXPECT_EQ(head.lever_kind, "authored");
+  EXPECT_EQ(head.verdict, rfdb::domain::Verdict::confirmed);
+  EXPECT_EQ(head.op_class, rfdb::domain::OpClass::attn);
+  EXPECT_EQ(head.lever_kind, rfdb::domain::LeverKind::authored);
   EXPECT_EQ(head.json_pointer, "/accepted_heads/0");
   const AttemptRecord& pending = r->attempts[5];
-  EXPECT_EQ(pending.verdict, "incomplete");
+  EXPECT_EQ(pending.verdict, rfdb::domain::Verdict::incomplete);
   EXPECT_NEAR(*pending.e2e_delta_pct, 0.5, 1e-9);
   EXPECT_EQ(*pending.gate, "incomplete");
   const AttemptRecord& flagged = r->attempts[6];
-  EXPECT_EQ(flagged.verdict, "flagged");
+  EXPECT_EQ(flagged.verdict, rfdb::domain::Verdict::flagged);
   EXPECT_EQ(flagged.lever, "flagged head (stage extract)");
   EXPECT_DOUBLE_EQ(*flagged.pct_gpu_time, 31.0);
   EXPECT_TRUE(warnings.empty());
@@ -300,7 +300,7 @@ TEST(ParseWorkflowReturn, FallsBackToTopLevelHistoryAndRejectsNegativeSpeedup)
   ASSERT_TRUE(r) << r.error().describe();
   ASSERT_EQ(r->attempts.size(), 1U);
   EXPECT_EQ(r->attempts[0].json_pointer, "/history/ledger/0");
-  EXPECT_EQ(r->attempts[0].verdict, "unknown");
+  EXPECT_EQ(r->attempts[0].verdict, rfdb::domain::Verdict::unknown);
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_EQ(warnings[0].pointer, "/history/ledger/0/verdict");
   const auto neg = parse_workflow_return(doc_of(R"({"state": {"history": {"ledger": [
@@ -327,9 +327,9 @@ TEST(ParseWorkflowReturn, ReadsZeroesAsNotMeasured)
   ASSERT_EQ(r->attempts.size(), 2U);
   EXPECT_FALSE(r->attempts[0].e2e_delta_pct.has_value());
   EXPECT_FALSE(r->attempts[0].isolated_speedup.has_value());
-  EXPECT_EQ(r->attempts[0].verdict, "confirmed");
+  EXPECT_EQ(r->attempts[0].verdict, rfdb::domain::Verdict::confirmed);
   EXPECT_EQ(r->attempts[0].json_pointer, "/accepted_kernels/0");
-  EXPECT_EQ(r->attempts[1].verdict, "partial");
+  EXPECT_EQ(r->attempts[1].verdict, rfdb::domain::Verdict::partial);
   EXPECT_EQ(*r->attempts[1].verdict_raw, "confirmed_corrective");
   // phase_partial is no outcome: kept raw, classed unknown, and said so.
   EXPECT_EQ(*r->outcome.validation_status, "phase_partial");

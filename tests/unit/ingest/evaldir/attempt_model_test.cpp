@@ -34,7 +34,8 @@ RecordIn ledger(const std::string& direction, std::optional<double> iso, std::op
   r.isolated_speedup = iso;
   r.e2e_delta_pct = e2e;
   r.verdict_raw = verdict;
-  r.verdict = rfdb::domain::attempt_verdict_from_ledger(verdict).value;
+  r.verdict = rfdb::domain::canonical<rfdb::domain::Verdict>(
+      rfdb::domain::attempt_verdict_from_ledger(verdict).value);
   r.json_pointer = "/state/history/ledger/" + std::to_string(row);
   return RecordIn{r, 2, "workflow_return.json"};
 }
@@ -127,7 +128,7 @@ TEST(AttemptModel, UnmeasuredLedgerRowsAreTheirOwnAttemptsNeverEvidence)
   AttemptRecord flagged_head;
   flagged_head.origin = "flagged";
   flagged_head.short_name = "k";
-  flagged_head.verdict = "flagged";
+  flagged_head.verdict = rfdb::domain::Verdict::flagged;
   flagged_head.json_pointer = "/flagged_heads/0";
   recs.push_back(RecordIn{flagged_head, 2, "workflow_return.json"});
   const auto out = build_attempts(recs, {"k"}, warnings);
