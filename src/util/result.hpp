@@ -35,11 +35,16 @@ inline tl::unexpected<Error> fail(Error e)
     (var) = std::move(*rfdb_try_result_);                                                                    \
   } while (false)
 
-// Evaluate `expr` (a Result<void> or Result<T>); on error return it.
-#define RFDB_TRY(expr)                                                                                       \
+// Evaluate `expr` (a Result<void> or Result<T>); on error return it. The
+// temporary is named after the line, so a RFDB_TRY inside a lambda passed to
+// another RFDB_TRY does not shadow the outer one (-Wshadow).
+#define RFDB_TRY(expr) RFDB_TRY_AT_(expr, RFDB_TRY_NAME_(rfdb_try_result_, __LINE__))
+#define RFDB_TRY_NAME_(a, b) RFDB_TRY_NAME2_(a, b)
+#define RFDB_TRY_NAME2_(a, b) a##b
+#define RFDB_TRY_AT_(expr, tmp)                                                                              \
   do {                                                                                                       \
-    auto rfdb_try_result_ = (expr);                                                                          \
-    if (!rfdb_try_result_) {                                                                                 \
-      return tl::unexpected<::rfdb::Error>(std::move(rfdb_try_result_).error());                             \
+    auto tmp = (expr);                                                                                       \
+    if (!tmp) {                                                                                              \
+      return tl::unexpected<::rfdb::Error>(std::move(tmp).error());                                          \
     }                                                                                                        \
   } while (false)
