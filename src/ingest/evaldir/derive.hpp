@@ -24,6 +24,7 @@
 #include "domain/vocab.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
+#include "ingest/evaldir/stack.hpp"
 
 #include <cstdint>
 #include <map>
@@ -57,6 +58,7 @@ struct ParsedArtifact {
   bool outcome_is_director = false;
   std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
   std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
+  StackClues stack; // env_info.txt, a roofline-v1 doc's tool, the install record (stack.hpp)
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
@@ -109,6 +111,7 @@ struct DerivedRun {
   std::vector<std::pair<std::int64_t, TopN>> rounds;
   std::vector<DerivedDoc> docs;
   std::vector<DerivedAttempt> attempts;
+  std::vector<store::StackRow> stack; // by package (assemble_stack)
   std::vector<Warning>
       warnings; // the run's own: references that match no or two attempts, identity fallbacks
 };
