@@ -17,11 +17,16 @@ StackRow read_row(const Statement& row)
                   row.get_text("source"), row.get_opt_text("via")};
 }
 
-// The version a row is compared on: rocm its release, others their raw string.
+// The version a row is compared on: rocm its release, others their raw
+// string, or the version in a tool's banner ("rocprofiler-compute version:
+// 3.1.1"); none for a path.
 std::optional<domain::Pep440Version> version_of(const StackRow& r)
 {
   auto v = domain::parse_version(r.via && r.release ? *r.release : r.raw);
-  return v ? std::optional(std::move(*v)) : std::nullopt;
+  if (v) {
+    return std::move(*v);
+  }
+  return domain::find_version(r.raw);
 }
 
 std::string shown(const StackRow& r)

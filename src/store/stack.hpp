@@ -27,7 +27,8 @@ const StackRow* find_package(std::span<const StackRow> stack, const std::string&
 
 // Does a run satisfy every spec (`--stack`, all must hold)? A spec on a
 // package the run lacks, or whose raw string is not a PEP 440 version (a
-// profiler path), does not hold. rocm is compared on its release.
+// profiler path), does not hold. rocm is compared on its release, a tool
+// banner ("rocprofiler-compute version: 3.1.1") on the version in it.
 bool stack_matches(std::span<const StackRow> stack, const std::optional<std::string>& backend,
                    std::span<const domain::StackSpec> specs);
 
