@@ -117,6 +117,9 @@ struct PriorsParams {
   int bootstrap_resamples = 1000; // ≥ 0; 0 = no intervals
   std::uint64_t seed = k_default_bootstrap_seed;
   double interval = 0.90; // central bootstrap interval, in (0, 1)
+  // `--stack` specs as given (reported in the JSON parameters when set); the
+  // caller limits the evidence to the runs satisfying them (store::EvidenceFilter::run_ids).
+  std::vector<std::string> stack;
 };
 
 // Why an attempt is not an observation; checked in this order, first match wins.

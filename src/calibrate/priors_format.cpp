@@ -133,6 +133,9 @@ Json params_json(const PriorsParams& p)
                                       {"low", round_dp(p.confidence_weights.low, 6)}};
   params["half_life_days"] = p.half_life_days ? Json(round_dp(*p.half_life_days, 6)) : Json(nullptr);
   params["include_parity_fail"] = p.include_parity_fail;
+  if (!p.stack.empty()) {
+    params["stack"] = p.stack; // --stack: only runs whose stack satisfies every spec
+  }
   return params;
 }
 

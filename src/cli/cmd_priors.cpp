@@ -10,8 +10,10 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/priors_compare.hpp"
+#include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "store/evidence.hpp"
+#include "store/runs.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +21,7 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
 
 namespace rfdb::cli {
 
@@ -37,6 +40,7 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
   p.include_parity_fail = opts.include_parity_fail;
   p.half_life_days = opts.half_life_days;
   p.as_of = opts.as_of;
+  p.stack = opts.stack;
   if (!opts.since.empty()) {
     p.since = opts.since;
   }
@@ -52,6 +56,29 @@ std::string compare_date(const PriorsOptions& opts)
   }
   const auto day = util::parse_iso_date(opts.compare_since);
   return day ? util::format_iso_date(*day - std::chrono::days{1}) : opts.compare_since;
+}
+
+// The runs whose stack satisfies every `--stack` spec (retracted ones
+// included: retraction is applied downstream). Errors: a malformed spec; db.
+Result<std::set<std::string, std::less<>>> runs_with_stack(store::Database& db,
+                                                           const std::vector<std::string>& specs)
+{
+  store::RunFilter filter;
+  filter.include = store::IncludeRetracted::yes;
+  for (const auto& text : specs) {
+    auto spec = domain::parse_stack_spec(text);
+    if (!spec) {
+      return fail(std::move(spec).error().with_hint("e.g. rfdb priors --stack 'vllm>=0.26'"));
+    }
+    filter.stack.push_back(std::move(*spec));
+  }
+  std::vector<store::RunSummary> runs;
+  RFDB_TRY_ASSIGN(runs, store::list_runs(db, filter));
+  std::set<std::string, std::less<>> ids;
+  for (const auto& r : runs) {
+    ids.insert(r.run_id);
+  }
+  return ids;
 }
 
 } // namespace
@@ -88,6 +115,9 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
   store::EvidenceFilter filter;
   if (!opts.since.empty()) {
     filter.since = opts.since;
+  }
+  if (!opts.stack.empty()) {
+    RFDB_TRY_ASSIGN(filter.run_ids, runs_with_stack(*db, opts.stack));
   }
   if (!opts.explain.empty()) {
     // --explain lists each attempt with its kernel and lever: the full rows.
@@ -159,6 +189,12 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
   cmd->add_option("--confidence-weights", opts->confidence_weights,
                   "Observation weight per verdict confidence (default high=1,medium=0.6,low=0.25)")
       ->type_name("high=W,medium=W,low=W");
+  cmd->add_option("--stack", opts->stack,
+                  "Only evidence from runs whose stack satisfies SPEC, e.g. 'vllm>=0.26' (repeatable, all "
+                  "must hold; PEP 440 order, dev builds before their release; a run lacking the package "
+                  "does not match)")
+      ->type_name("SPEC")
+      ->check(non_empty("a spec such as 'vllm>=0.26'"));
   cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
   cmd->add_option("--explain", opts->explain,
@@ -207,6 +243,7 @@ Examples:
   rfdb priors --explain attn:MI355X:decode
   rfdb priors --explain gemm --format json | jq .children   # why gemm is above both of its GPUs
   rfdb priors --half-life 180 --as-of 2026-12-01
+  rfdb priors --stack 'vllm>=0.26' --stack 'rocm==7.1.2'   # evidence from that stack only
   rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)",
                           fmt::arg("iso_win", 1.0 + domain::k_iso_noise),
                           fmt::arg("infeasible", domain::k_infeasible_e),

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rfdb::cli {
 
@@ -22,8 +23,9 @@ struct PriorsOptions {
   std::string confidence_weights;                               // "high=1,medium=0.6,low=0.25"
   std::string explain;                                          // CLASS[:GFX[:REGIME]]
   bool include_parity_fail = false;
-  std::string compare_as_of; // YYYY-MM-DD: compare with the priors as of this date
-  std::string compare_since; // YYYY-MM-DD: compare with the priors before this date's runs
+  std::string compare_as_of;      // YYYY-MM-DD: compare with the priors as of this date
+  std::string compare_since;      // YYYY-MM-DD: compare with the priors before this date's runs
+  std::vector<std::string> stack; // --stack SPEC: only runs whose stack satisfies every spec
 };
 void add_priors_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_priors(const PriorsOptions& opts, Context& ctx);

@@ -6,6 +6,7 @@
 #include "cli/show_attempt.hpp"
 #include "domain/vocab.hpp"
 #include "store/runs.hpp"
+#include "store/stack.hpp"
 #include "util/table.hpp"
 #include "util/utf8.hpp"
 
@@ -13,6 +14,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <memory>
 
 namespace rfdb::cli {
@@ -57,6 +59,44 @@ template <typename Run> void append_run_setup(ordered_json& j, const Run& r)
   j["baseline_throughput_tok_s"] = json_or_null(r.baseline_throughput_tok_s);
   j["final_throughput_tok_s"] = json_or_null(r.final_throughput_tok_s);
   j["throughput_speedup"] = json_or_null(r.throughput_speedup);
+}
+
+// The stack columns `runs --stack` and `show` print, in this order; the
+// backend's own package comes first under the column "backend_version".
+constexpr std::array<std::string_view, 6> k_stack_columns = {"torch",  "rocm",   "aiter",
+                                                             "triton", "flydsl", "rocprof-compute"};
+
+// A stack row as a table shows it: the public version (local segment cut:
+// 0.26.1.dev37), rocm its release, a path as is; "-" when the run lacks it.
+std::string stack_cell(const store::StackRow* row)
+{
+  if (row == nullptr) {
+    return "-";
+  }
+  if (row->via && row->release) {
+    return *row->release;
+  }
+  auto v = domain::parse_version(row->raw);
+  if (v) {
+    return v->public_text();
+  }
+  if (auto found = domain::find_version(row->raw)) {
+    return found->public_text();
+  }
+  return row->raw;
+}
+
+// {package: {raw, release, source, via}} by package (docs/json.md).
+ordered_json stack_json(const std::vector<store::StackRow>& stack)
+{
+  ordered_json j = ordered_json::object();
+  for (const auto& r : stack) {
+    j[r.package] = {{"raw", r.raw},
+                    {"release", json_or_null(r.release)},
+                    {"source", r.source},
+                    {"via", json_or_null(r.via)}};
+  }
+  return j;
 }
 
 ordered_json run_summary_json(const store::RunSummary& r)
@@ -142,6 +182,7 @@ ordered_json show_json(const store::RunDetail& r)
                  {"model_arch_class", json_or_null(r.model_arch_class)}};
   append_run_setup(j, r);
   j["validation_status"] = json_or_null(r.validation_status);
+  j["stack"] = stack_json(r.stack);
   j["retracted"] = r.retracted_reason.has_value();
   j["retraction_history"] = retractions_json(r.retraction_history);
   j["kernels"] = std::move(kernels);
@@ -160,6 +201,13 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
   fmt::print(out, "backend    {} {}  tp {}\n", opt_text(r.backend), opt_text(r.backend_version),
              r.tp ? std::to_string(*r.tp) : "-");
   fmt::print(out, "workload   isl/osl/conc {}\n", workload(r.isl, r.osl, r.conc));
+  if (!r.stack.empty()) {
+    std::string line;
+    for (const auto& row : r.stack) {
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", row.package, stack_cell(&row));
+    }
+    fmt::print(out, "stack      {}\n", util::escape_for_display(line));
+  }
   fmt::print(out, "throughput {} → {} tok/s ({}×), validation {}\n", throughput(r.baseline_throughput_tok_s),
              throughput(r.final_throughput_tok_s), fmt_speedup(r.throughput_speedup), r.validation_class);
   if (r.retracted_reason) {
@@ -213,6 +261,26 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                 rows));
 }
 
+// `runs --stack` as a table: identity, then the backend's version and the stack columns.
+void print_stack_table(const std::vector<store::RunSummary>& runs, std::ostream& out)
+{
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : runs) {
+    std::vector<std::string> row{r.run_id + (r.retracted_reason ? " (retracted)" : ""), opt_text(r.run_date),
+                                 opt_text(r.gfx), opt_text(r.backend),
+                                 stack_cell(store::find_package(r.stack, "backend", r.backend))};
+    for (const auto& name : k_stack_columns) {
+      row.push_back(stack_cell(store::find_package(r.stack, std::string(name), r.backend)));
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<util::Column> columns = {{"run_id"}, {"date"}, {"gfx"}, {"backend"}, {"backend_version"}};
+  for (const auto& name : k_stack_columns) {
+    columns.push_back({std::string(name)});
+  }
+  fmt::print(out, "{}", util::render_table(columns, rows));
+}
+
 } // namespace
 
 Result<int> run_runs(const RunsOptions& opts, Context& ctx)
@@ -240,6 +308,14 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
   set(filter.backend, opts.backend);
   set(filter.since, opts.since);
   set(filter.until, opts.until);
+  for (const auto& text : opts.stack) {
+    auto spec = domain::parse_stack_spec(text);
+    if (!spec) {
+      return fail(std::move(spec).error().with_hint(
+          "e.g. --stack 'vllm>=0.26' --stack 'torch<2.10'; `rfdb runs --stack` prints every run's stack"));
+    }
+    filter.stack.push_back(std::move(*spec));
+  }
   auto runs = store::list_runs(*db, filter);
   if (!runs) {
     return fail(runs.error());
@@ -248,8 +324,18 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
     ordered_json arr = ordered_json::array();
     for (const auto& r : *runs) {
       arr.push_back(run_summary_json(r));
+      if (opts.show_stack) {
+        arr.back()["stack"] = stack_json(r.stack);
+      }
     }
     fmt::print(ctx.out, "{}\n", arr.dump(2));
+    return 0;
+  }
+  if (opts.show_stack) {
+    print_stack_table(*runs, ctx.out);
+    if (!ctx.quiet) {
+      fmt::print(ctx.err, "{} run(s) in {}\n", runs->size(), store::display_name(ctx.db_path));
+    }
     return 0;
   }
   std::vector<std::vector<std::string>> rows;
@@ -302,10 +388,26 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(non_empty("a serving stack such as vllm"));
   cmd->add_option("--since", opts->since, "Only runs on or after DATE")->check(iso_date_validator());
   cmd->add_option("--until", opts->until, "Only runs on or before DATE")->check(iso_date_validator());
+  auto* stack =
+      cmd->add_option(
+             "--stack", opts->stack,
+             "Print the stack columns (backend version, torch, rocm, aiter, triton, flydsl, "
+             "rocprof-compute); with SPEC, also only runs whose stack satisfies it, e.g. 'vllm>=0.26' "
+             "(repeatable, all must hold; PEP 440 order, dev builds before their release; "
+             "'backend' names the run's own backend)")
+          ->type_name("[SPEC]")
+          ->expected(0, 1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --gfx gfx950 --since 2026-06-01\n"
               "  rfdb runs --model qwen --backend vllm\n  rfdb runs --retracted\n"
+              "  rfdb runs --stack                     # the stack columns\n"
+              "  rfdb runs --stack 'vllm>=0.26' --stack 'rocm==7.1.2'\n"
               "  rfdb runs | jq '.[].run_id'          # JSON when piped");
-  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_runs(*opts, ctx); }; });
+  cmd->final_callback([opts, stack, &ctx, &runner] {
+    opts->show_stack = stack->count() > 0;
+    std::erase_if(opts->stack, [](const std::string& s) { return s.empty(); });
+    runner = [opts, &ctx] { return run_runs(*opts, ctx); };
+  });
 }
 
 Result<int> run_show(const ShowOptions& opts, Context& ctx)

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace rfdb::cli {
 
@@ -15,6 +16,8 @@ struct RunsOptions {
   bool all = false;                              // include retracted runs
   bool retracted = false;                        // only retracted runs
   std::string gfx, model, backend, since, until; // filters ("" = any)
+  bool show_stack = false;                       // --stack given (with or without a spec): stack columns
+  std::vector<std::string> stack;                // --stack SPEC filters (all must hold)
 };
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_runs(const RunsOptions& opts, Context& ctx);

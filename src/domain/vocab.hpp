@@ -78,7 +78,9 @@ enum class Artifact {
   opbench_result,
   sweep_results,
   director_validation,
-  workflow_return
+  workflow_return,
+  env_info,        // env_info.txt: free text, one `<package> <version>` per line (issue 30)
+  roofline_install // kernels/<task>/roofline/install.json: the rocprof-compute install record
 };
 // The role of a bench_summary.json in its eval dir (docs/artifacts.md, "The files, in the order a run writes
 // them").
@@ -170,9 +172,10 @@ template <> struct VocabNames<OutputParity> {
 };
 
 template <> struct VocabNames<Artifact> {
-  static constexpr std::array<std::string_view, 10> names{
-      "env_report",       "bench_summary",  "profile_topn",  "profile_roofline",    "measured_roofline",
-      "integrate_result", "opbench_result", "sweep_results", "director_validation", "workflow_return"};
+  static constexpr std::array<std::string_view, 12> names{
+      "env_report",          "bench_summary",    "profile_topn",   "profile_roofline",
+      "measured_roofline",   "integrate_result", "opbench_result", "sweep_results",
+      "director_validation", "workflow_return",  "env_info",       "roofline_install"};
 };
 template <> struct VocabNames<BenchRole> {
   static constexpr std::array<std::string_view, 8> names{

@@ -561,6 +561,7 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
   store::WriteCounts counts;
   RFDB_TRY_ASSIGN(counts, writer.write_rows(run_id, derived.bench, derived.rounds, derived.docs,
                                             attempt_rows(derived.attempts)));
+  RFDB_TRY(writer.write_stack(run_id, derived.stack));
   RFDB_TRY(writer.set_derived_by(run_id, k_derivation_version));
   rep.kernels = counts.kernels;
   rep.verdicts = counts.verdicts;

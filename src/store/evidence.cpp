@@ -137,7 +137,8 @@ Result<std::vector<RunSummary>> runs_in_scope(Database& db, const EvidenceFilter
   std::erase_if(runs, [&](const RunSummary& r) {
     const bool in_window = !filter.since || (r.run_date && *r.run_date >= *filter.since);
     const bool on_gpu = !filter.gfx || (r.gfx && *r.gfx == *filter.gfx);
-    return !(in_window && on_gpu);
+    const bool chosen = !filter.run_ids || filter.run_ids->contains(r.run_id);
+    return !(in_window && on_gpu && chosen);
   });
   return runs;
 }
@@ -175,6 +176,9 @@ Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
     r.dispatch_bound = s.get_opt_int(16).value_or(0) != 0;
     r.short_name = text(17);
     r.source_kind = s.get_opt_text_view(18);
+    if (filter.run_ids && !filter.run_ids->contains(r.run_id)) {
+      return;
+    }
     fn(r);
   });
 }
@@ -186,6 +190,11 @@ Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter)
   RFDB_TRY(load_attempts(db, filter, ev));
   RFDB_TRY(load_verdicts(db, filter, ev));
   RFDB_TRY(load_findings(db, filter, ev));
+  if (filter.run_ids) {
+    const auto& ids = *filter.run_ids;
+    std::erase_if(ev.attempts, [&](const auto& a) { return !ids.contains(a.run_id); });
+    std::erase_if(ev.verdicts, [&](const auto& v) { return !ids.contains(v.run_id); });
+  }
   return ev;
 }
 

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace rfdb::store {
 struct EvidenceFilter {
   std::optional<std::string> since; // YYYY-MM-DD: runs on or after
   std::optional<std::string> gfx;   // only this GPU
+  // Only these runs (`priors --stack`: the runs whose stack satisfies every
+  // spec, store::stack_matches); nullopt = every run.
+  std::optional<std::set<std::string, std::less<>>> run_ids;
 };
 
 struct EvidenceVerdict {

@@ -162,6 +162,18 @@ struct RooflineDoc {
   std::vector<Verdict> verdicts;
 };
 
+// One package of a run's stack → `run_stack` (migration 0014, issue 30).
+// Packages are PEP 503 names (domain::normalize_package): the backend under
+// its own name (vllm | sglang …), torch, rocm, aiter, triton, flydsl,
+// rocprof-compute, and any other `<package> <version>` line of env_info.txt.
+struct StackRow {
+  std::string package;
+  std::string raw;                    // the version string as recorded (rocm: the string it was read from)
+  std::optional<std::string> release; // PEP 440 release part, "0.26.1"; nullopt when raw is not a version
+  std::string source;                 // rel_path of the file it came from
+  std::optional<std::string> via;     // rocm only: torch | <backend> | install path
+};
+
 // Identity + outcome columns of `runs`.
 struct RunRow {
   std::string run_id;

@@ -13,6 +13,7 @@ struct RunWriter::Statements {
   Statement run_upsert, clear_observations, clear_attempts, clear_verdicts, clear_rounds, clear_bench;
   Statement bench, round, sample, doc, verdict, attempt, attempt_source, observations;
   Statement derived_by, set_derived_by, copy_candidates, measured, unshared_file, file_copies;
+  Statement clear_stack, stack;
 };
 
 RunWriter::RunWriter(Database& db, std::unique_ptr<Statements> s) : m_db(&db), m_s(std::move(s)) {}
@@ -44,13 +45,16 @@ Result<RunWriter> RunWriter::create(Database& db)
                                            {sql::k_run_measured_attempts, "run_measured_attempts"},
                                            {sql::k_run_has_unshared_file, "run_has_unshared_file"},
                                            {sql::k_run_file_copies, "run_file_copies"},
+                                           {sql::k_run_clear_stack, "run_clear_stack"},
+                                           {sql::k_run_stack_insert, "run_stack_insert"},
                                        }));
   auto next = all.begin();
   auto take = [&next] { return std::move(*next++); };
   // Braced initializers run left to right: members take the list's order.
-  return RunWriter(db, std::make_unique<Statements>(Statements{
-                           take(), take(), take(), take(), take(), take(), take(), take(), take(), take(),
-                           take(), take(), take(), take(), take(), take(), take(), take(), take(), take()}));
+  return RunWriter(db, std::make_unique<Statements>(Statements{take(), take(), take(), take(), take(), take(),
+                                                               take(), take(), take(), take(), take(), take(),
+                                                               take(), take(), take(), take(), take(), take(),
+                                                               take(), take(), take(), take()}));
 }
 
 Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now)
@@ -77,7 +81,7 @@ Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_di
 Result<void> RunWriter::clear_derived(const std::string& run_id)
 {
   for (Statement* s : {&m_s->clear_observations, &m_s->clear_attempts, &m_s->clear_verdicts,
-                       &m_s->clear_rounds, &m_s->clear_bench}) {
+                       &m_s->clear_rounds, &m_s->clear_bench, &m_s->clear_stack}) {
     s->bind(":run_id", run_id);
     RFDB_TRY(s->exec());
   }
@@ -197,6 +201,17 @@ Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
   st.observations.bind(":run_id", run_id);
   RFDB_TRY(st.observations.exec());
   return counts;
+}
+
+Result<void> RunWriter::write_stack(const std::string& run_id, std::span<const StackRow> stack)
+{
+  Statement& s = m_s->stack;
+  for (const auto& r : stack) {
+    s.bind(":run_id", run_id).bind(":package", r.package).bind(":raw", r.raw).bind(":release", r.release);
+    s.bind(":source", r.source).bind(":via", r.via);
+    RFDB_TRY(s.exec());
+  }
+  return {};
 }
 
 Result<std::optional<std::int64_t>> RunWriter::derived_by(const std::string& run_id)

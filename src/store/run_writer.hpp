@@ -61,6 +61,10 @@ public:
                                  std::span<const std::pair<std::int64_t, TopN>> rounds,
                                  std::span<const DocRecord> docs, std::span<const Attempt> attempts);
 
+  // Insert the run's stack rows (run_stack, migration 0014); call after
+  // clear_derived, inside the run's transaction. Errors: db.
+  Result<void> write_stack(const std::string& run_id, std::span<const StackRow> stack);
+
   // runs.derived_by of a stored run: nullopt when the run is not stored.
   // Errors: db.
   Result<std::optional<std::int64_t>> derived_by(const std::string& run_id);

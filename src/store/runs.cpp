@@ -3,6 +3,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "store/stack.hpp"
+
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
@@ -181,6 +183,16 @@ Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter)
     r.retracted_reason = row.get_opt_text("retracted_reason");
     out.push_back(std::move(r));
   }));
+  std::map<std::string, std::vector<StackRow>> stacks;
+  RFDB_TRY_ASSIGN(stacks, all_run_stacks(db));
+  for (auto& r : out) {
+    if (auto it = stacks.find(r.run_id); it != stacks.end()) {
+      r.stack = std::move(it->second);
+    }
+  }
+  if (!filter.stack.empty()) {
+    std::erase_if(out, [&](const RunSummary& r) { return !stack_matches(r.stack, r.backend, filter.stack); });
+  }
   return out;
 }
 
@@ -225,6 +237,7 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
   RFDB_TRY(fill_verdicts(db, r));
   RFDB_TRY(fill_attempts(db, r));
   RFDB_TRY(fill_retractions(db, r));
+  RFDB_TRY_ASSIGN(r.stack, run_stack(db, r.run_id));
   return r;
 }
 

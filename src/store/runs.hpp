@@ -5,8 +5,10 @@
 #pragma once
 
 #include "domain/prediction.hpp"
+#include "domain/version.hpp"
 #include "store/attempt.hpp"
 #include "store/database.hpp"
+#include "store/run_records.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +26,7 @@ struct RunSummary {
   std::string validation_class;
   std::int64_t rounds = 0, verdicts = 0, attempts = 0, sources = 0;
   std::optional<std::string> retracted_reason;
+  std::vector<StackRow> stack; // run_stack, by package (store/stack.hpp)
 };
 
 struct KernelRow {
@@ -84,6 +87,7 @@ struct RunDetail {
   std::vector<VerdictRow> verdicts;
   std::vector<AttemptRow> attempts;
   std::vector<RetractionEvent> retraction_history; // oldest first
+  std::vector<StackRow> stack;                     // run_stack, by package (store/stack.hpp)
 };
 
 // All runs, oldest first. Retracted runs only with IncludeRetracted::yes
@@ -97,6 +101,7 @@ struct RunFilter {
   std::optional<std::string> gfx, backend; // exact, any case
   std::optional<std::string> model;        // a part of the model name, any case
   std::optional<std::string> since, until; // run_date range, inclusive (YYYY-MM-DD)
+  std::vector<domain::StackSpec> stack;    // --stack specs, all must hold (store::stack_matches)
 };
 Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter);
 

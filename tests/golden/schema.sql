@@ -19,6 +19,8 @@ CREATE INDEX observations_run ON observations (run_id);
 CREATE INDEX retraction_log_run ON retraction_log (run_id, event_id);
 -- index roofline_docs_run
 CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
+-- index run_stack_package
+CREATE INDEX run_stack_package ON run_stack(package, run_id);
 -- index runs_identity
 CREATE INDEX runs_identity ON runs (model, gfx, backend, isl, osl, conc);
 -- index sources_identity
@@ -227,6 +229,16 @@ CREATE TABLE roofline_docs (
   skill_errors             TEXT,      -- JSON
   superseded               INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
 ) STRICT;
+-- table run_stack
+CREATE TABLE run_stack (
+  run_id   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  package  TEXT NOT NULL CHECK (package <> ''),
+  raw      TEXT NOT NULL,
+  release  TEXT,
+  source   TEXT NOT NULL,
+  via      TEXT,
+  PRIMARY KEY (run_id, package)
+);
 -- table runs
 CREATE TABLE runs (
   run_id                    TEXT PRIMARY KEY,

@@ -561,6 +561,11 @@ std::optional<ParsedArtifact> take_parsed(ParsedFiles* files, const StoredSource
 Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::string& rel_path,
                                       std::string_view text, std::vector<Warning>& warnings)
 {
+  if (domain::is(kind.kind, domain::Artifact::env_info)) {
+    ParsedArtifact p; // free text: never fails
+    p.stack = stack_from_env_info(text, rel_path);
+    return p;
+  }
   auto parsed_json = parse_json_document(text);
   if (!parsed_json) {
     return fail(std::move(parsed_json).error().with_context(rel_path));
@@ -595,6 +600,9 @@ Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::strin
     }
   } else if (domain::is(k, domain::Artifact::measured_roofline)) {
     RFDB_TRY(take(parse_measured_roofline(doc, rel_path, warnings), p.doc));
+    p.stack = stack_from_roofline(doc, rel_path);
+  } else if (domain::is(k, domain::Artifact::roofline_install)) {
+    p.stack = stack_from_install(doc, rel_path);
   } else if (domain::is(k, domain::Artifact::integrate_result)) {
     RFDB_TRY(take(parse_integrate_result(doc, rel_path, warnings), p.attempts));
   } else if (domain::is(k, domain::Artifact::opbench_result)) {
@@ -650,6 +658,8 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   std::optional<DirectorFinal> director_final;
   std::vector<RecordIn> records;
   std::vector<Warning> file_warnings;
+  std::vector<SourcedClues> stack_clues;
+  std::string env_source = "env_report.json";
   for (const auto& src : sources) {
     // Files were validated (and their warnings reported) when they were
     // stored; only what the run as a whole yields is run.warnings.
@@ -671,6 +681,10 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     }
     if (p.env) {
       run.run.env = std::move(*p.env);
+      env_source = src.rel_path;
+    }
+    if (!p.stack.packages.empty() || !p.stack.profiler_paths.empty()) {
+      stack_clues.push_back(SourcedClues{src.rel_path, std::move(p.stack)});
     }
     if (p.outcome) {
       (p.outcome_is_director ? director_outcome : workflow_outcome) = std::move(*p.outcome);
@@ -727,6 +741,10 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     att.validation_speedup = outcome.throughput_speedup;
   }
   run.run.outcome = std::move(outcome);
+  // env_info.txt first: the file that lists packages outranks the profiler's own records.
+  std::stable_partition(stack_clues.begin(), stack_clues.end(),
+                        [](const SourcedClues& c) { return c.rel_path == "env_info.txt"; });
+  run.stack = assemble_stack(run.run.env, env_source, stack_clues);
   return run;
 }
 

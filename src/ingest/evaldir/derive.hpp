@@ -24,6 +24,7 @@
 #include "domain/vocab.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
+#include "ingest/evaldir/stack.hpp"
 
 #include <cstdint>
 #include <map>
@@ -57,6 +58,7 @@ struct ParsedArtifact {
   bool outcome_is_director = false;
   std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
   std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
+  StackClues stack; // env_info.txt, a roofline-v1 doc's tool, the install record (stack.hpp)
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
@@ -109,6 +111,7 @@ struct DerivedRun {
   std::vector<std::pair<std::int64_t, TopN>> rounds;
   std::vector<DerivedDoc> docs;
   std::vector<DerivedAttempt> attempts;
+  std::vector<store::StackRow> stack; // by package (assemble_stack)
   std::vector<Warning>
       warnings; // the run's own: references that match no or two attempts, identity fallbacks
 };
@@ -140,8 +143,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // authored variant in the lever, deployment by the Director's environment,
 // a post roofline of a stack credited to none); 3 = issue 28 (a measured
 // verdict's guidance and disputed flag, a multi-case roofline's case mix,
-// its Amdahl attainable and the mix's regime).
-inline constexpr std::int64_t k_derivation_version = 3;
+// its Amdahl attainable and the mix's regime); 4 = issue 30 (the run's stack
+// in run_stack, from env_info.txt, the roofline tool and install record,
+// which are now stored as sources).
+inline constexpr std::int64_t k_derivation_version = 4;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -104,6 +104,9 @@ std::optional<ArtifactKind> classify_measured(Parts p)
 {
   const std::string_view file = p.back();
   const char* phase = nullptr;
+  if (file == "install.json" && p.size() == 4 && p[2] == "roofline") {
+    return ArtifactKind{"roofline_install", "", std::string(p[1]), ""};
+  }
   if (file == "baseline_roofline.json") {
     phase = "baseline";
   } else if (file == "post_roofline.json") {
@@ -135,6 +138,9 @@ std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
     }
     if (file == "workflow_return.json") {
       return ArtifactKind{"workflow_return", "", "", ""};
+    }
+    if (file == "env_info.txt") {
+      return ArtifactKind{"env_info", "", "", ""};
     }
     return std::nullopt;
   }

@@ -164,6 +164,11 @@ TEST(ClassifyArtifact, KindRoleLabelAndPhaseFromThePath)
   EXPECT_EQ(kind("env_report.json"), "env_report|||");
   EXPECT_EQ(kind("director_e2e_validation.json"), "director_validation|||");
   EXPECT_EQ(kind("workflow_return.json"), "workflow_return|||");
+  EXPECT_EQ(kind("env_info.txt"), "env_info|||");
+  EXPECT_EQ(kind("kernels/gemm_task/roofline/install.json"), "roofline_install||gemm_task|");
+  EXPECT_EQ(kind("a/env_info.txt"), "-");
+  EXPECT_EQ(kind("kernels/gemm_task/install.json"), "-");
+  EXPECT_EQ(kind("kernels/x/gemm_task/roofline/install.json"), "-");
   EXPECT_EQ(kind("baseline/bench_summary.json"), "bench_summary|baseline|baseline|");
   EXPECT_EQ(kind("validation/base/bench_summary.json"), "bench_summary|validation_base|base|");
   EXPECT_EQ(kind("validation/final/bench_summary.json"), "bench_summary|validation_final|final|");
