@@ -85,6 +85,7 @@ bool bars_transfer(ExclusionReason reason)
   case ExclusionReason::unknown_confidence:
   case ExclusionReason::infeasible:
   case ExclusionReason::zero_weight:
+  case ExclusionReason::before_shift: // a shift in e says nothing about the transfer
     return false;
   }
   return false;

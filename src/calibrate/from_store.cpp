@@ -2,6 +2,8 @@
 #include "calibrate/from_store.hpp"
 
 #include "domain/normalize.hpp"
+#include "store/runs.hpp"
+#include "store/stack.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -97,12 +99,67 @@ std::vector<Observation> observations_from(const store::Evidence& evidence)
   return out;
 }
 
+namespace {
+
+// `shifts` with each one's attribution: what changed in the stack between
+// its two runs (store::stack_changes over run_stack, "; "-joined), else,
+// when neither run has stored stack rows, the backend version change of the
+// runs table (stack_change).
+std::vector<Shift> attributed(std::vector<Shift> shifts, const std::vector<store::RunSummary>& runs,
+                              const std::map<std::string, std::vector<store::StackRow>>& run_stacks)
+{
+  std::map<std::string_view, RunStack> stacks;
+  for (const auto& r : runs) {
+    stacks.emplace(r.run_id, RunStack{r.backend.value_or(""), r.backend_version.value_or("")});
+  }
+  const auto rows_of = [&](const std::string& run) -> std::span<const store::StackRow> {
+    const auto it = run_stacks.find(run);
+    return it == run_stacks.end() ? std::span<const store::StackRow>{} : std::span{it->second};
+  };
+  for (Shift& s : shifts) {
+    const auto before_rows = rows_of(s.before_run);
+    const auto after_rows = rows_of(s.after_run);
+    if (!before_rows.empty() && !after_rows.empty()) {
+      s.attribution = util::join(store::stack_changes(before_rows, after_rows), "; ");
+      continue;
+    }
+    const auto before = stacks.find(s.before_run);
+    const auto after = stacks.find(s.after_run);
+    if (before != stacks.end() && after != stacks.end()) {
+      s.attribution = stack_change(before->second, after->second).value_or("");
+    }
+  }
+  return shifts;
+}
+
+// params with the shifts detected in `observations` (as of params' dates), attributed.
+Result<PriorsParams> with_shifts(store::Database& db, const ObservationTable& observations,
+                                 const PriorsParams& params)
+{
+  PriorsParams out = params;
+  std::vector<Shift> shifts;
+  RFDB_TRY_ASSIGN(shifts, detect_shifts_from_table(observations, params));
+  if (!shifts.empty()) {
+    std::vector<store::RunSummary> runs;
+    RFDB_TRY_ASSIGN(runs, store::list_runs(db, store::IncludeRetracted::no));
+    std::map<std::string, std::vector<store::StackRow>> run_stacks;
+    RFDB_TRY_ASSIGN(run_stacks, store::all_run_stacks(db));
+    shifts = attributed(std::move(shifts), runs, run_stacks);
+  }
+  out.shifts = std::move(shifts);
+  return out;
+}
+
+} // namespace
+
 Result<PriorsResult> compute_priors_from_store(store::Database& db, const store::EvidenceFilter& filter,
                                                const PriorsParams& params)
 {
   ObservationTable observations;
   RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
-  return compute_priors_from_table(observations, params);
+  PriorsParams p;
+  RFDB_TRY_ASSIGN(p, with_shifts(db, observations, params));
+  return compute_priors_from_table(observations, p);
 }
 
 Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const store::EvidenceFilter& filter,
@@ -112,9 +169,12 @@ Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const 
   ObservationTable observations;
   RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
   PriorsAtTwoDates out;
-  RFDB_TRY_ASSIGN(out.after, compute_priors_from_table(observations, params));
+  PriorsParams later;
+  RFDB_TRY_ASSIGN(later, with_shifts(db, observations, params));
+  RFDB_TRY_ASSIGN(out.after, compute_priors_from_table(observations, later));
   PriorsParams earlier = params;
   earlier.as_of = before_as_of;
+  RFDB_TRY_ASSIGN(earlier, with_shifts(db, observations, earlier));
   RFDB_TRY_ASSIGN(out.before, compute_priors_from_table(observations, earlier));
   return out;
 }
@@ -126,8 +186,11 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
   store::Evidence evidence;
   RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
   const auto attempts = observations_from(evidence);
+  PriorsParams p = params;
+  RFDB_TRY_ASSIGN(p.shifts, detect_shifts(attempts, params));
+  p.shifts = attributed(std::move(p.shifts), evidence.runs);
   StoredKeyExplanation out;
-  RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, params, key));
+  RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, p, key));
   RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));
   return out;
 }

@@ -24,8 +24,11 @@ std::vector<Observation> observations_from(const store::Evidence& evidence);
 // what it gives on observations_from(load_evidence(…)). Errors: db.
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter);
 
-// The priors of the evidence inside `filter` (`rfdb priors`): load_observations, then
-// compute_priors_from_table. Errors: db; as compute_priors.
+// The priors of the evidence inside `filter` (`rfdb priors`): load_observations,
+// the shifts detected in it (detect_shifts_from_table, attributed to the stack
+// change between their two runs: stack_change on runs.backend/backend_version)
+// into params.shifts, then compute_priors_from_table. The result's
+// params.shifts lists them. Errors: db; as compute_priors.
 Result<PriorsResult> compute_priors_from_store(store::Database& db, const store::EvidenceFilter& filter,
                                                const PriorsParams& params);
 
@@ -41,7 +44,8 @@ Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const 
                                                      const std::string& before_as_of);
 
 // One key explained over the full evidence rows inside `filter` (`rfdb priors
-// --explain KEY`: each attempt with its kernel and lever): explain_priors,
+// --explain KEY`: each attempt with its kernel and lever), with the shifts
+// detected and attributed as compute_priors_from_store does: explain_priors,
 // and explain_children when the key lies outside its children's range.
 // Errors: db; as compute_priors.
 struct StoredKeyExplanation {

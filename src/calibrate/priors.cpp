@@ -159,6 +159,17 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
   const auto& attainable = a.prediction.attainable_speedup;
   out.contradiction =
       attainable && std::isfinite(*attainable) && domain::beats_prediction(s, *attainable, p.iso_noise);
+  if (!p.shifts.empty() && applying_shift(p.shifts, a.op_class, group_name(a.gfx), a.run_date, a.run_id)) {
+    out.before_shift = true;
+    if (p.shift_weighting == ShiftWeighting::since_shift) {
+      out.excluded = ExclusionReason::before_shift;
+      return out;
+    }
+    out.weight *= p.before_shift_weight;
+    if (!(out.weight > 0.0)) {
+      out.excluded = ExclusionReason::zero_weight;
+    }
+  }
   return out;
 }
 
@@ -558,6 +569,9 @@ Result<void> validate(const PriorsParams& p)
   if (p.since && !util::parse_iso_date(*p.since)) {
     return bad(fmt::format("since date '{}' is not YYYY-MM-DD", *p.since));
   }
+  if (!(p.before_shift_weight >= 0.0 && p.before_shift_weight <= 1.0)) {
+    return bad(fmt::format("before-shift weight must be in [0, 1] (got {})", p.before_shift_weight));
+  }
   if (p.bootstrap_resamples < 0) {
     return bad("bootstrap resamples must be >= 0");
   }
@@ -820,6 +834,130 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
 
 } // namespace
 
+namespace {
+
+// detect_shifts over either form of input.
+template <typename Rows>
+Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& params, const ShiftParams& sp)
+{
+  PriorsParams base = params;
+  base.half_life_days.reset();
+  base.shifts.clear();
+  std::pair<PriorsParams, DateWindow> resolved;
+  RFDB_TRY_ASSIGN(resolved, resolve(rows, base));
+  const auto& [p, window] = resolved;
+  // Per class: the observations (e, split weight) of each run, by key.
+  struct Sample {
+    std::string run_date;
+    std::vector<WeightedValue> e;
+  };
+  using RunSamples = std::map<std::string, Sample, std::less<>>; // run_id → sample
+  std::vector<RunSamples> class_runs(domain::k_seeded_op_classes.size());
+  std::vector<std::map<std::string, RunSamples, std::less<>>> gfx_runs(domain::k_seeded_op_classes.size());
+  PredictionGroups groups;
+  struct Kept {
+    std::size_t cls;
+    std::string gfx, run_id, run_date;
+    double e, weight;
+    std::uint32_t group;
+  };
+  std::vector<Kept> kept;
+  Observation buffer;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Observation& a = rows.row(i, buffer);
+    const AttemptEvaluation eval = evaluate(a, p, window);
+    const std::size_t cls = seeded_rank(a.op_class);
+    if (eval.excluded || cls >= class_runs.size()) {
+      continue;
+    }
+    kept.push_back({cls, std::string(group_name(rows.gfx(i))), std::string(rows.run_id(i)),
+                    std::string(rows.run_date(i)), eval.e, eval.weight, groups(rows.run_id(i), a)});
+  }
+  for (const Kept& k : kept) {
+    const WeightedValue v{k.e, k.weight / static_cast<double>(groups.size_of(k.group))};
+    for (RunSamples* runs : {&class_runs[k.cls], &gfx_runs[k.cls][k.gfx]}) {
+      auto& sample = (*runs)[k.run_id];
+      sample.run_date = k.run_date;
+      sample.e.push_back(v);
+    }
+  }
+  std::vector<Shift> out;
+  const auto detect = [&](const RunSamples& runs, const std::string& op_class,
+                          const std::optional<std::string>& gfx) {
+    std::vector<RunPoint> series;
+    for (const auto& [run_id, sample] : runs) {
+      double total = 0.0;
+      for (const auto& v : sample.e) {
+        total += v.weight;
+      }
+      series.push_back({run_id, sample.run_date, weighted_median(sample.e).value_or(0.0), total});
+    }
+    std::sort(series.begin(), series.end(), [](const RunPoint& a, const RunPoint& b) {
+      return std::tie(a.run_date, a.run_id) < std::tie(b.run_date, b.run_id);
+    });
+    const std::string label = gfx ? op_class + ":" + *gfx : op_class;
+    for (const Step& step : find_steps(series, sp, label)) {
+      Shift shift;
+      shift.op_class = op_class;
+      shift.gfx = gfx;
+      shift.before_run = series[step.split - 1].run_id;
+      shift.before_date = series[step.split - 1].run_date;
+      shift.after_run = series[step.split].run_id;
+      shift.after_date = series[step.split].run_date;
+      shift.before_runs = static_cast<int>(step.split - step.begin);
+      shift.after_runs = static_cast<int>(step.end - step.split);
+      shift.before_median = step.before_median;
+      shift.after_median = step.after_median;
+      shift.before_interval = step.before_interval;
+      shift.after_interval = step.after_interval;
+      shift.p_value = step.p_value;
+      out.push_back(std::move(shift));
+    }
+  };
+  for (std::size_t c = 0; c < class_runs.size(); ++c) {
+    const std::string op_class(domain::k_seeded_op_classes[c]);
+    detect(class_runs[c], op_class, std::nullopt);
+    if (gfx_runs[c].size() < 2) {
+      continue; // one GPU: its series is the class's
+    }
+    for (const auto& [gfx, runs] : gfx_runs[c]) {
+      detect(runs, op_class, gfx);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+const Shift* applying_shift(std::span<const Shift> shifts, std::string_view op_class, std::string_view gfx,
+                            std::string_view run_date, std::string_view run_id)
+{
+  const Shift* newest = nullptr;
+  for (const Shift& s : shifts) {
+    if (s.op_class != op_class || (s.gfx && *s.gfx != gfx) || !before_shift(s, run_date, run_id)) {
+      continue;
+    }
+    if (newest == nullptr ||
+        std::tie(newest->after_date, newest->after_run) < std::tie(s.after_date, s.after_run)) {
+      newest = &s;
+    }
+  }
+  return newest;
+}
+
+Result<std::vector<Shift>> detect_shifts(std::span<const Observation> attempts, const PriorsParams& params,
+                                         const ShiftParams& shift_params)
+{
+  return shifts_with(SpanRows{attempts}, params, shift_params);
+}
+
+Result<std::vector<Shift>> detect_shifts_from_table(const ObservationTable& attempts,
+                                                    const PriorsParams& params,
+                                                    const ShiftParams& shift_params)
+{
+  return shifts_with(TableRows{attempts}, params, shift_params);
+}
+
 Result<PriorsResult> compute_priors(std::span<const Observation> attempts, const PriorsParams& params)
 {
   return compute_with(SpanRows{attempts}, params);
@@ -829,6 +967,57 @@ Result<PriorsResult> compute_priors_from_table(const ObservationTable& attempts,
 {
   return compute_with(TableRows{attempts}, params);
 }
+
+namespace {
+
+// --explain's notes on the shifts behind a key: each detected shift of its
+// class or class × gfx its evidence straddles, and what the weights did about it.
+void add_shift_notes(const PriorsKey& key, const PriorsParams& p, KeyExplanation& out)
+{
+  int before = 0;
+  int dropped = 0;
+  for (const auto* list : {&out.observations, &out.excluded}) {
+    for (const ExplainedAttempt& x : *list) {
+      before += x.evaluation.before_shift && !x.evaluation.excluded ? 1 : 0;
+      dropped += x.evaluation.excluded == ExclusionReason::before_shift ? 1 : 0;
+    }
+  }
+  bool straddled = false;
+  for (const Shift& shift : p.shifts) {
+    if (shift.op_class != key.op_class || (shift.gfx && (!key.gfx || *shift.gfx != *key.gfx))) {
+      continue;
+    }
+    int earlier = 0;
+    int later = 0;
+    for (const auto* list : {&out.observations, &out.excluded}) {
+      for (const ExplainedAttempt& x : *list) {
+        if (x.evaluation.excluded && *x.evaluation.excluded != ExclusionReason::before_shift) {
+          continue;
+        }
+        (before_shift(shift, x.attempt.run_date, x.attempt.run_id) ? earlier : later) += 1;
+      }
+    }
+    if (earlier > 0 && later > 0) {
+      straddled = true;
+      out.notes.push_back(fmt::format("evidence straddles a shift: {} ({} observations before it, {} after)",
+                                      describe_shift(shift), earlier, later));
+    }
+  }
+  if (!straddled) {
+    return;
+  }
+  if (p.shift_weighting == ShiftWeighting::since_shift) {
+    out.notes.push_back(fmt::format("--since-shift: the {} observations before the newest shift are left out "
+                                    "(before_shift)",
+                                    dropped));
+  } else {
+    out.notes.push_back(fmt::format("the {} observations before the newest shift weigh × {:g} (before-shift "
+                                    "weight); --since-shift leaves them out",
+                                    before, p.before_shift_weight));
+  }
+}
+
+} // namespace
 
 Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, const PriorsParams& params,
                                       const PriorsKey& key)
@@ -908,6 +1097,7 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
   };
   std::sort(out.observations.begin(), out.observations.end(), chronological);
   std::sort(out.excluded.begin(), out.excluded.end(), chronological);
+  add_shift_notes(key, p, out);
   return out;
 }
 

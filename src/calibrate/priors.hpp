@@ -39,6 +39,7 @@
 // drop (its store query).
 #pragma once
 
+#include "calibrate/shifts.hpp"
 #include "calibrate/stats.hpp"
 #include "domain/observation_row.hpp"
 #include "domain/prediction.hpp"
@@ -97,6 +98,12 @@ struct ConfidenceWeights {
   double low = 0.25;
 };
 
+// What the priors do with the evidence from before a detected shift of its key
+// (docs/estimator.md, "Shifts"): weigh it down by before_shift_weight (the
+// default), or drop it (`--since-shift`, exclusion reason before_shift).
+enum class ShiftWeighting { down_weight, since_shift };
+const char* to_string(ShiftWeighting weighting); // "down_weight" | "since_shift"
+
 // A fixed default so bootstrap intervals are reproducible.
 constexpr std::uint64_t k_default_bootstrap_seed = 0x7266'6462'7072'6973ULL; // "rfdbpris"
 
@@ -120,6 +127,13 @@ struct PriorsParams {
   // `--stack` specs as given (reported in the JSON parameters when set); the
   // caller limits the evidence to the runs satisfying them (store::EvidenceFilter::run_ids).
   std::vector<std::string> stack;
+  // The detected shifts the weights respect (detect_shifts; the store's
+  // callers fill them): an observation of a run before the newest shift of
+  // its class or of its class × gfx weighs × before_shift_weight, or is left
+  // out under since_shift. Empty: no shift handling.
+  std::vector<Shift> shifts;
+  ShiftWeighting shift_weighting = ShiftWeighting::down_weight;
+  double before_shift_weight = domain::k_before_shift_weight; // in [0, 1]
 };
 
 // Why an attempt is not an observation; checked in this order, first match wins.
@@ -139,8 +153,9 @@ enum class ExclusionReason {
   unknown_confidence,  // confidence not low|medium|high
   infeasible,          // e > 1.05 before clamping: counted as infeasible + contradiction
   zero_weight,         // weight is 0 (confidence weight 0 or decay underflow)
+  before_shift,        // --since-shift: a run before the newest shift of its class (or class × gfx)
 };
-inline constexpr int k_exclusion_reason_count = 15;
+inline constexpr int k_exclusion_reason_count = 16;
 
 // Stable snake_case name ("below_noise").
 const char* to_string(ExclusionReason reason);
@@ -154,7 +169,9 @@ struct AttemptEvaluation {
   std::optional<ExclusionReason> excluded; // none = a valid observation
   double e = 0.0;                          // achieved efficiency, clamped to ≤ 1 (0 when not computed)
   bool e_from_post = false;                // e came from the measured post roofline
-  double weight = 0.0; // confidence × decay (0 when excluded before weighting); split in --explain's lists
+  double weight = 0.0;        // confidence × decay (× before_shift_weight before a shift; 0 when excluded
+                              // before weighting); split in --explain's lists
+  bool before_shift = false;  // the run lies before the newest shift of the attempt's key
   bool contradiction = false; // s > attainable × (1 + iso_noise), or infeasible
 };
 
@@ -251,6 +268,27 @@ class ObservationTable;
 // unambiguous): the same result, bit for bit, as over the
 // Observations it was filled from.
 Result<PriorsResult> compute_priors_from_table(const ObservationTable& attempts, const PriorsParams& params);
+
+// The shifts in each class's and each class × gfx's achieved efficiencies
+// (calibrate/shifts.hpp) over the attempts inside params' date window: each
+// run's value is the weighted median of its observations' e (confidence
+// weights split per prediction, no time decay, no shift weighting), the
+// series in (run_date, run_id) order. Ordered by class (report order), the
+// class's own shifts first, then gfx, then date; a class seen on one GPU only
+// is searched once, as the class (its class × gfx series is the same).
+// `attribution` is left empty.
+// Errors: as compute_priors.
+Result<std::vector<Shift>> detect_shifts(std::span<const Observation> attempts, const PriorsParams& params,
+                                         const ShiftParams& shift_params = {});
+Result<std::vector<Shift>> detect_shifts_from_table(const ObservationTable& attempts,
+                                                    const PriorsParams& params,
+                                                    const ShiftParams& shift_params = {});
+
+// The newest shift in `shifts` that applies to an observation of `op_class`
+// on `gfx` (grouped) from run (run_date, run_id): a shift of its class or of
+// its class × gfx whose first run after comes later. nullptr when none.
+const Shift* applying_shift(std::span<const Shift> shifts, std::string_view op_class, std::string_view gfx,
+                            std::string_view run_date, std::string_view run_id);
 
 // A key "CLASS[:GFX[:REGIME]]" for --explain.
 struct PriorsKey {

@@ -136,7 +136,36 @@ Json params_json(const PriorsParams& p)
   if (!p.stack.empty()) {
     params["stack"] = p.stack; // --stack: only runs whose stack satisfies every spec
   }
+  params["shift_weighting"] = to_string(p.shift_weighting);
+  params["before_shift_weight"] = round_dp(p.before_shift_weight, 6);
   return params;
+}
+
+// The "shifts" array of the JSON contract: the detected shifts the weights respected.
+Json shifts_json(const std::vector<Shift>& shifts)
+{
+  Json out = Json::array();
+  for (const Shift& s : shifts) {
+    Json j;
+    j["key"] = shift_key(s);
+    j["op_class"] = s.op_class;
+    j["gfx"] = optional_json(s.gfx);
+    j["before_run"] = s.before_run;
+    j["before_date"] = s.before_date;
+    j["after_run"] = s.after_run;
+    j["after_date"] = s.after_date;
+    j["before_runs"] = s.before_runs;
+    j["after_runs"] = s.after_runs;
+    j["before_median"] = round_dp(s.before_median, 4);
+    j["after_median"] = round_dp(s.after_median, 4);
+    j["step"] = round_dp(shift_step(s), 4);
+    j["before_interval"] = interval_json(s.before_interval);
+    j["after_interval"] = interval_json(s.after_interval);
+    j["p_value"] = round_dp(s.p_value, 4);
+    j["attribution"] = s.attribution.empty() ? Json(nullptr) : Json(s.attribution);
+    out.push_back(std::move(j));
+  }
+  return out;
 }
 
 // One "priors" row of the JSON contract.
@@ -497,6 +526,7 @@ std::string render_priors_json(const PriorsResult& result)
   Json doc;
   doc["as_of"] = optional_json(result.as_of);
   doc["parameters"] = params_json(result.params);
+  doc["shifts"] = shifts_json(result.params.shifts);
   Json priors = Json::array();
   for (const PriorRow& row : result.priors) {
     priors.push_back(prior_row_json(row));
@@ -549,6 +579,16 @@ std::string render_priors_table(const PriorsResult& result)
     out +=
         "\nKeys without evidence show their parent's value (source parent); nearest keys with evidence:\n" +
         near;
+  }
+  if (!result.params.shifts.empty()) {
+    out += result.params.shift_weighting == ShiftWeighting::since_shift
+               ? "\nShifts (--since-shift: only the evidence after the newest shift of each key counts):\n"
+               : fmt::format("\nShifts (evidence from before the newest shift of a key weighs × {:g}; "
+                             "--since-shift drops it):\n",
+                             result.params.before_shift_weight);
+    for (const Shift& shift : result.params.shifts) {
+      out += "  " + describe_shift(shift) + "\n";
+    }
   }
   out += fmt::format(
       "\ne2e transfer (multiply expected_e2e_gain_pct by median_ratio; raw = fewer than 2 runs, use "

@@ -15,7 +15,7 @@
 
 namespace rfdb::calibrate {
 
-static_assert(static_cast<int>(ExclusionReason::zero_weight) + 1 == k_exclusion_reason_count,
+static_assert(static_cast<int>(ExclusionReason::before_shift) + 1 == k_exclusion_reason_count,
               "k_exclusion_reason_count must match ExclusionReason");
 
 const char* to_string(ExclusionReason reason)
@@ -51,8 +51,15 @@ const char* to_string(ExclusionReason reason)
     return "infeasible";
   case ExclusionReason::zero_weight:
     return "zero_weight";
+  case ExclusionReason::before_shift:
+    return "before_shift";
   }
   return "unknown";
+}
+
+const char* to_string(ShiftWeighting weighting)
+{
+  return weighting == ShiftWeighting::since_shift ? "since_shift" : "down_weight";
 }
 
 const char* to_string(PriorsLevel level)

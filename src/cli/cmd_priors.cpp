@@ -38,6 +38,8 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
   p.prior_strength = opts.prior_strength;
   p.transfer_strength = opts.transfer_strength;
   p.include_parity_fail = opts.include_parity_fail;
+  p.shift_weighting =
+      opts.since_shift ? calibrate::ShiftWeighting::since_shift : calibrate::ShiftWeighting::down_weight;
   p.half_life_days = opts.half_life_days;
   p.as_of = opts.as_of;
   p.stack = opts.stack;
@@ -197,6 +199,9 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(non_empty("a spec such as 'vllm>=0.26'"));
   cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
+  cmd->add_flag("--since-shift", opts->since_shift,
+                "Use only the evidence after the newest detected shift of each key (default: weigh the "
+                "evidence before it down)");
   cmd->add_option("--explain", opts->explain,
                   "List every observation behind CLASS[:GFX[:REGIME]] and the arithmetic (text; JSON with "
                   "--format json)")
@@ -217,7 +222,9 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
                dispatch-bound, headroom known, 0 < roofline_pct <= 1); e = min(1,
                roofline_pct x s), or the measured post-roofline efficiency of this attempt.
                e > {infeasible:g} before clamping counts as infeasible and as a contradiction.
-  weight       high 1.0, medium 0.6, low 0.25, x 0.5^(age/half-life) with --half-life
+  weight       high 1.0, medium 0.6, low 0.25, x 0.5^(age/half-life) with --half-life,
+               x {before_shift:g} for a run before the newest detected shift of the observation's
+               class or class:gfx (a step in its runs' e, docs/estimator.md "Shifts")
   estimate     q = weighted 75th percentile of e, W = total weight,
                shrink(p, W, q) = (k*p + W*q)/(k + W); each observation counts once on the
                path from the seed: class = shrink(seed, class); class:gfx =
@@ -244,9 +251,11 @@ Examples:
   rfdb priors --explain gemm --format json | jq .children   # why gemm is above both of its GPUs
   rfdb priors --half-life 180 --as-of 2026-12-01
   rfdb priors --stack 'vllm>=0.26' --stack 'rocm==7.1.2'   # evidence from that stack only
+  rfdb priors --since-shift                   # only evidence after each key's newest shift
   rfdb priors --compare-as-of 2026-07-31      # what the runs since then changed)",
                           fmt::arg("iso_win", 1.0 + domain::k_iso_noise),
                           fmt::arg("infeasible", domain::k_infeasible_e),
+                          fmt::arg("before_shift", domain::k_before_shift_weight),
                           fmt::arg("transfer", domain::k_transfer_prior_strength),
                           fmt::arg("breadth", domain::k_transfer_breadth_runs)));
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_priors(*opts, ctx); }; });

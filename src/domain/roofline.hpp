@@ -68,18 +68,33 @@ inline constexpr double k_transfer_prior_strength = 3.0;
 // exported as is (below, it is capped at 1.0, the raw Amdahl ceiling).
 inline constexpr int k_transfer_breadth_runs = 5;
 
+// calibrate, shifts (docs/estimator.md, "Shifts"): a step in a key's achieved
+// efficiencies is flagged only when each window (before and after) holds at
+// least this many runs.
+inline constexpr int k_shift_min_runs = 3;
+// calibrate, shifts: the permutation p-value of the max-type Mann–Whitney
+// statistic must be at most this.
+inline constexpr double k_shift_alpha = 0.05;
+// calibrate, shifts: permutations of the run series behind that p-value.
+inline constexpr int k_shift_permutations = 999;
+// calibrate, priors: after a detected shift, an observation from a run before
+// it weighs this × its usual weight (`rfdb priors`; `--since-shift` drops it).
+inline constexpr double k_before_shift_weight = 0.25;
+
 // The rules the named queries (queries/*.sql, both dialects) take as bound
 // parameters, by name: the store binds each one a query names, so the SQL
 // holds no threshold. iso_win_min = 1 + k_iso_noise (an isolated speedup is a
-// win above it), e2e_noise_pct = k_e2e_noise_pct, head_min_pct = k_head_min_pct.
+// win above it), e2e_noise_pct = k_e2e_noise_pct, head_min_pct = k_head_min_pct,
+// infeasible_e = k_infeasible_e (queries/efficiency_series.sql).
 struct RuleParameter {
   std::string_view name; // without the ':'
   double value;
 };
-inline constexpr std::array<RuleParameter, 3> k_rule_parameters = {{
+inline constexpr std::array<RuleParameter, 4> k_rule_parameters = {{
     {"iso_win_min", 1.0 + k_iso_noise},
     {"e2e_noise_pct", k_e2e_noise_pct},
     {"head_min_pct", k_head_min_pct},
+    {"infeasible_e", k_infeasible_e},
 }};
 
 // The op_classes that have a seed target_eff, in report order.

@@ -97,6 +97,7 @@ inline constexpr double k_freshness_days = 365.0; // freshness falls to 0 over t
 inline constexpr int k_imported_cap = 2;          // stars of a line without run evidence
 // Section caps: the playbook stays the same size at any history length.
 inline constexpr std::size_t k_routing_rows = 20;      // newest disagreements shown
+inline constexpr std::size_t k_shift_rows = 10;        // newest shifts shown (## Shifts)
 inline constexpr std::size_t k_run_cautions = 20;      // newest run cautions shown
 inline constexpr std::size_t k_imported_cautions = 10; // newest imported negatives shown
 inline constexpr std::size_t k_refs_shown = 3;         // attempt references per line

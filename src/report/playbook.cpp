@@ -225,6 +225,54 @@ Blocks priors_section(const Analysis& a)
           priors_table(p, a.scoped.gfx_filter)};
 }
 
+// The detected shifts the priors above respected (calibrate/shifts.hpp), newest first.
+Blocks shifts_section(const Analysis& a)
+{
+  const auto& p = a.scoped.priors;
+  const std::string series = "`rfdb query efficiency_series -p op_class=CLASS [-p gfx=GFX]`";
+  if (p.params.shifts.empty()) {
+    return {fmt::format("No shift: no class or class \u00d7 gfx has a step in its runs' achieved efficiency "
+                        "e (each window \u2265 {} runs); {} prints a series.",
+                        domain::k_shift_min_runs, series)};
+  }
+  std::vector<const calibrate::Shift*> newest;
+  for (const auto& s : p.params.shifts) {
+    newest.push_back(&s);
+  }
+  std::stable_sort(newest.begin(), newest.end(), [](const auto* x, const auto* y) {
+    return std::tie(x->after_date, x->after_run) > std::tie(y->after_date, y->after_run);
+  });
+  std::vector<std::vector<std::string>> rows;
+  for (const auto* s : newest) {
+    if (rows.size() == k_shift_rows) {
+      break;
+    }
+    rows.push_back({md_code(calibrate::shift_key(*s)),
+                    fmt::format("{} \u2192 {}", fixed(s->before_median, 3), fixed(s->after_median, 3)),
+                    fmt::format("{:+.3f}", calibrate::shift_step(*s)),
+                    fmt::format("{} / {}", s->before_runs, s->after_runs),
+                    fmt::format("{} ({}) \u2192 {} ({})", md_code(s->before_run), s->before_date,
+                                md_code(s->after_run), s->after_date),
+                    s->attribution.empty() ? "no stack change known" : md_text(s->attribution)});
+  }
+  Blocks out{fmt::format(
+                 "Steps in a key's achieved efficiency e over its runs in date order (docs/estimator.md, "
+                 "Shifts): a permutation-tested change point with both windows' medians outside each "
+                 "other's 90 % interval. Evidence from before a key's newest shift weighs \u00d7 {:g} in the "
+                 "priors above; `rfdb priors --since-shift` leaves it out.",
+                 p.params.before_shift_weight),
+             table({"key", "median e before \u2192 after", "step", "runs before / after", "between runs",
+                    "stack change"},
+                   {"---", "---:", "---:", "---:", "---", "---"}, rows)};
+  if (newest.size() > rows.size()) {
+    out.push_back(
+        fmt::format("The {} newest shifts are shown; {} more: `rfdb priors --format json` (`shifts`).",
+                    rows.size(), newest.size() - rows.size()));
+  }
+  out.push_back(fmt::format("A key's series: {}.", series));
+  return out;
+}
+
 std::string times(const std::optional<double>& v)
 {
   return v ? fixed(*v, 3) + "\u00d7" : "-";
@@ -446,9 +494,9 @@ std::string render_playbook(const Analysis& a)
         "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) "
         "and regenerate this playbook.");
   }
-  const std::vector<Blocks> sections{priors_section(a),     calibration_section(a), routing_section(a),
-                                     what_works_section(a), cautions_section(a),    methods_section(a),
-                                     saturated_section(a),  glance_section(a)};
+  const std::vector<Blocks> sections{priors_section(a),  shifts_section(a),     calibration_section(a),
+                                     routing_section(a), what_works_section(a), cautions_section(a),
+                                     methods_section(a), saturated_section(a),  glance_section(a)};
   for (std::size_t i = 0; i < sections.size(); ++i) {
     doc.push_back(std::string(k_playbook_headings[i + 1]));
     doc.insert(doc.end(), sections[i].begin(), sections[i].end());

@@ -21,6 +21,7 @@
 #include "store/admin.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -438,6 +439,75 @@ TEST_F(DevRunsPlaybook, TheNMoreQueriesListWhatTheSectionsCap)
   EXPECT_EQ(notes.count("method method-interleaved-ab.md"), 1u);
   std::size_t shown_notes = bullet_lines(section(s_md, "Methods and seams")).size();
   EXPECT_GE(notes.size(), shown_notes); // a note line may hold a card and its playbook twin
+}
+
+// `rfdb query efficiency_series` lists exactly the estimator's observations of
+// a class, with the e --explain computes, in date order, and the run's backend;
+// the dev runs hold no shift, and the playbook says so in one line.
+TEST_F(DevRunsPlaybook, TheEfficiencySeriesIsTheEstimatorsObservations)
+{
+  const auto cli = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", s_db.string()});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+  };
+  int rows_seen = 0;
+  for (const std::string op_class : {"gemm", "moe", "attn", "elementwise"}) {
+    const json series = cli({"query", "efficiency_series", "-p", "op_class=" + op_class, "--format", "json"});
+    const json explained = cli({"priors", "--explain", op_class, "--format", "json"});
+    const json& observations = explained.at("observations");
+    ASSERT_EQ(series.size(), observations.size()) << op_class << series.dump(1);
+    std::multiset<std::string> from_query;
+    std::multiset<std::string> from_explain;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      const json& row = series[i];
+      from_query.insert(fmt::format("{} {} {:.4f}", row.at("run").get<std::string>(),
+                                    row.at("kernel").get<std::string>(), row.at("e").get<double>()));
+      const json& o = observations[i];
+      from_explain.insert(fmt::format("{} {} {:.4f}", o.at("run").get<std::string>(),
+                                      o.at("kernel").get<std::string>(), o.at("e").get<double>()));
+      EXPECT_TRUE(row.at("backend") == "vllm" || row.at("backend") == "sglang") << row.dump(); // D7: sglang
+      EXPECT_TRUE(row.at("backend_version").is_string()) << row.dump();
+      EXPECT_TRUE(row.at("e_source") == "post" || row.at("e_source") == "model") << row.dump();
+      if (i > 0) {
+        EXPECT_LE(series[i - 1].at("date").get<std::string>(), row.at("date").get<std::string>());
+      }
+    }
+    EXPECT_EQ(from_query, from_explain) << op_class;
+    rows_seen += static_cast<int>(series.size());
+  }
+  EXPECT_GT(rows_seen, 0);
+  // One GPU (any case), and a class without rows.
+  const json gfx942 = cli({"query", "efficiency_series", "-p", "op_class=moe", "-p", "gfx=GFX942"});
+  for (const json& row : gfx942) {
+    EXPECT_EQ(row.at("gfx"), "gfx942");
+  }
+  EXPECT_TRUE(cli({"query", "efficiency_series", "-p", "op_class=unknown"}).empty());
+  // Listed with its parameters; the rule it binds is none of them.
+  bool listed = false;
+  for (const json& q : cli({"query", "--list", "--format", "json"})) {
+    if (q.at("name") == "efficiency_series") {
+      listed = true;
+      EXPECT_EQ(q.at("parameters"), json::parse(R"([{"name": "op_class", "required": true},
+                                                    {"name": "gfx", "required": false}])"));
+    }
+  }
+  EXPECT_TRUE(listed);
+  const auto csv = run_cli(
+      {"--db", s_db.string(), "query", "efficiency_series", "-p", "op_class=gemm", "--format", "csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
+            "date,run,kernel,gfx,regime,lever,e,e_source,prediction_source,confidence,roofline_pct,"
+            "isolated_speedup,backend,backend_version");
+  // Four runs: no shift, no weight changed, and one line in the playbook.
+  const json priors = cli({"priors", "--format", "json"});
+  EXPECT_TRUE(priors.at("shifts").empty());
+  EXPECT_EQ(priors.at("parameters").at("shift_weighting"), "down_weight");
+  EXPECT_EQ(priors.at("parameters").at("before_shift_weight"), 0.25);
+  const std::string shifts = section(s_md, "Shifts");
+  EXPECT_EQ(std::count(shifts.begin(), shifts.end(), '\n'), 2) << shifts; // one line
+  EXPECT_TRUE(contains(shifts, "No shift: no class or class \u00d7 gfx has a step")) << shifts;
 }
 
 // The Cautions section carries the lessons the runs recorded: the parity

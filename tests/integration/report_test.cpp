@@ -40,8 +40,9 @@ bool contains(const std::string& text, const std::string& part)
 }
 
 const std::vector<std::string> k_headings = {
-    "# Backend playbook", "## target_eff priors", "## Calibration",     "## Routing quality",
-    "## What works",      "## Cautions",          "## Saturated heads", "## Newest run at a glance"};
+    "# Backend playbook", "## target_eff priors", "## Shifts",
+    "## Calibration",     "## Routing quality",   "## What works",
+    "## Cautions",        "## Saturated heads",   "## Newest run at a glance"};
 
 // The three sample runs, ingested once for the suite.
 class ReportSample : public SampleDatabase {};
