@@ -39,8 +39,8 @@ const std::vector<std::string> k_dev_runs = {
 // The tables derive_run fills from a run's files (not the stored files
 // themselves, the dictionaries, retractions or imported knowledge).
 const std::vector<std::string> k_derived_tables = {
-    "runs",     "profile_rounds",  "kernel_samples", "verdicts", "roofline_docs", "bench_summaries",
-    "attempts", "attempt_sources", "observations",
+    "runs",     "profile_rounds",  "kernel_samples", "verdicts",      "roofline_docs",   "bench_summaries",
+    "attempts", "attempt_sources", "observations",   "bench_samples", "run_limitations",
 };
 
 // Columns that say when or from where a run was ingested, or which version

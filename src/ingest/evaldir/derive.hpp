@@ -140,8 +140,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // authored variant in the lever, deployment by the Director's environment,
 // a post roofline of a stack credited to none); 3 = issue 28 (a measured
 // verdict's guidance and disputed flag, a multi-case roofline's case mix,
-// its Amdahl attainable and the mix's regime).
-inline constexpr std::int64_t k_derivation_version = 3;
+// its Amdahl attainable and the mix's regime); 4 = issue 30 (a bench
+// summary's per-repetition throughputs in bench_samples and the env report's
+// limitations in run_limitations, migration 0015).
+inline constexpr std::int64_t k_derivation_version = 4;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their
