@@ -35,6 +35,15 @@ bool is_e2e_win(const AttemptInfo& a)
   return a.e2e_delta_pct && domain::is_e2e_gain(*a.e2e_delta_pct, a.e2e_band);
 }
 
+// Keep in `band` the wider of it and `b` (a measured band over a fixed one
+// of the same width): independent of the order attempts and folds arrive in.
+void widen_band(std::optional<domain::E2eBand>& band, const domain::E2eBand& b)
+{
+  if (!band || b.pct > band->pct || (b.pct == band->pct && b.source == domain::BandSource::measured)) {
+    band = b;
+  }
+}
+
 // A clean run: its own A/B gate accepted an isolated and an e2e win.
 bool is_clean(const AttemptInfo& a)
 {
@@ -124,10 +133,8 @@ void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const Attem
   }
   detail::widen(r.iso_min, r.iso_max, a.isolated_speedup);
   detail::widen(r.e2e_min, r.e2e_max, a.e2e_delta_pct);
-  if (a.e2e_delta_pct &&
-      (!r.e2e_band || a.e2e_band.pct > r.e2e_band->pct ||
-       (a.e2e_band.pct == r.e2e_band->pct && a.e2e_band.source == domain::BandSource::measured))) {
-    r.e2e_band = a.e2e_band; // the widest band that passed one of the line's e2e figures
+  if (a.e2e_delta_pct) {
+    widen_band(r.e2e_band, a.e2e_band); // the widest band that passed one of the line's e2e figures
   }
   detail::bump_date(r.last_seen, a.run_date);
   if (keep_stronger(r.front, key)) {
@@ -295,6 +302,9 @@ void merge_run_evidence(detail::LineRuns& r, detail::LineRuns&& o, const std::sh
   detail::widen(r.iso_min, r.iso_max, o.iso_max);
   detail::widen(r.e2e_min, r.e2e_max, o.e2e_min);
   detail::widen(r.e2e_min, r.e2e_max, o.e2e_max);
+  if (o.e2e_band) {
+    widen_band(r.e2e_band, *o.e2e_band);
+  }
   detail::bump_date(r.last_seen, o.last_seen);
 }
 
