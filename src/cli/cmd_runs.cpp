@@ -4,10 +4,13 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/show_attempt.hpp"
+#include "domain/noise.hpp"
+#include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "store/runs.hpp"
 #include "store/stack.hpp"
 #include "util/table.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
@@ -112,6 +115,25 @@ ordered_json run_summary_json(const store::RunSummary& r)
   return j;
 }
 
+std::string fixed(double value, int dp)
+{
+  return fmt::format("{:.{}f}", value, dp);
+}
+
+// The run's measured e2e spread (percent): the widest spread of its
+// reference bench summaries (domain::is_reference_bench_role); nullopt when
+// none states one.
+std::optional<double> run_measured_spread(const store::RunDetail& r)
+{
+  std::optional<double> widest;
+  for (const auto& b : r.bench) {
+    if (domain::is_reference_bench_role(b.role) && b.spread_pct && (!widest || *b.spread_pct > *widest)) {
+      widest = b.spread_pct;
+    }
+  }
+  return widest;
+}
+
 ordered_json show_json(const store::RunDetail& r)
 {
   ordered_json kernels = ordered_json::array();
@@ -188,7 +210,62 @@ ordered_json show_json(const store::RunDetail& r)
   j["kernels"] = std::move(kernels);
   j["verdicts"] = std::move(verdicts);
   j["attempts"] = std::move(attempts);
+  ordered_json bench = ordered_json::array();
+  for (const auto& b : r.bench) {
+    bench.push_back({{"role", b.role},
+                     {"label", json_or_null(b.label)},
+                     {"samples", b.samples},
+                     {"median_tok_s", json_or_null(b.median_tok_s)},
+                     {"spread_pct", json_or_null(b.spread_pct)}});
+  }
+  const domain::E2eBand band = domain::run_e2e_band(run_measured_spread(r));
+  j["noise"] = {{"e2e_band_pct", band.pct},
+                {"e2e_band_source", band.source == domain::BandSource::measured ? "measured" : "fixed"},
+                {"measured_spread_pct", json_or_null(run_measured_spread(r))},
+                {"bench", std::move(bench)},
+                {"limitations", r.limitations}};
   return j;
+}
+
+// `rfdb show`'s noise block: the e2e band that judges the run (its measured
+// spread or the fixed band), each bench summary's samples, median and
+// spread, and the run's stated limitations.
+void print_noise_text(const store::RunDetail& r, std::ostream& out)
+{
+  const auto spread = run_measured_spread(r);
+  const domain::E2eBand band = domain::run_e2e_band(spread);
+  fmt::print(
+      out, "\nnoise      e2e band {} % ({})\n", fixed(band.pct, 2),
+      band.source == domain::BandSource::measured
+          ? fmt::format("the run's measured spread, wider than the fixed {:g} %", domain::k_e2e_noise_pct)
+      : spread ? fmt::format("the fixed band; the run's measured spread is {} %", fixed(*spread, 2))
+               : std::string("the fixed band; no measured spread"));
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& b : r.bench) {
+    std::vector<std::string> samples;
+    for (const double v : b.samples) {
+      samples.push_back(fixed(v, 1));
+    }
+    rows.push_back({b.role, b.label.value_or("-"), std::to_string(b.samples.size()),
+                    b.median_tok_s ? fixed(*b.median_tok_s, 1) : "-",
+                    b.spread_pct ? fixed(*b.spread_pct, 2) : "-",
+                    samples.empty() ? "-" : util::join(samples, " ")});
+  }
+  using util::Align;
+  if (!rows.empty()) {
+    fmt::print(out, "{}",
+               util::render_table({{"bench"},
+                                   {"label"},
+                                   {"samples", Align::right},
+                                   {"median_tok_s", Align::right},
+                                   {"spread_%", Align::right},
+                                   {"throughput_tok_s"}},
+                                  rows));
+  }
+  fmt::print(out, "limitations{}\n", r.limitations.empty() ? " none stated" : "");
+  for (const auto& l : r.limitations) {
+    fmt::print(out, "  - {}\n", util::escape_for_display(l));
+  }
 }
 
 void print_show_text(const store::RunDetail& r, std::ostream& out)
@@ -259,6 +336,7 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                  {"pred_headroom"},
                                  {"verdict"}},
                                 rows));
+  print_noise_text(r, out);
 }
 
 // `runs --stack` as a table: identity, then the backend's version and the stack columns.

@@ -113,11 +113,12 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
                              domain::beats_prediction(*a.isolated_speedup, *a.prediction.attainable_speedup);
   const bool lost = validation_lost(a) && in_what_works(a);
   const bool parity = domain::parity_failed(util::lower_ascii(a.output_parity), a.reject_reason);
-  // An isolated win whose e2e stayed inside the band (−0.5 % < d ≤ +0.5 %),
+  // An isolated win whose e2e stayed inside the band (−0.5 % < d ≤ +0.5 %,
+  // the upper edge the run's measured spread when wider: domain::run_e2e_band),
   // on output that was right and a kernel that ran: it did not transfer.
   const bool no_transfer = iso_win && a.measured && a.e2e_delta_pct &&
-                           !domain::is_e2e_gain(*a.e2e_delta_pct) && !domain::is_e2e_loss(*a.e2e_delta_pct) &&
-                           speed_is_evidence(a);
+                           !domain::is_e2e_gain(*a.e2e_delta_pct, a.e2e_band) &&
+                           !domain::is_e2e_loss(*a.e2e_delta_pct) && speed_is_evidence(a);
   if (!e2e_loss && !contradiction && !lost && !parity && !no_transfer) {
     return;
   }
@@ -222,9 +223,12 @@ void detail::attempt_cautions(const AttemptInfo& a, std::vector<Caution>& out, L
     const auto ceiling = amdahl_ceiling_pct(a);
     c.text = fmt::format(
         "Also verify the end-to-end transfer before reusing {} on {} ({}): isolated {}\u00d7 did "
-        "not transfer, e2e {} stayed inside the \u00b1{} % noise band{} {}.",
+        "not transfer, e2e {} stayed inside {}{} {}.",
         *lever, target_text(a), *cond, fixed(*a.isolated_speedup, 3),
-        e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct), fixed(domain::k_e2e_noise_pct, 1),
+        e2e_range_text(a.e2e_delta_pct, a.e2e_delta_pct),
+        a.e2e_band.source == domain::BandSource::measured && *a.e2e_delta_pct > domain::k_e2e_noise_pct
+            ? fmt::format("the run's measured spread {} %", fixed(a.e2e_band.pct, 2))
+            : fmt::format("the \u00b1{} % noise band", fixed(domain::k_e2e_noise_pct, 1)),
         ceiling ? " (Amdahl ceiling " + e2e_range_text(ceiling, ceiling) + ")" : std::string(), *where);
     out.push_back(std::move(c));
   }

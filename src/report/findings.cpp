@@ -32,7 +32,16 @@ bool is_iso_win(const AttemptInfo& a)
 }
 bool is_e2e_win(const AttemptInfo& a)
 {
-  return a.e2e_delta_pct && domain::is_e2e_gain(*a.e2e_delta_pct);
+  return a.e2e_delta_pct && domain::is_e2e_gain(*a.e2e_delta_pct, a.e2e_band);
+}
+
+// Keep in `band` the wider of it and `b` (a measured band over a fixed one
+// of the same width): independent of the order attempts and folds arrive in.
+void widen_band(std::optional<domain::E2eBand>& band, const domain::E2eBand& b)
+{
+  if (!band || b.pct > band->pct || (b.pct == band->pct && b.source == domain::BandSource::measured)) {
+    band = b;
+  }
 }
 
 // A clean run: its own A/B gate accepted an isolated and an e2e win.
@@ -124,6 +133,9 @@ void add_run_evidence(detail::LineRuns& r, detail::LineIndex& index, const Attem
   }
   detail::widen(r.iso_min, r.iso_max, a.isolated_speedup);
   detail::widen(r.e2e_min, r.e2e_max, a.e2e_delta_pct);
+  if (a.e2e_delta_pct) {
+    widen_band(r.e2e_band, a.e2e_band); // the widest band that passed one of the line's e2e figures
+  }
   detail::bump_date(r.last_seen, a.run_date);
   if (keep_stronger(r.front, key)) {
     r.front_lever = a.lever.empty() ? index.lever_text(a) : a.lever;
@@ -290,6 +302,9 @@ void merge_run_evidence(detail::LineRuns& r, detail::LineRuns&& o, const std::sh
   detail::widen(r.iso_min, r.iso_max, o.iso_max);
   detail::widen(r.e2e_min, r.e2e_max, o.e2e_min);
   detail::widen(r.e2e_min, r.e2e_max, o.e2e_max);
+  if (o.e2e_band) {
+    widen_band(r.e2e_band, *o.e2e_band);
+  }
   detail::bump_date(r.last_seen, o.last_seen);
 }
 
@@ -346,6 +361,7 @@ void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
   f.iso_max = r.iso_max;
   f.e2e_min_pct = r.e2e_min;
   f.e2e_max_pct = r.e2e_max;
+  f.e2e_band = r.e2e_band;
   f.last_seen = r.last_seen;
   f.lever = one_line(r.front_lever);
   f.reason = first_sentence(r.front_reason, 160);
@@ -524,7 +540,12 @@ std::string_view exclusion(const AttemptInfo& a)
     return "engagement refused";
   }
   if (!is_e2e_win(a)) {
-    return a.e2e_delta_pct ? "e2e inside the noise band or a loss" : "e2e not measured";
+    if (!a.e2e_delta_pct) {
+      return "e2e not measured";
+    }
+    return a.e2e_band.source == domain::BandSource::measured && *a.e2e_delta_pct > domain::k_e2e_noise_pct
+               ? "e2e inside the run's measured spread"
+               : "e2e inside the noise band or a loss";
   }
   if (is_config_trial(a) || !a.isolated_speedup) {
     // A serving-config lever: no isolated measurement, its trial kept.

@@ -195,6 +195,9 @@ struct Finding {
   std::optional<double> iso_max;
   std::optional<double> e2e_min_pct; // percent, signed
   std::optional<double> e2e_max_pct;
+  // The band its run e2e figures passed: the widest over its qualifying
+  // attempts (the run's measured spread when wider than the fixed band).
+  std::optional<domain::E2eBand> e2e_band;
   int confirms = 0;                       // runs + imported confirmations
   std::vector<std::string> run_ids;       // runs with a qualifying attempt, sorted
   int e2e_run_count = 0;                  // of run_ids, those whose attempt measured e2e

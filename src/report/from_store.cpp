@@ -52,6 +52,7 @@ void attempt_info(store::Attempt& a, const RunInfo& run, std::uint32_t run_index
   x.isl = run.isl;
   x.osl = run.osl;
   x.conc = run.conc;
+  x.e2e_band = domain::run_e2e_band(run.measured_spread_pct);
   swap(x.short_name, a.short_name);
   x.op_class = domain::to_string(a.op_class);
   take(x.regime, a.regime);
@@ -332,7 +333,7 @@ void ReportInputBuilder::add_run(store::RunSummary r)
   const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
   m_in.runs.push_back(RunInfo{std::move(r.run_id), text(r.run_date), text(r.model), text(r.gfx),
                               text(r.backend), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              std::move(r.validation_class), text(r.model_dtype)});
+                              std::move(r.validation_class), text(r.model_dtype), r.measured_spread_pct});
 }
 
 void ReportInputBuilder::start()

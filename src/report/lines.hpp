@@ -221,6 +221,9 @@ struct LineRuns {
   std::set<std::string> kernels, backends, kinds, gates;
   RunSet clean, e2e_runs;
   std::optional<double> iso_min, iso_max, e2e_min, e2e_max;
+  // The widest e2e band among the qualifying attempts with an e2e figure
+  // (the run's measured spread or the fixed band, domain::run_e2e_band).
+  std::optional<domain::E2eBand> e2e_band;
   std::string last_seen;
 };
 

@@ -10,6 +10,7 @@
 
 #include "calibrate/priors.hpp"
 #include "domain/knowledge_kind.hpp"
+#include "domain/noise.hpp"
 #include "domain/prediction.hpp"
 
 #include <cstdint>
@@ -35,6 +36,9 @@ struct RunInfo {
   std::optional<int> conc;
   std::string validation_class; // win | no_win | flagged | unknown
   std::string model_dtype;      // as the run's env report states it (int4, bf16, fp8 …); "" = unknown
+  // The run's own measured e2e spread (percent; its widest reference bench
+  // spread, migration 0015); nullopt when no bench summary states one.
+  std::optional<double> measured_spread_pct;
 };
 
 // One lever attempt on one kernel, joined to the verdict that chose it.
@@ -68,6 +72,9 @@ struct AttemptInfo {
   std::string reason;            // the integrate reason, verbatim
   std::string reject_reason;     // no_engagement | parity_regression | … | ""
   domain::Prediction prediction; // the verdict the attempt was made on
+  // The band its e2e delta is judged against: the run's measured spread
+  // when wider than the fixed k_e2e_noise_pct (domain::run_e2e_band).
+  domain::E2eBand e2e_band = domain::run_e2e_band(std::nullopt);
   // The run's place in ReportInput::runs, a hint that spares a lookup of
   // run_id (UINT32_MAX: none given).
   std::uint32_t run_index = UINT32_MAX;

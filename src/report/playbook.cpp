@@ -108,6 +108,61 @@ std::string capped_list(const std::set<std::string>& names)
   return out;
 }
 
+// Runs named by the provenance's noise sentence (the rest: `rfdb show RUN`).
+constexpr std::size_t k_noise_runs_shown = 4;
+
+// The provenance's noise paragraph (docs/playbook.md, "Noise measured per
+// run"): which band judged the runs' e2e deltas, with the runs whose own
+// measured spread was wider than the fixed band (widest first, then newest).
+// "" without runs.
+std::string noise_text(const std::vector<RunInfo>& runs)
+{
+  if (runs.empty()) {
+    return {};
+  }
+  std::vector<const RunInfo*> wider;
+  std::size_t measured = 0;
+  std::optional<double> lo;
+  std::optional<double> hi;
+  for (const auto& r : runs) {
+    if (!r.measured_spread_pct) {
+      continue;
+    }
+    ++measured;
+    lo = lo ? std::min(*lo, *r.measured_spread_pct) : *r.measured_spread_pct;
+    hi = hi ? std::max(*hi, *r.measured_spread_pct) : *r.measured_spread_pct;
+    if (domain::run_e2e_band(r.measured_spread_pct).source == domain::BandSource::measured) {
+      wider.push_back(&r);
+    }
+  }
+  std::string out =
+      fmt::format("Noise: e2e deltas are judged against the fixed \u00b1{:g} % band, or a run's own "
+                  "measured throughput spread when wider; ",
+                  domain::k_e2e_noise_pct);
+  if (measured == 0) {
+    return out + "no run recorded a spread.";
+  }
+  out += fmt::format("{} measured a spread ({}", plural(measured, "run", "runs"), fixed(*lo, 2));
+  out += *lo == *hi ? " %)" : fmt::format("\u2013{} %)", fixed(*hi, 2));
+  if (wider.empty()) {
+    return out + ", none wider than the fixed band.";
+  }
+  std::stable_sort(wider.begin(), wider.end(), [](const RunInfo* x, const RunInfo* y) {
+    return std::tie(*y->measured_spread_pct, y->run_date, y->run_id) <
+           std::tie(*x->measured_spread_pct, x->run_date, x->run_id);
+  });
+  std::vector<std::string> named;
+  for (std::size_t i = 0; i < wider.size() && i < k_noise_runs_shown; ++i) {
+    named.push_back(
+        fmt::format("{} {} %", md_code(wider[i]->run_id), fixed(*wider[i]->measured_spread_pct, 2)));
+  }
+  out += fmt::format(", {} wider: {}", wider.size(), util::join(named, ", "));
+  if (wider.size() > named.size()) {
+    out += fmt::format(" and {} more", wider.size() - named.size());
+  }
+  return out + " (`rfdb show RUN` prints the samples and the run's stated limitations).";
+}
+
 std::string provenance(const Analysis& a)
 {
   const auto& s = a.scoped;
@@ -160,6 +215,9 @@ std::string provenance(const Analysis& a)
       scope.push_back(fmt::format("evidence since {}", md_text(*s.since)));
     }
     line += fmt::format(" Scope: {}.", util::join(scope, ", "));
+  }
+  if (const std::string noise = noise_text(s.runs); !noise.empty()) {
+    line += "\n\n" + noise;
   }
   return line;
 }

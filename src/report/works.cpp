@@ -90,6 +90,11 @@ std::string finding_line(const Finding& f)
     tier += fmt::format(" (Director {}\u00d7)", fixed(*f.verified_speedup, 4));
   }
   std::string e2e = "e2e " + e2e_range_text(f.e2e_min_pct, f.e2e_max_pct);
+  if (f.e2e_band) {
+    e2e += f.e2e_band->source == domain::BandSource::measured
+               ? fmt::format(" (beyond the run's measured spread {} %)", fixed(f.e2e_band->pct, 2))
+               : fmt::format(" (beyond the fixed {:g} % band)", f.e2e_band->pct);
+  }
   if (f.e2e_min_pct && f.imported_identities.empty() && f.run_ids.size() > 1 &&
       static_cast<std::size_t>(f.e2e_run_count) < f.run_ids.size()) {
     e2e += fmt::format(" (measured in {} of {} runs)", f.e2e_run_count, f.run_ids.size());

@@ -121,6 +121,7 @@ RunSummary read_run(const Row& r)
   x.osl = r.integer("osl");
   x.conc = r.integer("conc");
   x.validation_class = r.text("validation_class");
+  x.measured_spread_pct = r.num("measured_spread_pct");
   return x;
 }
 

@@ -33,6 +33,10 @@ struct EnvReport {
   std::optional<std::int64_t> osl;
   std::optional<std::int64_t> conc;
   std::optional<std::string> available_backends; // JSON array text
+  // The run's stated limitations (`limitations`, strings verbatim, file
+  // order) → `run_limitations` (migration 0015); non-string entries dropped
+  // with a warning.
+  std::vector<std::string> limitations;
 };
 
 // Headline outcome columns of `runs`, from director_e2e_validation.json or
@@ -58,6 +62,9 @@ struct BenchSummary {
   std::optional<std::int64_t> runs_count;
   std::optional<std::string> metric_basis;
   std::optional<std::string> measurement_mode;
+  // The per-repetition throughputs (`all_throughput`, tok/s, file order) →
+  // `bench_samples` (migration 0015); non-numeric entries dropped with a warning.
+  std::vector<double> throughput_samples;
 };
 
 // One Top-N row → `kernel_samples`.

@@ -10,8 +10,10 @@ namespace rfdb::store {
 
 // Every statement, in the order RunWriter::create prepares them.
 struct RunWriter::Statements {
-  Statement run_upsert, clear_observations, clear_attempts, clear_verdicts, clear_rounds, clear_bench;
-  Statement bench, round, sample, doc, verdict, attempt, attempt_source, observations;
+  Statement run_upsert, clear_observations, clear_attempts, clear_verdicts, clear_rounds, clear_bench,
+      clear_noise, clear_limitations;
+  Statement bench, bench_sample, limitation, round, sample, doc, verdict, attempt, attempt_source,
+      observations;
   Statement derived_by, set_derived_by, copy_candidates, measured, unshared_file, file_copies;
   Statement clear_stack, stack;
 };
@@ -31,7 +33,11 @@ Result<RunWriter> RunWriter::create(Database& db)
                                            {sql::k_run_clear_verdicts, "run_clear_verdicts"},
                                            {sql::k_run_clear_rounds, "run_clear_rounds"},
                                            {sql::k_run_clear_bench, "run_clear_bench"},
+                                           {sql::k_run_clear_noise, "run_clear_noise"},
+                                           {sql::k_run_clear_limitations, "run_clear_limitations"},
                                            {sql::k_bench_insert, "bench_insert"},
+                                           {sql::k_bench_sample_insert, "bench_sample_insert"},
+                                           {sql::k_limitation_insert, "limitation_insert"},
                                            {sql::k_round_insert, "round_insert"},
                                            {sql::k_sample_insert, "sample_insert"},
                                            {sql::k_roofline_doc_insert, "roofline_doc_insert"},
@@ -51,10 +57,10 @@ Result<RunWriter> RunWriter::create(Database& db)
   auto next = all.begin();
   auto take = [&next] { return std::move(*next++); };
   // Braced initializers run left to right: members take the list's order.
-  return RunWriter(db, std::make_unique<Statements>(Statements{take(), take(), take(), take(), take(), take(),
-                                                               take(), take(), take(), take(), take(), take(),
-                                                               take(), take(), take(), take(), take(), take(),
-                                                               take(), take(), take(), take()}));
+  return RunWriter(db, std::make_unique<Statements>(
+                           Statements{take(), take(), take(), take(), take(), take(), take(), take(), take(),
+                                      take(), take(), take(), take(), take(), take(), take(), take(), take(),
+                                      take(), take(), take(), take(), take(), take(), take(), take()}));
 }
 
 Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now)
@@ -75,13 +81,22 @@ Result<void> RunWriter::upsert_run(const RunRow& run, const std::string& eval_di
   s.bind(":validation_class", o.validation_class).bind(":output_parity", o.output_parity);
   s.bind(":eval_dir", eval_dir).bind(":now", now);
   RFDB_TRY(s.exec());
+  // The run's stated limitations are refreshed with its identity row.
+  m_s->clear_limitations.bind(":run_id", run.run_id);
+  RFDB_TRY(m_s->clear_limitations.exec());
+  for (std::size_t i = 0; i < e.limitations.size(); ++i) {
+    auto& l = m_s->limitation;
+    l.bind(":run_id", run.run_id).bind(":limitation_index", static_cast<std::int64_t>(i));
+    l.bind(":limitation", e.limitations[i]);
+    RFDB_TRY(l.exec());
+  }
   return {};
 }
 
 Result<void> RunWriter::clear_derived(const std::string& run_id)
 {
   for (Statement* s : {&m_s->clear_observations, &m_s->clear_attempts, &m_s->clear_verdicts,
-                       &m_s->clear_rounds, &m_s->clear_bench, &m_s->clear_stack}) {
+                       &m_s->clear_rounds, &m_s->clear_bench, &m_s->clear_noise, &m_s->clear_stack}) {
     s->bind(":run_id", run_id);
     RFDB_TRY(s->exec());
   }
@@ -136,6 +151,12 @@ Result<WriteCounts> RunWriter::write_rows(const std::string& run_id,
     st.bench.bind(":metric_basis", b.metric_basis).bind(":measurement_mode", b.measurement_mode);
     RFDB_TRY(st.bench.exec());
     ++counts.bench;
+    for (std::size_t i = 0; i < b.throughput_samples.size(); ++i) {
+      st.bench_sample.bind(":run_id", run_id).bind(":source_id", source_id);
+      st.bench_sample.bind(":sample_index", static_cast<std::int64_t>(i))
+          .bind(":throughput_tok_s", b.throughput_samples[i]);
+      RFDB_TRY(st.bench_sample.exec());
+    }
   }
   for (const auto& [source_id, t] : rounds) {
     st.round.bind(":run_id", run_id).bind(":round", t.round).bind(":round_order", t.round_order);

@@ -46,9 +46,11 @@ public:
   RunWriter& operator=(RunWriter&&) noexcept;
   ~RunWriter();
 
-  // Insert or refresh the run's identity row (timestamps: ISO-8601 UTC).
+  // Insert or refresh the run's identity row (timestamps: ISO-8601 UTC) and
+  // replace its stated limitations (run_limitations, migration 0015).
   Result<void> upsert_run(const RunRow& run, const std::string& eval_dir, const std::string& now);
-  // Delete every derived row of the run (its sources stay); its observation
+  // Delete every derived row of the run (its sources stay; bench_samples
+  // too); its observation
   // rows go with its attempts (ON DELETE CASCADE).
   Result<void> clear_derived(const std::string& run_id);
   // Insert every derived row of run `run_id`: bench and rounds are

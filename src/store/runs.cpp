@@ -44,6 +44,39 @@ Result<void> fill_kernels(Database& db, RunDetail& run)
   return {};
 }
 
+Result<void> fill_noise(Database& db, RunDetail& run)
+{
+  auto bench = db.prepare(sql::k_run_bench_noise, "run_bench_noise");
+  if (!bench) {
+    return fail(std::move(bench).error());
+  }
+  bench->bind(":run_id", run.run_id);
+  std::optional<std::int64_t> last_source;
+  RFDB_TRY(for_each_row(*bench, [&](const Statement& row) {
+    const std::int64_t source = row.get_int("source_id");
+    if (last_source != source) {
+      last_source = source;
+      BenchNoiseRow b;
+      b.role = row.get_text("role");
+      b.label = row.get_opt_text("label");
+      b.median_tok_s = row.get_opt_double("throughput_tok_s_median");
+      b.spread_pct = row.get_opt_double("throughput_spread_pct");
+      b.runs_count = row.get_opt_int("runs_count");
+      run.bench.push_back(std::move(b));
+    }
+    if (const auto v = row.get_opt_double("throughput_tok_s"); v) {
+      run.bench.back().samples.push_back(*v);
+    }
+  }));
+  auto lim = db.prepare(sql::k_run_limitations, "run_limitations");
+  if (!lim) {
+    return fail(std::move(lim).error());
+  }
+  lim->bind(":run_id", run.run_id);
+  return for_each_row(*lim,
+                      [&](const Statement& row) { run.limitations.push_back(row.get_text("limitation")); });
+}
+
 Result<void> fill_verdicts(Database& db, RunDetail& run)
 {
   auto prepared = db.prepare(sql::k_run_verdicts, "run_verdicts");
@@ -238,6 +271,7 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
   RFDB_TRY(fill_attempts(db, r));
   RFDB_TRY(fill_retractions(db, r));
   RFDB_TRY_ASSIGN(r.stack, run_stack(db, r.run_id));
+  RFDB_TRY(fill_noise(db, r));
   return r;
 }
 

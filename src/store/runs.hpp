@@ -27,6 +27,9 @@ struct RunSummary {
   std::int64_t rounds = 0, verdicts = 0, attempts = 0, sources = 0;
   std::optional<std::string> retracted_reason;
   std::vector<StackRow> stack; // run_stack, by package (store/stack.hpp)
+  // read by the report only: the widest throughput spread (percent) of the
+  // run's reference bench summaries (domain::is_reference_bench_role).
+  std::optional<double> measured_spread_pct;
 };
 
 struct KernelRow {
@@ -74,6 +77,17 @@ struct RetractionEvent {
   std::string at; // ISO-8601 UTC timestamp
 };
 
+// One bench summary of a run with the per-repetition throughputs it
+// recorded (tok/s, file order; migration 0015): median and spread
+// (percent, (max − min) / median × 100) as the summary states them.
+struct BenchNoiseRow {
+  std::string role;
+  std::optional<std::string> label;
+  std::optional<double> median_tok_s, spread_pct;
+  std::optional<std::int64_t> runs_count;
+  std::vector<double> samples;
+};
+
 struct RunDetail {
   std::string run_id;
   std::optional<std::string> run_date, model, model_arch_class, model_dtype, gfx, device_name;
@@ -88,6 +102,8 @@ struct RunDetail {
   std::vector<AttemptRow> attempts;
   std::vector<RetractionEvent> retraction_history; // oldest first
   std::vector<StackRow> stack;                     // run_stack, by package (store/stack.hpp)
+  std::vector<BenchNoiseRow> bench;                // by role, label
+  std::vector<std::string> limitations;            // env_report.json `limitations`, file order
 };
 
 // All runs, oldest first. Retracted runs only with IncludeRetracted::yes

@@ -40,7 +40,7 @@ const std::vector<std::string> k_dev_runs = {
 // themselves, the dictionaries, retractions or imported knowledge).
 const std::vector<std::string> k_derived_tables = {
     "runs",     "profile_rounds",  "kernel_samples", "verdicts",  "roofline_docs", "bench_summaries",
-    "attempts", "attempt_sources", "observations",   "run_stack",
+    "attempts", "attempt_sources", "observations",   "run_stack", "bench_samples", "run_limitations",
 };
 
 // Columns that say when or from where a run was ingested, or which version

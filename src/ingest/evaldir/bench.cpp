@@ -1,7 +1,12 @@
 // bench_summary.json (docs/artifacts.md, "The files, in the order a run writes them") → one bench_summaries
-// row: throughput tok/s (median, spread percent), TTFT and TPOT medians in ms.
+// row: throughput tok/s (median, spread percent), TTFT and TPOT medians in ms, and its per-repetition
+// throughputs (all_throughput → bench_samples).
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
 
 namespace rfdb::ingest {
 
@@ -36,6 +41,22 @@ Result<BenchSummary> bench_summary_impl(const json& doc, std::string_view rel_pa
   RFDB_TRY_ASSIGN(b.runs_count, get_int(doc, "runs", k_root));
   RFDB_TRY_ASSIGN(b.metric_basis, get_string(doc, "metric_basis", k_root));
   RFDB_TRY_ASSIGN(b.measurement_mode, get_string(doc, "measurement_mode", k_root));
+  if (const auto it = doc.find("all_throughput"); it != doc.end() && !it->is_null()) {
+    if (!it->is_array()) {
+      detail::warn(warnings, rel_path, "/all_throughput",
+                   fmt::format("expected an array of throughputs, got {}; ignored", describe_value(*it)));
+    } else {
+      for (std::size_t i = 0; i < it->size(); ++i) {
+        const json& e = (*it)[i];
+        if (e.is_number() && std::isfinite(e.get<double>()) && e.get<double>() >= 0.0) {
+          b.throughput_samples.push_back(e.get<double>());
+        } else {
+          detail::warn(warnings, rel_path, child_pointer("/all_throughput", i),
+                       fmt::format("expected a non-negative throughput, got {}; ignored", describe_value(e)));
+        }
+      }
+    }
+  }
   return b;
 }
 

@@ -145,8 +145,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // verdict's guidance and disputed flag, a multi-case roofline's case mix,
 // its Amdahl attainable and the mix's regime); 4 = issue 30 (the run's stack
 // in run_stack, from env_info.txt, the roofline tool and install record,
-// which are now stored as sources).
-inline constexpr std::int64_t k_derivation_version = 4;
+// which are now stored as sources); 5 = issue 30 (a bench
+// summary's per-repetition throughputs in bench_samples and the env report's
+// limitations in run_limitations, migration 0015).
+inline constexpr std::int64_t k_derivation_version = 5;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -112,6 +112,22 @@ Result<EnvReport> env_report_impl(const json& doc, std::string_view rel_path, st
     RFDB_TRY_ASSIGN(r.conc, get_int(doc, "conc", k_root));
   }
   r.available_backends = backends_json(doc, rel_path, warnings);
+  if (const auto it = doc.find("limitations"); it != doc.end() && !it->is_null()) {
+    if (!it->is_array()) {
+      detail::warn(warnings, rel_path, "/limitations",
+                   fmt::format("expected an array of strings, got {}; ignored", describe_value(*it)));
+    } else {
+      for (std::size_t i = 0; i < it->size(); ++i) {
+        const json& e = (*it)[i];
+        if (e.is_string()) {
+          r.limitations.push_back(e.get<std::string>());
+        } else {
+          detail::warn(warnings, rel_path, child_pointer("/limitations", i),
+                       fmt::format("expected a string, got {}; ignored", describe_value(e)));
+        }
+      }
+    }
+  }
   return r;
 }
 

@@ -45,6 +45,44 @@ AttemptInfo verified(AttemptInfo a, double speedup = 1.05)
   return a;
 }
 
+// A run's measured spread wider than the fixed band is its e2e band
+// (docs/playbook.md, "Noise measured per run"): +0.94 % on a run whose
+// baseline spread is 0.94 % is no win; +1.36 % is, and its line says which
+// band decided. The same figure on a quiet run passes the fixed band.
+TEST(WhatWorks, TheRunsMeasuredSpreadDecidesWhenWiderThanTheFixedBand)
+{
+  auto noisy = make_run("noisy", "2026-03-01", "gfx950");
+  noisy.measured_spread_pct = 0.94;
+  auto trial = make_attempt(noisy, "--async-scheduling", std::nullopt, 0.94);
+  trial.kind = "config";
+  trial.short_name = "config";
+  trial.op_class = "unknown";
+  trial.lever_kind = "config";
+  trial.e2e_band = domain::run_e2e_band(noisy.measured_spread_pct);
+  EXPECT_EQ(what_works_exclusion(trial), "e2e inside the run's measured spread");
+  auto quiet = trial;
+  quiet.e2e_band = domain::run_e2e_band(std::nullopt);
+  EXPECT_EQ(what_works_exclusion(quiet), "");
+
+  ReportInput in = one_key_input();
+  in.runs = {noisy};
+  in.attempts = {trial};
+  EXPECT_TRUE(findings_of(in).empty());
+  in.attempts[0].e2e_delta_pct = 1.36;
+  const auto found = findings_of(in);
+  ASSERT_EQ(found.size(), 1U);
+  ASSERT_TRUE(found[0].e2e_band);
+  EXPECT_DOUBLE_EQ(found[0].e2e_band->pct, 0.94);
+  EXPECT_EQ(found[0].e2e_band->source, domain::BandSource::measured);
+  const std::string md = render_playbook(in);
+  EXPECT_NE(md.find("e2e +1.36 % (beyond the run's measured spread 0.94 %)"), std::string::npos) << md;
+  in.attempts = {quiet};
+  const auto fixed_band = findings_of(in);
+  ASSERT_EQ(fixed_band.size(), 1U);
+  const std::string quiet_md = render_playbook(in);
+  EXPECT_NE(quiet_md.find("e2e +0.94 % (beyond the fixed 0.5 % band)"), std::string::npos) << quiet_md;
+}
+
 TEST(WhatWorks, OnlyPositiveMeasuredFindingsQualify)
 {
   const auto r = make_run("r1", "2026-03-01", "gfx942");

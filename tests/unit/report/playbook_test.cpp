@@ -219,7 +219,8 @@ TEST(Playbook, WhatWorksLinesAndEvictionNote)
   EXPECT_NE(
       md.find(
           "\n### gemm \u00b7 gfx942 \u00b7 decode\n\n- \u2605\u2605\u2605 per-shape hipBLASLt tune \u2014 "
-          "verified end-to-end win (Director 1.0210\u00d7); isolated 1.120\u00d7; e2e +2.10 %; gate "
+          "verified end-to-end win (Director 1.0210\u00d7); isolated 1.120\u00d7; e2e +2.10 % (beyond the "
+          "fixed 0.5 % band); gate "
           "accepted; reason: accepted: +2.10% non-overlapping; confirms 2; last_seen 2026-01-10; "
           "kernels `gemm_a8w8_kernel`; attempt `run_gfx942_a#cand:cand_gemm_a8w8_kernel`; imported "
           "`legacy.md` (self-rated \u2605\u2605, 2025-11-01)\n"),

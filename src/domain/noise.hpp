@@ -1,0 +1,67 @@
+// The noise a run measured, against the fixed bands (docs/playbook.md,
+// "Noise measured per run"), and the profiler bias of measured rooflines
+// (docs/playbook.md, "Profiler-biased measured verdicts"). Rule values live
+// here beside roofline.hpp's fixed bands; no rule value appears outside
+// src/domain/ (the lint.rules test checks it).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace rfdb::domain {
+
+// The spread (percent) of per-repetition throughputs (tok/s) as
+// bench_summarize.py computes it: (max − min) / median × 100; 0 for one
+// sample (not "unknown"); nullopt for none or a median ≤ 0.
+std::optional<double> spread_pct(std::span<const double> samples);
+
+// True for the bench roles whose spread is the run's measured noise: the
+// reference measurements baseline, validation_base and overlay_ref (a
+// candidate's own spread is not the run's: a broken candidate's can be wide).
+// queries/report_runs.sql names the same roles.
+bool is_reference_bench_role(std::string_view role);
+
+// Which band decided an e2e comparison.
+enum class BandSource { fixed, measured };
+
+// The e2e noise band (percent) a run's deltas are judged against.
+struct E2eBand {
+  double pct = 0.0;
+  BandSource source = BandSource::fixed;
+};
+
+// The e2e band of a run: its own measured spread (percent; the widest
+// throughput_spread_pct of its reference bench summaries: baseline,
+// validation base, overlay reference) when that is wider than the fixed
+// band `fixed_pct` (k_e2e_noise_pct), else the fixed band. nullopt or a
+// non-finite spread → the fixed band. run_e2e_band(0.94).pct == 0.94
+// (measured), run_e2e_band(0.3).pct == 0.5 (fixed).
+E2eBand run_e2e_band(std::optional<double> measured_spread_pct, double fixed_pct);
+E2eBand run_e2e_band(std::optional<double> measured_spread_pct);
+
+// True when an e2e delta (percent) is beyond the band: d > band.pct. A
+// +0.94 % win on a run whose measured spread is 0.94 % is not.
+bool is_e2e_gain(double delta_pct, const E2eBand& band);
+
+// The profiler flag of a measured roofline (verdicts.profiler_flag).
+inline constexpr std::string_view k_profiler_hbm_undercount = "profiler_hbm_undercount";
+
+// rocprof-compute before this release (ROCm before 7.12) under-counts HBM
+// bytes on gfx950 (TCC_BUBBLE: about −25 % of total bytes, −50 % of reads;
+// GEAK PR #468), so a measured roofline_pct from it reads low.
+inline constexpr int k_hbm_fixed_profiler_major = 3;
+inline constexpr int k_hbm_fixed_profiler_minor = 5;
+inline constexpr std::string_view k_hbm_undercount_gfx = "gfx950";
+
+// True when a measured roofline on `gfx` (normalized, "gfx950") from
+// rocprof-compute `tool_version` ("3.4.0", "v3.4", "3.4.0.dev1+g12ab",
+// "rocprof-compute 3.4.0") under-counts HBM bytes: gfx is gfx950 and the
+// version's release part (the first dotted digits in the text) is below
+// 3.5. False for another gfx, a release ≥ 3.5 and a version with no
+// digits (the caller keeps "profiler version unknown" visible instead).
+// A dev or pre build of 3.5 ("3.5.0.dev1") compares as 3.5: the release
+// tuple alone decides (minimal; src/domain/version.* replaces it).
+bool profiler_undercounts_hbm(std::string_view gfx, std::string_view tool_version);
+
+} // namespace rfdb::domain
