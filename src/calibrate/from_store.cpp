@@ -105,9 +105,15 @@ namespace {
 // its two runs (store::stack_changes over run_stack, "; "-joined), else,
 // when neither run has stored stack rows, the backend version change of the
 // runs table (stack_change).
-std::vector<Shift> attributed(std::vector<Shift> shifts, const std::vector<store::RunSummary>& runs,
-                              const std::map<std::string, std::vector<store::StackRow>>& run_stacks)
+// Errors: db.
+Result<std::vector<Shift>> attributed(store::Database& db, std::vector<Shift> shifts,
+                                      const std::vector<store::RunSummary>& runs)
 {
+  if (shifts.empty()) {
+    return shifts;
+  }
+  std::map<std::string, std::vector<store::StackRow>> run_stacks;
+  RFDB_TRY_ASSIGN(run_stacks, store::all_run_stacks(db));
   std::map<std::string_view, RunStack> stacks;
   for (const auto& r : runs) {
     stacks.emplace(r.run_id, RunStack{r.backend.value_or(""), r.backend_version.value_or("")});
@@ -142,9 +148,7 @@ Result<PriorsParams> with_shifts(store::Database& db, const ObservationTable& ob
   if (!shifts.empty()) {
     std::vector<store::RunSummary> runs;
     RFDB_TRY_ASSIGN(runs, store::list_runs(db, store::IncludeRetracted::no));
-    std::map<std::string, std::vector<store::StackRow>> run_stacks;
-    RFDB_TRY_ASSIGN(run_stacks, store::all_run_stacks(db));
-    shifts = attributed(std::move(shifts), runs, run_stacks);
+    RFDB_TRY_ASSIGN(shifts, attributed(db, std::move(shifts), runs));
   }
   out.shifts = std::move(shifts);
   return out;
@@ -188,7 +192,7 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
   const auto attempts = observations_from(evidence);
   PriorsParams p = params;
   RFDB_TRY_ASSIGN(p.shifts, detect_shifts(attempts, params));
-  p.shifts = attributed(std::move(p.shifts), evidence.runs);
+  RFDB_TRY_ASSIGN(p.shifts, attributed(db, std::move(p.shifts), evidence.runs));
   StoredKeyExplanation out;
   RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, p, key));
   RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));
