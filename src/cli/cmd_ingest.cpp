@@ -1,10 +1,12 @@
-// `rfdb ingest`: one ingest per path with progress and a report (see cli/cmd_ingest.hpp).
+// `rfdb ingest`: options → ingest::ingest_paths (one transaction per path) → each path's line or
+// JSON element as it commits, then the stop or exit code (see cli/cmd_ingest.hpp).
 #include "cli/cmd_ingest.hpp"
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/ingest.hpp"
+#include "ingest/ingest_paths.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
@@ -16,7 +18,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
-#include <malloc.h>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -261,19 +262,6 @@ private:
   bool m_lost = false; // the file could not be read back
 };
 
-// Keep freed memory in the process between runs. Ingest allocates and frees
-// a run's files, parses and rows for every run; glibc's defaults give large
-// blocks back to the kernel (mmap'd above 128 KiB, heap trimmed above
-// 128 KiB free) and fault them in zeroed again for the next run, which cost
-// ~9 % of ingest CPU (tools/bench). The heap stays bounded by the largest
-// run, so peak RSS still does not grow with the number of runs.
-void keep_freed_memory()
-{
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  mallopt(M_TOP_PAD, 64 << 20);
-}
-
 // One path's result line (and its superseded files).
 void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
 {
@@ -338,86 +326,63 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   const bool text = domain::is(*format, domain::OutputFormat::table);
   StopScope stop(ctx);
   req.abort = [&ctx] { return aborted(ctx); };
+  req.stop = [&ctx] { return interrupted(ctx); };
   JsonPathSpool spool; // only --format json reads it
-  bool all_ok = true;
   int code = 0;
-  int committed = 0;
-  std::size_t tried = 0;
-  bool stopped = false;     // the user asked to stop (SIGINT, SIGTERM)
-  bool rolled_back = false; // … at once: the run in progress was rolled back
-  bool disk_full = false;   // a run failed on a full disk: the others would too
-  keep_freed_memory();
-  ingest::Ingester ingester(*db); // statements prepared once for every run
-  if (paths.size() > 1) {
-    ingester.prefetch(paths, req.max_file_size); // list the next runs while storing this one
-  }
-  for (std::size_t i = 0; i < paths.size() && !stopped && !disk_full; ++i) {
-    if (interrupted(ctx)) {
-      stopped = true;
-      break;
-    }
+  ingest::IngestObserver observer;
+  observer.starting = [&](std::size_t i, std::size_t total, const std::string& path) {
     if (progress) {
-      fmt::print(ctx.err, "[{}/{}] ingesting {}\n", i + 1, paths.size(), paths[i]);
+      fmt::print(ctx.err, "[{}/{}] ingesting {}\n", i + 1, total, path);
       ctx.err.flush();
     }
-    req.paths = {paths[i]};
-    auto one = ingester.ingest(req, {});
-    ++tried;
-    for (auto& p : one.paths) {
-      if (text) {
-        print_text(p, opts.dry_run, ctx);
-        ctx.out.flush();
-      }
-      for (const auto& w : p.warnings) {
-        if (!w.note || !ctx.quiet) {
-          fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning",
-                     warning_text(p, w, paths.size() > 1));
-        }
-      }
-      if (p.error) {
-        rolled_back = rolled_back || p.error->code == ErrorCode::interrupted;
-        disk_full = disk_full || p.error->code == ErrorCode::disk_full;
-        code = std::max(code, report_error(ctx, "ingest", *p.error));
-        all_ok = false;
-      } else {
-        ++committed;
-      }
-      ctx.err.flush();
-      if (!text) {
-        spool.add(p);
+  };
+  observer.finished = [&](const ingest::PathReport& p) {
+    if (text) {
+      print_text(p, opts.dry_run, ctx);
+      ctx.out.flush();
+    }
+    for (const auto& w : p.warnings) {
+      if (!w.note || !ctx.quiet) {
+        fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning",
+                   warning_text(p, w, paths.size() > 1));
       }
     }
-    stopped = stopped || rolled_back;
-  }
-  // A stop asked for during the last run, which then committed: still a stop (exit 130/143).
-  const bool stopped_after_last = !stopped && !disk_full && interrupted(ctx);
-  stopped = stopped || stopped_after_last;
+    if (p.error) {
+      code = std::max(code, report_error(ctx, "ingest", *p.error));
+    }
+    ctx.err.flush();
+    if (!text) {
+      spool.add(p);
+    }
+  };
+  const ingest::IngestSummary done = ingest::ingest_paths(*db, paths, std::move(req), observer);
   if (domain::is(*format, domain::OutputFormat::json)) {
-    if (!spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped)) {
+    if (!spool.print(ctx.out, done.all_ok && !done.stopped, opts.dry_run, done.stopped)) {
       fmt::print(ctx.err,
                  "rfdb: error: ingest: the JSON report could not be read back from its temporary "
                  "file (incomplete above); {} run(s) committed, see `rfdb runs`\n",
-                 committed);
+                 done.committed);
       return 1;
     }
   }
   const char* unit = opts.dry_run ? "checked" : "committed";
-  if (disk_full) {
+  const char* runs = done.committed == 1 ? "" : "s";
+  if (done.disk_full) {
     // Every later run would fail the same way: stop at the first.
-    fmt::print(ctx.err, "stopped: the disk is full; {} run{} {}, {} not tried\n", committed,
-               committed == 1 ? "" : "s", unit, paths.size() - tried);
+    fmt::print(ctx.err, "stopped: the disk is full; {} run{} {}, {} not tried\n", done.committed, runs, unit,
+               done.paths - done.tried);
     ctx.err.flush();
     return 1;
   }
-  if (stopped_after_last) {
+  if (done.stopped_after_last) {
     fmt::print(ctx.err, "interrupted: {} run{} {}; the stop came during the last run, which completed\n",
-               committed, committed == 1 ? "" : "s", unit);
+               done.committed, runs, unit);
     ctx.err.flush();
     return interrupted_exit_code();
   }
-  if (stopped) {
-    fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", committed,
-               committed == 1 ? "" : "s", unit, rolled_back ? "the run in progress rolled back, " : "");
+  if (done.stopped) {
+    fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", done.committed, runs, unit,
+               done.rolled_back ? "the run in progress rolled back, " : "");
     ctx.err.flush();
     return interrupted_exit_code();
   }
