@@ -1,10 +1,13 @@
-// `rfdb copy`: open the source read-only, copy into an empty destination, then verify (see cli/cmd_copy.hpp).
+// `rfdb copy`: options → store::transfer_store (refusals, the copy, its
+// verification with `rfdb check` and the priors of both) → the summary (see
+// cli/cmd_copy.hpp).
 #include "cli/cmd_copy.hpp"
 
-#include "cli/cmd_check.hpp"
-#include "cli/cmd_priors.hpp"
+#include "calibrate/from_store.hpp"
+#include "calibrate/priors_format.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
+#include "ingest/database_check.hpp"
 #include "store/store_transfer.hpp"
 
 #include <fmt/format.h>
@@ -12,112 +15,51 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <memory>
-#include <sstream>
 
 namespace rfdb::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
-
-bool is_url(const std::string& db)
+// A database opened read-only as `rfdb check` and `rfdb priors` open it.
+Result<store::Database> open_named(const std::string& db, store::OlderSchema older)
 {
-  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+  auto opened = store::Database::open_read_only(db, older);
+  if (!opened) {
+    return fail(std::move(opened).error().with_context(store::display_name(db)));
+  }
+  return opened;
 }
 
-// A URL with its password (user:PASSWORD@) masked, for printing.
-std::string shown(const std::string& db)
+// The copy's verification by the layers above the store: `rfdb check`
+// (ingest::check_database) and `rfdb priors --format json` (the default
+// parameters, every run).
+store::CopyVerifier copy_verifier()
 {
-  if (!is_url(db)) {
-    return db;
-  }
-  const auto scheme = db.find("://") + 3;
-  const auto at = db.find('@', scheme);
-  const auto colon = db.find(':', scheme);
-  if (at == std::string::npos || colon == std::string::npos || colon > at) {
-    return db;
-  }
-  return db.substr(0, colon + 1) + "***" + db.substr(at);
-}
-
-// A command's output on `db` as a string (a sub-context: same clock and
-// quietness, output captured), with its exit code.
-struct Captured {
-  int code = 1;
-  std::string out;
-  std::string err;
-};
-template <typename Run> Result<Captured> capture(const Context& ctx, const std::string& db, Run run)
-{
-  std::ostringstream out;
-  std::ostringstream err;
-  Context sub{db, out, err, ctx.now, false};
-  sub.quiet = true;
-  sub.format = "json";
-  auto code = run(sub);
-  if (!code) {
-    return fail(std::move(code).error());
-  }
-  return Captured{*code, out.str(), err.str()};
-}
-
-// The hint of a destination that cannot be opened or created.
-constexpr const char* k_to_hint =
-    "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database";
-
-// An existing SQLite destination must hold no data: looked at read-only, so a
-// refused file stays byte for byte as it was. (A PostgreSQL destination is
-// checked inside the copy's transaction only; that check covers both.)
-Result<void> refuse_non_empty_file(const std::string& to)
-{
-  std::error_code ec;
-  if (is_url(to) || to == ":memory:" || !fs::exists(to, ec)) {
-    return {};
-  }
-  auto probe = store::Database::open_read_only(to);
-  if (!probe) {
-    if (probe.error().code == ErrorCode::not_found) {
-      return {}; // an empty file: a new database
+  store::CopyVerifier verify;
+  verify.check = [](const std::string& db) -> Result<bool> {
+    auto opened = open_named(db, store::OlderSchema::accept);
+    if (!opened) {
+      return fail(std::move(opened).error());
     }
-    Error e = std::move(probe).error().with_context(to);
-    if (e.code == ErrorCode::io) {
-      e = std::move(e).with_hint(k_to_hint);
+    auto checked = ingest::check_database(*opened);
+    if (!checked) {
+      return fail(checked.error());
     }
-    return fail(std::move(e));
-  }
-  std::vector<store::TableCount> counts;
-  RFDB_TRY_ASSIGN(counts, store::table_counts(*probe));
-  std::string held;
-  for (const auto& c : counts) {
-    if (c.source_rows > 0) {
-      held += fmt::format("{}{}: {}", held.empty() ? "" : ", ", c.table, c.source_rows);
+    return checked->ok();
+  };
+  verify.priors_json = [](const std::string& db) -> Result<std::string> {
+    auto opened = open_named(db, store::OlderSchema::refuse);
+    if (!opened) {
+      return fail(std::move(opened).error());
     }
-  }
-  if (!held.empty()) {
-    return fail(make_error(ErrorCode::invalid_input, fmt::format("the destination is not empty ({})", held))
-                    .with_context(to)
-                    .with_hint("copy into a new database: rfdb copy never merges two stores"));
-  }
-  return {};
-}
-
-// The copy state recorded in an existing destination (see store::copy_store);
-// empty when there is none or the destination cannot be read (the copy
-// itself then reports why).
-store::CopyState recorded_copy_state(const std::string& to)
-{
-  std::error_code ec;
-  if (to == ":memory:" || (!is_url(to) && !fs::exists(to, ec))) {
-    return {};
-  }
-  auto db = is_url(to) ? store::Database::open(to) : store::Database::open_read_only(to);
-  if (!db) {
-    return {};
-  }
-  auto state = store::read_copy_state(*db);
-  return state ? *state : store::CopyState{};
+    auto priors = calibrate::compute_priors_from_store(*opened, {}, calibrate::PriorsParams{});
+    if (!priors) {
+      return fail(priors.error());
+    }
+    return calibrate::render_priors(*priors, calibrate::PriorsFormat::json);
+  };
+  return verify;
 }
 
 } // namespace
@@ -128,141 +70,52 @@ Result<int> run_copy(const CopyOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
-  std::error_code ec;
-  if (opts.from == opts.to ||
-      (!is_url(opts.from) && fs::exists(opts.to, ec) && fs::equivalent(opts.from, opts.to, ec))) {
-    return fail(make_error(ErrorCode::usage, "--from and --to name the same database")
-                    .with_hint("the destination must be a new, empty database"));
+  auto copied = store::transfer_store(
+      opts.from, opts.to, copy_verifier(),
+      [&ctx](store::TransferStep step, const store::TransferOutcome& so_far) {
+        if (step == store::TransferStep::resuming) {
+          fmt::print(ctx.err,
+                     "rfdb: {} holds a copy of {} committed but not verified (the copy was interrupted): "
+                     "verifying it\n",
+                     so_far.to, so_far.source_name);
+        } else if (ctx.verbose) {
+          fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", so_far.from, so_far.to);
+        }
+      });
+  if (!copied) {
+    return fail(std::move(copied).error());
   }
-  auto src = store::Database::open_read_only(opts.from);
-  if (!src) {
-    Error e = std::move(src).error().with_context(shown(opts.from));
-    if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
-      e = std::move(e).with_hint(
-          "--from names an existing rfdb database: a SQLite file or a postgresql:// URL");
-    }
-    return fail(std::move(e));
-  }
-  // A destination a copy was committed into: a copy killed before its
-  // verification is verified now; any other recorded state is refused.
-  const store::CopyState recorded = recorded_copy_state(opts.to);
-  const std::string from_name = store::display_name(src->path());
-  const bool resume = recorded.state == store::k_copy_unverified && recorded.from == from_name;
-  if (recorded.state == store::k_copy_verified) {
-    return fail(make_error(ErrorCode::invalid_input,
-                           fmt::format("the destination is a verified copy of {} already", recorded.from))
-                    .with_context(shown(opts.to))
-                    .with_hint("it is a verified copy already: use it as it is (remove it first to copy "
-                               "into it again)"));
-  }
-  if (recorded.state == store::k_copy_failed) {
-    return fail(
-        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
-                                                         recorded.from, recorded.state))
-            .with_context(shown(opts.to))
-            .with_hint("its verification failed: remove it and copy again"));
-  }
-  if (recorded.state == store::k_copy_unverified && !resume) {
-    return fail(
-        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
-                                                         recorded.from, recorded.state))
-            .with_context(shown(opts.to))
-            .with_hint(fmt::format("re-run `rfdb copy --from {} --to ...` to verify it, or remove "
-                                   "it and copy again",
-                                   recorded.from)));
-  }
-  if (resume) {
-    fmt::print(ctx.err,
-               "rfdb: {} holds a copy of {} committed but not verified (the copy was interrupted): "
-               "verifying it\n",
-               shown(opts.to), from_name);
-  } else {
-    RFDB_TRY(refuse_non_empty_file(opts.to));
-  }
-  // A SQLite file this command creates is removed again when the copy fails.
-  const bool new_file = !is_url(opts.to) && opts.to != ":memory:" && !fs::exists(opts.to, ec);
-  Result<store::CopyReport> report = [&]() -> Result<store::CopyReport> {
-    auto dst = store::Database::open(opts.to);
-    if (!dst) {
-      Error e = std::move(dst).error();
-      if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
-        e = std::move(e).with_hint(k_to_hint);
-      }
-      return fail(std::move(e));
-    }
-    if (ctx.verbose) {
-      fmt::print(ctx.err, "rfdb: copying {} (read-only) into {}\n", shown(opts.from), shown(opts.to));
-    }
-    return resume ? store::compare_counts(*src, *dst) : store::copy_store(*src, *dst);
-  }();
-  if (!report) {
-    if (new_file) {
-      for (const char* suffix : {"", "-wal", "-shm"}) {
-        fs::remove(opts.to + suffix, ec);
-      }
-    }
-    return fail(std::move(report).error().with_context("into " + shown(opts.to)));
-  }
-
-  RFDB_TRY(store::run_copy_committed_hook());
-
-  // Verify: the copy's own check, and the priors of both, byte for byte.
-  Captured check;
-  RFDB_TRY_ASSIGN(check,
-                  capture(ctx, opts.to, [](Context& c) { return run_check(CheckOptions{"json"}, c); }));
-  PriorsOptions priors_opts;
-  priors_opts.format = "json";
-  Captured src_priors;
-  RFDB_TRY_ASSIGN(src_priors,
-                  capture(ctx, opts.from, [&](Context& c) { return run_priors(priors_opts, c); }));
-  Captured dst_priors;
-  RFDB_TRY_ASSIGN(dst_priors, capture(ctx, opts.to, [&](Context& c) { return run_priors(priors_opts, c); }));
-  const bool check_ok = check.code == 0;
-  const bool counts_ok = report->counts_match();
-  const bool priors_ok = src_priors.code == 0 && dst_priors.code == 0 && src_priors.out == dst_priors.out;
-  const bool ok = check_ok && counts_ok && priors_ok;
-  {
-    auto dst = store::Database::open(opts.to);
-    if (!dst) {
-      return fail(std::move(dst).error().with_context("recording the verification in " + shown(opts.to)));
-    }
-    auto tx = dst->begin_immediate();
-    if (!tx) {
-      return fail(std::move(tx).error());
-    }
-    RFDB_TRY(store::write_copy_state(*dst, ok ? store::k_copy_verified : store::k_copy_failed, from_name));
-    RFDB_TRY(tx->commit());
-  }
-
+  const store::TransferOutcome& out = *copied;
+  const bool ok = out.ok();
   if (domain::is(*format, domain::OutputFormat::json)) {
     auto tables = nlohmann::ordered_json::array();
-    for (const auto& t : report->tables) {
+    for (const auto& t : out.report.tables) {
       tables.push_back({{"table", t.table}, {"source_rows", t.source_rows}, {"dest_rows", t.dest_rows}});
     }
     nlohmann::ordered_json j{{"ok", ok},
-                             {"from", shown(opts.from)},
-                             {"to", shown(opts.to)},
-                             {"resumed", resume},
+                             {"from", out.from},
+                             {"to", out.to},
+                             {"resumed", out.resumed},
                              {"tables", tables},
-                             {"counts_match", counts_ok},
-                             {"check_ok", check_ok},
-                             {"priors_identical", priors_ok}};
+                             {"counts_match", out.report.counts_match()},
+                             {"check_ok", out.check_ok},
+                             {"priors_identical", out.priors_identical}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
-    fmt::print(ctx.out, "{} {} into {}\n", resume ? "verified the interrupted copy of" : "copied",
-               shown(opts.from), shown(opts.to));
+    fmt::print(ctx.out, "{} {} into {}\n", out.resumed ? "verified the interrupted copy of" : "copied",
+               out.from, out.to);
     std::size_t width = 5;
-    for (const auto& t : report->tables) {
+    for (const auto& t : out.report.tables) {
       width = std::max(width, t.table.size());
     }
     fmt::print(ctx.out, "{:<{}}  {:>10}  {:>10}\n", "table", width, "source", "copy");
-    for (const auto& t : report->tables) {
+    for (const auto& t : out.report.tables) {
       fmt::print(ctx.out, "{:<{}}  {:>10}  {:>10}{}\n", t.table, width, t.source_rows, t.dest_rows,
                  t.source_rows == t.dest_rows ? "" : "  DIFFERS");
     }
     fmt::print(ctx.out, "check            {}\n",
-               check_ok ? "ok" : "PROBLEMS FOUND (run `rfdb check` on the copy)");
-    fmt::print(ctx.out, "priors (json)    {}\n", priors_ok ? "identical" : "DIFFER");
+               out.check_ok ? "ok" : "PROBLEMS FOUND (run `rfdb check` on the copy)");
+    fmt::print(ctx.out, "priors (json)    {}\n", out.priors_identical ? "identical" : "DIFFER");
     fmt::print(ctx.out, "{}\n", ok ? "ok" : "COPY NOT VERIFIED");
   }
   return ok ? 0 : 1;

@@ -1,27 +1,21 @@
-// `rfdb ingest`: one ingest per path with progress and a report (see cli/cmd_ingest.hpp).
+// `rfdb ingest`: options → ingest::ingest_paths (one transaction per path) → each path's line or
+// JSON element as it commits, then the stop or exit code (see cli/cmd_ingest.hpp).
 #include "cli/cmd_ingest.hpp"
 
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "cli/ingest_json.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/ingest.hpp"
+#include "ingest/ingest_paths.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <iterator>
-#include <malloc.h>
 #include <memory>
-#include <optional>
-#include <ostream>
-#include <string_view>
-#include <unistd.h>
+#include <string>
 
 namespace rfdb::cli {
 
@@ -43,235 +37,6 @@ std::string warning_text(const ingest::PathReport& p, const ingest::Warning& w, 
     where += (w.pointer.starts_with("/") ? " " : ":") + w.pointer;
   }
   return where + ": " + w.message;
-}
-
-nlohmann::ordered_json path_json(const ingest::PathReport& p)
-{
-  auto warnings = nlohmann::ordered_json::array();
-  for (const auto& w : p.warnings) {
-    warnings.push_back({{"file", w.file},
-                        {"pointer", w.pointer},
-                        {"message", w.message},
-                        {"severity", w.note ? "note" : "warning"}});
-  }
-  return {
-      {"path", p.path},
-      {"kind", p.kind.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.kind)},
-      {"target", p.target.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.target)},
-      {"status", p.status},
-      {"files",
-       {{"added", p.new_files},
-        {"superseded", p.superseded_files},
-        {"unchanged", p.unchanged_files},
-        {"skipped", p.skipped_files}}},
-      {"rows",
-       {{"kernels", p.kernels},
-        {"verdicts", p.verdicts},
-        {"verdicts_superseded", p.verdicts_superseded},
-        {"attempts", p.attempts},
-        {"findings", p.findings}}},
-      {"warnings", warnings},
-      {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
-  };
-}
-
-// True when nlohmann's dump writes `s` as itself between quotes: printable
-// ASCII without '"' or '\\'.
-bool plain_json_string(std::string_view s)
-{
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-}
-
-// The element of a path without warnings or error whose strings are all
-// plain, formatted as path_json(p).dump(2) indented by four spaces (what
-// JsonPathSpool::add writes), without building the JSON object: the common
-// case of a re-ingest, one element per unchanged run. nullopt: any other
-// report (format it with nlohmann).
-std::optional<std::string> plain_path_element(const ingest::PathReport& p)
-{
-  if (!p.warnings.empty() || p.error || p.kind.empty() || p.target.empty()) {
-    return std::nullopt;
-  }
-  for (const std::string* s : {&p.path, &p.kind, &p.target, &p.status}) {
-    if (!plain_json_string(*s)) {
-      return std::nullopt;
-    }
-  }
-  const auto plain = [](const std::vector<std::string>& v) {
-    return std::all_of(v.begin(), v.end(), [](const std::string& s) { return plain_json_string(s); });
-  };
-  if (!plain(p.new_files) || !plain(p.superseded_files)) {
-    return std::nullopt;
-  }
-  std::string out;
-  out.reserve(640 + p.path.size() + p.target.size());
-  auto it = std::back_inserter(out);
-  fmt::format_to(it,
-                 "    {{\n"
-                 "      \"path\": \"{}\",\n"
-                 "      \"kind\": \"{}\",\n"
-                 "      \"target\": \"{}\",\n"
-                 "      \"status\": \"{}\",\n"
-                 "      \"files\": {{\n",
-                 p.path, p.kind, p.target, p.status);
-  const auto array = [&](std::string_view key, const std::vector<std::string>& v) {
-    fmt::format_to(it, "        \"{}\": [", key);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      fmt::format_to(it, "{}\n          \"{}\"", i == 0 ? "" : ",", v[i]);
-    }
-    out += v.empty() ? "],\n" : "\n        ],\n";
-  };
-  array("added", p.new_files);
-  array("superseded", p.superseded_files);
-  fmt::format_to(it,
-                 "        \"unchanged\": {},\n"
-                 "        \"skipped\": {}\n"
-                 "      }},\n"
-                 "      \"rows\": {{\n"
-                 "        \"kernels\": {},\n"
-                 "        \"verdicts\": {},\n"
-                 "        \"verdicts_superseded\": {},\n"
-                 "        \"attempts\": {},\n"
-                 "        \"findings\": {}\n"
-                 "      }},\n"
-                 "      \"warnings\": [],\n"
-                 "      \"error\": null\n"
-                 "    }}",
-                 p.unchanged_files, p.skipped_files, p.kernels, p.verdicts, p.verdicts_superseded, p.attempts,
-                 p.findings);
-  return out;
-}
-
-// The `--format json` report's "paths" elements, each written out as its path
-// finishes: to an unlinked temporary file in $TMPDIR (else /tmp), so one call
-// over thousands of runs keeps a flat memory footprint. Every element is
-// flushed as it is added; when the file cannot be made or a write fails (a
-// full disk), the elements already spooled are read back and the report goes
-// on in memory, so nothing is lost. The printed document is byte-identical to
-// dumping the whole report object with an indent of 2:
-// {"ok", "dry_run", "interrupted", "paths"}.
-class JsonPathSpool {
-public:
-  JsonPathSpool() : m_file(open_temporary(), &std::fclose) {}
-
-  void add(const ingest::PathReport& p)
-  {
-    std::string out = m_count == 0 ? "\n" : ",\n";
-    if (auto plain = plain_path_element(p)) {
-      out += *plain;
-    } else {
-      // Each element sits two levels deep ("paths" inside the root object):
-      // indent every line of its own dump by four spaces. Strings never hold
-      // a raw newline in JSON text, so splitting on '\n' is safe.
-      const std::string element =
-          path_json(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-      std::size_t begin = 0;
-      while (begin <= element.size()) {
-        const auto end = std::min(element.find('\n', begin), element.size());
-        out.append("    ").append(element, begin, end - begin);
-        if (end < element.size()) {
-          out += '\n';
-        }
-        begin = end + 1;
-      }
-    }
-    ++m_count;
-    if (m_file && std::fwrite(out.data(), 1, out.size(), m_file.get()) == out.size() &&
-        std::fflush(m_file.get()) == 0) {
-      m_spooled += out.size();
-      return;
-    }
-    if (m_file) {
-      move_to_memory();
-    }
-    m_memory += out;
-  }
-
-  // Print the whole report document (and a final newline) to `out`, the
-  // spooled elements streamed from the file. Errors: false when they cannot
-  // all be read back (the document printed is then incomplete).
-  [[nodiscard]] bool print(std::ostream& out, bool ok, bool dry_run, bool stopped)
-  {
-    fmt::print(out, "{{\n  \"ok\": {},\n  \"dry_run\": {},\n  \"interrupted\": {},\n  \"paths\": [", ok,
-               dry_run, stopped);
-    if (m_file) {
-      if (std::fseek(m_file.get(), 0, SEEK_SET) != 0) {
-        return false;
-      }
-      std::array<char, 65536> buf{};
-      std::size_t left = m_spooled;
-      while (left > 0) {
-        const std::size_t n = std::fread(buf.data(), 1, std::min(left, buf.size()), m_file.get());
-        if (n == 0) {
-          return false;
-        }
-        out.write(buf.data(), static_cast<std::streamsize>(n));
-        left -= n;
-      }
-    }
-    if (m_lost) {
-      return false;
-    }
-    out << m_memory;
-    out << (m_count == 0 ? "]\n}\n" : "\n  ]\n}\n");
-    return true;
-  }
-
-private:
-  static std::FILE* open_temporary()
-  {
-    const char* dir = std::getenv("TMPDIR");
-    std::string templ = (dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp")) +
-                        "/rfdb-ingest-report.XXXXXX";
-    int fd = ::mkstemp(templ.data());
-    if (fd < 0 && templ.rfind("/tmp/", 0) != 0) {
-      templ = "/tmp/rfdb-ingest-report.XXXXXX";
-      fd = ::mkstemp(templ.data());
-    }
-    if (fd < 0) {
-      return nullptr;
-    }
-    ::unlink(templ.c_str());
-    std::FILE* file = ::fdopen(fd, "w+b");
-    if (file == nullptr) {
-      ::close(fd);
-    }
-    return file;
-  }
-
-  // Read back the m_spooled bytes written so far (they precede m_memory) and
-  // drop the file.
-  void move_to_memory()
-  {
-    std::string spooled(m_spooled, '\0');
-    if (std::fseek(m_file.get(), 0, SEEK_SET) != 0 ||
-        std::fread(spooled.data(), 1, spooled.size(), m_file.get()) != spooled.size()) {
-      m_lost = true;
-    }
-    m_memory.insert(0, spooled);
-    m_spooled = 0;
-    m_file.reset();
-  }
-
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file;
-  std::size_t m_spooled = 0; // bytes written and flushed to m_file
-  std::string m_memory;      // the elements after those in m_file
-  std::size_t m_count = 0;
-  bool m_lost = false; // the file could not be read back
-};
-
-// Keep freed memory in the process between runs. Ingest allocates and frees
-// a run's files, parses and rows for every run; glibc's defaults give large
-// blocks back to the kernel (mmap'd above 128 KiB, heap trimmed above
-// 128 KiB free) and fault them in zeroed again for the next run, which cost
-// ~9 % of ingest CPU (tools/bench). The heap stays bounded by the largest
-// run, so peak RSS still does not grow with the number of runs.
-void keep_freed_memory()
-{
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  mallopt(M_TOP_PAD, 64 << 20);
 }
 
 // One path's result line (and its superseded files).
@@ -338,86 +103,63 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
   const bool text = domain::is(*format, domain::OutputFormat::table);
   StopScope stop(ctx);
   req.abort = [&ctx] { return aborted(ctx); };
+  req.stop = [&ctx] { return interrupted(ctx); };
   JsonPathSpool spool; // only --format json reads it
-  bool all_ok = true;
   int code = 0;
-  int committed = 0;
-  std::size_t tried = 0;
-  bool stopped = false;     // the user asked to stop (SIGINT, SIGTERM)
-  bool rolled_back = false; // … at once: the run in progress was rolled back
-  bool disk_full = false;   // a run failed on a full disk: the others would too
-  keep_freed_memory();
-  ingest::Ingester ingester(*db); // statements prepared once for every run
-  if (paths.size() > 1) {
-    ingester.prefetch(paths, req.max_file_size); // list the next runs while storing this one
-  }
-  for (std::size_t i = 0; i < paths.size() && !stopped && !disk_full; ++i) {
-    if (interrupted(ctx)) {
-      stopped = true;
-      break;
-    }
+  ingest::IngestObserver observer;
+  observer.starting = [&](std::size_t i, std::size_t total, const std::string& path) {
     if (progress) {
-      fmt::print(ctx.err, "[{}/{}] ingesting {}\n", i + 1, paths.size(), paths[i]);
+      fmt::print(ctx.err, "[{}/{}] ingesting {}\n", i + 1, total, path);
       ctx.err.flush();
     }
-    req.paths = {paths[i]};
-    auto one = ingester.ingest(req, {});
-    ++tried;
-    for (auto& p : one.paths) {
-      if (text) {
-        print_text(p, opts.dry_run, ctx);
-        ctx.out.flush();
-      }
-      for (const auto& w : p.warnings) {
-        if (!w.note || !ctx.quiet) {
-          fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning",
-                     warning_text(p, w, paths.size() > 1));
-        }
-      }
-      if (p.error) {
-        rolled_back = rolled_back || p.error->code == ErrorCode::interrupted;
-        disk_full = disk_full || p.error->code == ErrorCode::disk_full;
-        code = std::max(code, report_error(ctx, "ingest", *p.error));
-        all_ok = false;
-      } else {
-        ++committed;
-      }
-      ctx.err.flush();
-      if (!text) {
-        spool.add(p);
+  };
+  observer.finished = [&](const ingest::PathReport& p) {
+    if (text) {
+      print_text(p, opts.dry_run, ctx);
+      ctx.out.flush();
+    }
+    for (const auto& w : p.warnings) {
+      if (!w.note || !ctx.quiet) {
+        fmt::print(ctx.err, "rfdb: {}: {}\n", w.note ? "note" : "warning",
+                   warning_text(p, w, paths.size() > 1));
       }
     }
-    stopped = stopped || rolled_back;
-  }
-  // A stop asked for during the last run, which then committed: still a stop (exit 130/143).
-  const bool stopped_after_last = !stopped && !disk_full && interrupted(ctx);
-  stopped = stopped || stopped_after_last;
+    if (p.error) {
+      code = std::max(code, report_error(ctx, "ingest", *p.error));
+    }
+    ctx.err.flush();
+    if (!text) {
+      spool.add(p);
+    }
+  };
+  const ingest::IngestSummary done = ingest::ingest_paths(*db, paths, std::move(req), observer);
   if (domain::is(*format, domain::OutputFormat::json)) {
-    if (!spool.print(ctx.out, all_ok && !stopped, opts.dry_run, stopped)) {
+    if (!spool.print(ctx.out, done.all_ok && !done.stopped, opts.dry_run, done.stopped)) {
       fmt::print(ctx.err,
                  "rfdb: error: ingest: the JSON report could not be read back from its temporary "
                  "file (incomplete above); {} run(s) committed, see `rfdb runs`\n",
-                 committed);
+                 done.committed);
       return 1;
     }
   }
   const char* unit = opts.dry_run ? "checked" : "committed";
-  if (disk_full) {
+  const char* runs = done.committed == 1 ? "" : "s";
+  if (done.disk_full) {
     // Every later run would fail the same way: stop at the first.
-    fmt::print(ctx.err, "stopped: the disk is full; {} run{} {}, {} not tried\n", committed,
-               committed == 1 ? "" : "s", unit, paths.size() - tried);
+    fmt::print(ctx.err, "stopped: the disk is full; {} run{} {}, {} not tried\n", done.committed, runs, unit,
+               done.paths - done.tried);
     ctx.err.flush();
     return 1;
   }
-  if (stopped_after_last) {
+  if (done.stopped_after_last) {
     fmt::print(ctx.err, "interrupted: {} run{} {}; the stop came during the last run, which completed\n",
-               committed, committed == 1 ? "" : "s", unit);
+               done.committed, runs, unit);
     ctx.err.flush();
     return interrupted_exit_code();
   }
-  if (stopped) {
-    fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", committed,
-               committed == 1 ? "" : "s", unit, rolled_back ? "the run in progress rolled back, " : "");
+  if (done.stopped) {
+    fmt::print(ctx.err, "interrupted: {} run{} {}, {}the rest untouched\n", done.committed, runs, unit,
+               done.rolled_back ? "the run in progress rolled back, " : "");
     ctx.err.flush();
     return interrupted_exit_code();
   }

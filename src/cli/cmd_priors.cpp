@@ -6,10 +6,10 @@
 #include "calibrate/observation_table.hpp"
 #include "calibrate/priors.hpp"
 #include "calibrate/priors_coherence.hpp"
+#include "calibrate/priors_compare.hpp"
 #include "calibrate/priors_format.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
-#include "cli/priors_compare.hpp"
 #include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "store/evidence.hpp"
@@ -142,11 +142,11 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
     if (!both) {
       return fail(both.error());
     }
-    const auto rows = compare_priors(both->before, both->after);
+    const auto rows = calibrate::compare_priors(both->before, both->after);
     fmt::print(ctx.out, "{}",
                domain::is(*format_name, domain::OutputFormat::json)
-                   ? render_compare_json(both->before, both->after, rows)
-                   : render_compare_table(both->before, both->after, rows));
+                   ? calibrate::render_compare_json(both->before, both->after, rows)
+                   : calibrate::render_compare_table(both->before, both->after, rows));
     return 0;
   }
   auto result = calibrate::compute_priors_from_store(*db, filter, *params);

@@ -15,19 +15,15 @@ namespace rfdb::cli {
 
 Result<int> run_restore(const RestoreOptions& opts, Context& ctx)
 {
-  auto db = open_for_write(ctx, Create::no);
-  if (!db) {
-    return fail(db.error());
+  auto opened = open_run_for_write(ctx, opts.run_id);
+  if (!opened) {
+    return fail(opened.error());
   }
-  auto run_id = resolve_run(*db, opts.run_id);
-  if (!run_id) {
-    return fail(run_id.error());
-  }
-  auto r = store::restore_run(*db, *run_id, util::format_iso_timestamp(ctx.now()));
+  auto r = store::restore_run(opened->db, opened->run_id, util::format_iso_timestamp(ctx.now()));
   if (!r) {
     return fail(r.error());
   }
-  fmt::print(ctx.out, "restored {}\n", *run_id);
+  fmt::print(ctx.out, "restored {}\n", opened->run_id);
   return 0;
 }
 

@@ -19,19 +19,15 @@ Result<int> run_retract(const RetractOptions& opts, Context& ctx)
   if (opts.reason.find_first_not_of(" \t\n") == std::string::npos) {
     return fail(make_error(ErrorCode::usage, "--reason must say why the run is retracted"));
   }
-  auto db = open_for_write(ctx, Create::no);
-  if (!db) {
-    return fail(db.error());
+  auto opened = open_run_for_write(ctx, opts.run_id);
+  if (!opened) {
+    return fail(opened.error());
   }
-  auto run_id = resolve_run(*db, opts.run_id);
-  if (!run_id) {
-    return fail(run_id.error());
-  }
-  auto r = store::retract_run(*db, *run_id, opts.reason, util::format_iso_timestamp(ctx.now()));
+  auto r = store::retract_run(opened->db, opened->run_id, opts.reason, util::format_iso_timestamp(ctx.now()));
   if (!r) {
     return fail(r.error());
   }
-  fmt::print(ctx.out, "retracted {}: {}\n", util::escape_for_display(*run_id),
+  fmt::print(ctx.out, "retracted {}: {}\n", util::escape_for_display(opened->run_id),
              util::escape_for_display(opts.reason));
   return 0;
 }

@@ -494,20 +494,16 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
-  auto db = open_for_read(ctx);
-  if (!db) {
-    return fail(db.error());
+  auto opened = open_run_for_read(ctx, opts.run_id);
+  if (!opened) {
+    return fail(opened.error());
   }
-  auto run_id = resolve_run(*db, opts.run_id);
-  if (!run_id) {
-    return fail(run_id.error());
-  }
-  auto run = store::get_run(*db, *run_id);
+  auto run = store::get_run(opened->db, opened->run_id);
   if (!run) {
     return fail(run.error());
   }
   if (!opts.attempt.empty()) {
-    return show_attempt(*db, *run, opts.attempt, *format, ctx);
+    return show_attempt(opened->db, *run, opts.attempt, *format, ctx);
   }
   if (domain::is(*format, domain::OutputFormat::json)) {
     fmt::print(ctx.out, "{}\n", show_json(*run).dump(2));

@@ -186,6 +186,32 @@ Result<std::string> resolve_run(store::Database& db, const std::string& prefix)
                                          more ? ", …" : "")));
 }
 
+namespace {
+
+Result<OpenedRun> resolve_in(Result<store::Database> db, const std::string& prefix)
+{
+  if (!db) {
+    return fail(std::move(db).error());
+  }
+  auto run_id = resolve_run(*db, prefix);
+  if (!run_id) {
+    return fail(std::move(run_id).error());
+  }
+  return OpenedRun{std::move(*db), std::move(*run_id)};
+}
+
+} // namespace
+
+Result<OpenedRun> open_run_for_write(const Context& ctx, const std::string& prefix)
+{
+  return resolve_in(open_for_write(ctx, Create::no), prefix);
+}
+
+Result<OpenedRun> open_run_for_read(const Context& ctx, const std::string& prefix)
+{
+  return resolve_in(open_for_read(ctx), prefix);
+}
+
 CLI::Validator iso_date_validator()
 {
   return CLI::Validator(

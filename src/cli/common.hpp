@@ -37,6 +37,19 @@ Result<std::string> resolve_format(const Context& ctx, const std::string& given,
 // run; hint `rfdb runs`), usage (several runs match; the hint lists them).
 Result<std::string> resolve_run(store::Database& db, const std::string& prefix);
 
+// A database and the one run a RUN argument names in it (`rfdb retract`,
+// `restore`, `show`).
+struct OpenedRun {
+  store::Database db;
+  std::string run_id; // the full id the prefix resolved to
+};
+// Open ctx.db_path for writing, an existing database only (open_for_write
+// with Create::no), and resolve `prefix` in it (resolve_run). Errors: theirs.
+Result<OpenedRun> open_run_for_write(const Context& ctx, const std::string& prefix);
+// Open ctx.db_path read-only (open_for_read) and resolve `prefix` in it.
+// Errors: theirs.
+Result<OpenedRun> open_run_for_read(const Context& ctx, const std::string& prefix);
+
 // Refuse an output file that is the database itself (or its -wal/-shm
 // file): writing there would destroy the store. `option` names the flag in
 // the message ("-o"). Errors: usage. A PostgreSQL URL has no file to hit.

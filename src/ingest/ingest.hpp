@@ -52,6 +52,10 @@ struct IngestRequest {
   // (a second Ctrl-C): the path's transaction is rolled back and the path
   // fails with ErrorCode::interrupted, nothing of it stored. Empty = never.
   std::function<bool()> abort;
+  // Polled by ingest_paths before each path and after the last
+  // (ingest/ingest_paths.hpp); true once the user asked to stop after the
+  // path in progress (a first Ctrl-C). Empty = never.
+  std::function<bool()> stop;
 };
 
 // What happened to one path.

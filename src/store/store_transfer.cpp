@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -392,16 +393,16 @@ Result<std::vector<TableCount>> table_counts(Database& db)
 
 namespace {
 std::function<Result<void>()> g_committed_hook; // set_copy_committed_hook
+
+Result<void> run_copy_committed_hook()
+{
+  return g_committed_hook ? g_committed_hook() : Result<void>{};
+}
 } // namespace
 
 void set_copy_committed_hook(std::function<Result<void>()> hook)
 {
   g_committed_hook = std::move(hook);
-}
-
-Result<void> run_copy_committed_hook()
-{
-  return g_committed_hook ? g_committed_hook() : Result<void>{};
 }
 
 Result<CopyState> read_copy_state(Database& db)
@@ -558,6 +559,206 @@ Result<void> after_bulk_copy(Database& db)
     RFDB_TRY(for_each_row(*set, [](const Statement&) {}));
   }
   return {};
+}
+
+// ---- rfdb copy: refusals, the copy, its verification ------------------------
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_url(const std::string& db)
+{
+  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
+
+// A URL with its password (user:PASSWORD@) masked, for printing.
+std::string shown(const std::string& db)
+{
+  if (!is_url(db)) {
+    return db;
+  }
+  const auto scheme = db.find("://") + 3;
+  const auto at = db.find('@', scheme);
+  const auto colon = db.find(':', scheme);
+  if (at == std::string::npos || colon == std::string::npos || colon > at) {
+    return db;
+  }
+  return db.substr(0, colon + 1) + "***" + db.substr(at);
+}
+
+// The hint of a destination that cannot be opened or created.
+constexpr const char* k_to_hint =
+    "--to names a new SQLite file in an existing directory, or an empty PostgreSQL database";
+
+// An existing SQLite destination must hold no data: looked at read-only, so a
+// refused file stays byte for byte as it was. (A PostgreSQL destination is
+// checked inside the copy's transaction only; that check covers both.)
+Result<void> refuse_non_empty_file(const std::string& to)
+{
+  std::error_code ec;
+  if (is_url(to) || to == ":memory:" || !fs::exists(to, ec)) {
+    return {};
+  }
+  auto probe = Database::open_read_only(to);
+  if (!probe) {
+    if (probe.error().code == ErrorCode::not_found) {
+      return {}; // an empty file: a new database
+    }
+    Error e = std::move(probe).error().with_context(to);
+    if (e.code == ErrorCode::io) {
+      e = std::move(e).with_hint(k_to_hint);
+    }
+    return fail(std::move(e));
+  }
+  std::vector<TableCount> counts;
+  RFDB_TRY_ASSIGN(counts, table_counts(*probe));
+  std::string held;
+  for (const auto& c : counts) {
+    if (c.source_rows > 0) {
+      held += fmt::format("{}{}: {}", held.empty() ? "" : ", ", c.table, c.source_rows);
+    }
+  }
+  if (!held.empty()) {
+    return fail(make_error(ErrorCode::invalid_input, fmt::format("the destination is not empty ({})", held))
+                    .with_context(to)
+                    .with_hint("copy into a new database: rfdb copy never merges two stores"));
+  }
+  return {};
+}
+
+// The copy state recorded in an existing destination (see copy_store);
+// empty when there is none or the destination cannot be read (the copy
+// itself then reports why).
+CopyState recorded_copy_state(const std::string& to)
+{
+  std::error_code ec;
+  if (to == ":memory:" || (!is_url(to) && !fs::exists(to, ec))) {
+    return {};
+  }
+  auto db = is_url(to) ? Database::open(to) : Database::open_read_only(to);
+  if (!db) {
+    return {};
+  }
+  auto state = read_copy_state(*db);
+  return state ? *state : CopyState{};
+}
+
+// Refuse a destination whose recorded state is not "nothing" or a copy of
+// this source committed but not verified (which is verified again).
+Result<void> refuse_recorded(const CopyState& recorded, const TransferOutcome& out)
+{
+  if (recorded.state == k_copy_verified) {
+    return fail(make_error(ErrorCode::invalid_input,
+                           fmt::format("the destination is a verified copy of {} already", recorded.from))
+                    .with_context(out.to)
+                    .with_hint("it is a verified copy already: use it as it is (remove it first to copy "
+                               "into it again)"));
+  }
+  if (recorded.state == k_copy_failed) {
+    return fail(
+        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
+                                                         recorded.from, recorded.state))
+            .with_context(out.to)
+            .with_hint("its verification failed: remove it and copy again"));
+  }
+  if (recorded.state == k_copy_unverified && !out.resumed) {
+    return fail(
+        make_error(ErrorCode::invalid_input, fmt::format("the destination holds a copy of {} in state '{}'",
+                                                         recorded.from, recorded.state))
+            .with_context(out.to)
+            .with_hint(fmt::format("re-run `rfdb copy --from {} --to ...` to verify it, or remove "
+                                   "it and copy again",
+                                   recorded.from)));
+  }
+  return {};
+}
+
+} // namespace
+
+Result<TransferOutcome>
+transfer_store(const std::string& from, const std::string& to, const CopyVerifier& verify,
+               const std::function<void(TransferStep, const TransferOutcome&)>& on_step)
+{
+  const auto announce = [&on_step](TransferStep step, const TransferOutcome& so_far) {
+    if (on_step) {
+      on_step(step, so_far);
+    }
+  };
+  std::error_code ec;
+  if (from == to || (!is_url(from) && fs::exists(to, ec) && fs::equivalent(from, to, ec))) {
+    return fail(make_error(ErrorCode::usage, "--from and --to name the same database")
+                    .with_hint("the destination must be a new, empty database"));
+  }
+  TransferOutcome out;
+  out.from = shown(from);
+  out.to = shown(to);
+  auto src = Database::open_read_only(from);
+  if (!src) {
+    Error e = std::move(src).error().with_context(out.from);
+    if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
+      e = std::move(e).with_hint(
+          "--from names an existing rfdb database: a SQLite file or a postgresql:// URL");
+    }
+    return fail(std::move(e));
+  }
+  // A destination a copy was committed into: a copy killed before its
+  // verification is verified now; any other recorded state is refused.
+  const CopyState recorded = recorded_copy_state(to);
+  out.source_name = display_name(src->path());
+  out.resumed = recorded.state == k_copy_unverified && recorded.from == out.source_name;
+  RFDB_TRY(refuse_recorded(recorded, out));
+  if (out.resumed) {
+    announce(TransferStep::resuming, out);
+  } else {
+    RFDB_TRY(refuse_non_empty_file(to));
+  }
+  // A SQLite file created here is removed again when the copy fails.
+  const bool new_file = !is_url(to) && to != ":memory:" && !fs::exists(to, ec);
+  Result<CopyReport> report = [&]() -> Result<CopyReport> {
+    auto dst = Database::open(to);
+    if (!dst) {
+      Error e = std::move(dst).error();
+      if (e.code == ErrorCode::not_found || e.code == ErrorCode::io) {
+        e = std::move(e).with_hint(k_to_hint);
+      }
+      return fail(std::move(e));
+    }
+    announce(TransferStep::copying, out);
+    return out.resumed ? compare_counts(*src, *dst) : copy_store(*src, *dst);
+  }();
+  if (!report) {
+    if (new_file) {
+      for (const char* suffix : {"", "-wal", "-shm"}) {
+        fs::remove(to + suffix, ec);
+      }
+    }
+    return fail(std::move(report).error().with_context("into " + out.to));
+  }
+  out.report = std::move(*report);
+
+  RFDB_TRY(run_copy_committed_hook());
+
+  // Verify: the copy's own check, and the priors of both, byte for byte.
+  RFDB_TRY_ASSIGN(out.check_ok, verify.check(to));
+  std::string src_priors;
+  RFDB_TRY_ASSIGN(src_priors, verify.priors_json(from));
+  std::string dst_priors;
+  RFDB_TRY_ASSIGN(dst_priors, verify.priors_json(to));
+  out.priors_identical = src_priors == dst_priors;
+  {
+    auto dst = Database::open(to);
+    if (!dst) {
+      return fail(std::move(dst).error().with_context("recording the verification in " + out.to));
+    }
+    auto tx = dst->begin_immediate();
+    if (!tx) {
+      return fail(std::move(tx).error());
+    }
+    RFDB_TRY(write_copy_state(*dst, out.ok() ? k_copy_verified : k_copy_failed, out.source_name));
+    RFDB_TRY(tx->commit());
+  }
+  return out;
 }
 
 } // namespace rfdb::store

@@ -87,11 +87,57 @@ Result<void> write_copy_state(Database& db, std::string_view state, const std::s
 // report of a copy already committed). Errors: db.
 Result<CopyReport> compare_counts(Database& src, Database& dst);
 
-// Test hook: called by `rfdb copy` once the copy committed, before its
-// verification; an error returned stops the command there (a copy killed
-// between its commit and its verification). Empty: no hook.
+// Test hook: called by transfer_store once the copy committed, before its
+// verification; an error returned stops it there (a copy killed between its
+// commit and its verification). Empty: no hook.
 void set_copy_committed_hook(std::function<Result<void>()> hook);
-Result<void> run_copy_committed_hook();
+
+// The verification of a copy beyond its row counts: the parts that need the
+// layers above the store (`rfdb check` is ingest's, the priors calibrate's),
+// given by the caller. Each opens the database its argument names (a path or
+// a URL, as given to transfer_store) read-only itself.
+struct CopyVerifier {
+  // True when `rfdb check` finds no problem in the database. Errors: the
+  // check's own (transfer_store stops, the copy stays unverified).
+  std::function<Result<bool>(const std::string& db)> check;
+  // `rfdb priors --format json` of the database: the source's and the
+  // copy's are compared byte for byte. Errors: the priors' own (as check).
+  std::function<Result<std::string>(const std::string& db)> priors_json;
+};
+
+// What transfer_store did (`rfdb copy`'s summary).
+struct TransferOutcome {
+  std::string from;        // the source as given, a URL's password masked
+  std::string to;          // the destination, likewise
+  std::string source_name; // the source as the destination records it (display_name of its path)
+  bool resumed = false;    // a copy committed earlier but not verified was verified (nothing copied)
+  CopyReport report;       // the row counts of every table in both
+  bool check_ok = false;   // CopyVerifier::check on the copy
+  bool priors_identical = false;
+  [[nodiscard]] bool ok() const { return check_ok && report.counts_match() && priors_identical; }
+};
+
+// The steps transfer_store announces before it takes them (its caller prints them).
+enum class TransferStep {
+  resuming, // the destination holds a copy of this source, committed but not verified: verifying it
+  copying,  // the destination is open: copying into it
+};
+
+// `rfdb copy --from FROM --to TO`: open `from` read-only; refuse a `to` that
+// is the same database, holds data, or records a copy already verified,
+// failed, or of another source; copy every table (copy_store), or only count
+// the rows of a copy of `from` committed but not verified; then verify: the
+// row counts, `verify.check` on the copy, and `verify.priors_json` of both,
+// and record the verdict (k_copy_verified or k_copy_failed) in the
+// destination. A SQLite file created here is removed again when the copy
+// fails. `on_step` (may be empty) hears each step before it is taken, with
+// the outcome so far (from, to, source_name, resumed).
+// Errors: usage (the same database twice); not_found, io (a database that
+// cannot be opened; hints name what --from and --to take); invalid_input (a
+// refused destination, a schema mismatch); db; the verifier's errors.
+Result<TransferOutcome>
+transfer_store(const std::string& from, const std::string& to, const CopyVerifier& verify,
+               const std::function<void(TransferStep, const TransferOutcome&)>& on_step);
 
 // After rows were inserted with their primary keys given: bring every
 // identity/serial sequence past the largest key, so the next ingest's

@@ -15,12 +15,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-CliResult rfdb(const fs::path& db, std::vector<std::string> args)
-{
-  args.insert(args.begin(), {"--db", db.string()});
-  return run_cli(args);
-}
-
 // A store with a row in every table: the three sample runs, a superseded
 // source (a self-reference in sources), knowledge findings and a retraction.
 void build_store(const TempDir& tmp, const fs::path& db)
@@ -37,17 +31,6 @@ void build_store(const TempDir& tmp, const fs::path& db)
   ASSERT_EQ(rfdb(db, {"ingest", "-q", (fixtures_dir() / "knowledge" / "learned").string()}).code, 0);
   ASSERT_EQ(rfdb(db, {"retract", k_attn_run, "--reason", "box was not quiet"}).code, 0);
   ASSERT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
-}
-
-// A dump_tables text without the rfdb_meta table a copy records its state in.
-std::string without_copy_state(const std::string& dump)
-{
-  const auto at = dump.find("## rfdb_meta\n");
-  if (at == std::string::npos) {
-    return dump;
-  }
-  const auto next = dump.find("## ", at + 3);
-  return dump.substr(0, at) + (next == std::string::npos ? "" : dump.substr(next));
 }
 
 // Stops `rfdb copy` between its commit and its verification while alive (a kill there).

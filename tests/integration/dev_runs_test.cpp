@@ -444,7 +444,12 @@ TEST(DevRunPriors, TransferStrengthReachesTheTransferAndPriorStrengthDoesNot)
   EXPECT_EQ(gemm_decode({"--transfer-strength", "0"}), 0.4564); // m itself
   EXPECT_EQ(gemm_decode({"--transfer-strength", "8"}), 0.8913); // (8 + 0.9128) / 10
   EXPECT_EQ(gemm_decode({"--prior-strength", "10"}), 0.7826);   // target_eff's k only
-  EXPECT_NE(run_cli({"--db", db.string(), "priors", "--transfer-strength", "-1"}).code, 0);
+  const auto negative = run_cli({"--db", db.string(), "priors", "--transfer-strength", "-1"});
+  EXPECT_EQ(negative.code, 2); // a usage error
+  EXPECT_NE(negative.err.find("--transfer-strength: expected a number of 0 or more, got '-1'"),
+            std::string::npos)
+      << negative.err;
+  EXPECT_EQ(negative.out, "");
 }
 
 // Ingest order, a duplicate-free re-ingest and a fixed --as-of never change

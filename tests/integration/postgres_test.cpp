@@ -16,12 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-CliResult rfdb(const std::string& db, std::vector<std::string> args)
-{
-  args.insert(args.begin(), {"--db", db});
-  return run_cli(args);
-}
-
 // What a user compares across backends: priors, the report, a run's details.
 const std::vector<std::vector<std::string>> k_outputs = {
     {"priors", "--format", "json"},
@@ -39,17 +33,6 @@ void expect_same_outputs(const std::string& a, const std::string& b)
     EXPECT_EQ(y.code, 0) << args[0] << ": " << y.err;
     EXPECT_EQ(x.out, y.out) << args[0] << " differs between " << a << " and " << b;
   }
-}
-
-// A dump_tables text without the rfdb_meta table a copy records its state in.
-std::string without_copy_state(const std::string& dump)
-{
-  const auto at = dump.find("## rfdb_meta\n");
-  if (at == std::string::npos) {
-    return dump;
-  }
-  const auto next = dump.find("## ", at + 3);
-  return dump.substr(0, at) + (next == std::string::npos ? "" : dump.substr(next));
 }
 
 } // namespace

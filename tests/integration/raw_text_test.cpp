@@ -25,17 +25,6 @@ const std::vector<std::string> k_dev_runs = {"e2e_Kimi-K2.6_20260621_142207_7741
                                              "e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931",
                                              "e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817"};
 
-fs::path dev_run(const std::string& name)
-{
-  return fixtures_dir() / "dev-runs" / name;
-}
-
-CliResult rfdb(const fs::path& db, std::vector<std::string> args)
-{
-  args.insert(args.begin(), {"--db", db.string()});
-  return run_cli(args);
-}
-
 // Every regular file under `dir` by path relative to it, with its bytes.
 std::map<std::string, std::string> tree(const fs::path& dir)
 {

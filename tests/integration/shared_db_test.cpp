@@ -30,12 +30,6 @@ const std::vector<std::vector<std::string>> k_read_commands = {
     {"runs"}, {"show", "e2e_Qwen-Qwen3-32B"}, {"priors"}, {"report"}, {"query", "verdicts_all"}, {"export"},
     {"check"}};
 
-CliResult rfdb(const fs::path& db, std::vector<std::string> args)
-{
-  args.insert(args.begin(), {"--db", db.string()});
-  return run_cli(args);
-}
-
 // Every file in `dir` with its bytes, for "nothing changed, nothing added".
 std::map<std::string, std::string> snapshot(const fs::path& dir)
 {

@@ -32,17 +32,6 @@ using nlohmann::json;
 
 const std::string k_dev_run = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
 
-fs::path dev_run(const std::string& name)
-{
-  return fixtures_dir() / "dev-runs" / name;
-}
-
-CliResult rfdb(const fs::path& db, std::vector<std::string> args)
-{
-  args.insert(args.begin(), {"--db", db.string()});
-  return run_cli(args);
-}
-
 // Every regular file under `dir` by path relative to it, with its bytes.
 std::map<std::string, std::string> tree(const fs::path& dir)
 {

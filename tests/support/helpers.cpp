@@ -198,6 +198,27 @@ void SampleDatabase::TearDownTestSuite()
   s_tmp = nullptr;
 }
 
+CliResult rfdb(const std::string& db, std::vector<std::string> args)
+{
+  args.insert(args.begin(), {"--db", db});
+  return run_cli(args);
+}
+
+fs::path dev_run(const std::string& name)
+{
+  return fixtures_dir() / "dev-runs" / name;
+}
+
+std::string without_copy_state(const std::string& dump)
+{
+  const auto at = dump.find("## rfdb_meta\n");
+  if (at == std::string::npos) {
+    return dump;
+  }
+  const auto next = dump.find("## ", at + 3);
+  return dump.substr(0, at) + (next == std::string::npos ? "" : dump.substr(next));
+}
+
 fs::path fixtures_dir()
 {
   return RFDB_FIXTURES_DIR;

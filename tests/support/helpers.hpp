@@ -51,9 +51,17 @@ struct CliEnv {
 };
 CliResult run_cli_with(const std::vector<std::string>& args, const CliEnv& env);
 
+// run_cli on database `db` (a path or a postgresql:// URL): `rfdb --db DB <args>`.
+CliResult rfdb(const std::string& db, std::vector<std::string> args);
+
 std::filesystem::path fixtures_dir();
 std::filesystem::path runs_dir();                           // tests/fixtures/runs
 std::filesystem::path run_fixture(const std::string& name); // runs_dir()/name
+std::filesystem::path dev_run(const std::string& name);     // tests/fixtures/dev-runs/name
+
+// A dump_tables text without the rfdb_meta table `rfdb copy` records its
+// state in (a copy's tables compared with its source's).
+std::string without_copy_state(const std::string& dump);
 
 inline const std::string k_canonical_run = "e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq";
 inline const std::string k_gemm_run = "e2e_Qwen-Qwen3-32B_20260703_142210_9120_p0aa";

@@ -1,6 +1,8 @@
 // The report's input builder: the runs, read in table order, are put in run
 // order, attempts stored in any order are credited to their own run, and
 // attempts folded apart (on other threads) count as if folded together.
+#include "support/attempts.hpp"
+
 #include "report/digest.hpp"
 #include "report/from_store.hpp"
 
@@ -28,19 +30,7 @@ store::RunSummary run(std::string run_id, std::optional<std::string> run_date, s
 
 store::Attempt attempt(std::string run_id, std::string key, double isolated_speedup)
 {
-  store::Attempt a;
-  a.run_id = std::move(run_id);
-  a.attempt_key = std::move(key);
-  a.short_name = "gemm_bf16";
-  a.op_class = domain::OpClass::gemm;
-  a.lever = "hipBLASLt tuned solution";
-  a.lever_kind = domain::LeverKind::tuning;
-  a.verdict = domain::Verdict::confirmed;
-  a.gate = "accepted";
-  a.measured = true;
-  a.isolated_speedup = isolated_speedup;
-  a.validation_class = domain::ValidationClass::unknown;
-  return a;
+  return test::measured_gemm_attempt(std::move(run_id), std::move(key), isolated_speedup);
 }
 
 // Five runs in table order, as a store holding runs ingested out of date

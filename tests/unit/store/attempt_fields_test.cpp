@@ -3,6 +3,7 @@
 // dialects) insert every member and select exactly the members of their
 // reader, and what bind_attempt writes read_attempt reads back.
 #include "rfdb_sql.hpp"
+#include "support/attempts.hpp"
 
 #include "store/attempt.hpp"
 #include "store/case_mix.hpp"
@@ -145,30 +146,20 @@ TEST(AttemptFields, WhatTheBinderWritesEachReaderReadsBack)
   ASSERT_TRUE(db->exec("INSERT INTO runs (run_id, first_ingested_at, last_ingested_at) "
                        "VALUES ('run_a', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
                        "run"));
-  store::Attempt a;
-  a.run_id = "run_a";
-  a.attempt_key = "gemm_bf16|hipblaslt";
-  a.short_name = "gemm_bf16";
+  store::Attempt a = measured_gemm_attempt("run_a", "gemm_bf16|hipblaslt", 1.21);
   a.candidate = "cand_1";
   a.kind = domain::AttemptKind::config;
   a.candidate_short_name = "gemm_bf16_v2";
   a.task = "task_gemm";
-  a.measured = true;
   a.deployed = true;
   a.post_measured = true;
   a.reject_reason = "no_engagement";
   a.validation_class = domain::ValidationClass::win;
   a.validation_speedup = 1.07;
-  a.lever = "hipBLASLt tuned solution";
-  a.lever_kind = domain::LeverKind::tuning;
   a.backend = "hipblaslt";
   a.winner_kind = "tuned";
-  a.op_class = domain::OpClass::gemm;
   a.regime = "decode";
-  a.isolated_speedup = 1.21;
   a.e2e_delta_pct = 2.5;
-  a.gate = "accepted";
-  a.verdict = domain::Verdict::confirmed;
   a.verdict_raw = "CONFIRMED";
   a.output_parity = "pass";
   a.parity_kind = "exact";

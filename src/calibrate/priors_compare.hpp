@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace rfdb::cli {
+namespace rfdb::calibrate {
 
 // What moved a key's value between the two dates.
 enum class ChangeCause {
@@ -24,10 +24,10 @@ const char* to_string(ChangeCause cause); // "none" | "own" | "parent"
 
 // One key at both dates; a side is absent when the key did not exist then.
 struct ComparedPrior {
-  std::string key; // "moe", "moe:gfx950", … (calibrate::row_key)
+  std::string key; // "moe", "moe:gfx950", … (row_key)
   std::string op_class;
   std::optional<std::string> gfx, regime;
-  std::optional<calibrate::PriorRow> before, after;
+  std::optional<PriorRow> before, after;
   std::optional<double> change;          // after − before target_eff
   std::optional<ChangeCause> cause;      // none when either side is absent
   std::optional<bool> intervals_overlap; // none when either side has no interval, or the cause is parent
@@ -38,17 +38,16 @@ struct ComparedPrior {
 // both dates (same n, runs, W and q) but whose value moved has cause parent
 // and no intervals_overlap: its intervals hold two different parent values
 // fixed, so their overlap says nothing about its evidence.
-std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
-                                          const calibrate::PriorsResult& after);
+std::vector<ComparedPrior> compare_priors(const PriorsResult& before, const PriorsResult& after);
 
 // The aligned table a terminal shows, with a header naming both dates.
-std::string render_compare_table(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+std::string render_compare_table(const PriorsResult& before, const PriorsResult& after,
                                  const std::vector<ComparedPrior>& rows);
 // {"before": {as_of}, "after": {as_of}, "parameters", "priors": [{op_class, gfx,
 // regime, before, after, change, change_cause, intervals_overlap}]}, indented
 // by 2; each side {target_eff, parent, n, runs, weight, statistic, interval,
 // source} or null (docs/json.md).
-std::string render_compare_json(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+std::string render_compare_json(const PriorsResult& before, const PriorsResult& after,
                                 const std::vector<ComparedPrior>& rows);
 
-} // namespace rfdb::cli
+} // namespace rfdb::calibrate

@@ -2,7 +2,7 @@
 // and whether the intervals overlap (worked by hand below).
 #include "support/helpers.hpp"
 
-#include "cli/priors_compare.hpp"
+#include "calibrate/priors_compare.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -37,7 +37,7 @@ TEST(PriorsCompare, PairsKeysAndSaysWhetherTheIntervalsOverlap)
   after.priors = {row("attn", std::nullopt, 0.5278, 2, calibrate::Interval{0.47, 0.53}),
                   row("attn", std::string("gfx950"), 0.5278, 2, calibrate::Interval{0.47, 0.53}),
                   row("moe", std::nullopt, 0.9036, 1, calibrate::Interval{0.905, 0.95})};
-  const auto rows = cli::compare_priors(before, after);
+  const auto rows = calibrate::compare_priors(before, after);
   ASSERT_EQ(rows.size(), 3U);
   EXPECT_EQ(rows[0].key, "attn");
   ASSERT_TRUE(rows[0].change);
@@ -49,18 +49,18 @@ TEST(PriorsCompare, PairsKeysAndSaysWhetherTheIntervalsOverlap)
   EXPECT_FALSE(rows[1].intervals_overlap);
   EXPECT_EQ(rows[2].key, "moe");
   EXPECT_DOUBLE_EQ(*rows[2].change, 0.0);
-  EXPECT_EQ(rows[2].intervals_overlap, true);      // [0.90, 0.91] and [0.905, 0.95] share [0.905, 0.91]
-  EXPECT_EQ(rows[0].cause, cli::ChangeCause::own); // n 1 → 2
-  EXPECT_EQ(rows[2].cause, cli::ChangeCause::none);
+  EXPECT_EQ(rows[2].intervals_overlap, true);            // [0.90, 0.91] and [0.905, 0.95] share [0.905, 0.91]
+  EXPECT_EQ(rows[0].cause, calibrate::ChangeCause::own); // n 1 → 2
+  EXPECT_EQ(rows[2].cause, calibrate::ChangeCause::none);
 
-  const auto json = nlohmann::json::parse(cli::render_compare_json(before, after, rows));
+  const auto json = nlohmann::json::parse(calibrate::render_compare_json(before, after, rows));
   EXPECT_EQ(json["before"]["as_of"], "2026-07-31");
   EXPECT_EQ(json["priors"][1]["before"], nullptr);
   EXPECT_EQ(json["priors"][1]["gfx"], "gfx950");
   EXPECT_EQ(json["priors"][0]["intervals_overlap"], false);
   EXPECT_EQ(json["priors"][0]["change_cause"], "own");
   EXPECT_EQ(json["priors"][1]["change_cause"], nullptr);
-  const std::string table = cli::render_compare_table(before, after, rows);
+  const std::string table = calibrate::render_compare_table(before, after, rows);
   EXPECT_NE(
       table.find(
           "\nattn         0.4635  0.5278  +0.0643  1→2  [0.4000, 0.4600]  [0.4700, 0.5300]  NO       own "
@@ -97,28 +97,28 @@ TEST(PriorsCompare, ParentDriftIsNotAChange)
                    row("gemm", std::string("gfx950"), 0.8923, 1, calibrate::Interval{0.8923, 0.8923})};
   after.priors = {gemm_after, gfx942(0.8269, 0.8582, {0.8250, 0.8275}),
                   row("gemm", std::string("gfx950"), 0.8353, 5, calibrate::Interval{0.80, 0.86})};
-  const auto rows = cli::compare_priors(before, after);
+  const auto rows = calibrate::compare_priors(before, after);
   ASSERT_EQ(rows.size(), 3U);
   EXPECT_EQ(rows[1].key, "gemm:gfx942");
-  EXPECT_EQ(rows[1].cause, cli::ChangeCause::parent);
+  EXPECT_EQ(rows[1].cause, calibrate::ChangeCause::parent);
   EXPECT_DOUBLE_EQ(*rows[1].change, -0.0077);
   EXPECT_FALSE(rows[1].intervals_overlap) << "[0.8330, 0.8350] vs [0.8250, 0.8275] is not tested";
-  EXPECT_EQ(rows[0].cause, cli::ChangeCause::own);
-  EXPECT_EQ(rows[2].cause, cli::ChangeCause::own);
+  EXPECT_EQ(rows[0].cause, calibrate::ChangeCause::own);
+  EXPECT_EQ(rows[2].cause, calibrate::ChangeCause::own);
   EXPECT_EQ(rows[2].intervals_overlap, false);
   // The same observations with another weight (e.g. a half-life) are a change of its own.
   calibrate::PriorsResult reweighted = after;
   reweighted.priors[1].weight = 0.9;
-  EXPECT_EQ(cli::compare_priors(before, reweighted)[1].cause, cli::ChangeCause::own);
+  EXPECT_EQ(calibrate::compare_priors(before, reweighted)[1].cause, calibrate::ChangeCause::own);
 
-  const auto json = nlohmann::json::parse(cli::render_compare_json(before, after, rows));
+  const auto json = nlohmann::json::parse(calibrate::render_compare_json(before, after, rows));
   EXPECT_EQ(json["priors"][1]["change_cause"], "parent");
   EXPECT_EQ(json["priors"][1]["intervals_overlap"], nullptr);
   EXPECT_EQ(json["priors"][1]["before"]["parent"], 0.8917);
   EXPECT_EQ(json["priors"][1]["after"]["parent"], 0.8582);
   EXPECT_EQ(json["priors"][1]["after"]["runs"], 1);
   EXPECT_EQ(json["priors"][1]["after"]["statistic"], 0.8);
-  const std::string table = cli::render_compare_table(before, after, rows);
+  const std::string table = calibrate::render_compare_table(before, after, rows);
   EXPECT_EQ(table.find("NO       moved"), std::string::npos) << table;
   RFDB_EXPECT_GOLDEN("cli/priors_compare_parent.txt", table);
 }

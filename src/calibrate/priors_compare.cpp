@@ -1,5 +1,5 @@
 // `rfdb priors --compare-as-of/--compare-since`: two priors tables side by side, and their renderers.
-#include "cli/priors_compare.hpp"
+#include "calibrate/priors_compare.hpp"
 
 #include "calibrate/priors_format.hpp"
 #include "util/table.hpp"
@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace rfdb::cli {
+namespace rfdb::calibrate {
 
 namespace {
 
@@ -22,7 +22,7 @@ double round4(double x)
   return r == 0.0 ? 0.0 : r; // no "-0.0"
 }
 
-ordered_json side_json(const std::optional<calibrate::PriorRow>& row)
+ordered_json side_json(const std::optional<PriorRow>& row)
 {
   if (!row) {
     return nullptr;
@@ -42,12 +42,12 @@ ordered_json side_json(const std::optional<calibrate::PriorRow>& row)
       {"source", calibrate::to_string(row->source)}};
 }
 
-std::string value(const std::optional<calibrate::PriorRow>& row)
+std::string value(const std::optional<PriorRow>& row)
 {
   return row ? fmt::format("{:.4f}", row->target_eff) : "-";
 }
 // "[lo, hi]", else why the side has none ("one run"), else "-".
-std::string interval(const std::optional<calibrate::PriorRow>& row)
+std::string interval(const std::optional<PriorRow>& row)
 {
   if (!row) {
     return "-";
@@ -66,7 +66,7 @@ bool same(double a, double b)
 }
 
 // Whether a key's own observations differ between the two sides.
-bool own_evidence_changed(const calibrate::PriorRow& before, const calibrate::PriorRow& after)
+bool own_evidence_changed(const PriorRow& before, const PriorRow& after)
 {
   if (before.n != after.n || before.runs != after.runs || !same(before.weight, after.weight) ||
       before.statistic.has_value() != after.statistic.has_value()) {
@@ -98,8 +98,7 @@ const char* to_string(ChangeCause cause)
   return "none";
 }
 
-std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
-                                          const calibrate::PriorsResult& after)
+std::vector<ComparedPrior> compare_priors(const PriorsResult& before, const PriorsResult& after)
 {
   std::vector<ComparedPrior> out;
   auto find = [&out](const std::string& key) -> ComparedPrior* {
@@ -111,11 +110,10 @@ std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
     return nullptr;
   };
   for (const auto& row : after.priors) {
-    out.push_back(
-        {calibrate::row_key(row), row.op_class, row.gfx, row.regime, std::nullopt, row, {}, {}, {}});
+    out.push_back({row_key(row), row.op_class, row.gfx, row.regime, std::nullopt, row, {}, {}, {}});
   }
   for (const auto& row : before.priors) {
-    const std::string key = calibrate::row_key(row);
+    const std::string key = row_key(row);
     if (ComparedPrior* c = find(key)) {
       c->before = row;
     } else {
@@ -138,7 +136,7 @@ std::vector<ComparedPrior> compare_priors(const calibrate::PriorsResult& before,
   return out;
 }
 
-std::string render_compare_table(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+std::string render_compare_table(const PriorsResult& before, const PriorsResult& after,
                                  const std::vector<ComparedPrior>& rows)
 {
   std::vector<std::vector<std::string>> cells;
@@ -169,7 +167,7 @@ std::string render_compare_table(const calibrate::PriorsResult& before, const ca
   return out;
 }
 
-std::string render_compare_json(const calibrate::PriorsResult& before, const calibrate::PriorsResult& after,
+std::string render_compare_json(const PriorsResult& before, const PriorsResult& after,
                                 const std::vector<ComparedPrior>& rows)
 {
   auto priors = ordered_json::array();
@@ -194,4 +192,4 @@ std::string render_compare_json(const calibrate::PriorsResult& before, const cal
   return doc.dump(2) + "\n";
 }
 
-} // namespace rfdb::cli
+} // namespace rfdb::calibrate
