@@ -85,6 +85,14 @@ CREATE TABLE attempts (
   CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')), validation_speedup REAL, pred_case_mix TEXT,
   UNIQUE (run_id, attempt_key)
 ) STRICT;
+-- table bench_samples
+CREATE TABLE bench_samples (
+  run_id           TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  source_id        INTEGER NOT NULL REFERENCES sources(source_id), -- the bench_summary.json
+  sample_index     INTEGER NOT NULL CHECK (sample_index >= 0),     -- 0-based, file order
+  throughput_tok_s REAL NOT NULL,
+  PRIMARY KEY (run_id, source_id, sample_index)
+) STRICT;
 -- table bench_summaries
 CREATE TABLE bench_summaries (
   bench_id                 INTEGER PRIMARY KEY,
@@ -228,6 +236,13 @@ CREATE TABLE roofline_docs (
   degraded                 TEXT,      -- JSON
   skill_errors             TEXT,      -- JSON
   superseded               INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
+) STRICT;
+-- table run_limitations
+CREATE TABLE run_limitations (
+  run_id           TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  limitation_index INTEGER NOT NULL CHECK (limitation_index >= 0), -- 0-based, file order
+  limitation       TEXT NOT NULL,
+  PRIMARY KEY (run_id, limitation_index)
 ) STRICT;
 -- table run_stack
 CREATE TABLE run_stack (

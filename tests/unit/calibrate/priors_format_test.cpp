@@ -220,14 +220,15 @@ TEST(RenderPriorsJson, ContractKeysInOrder)
   for (const auto& [k, v] : doc.items()) {
     top.push_back(k);
   }
-  EXPECT_EQ(top, (std::vector<std::string>{"as_of", "parameters", "priors", "e2e_transfer"}));
+  EXPECT_EQ(top, (std::vector<std::string>{"as_of", "parameters", "shifts", "priors", "e2e_transfer"}));
   std::vector<std::string> params;
   for (const auto& [k, v] : doc["parameters"].items()) {
     params.push_back(k);
   }
   EXPECT_EQ(params,
             (std::vector<std::string>{"prior_strength", "transfer_strength", "quantile", "iso_noise_band",
-                                      "confidence_weights", "half_life_days", "include_parity_fail"}));
+                                      "confidence_weights", "half_life_days", "include_parity_fail",
+                                      "shift_weighting", "before_shift_weight"}));
   std::vector<std::string> row;
   for (const auto& [k, v] : doc["priors"][1].items()) {
     row.push_back(k);
