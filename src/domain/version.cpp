@@ -496,6 +496,13 @@ bool satisfies(const Pep440Version& installed, const StackSpec& spec)
   if (spec.version.local.empty()) {
     lhs.local.clear();
   }
+  if (!spec.version.pre && !spec.version.post && !spec.version.dev) {
+    // A plain release in the spec compares on the installed build's release
+    // part: 0.26.0.dev412 is a 0.26.0 build for `vllm>=0.26`.
+    lhs.pre.reset();
+    lhs.post.reset();
+    lhs.dev.reset();
+  }
   const auto c = compare(lhs, spec.version);
   switch (spec.op) {
   case SpecOp::lt:

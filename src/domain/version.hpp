@@ -105,12 +105,17 @@ struct StackSpec {
 // another operator).
 Result<StackSpec> parse_stack_spec(std::string_view text);
 
-// Does `installed` satisfy `spec`? Its local segment is ignored; the rest is
-// compared with PEP 440's order against the spec's version, so a dev or
-// pre-release build sorts before its release: `vllm>=0.26` holds for
-// 0.26.1.dev37 and 0.26.0, not for 0.26.0.dev412; `vllm<0.26` holds for
-// 0.26.0.dev412. A wildcard `==0.26.*` holds for any build whose release
-// starts with 0.26 (dev, pre and post builds included).
+// Does `installed` satisfy `spec`? Its local segment is ignored unless the
+// spec names one. A spec on a plain release (`vllm>=0.26`) compares the
+// installed build's release part only, so a dev, pre or post build counts
+// as its release (GEAK's kb ids cut versions the same way): `vllm>=0.26`
+// holds for 0.26.0.dev412 and 0.26.1.dev37, `vllm<0.26` does not hold for
+// 0.26.0.dev412, `aiter==0.1.8` holds for 0.1.8.dev3. A spec naming a
+// pre, post or dev build compares in full PEP 440 order, where a dev build
+// sorts before its pre-releases and its release: `vllm>=0.26.0.dev400`
+// holds for 0.26.0.dev412, `vllm<0.26.0` does not (0.26.0.dev412 is
+// compared as 0.26.0). A wildcard `==0.26.*` holds for any build whose
+// release starts with 0.26.
 bool satisfies(const Pep440Version& installed, const StackSpec& spec);
 
 } // namespace rfdb::domain

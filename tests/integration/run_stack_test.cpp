@@ -178,22 +178,24 @@ TEST_F(RunStack, RunsStackSpecFilters)
     }
     return run_ids(cli_json(args));
   };
-  // 0.26.0.dev412 sorts before 0.26.0: only D6 has vllm >= 0.26.
-  EXPECT_EQ(ids({"vllm>=0.26"}), (std::vector<std::string>{k_d6}));
+  // A plain release compares on the release part: D7's 0.26.0.dev412 is a
+  // 0.26.0 build; a dev spec compares in full PEP 440 order.
+  EXPECT_EQ(ids({"vllm>=0.26"}), sorted({k_d6, k_d7}));
   EXPECT_EQ(ids({"vllm>=0.26.0.dev0"}), sorted({k_d6, k_d7}));
+  EXPECT_EQ(ids({"vllm>=0.26.0.dev413"}), (std::vector<std::string>{k_d6}));
   EXPECT_EQ(ids({"vllm==0.26.*"}), sorted({k_d6, k_d7}));
-  EXPECT_EQ(ids({"vllm<0.26"}), sorted({k_d7, k_d9}));
+  EXPECT_EQ(ids({"vllm<0.26"}), (std::vector<std::string>{k_d9}));
   EXPECT_EQ(ids({"torch<2.10"}), sorted({k_d8, k_d9}));
   EXPECT_EQ(ids({"rocm==7.1.2"}), sorted({k_d6, k_d7}));
   EXPECT_EQ(ids({"rocm==7.1.2", "flydsl>=0.2"}), (std::vector<std::string>{k_d6})); // all must hold
   EXPECT_EQ(ids({"SGLang>=0.5"}), (std::vector<std::string>{k_d8}));                // any case
   EXPECT_EQ(ids({"sgl_kernel==0.3.21"}), (std::vector<std::string>{k_d8}));         // _ is -
   EXPECT_EQ(ids({"backend>=0.25"}), sorted({k_d6, k_d7}));                          // the run's own backend
-  EXPECT_EQ(ids({"aiter!=0.1.8"}), sorted({k_d6, k_d7, k_d8, k_d9})); // dev builds are not 0.1.8
+  EXPECT_EQ(ids({"aiter!=0.1.8"}), sorted({k_d8, k_d9})); // 0.1.8.dev3 and .dev1 are 0.1.8 builds
   EXPECT_EQ(ids({"rocprof-compute<3.5"}), sorted({k_d6, k_d7, k_d8, k_d9}));
   EXPECT_TRUE(ids({"flydsl>=0"}) == (std::vector<std::string>{k_d6})); // lacking the package: no match
   // A filtered list also carries the stack.
-  const json filtered = cli_json({"runs", "--stack", "vllm>=0.26", "--format", "json"});
+  const json filtered = cli_json({"runs", "--stack", "vllm>=0.26.1", "--format", "json"});
   ASSERT_EQ(filtered.size(), 1U);
   EXPECT_EQ(filtered[0].at("stack").at("vllm").at("release"), "0.26.1");
 }
@@ -227,10 +229,11 @@ TEST_F(RunStack, PriorsStackLimitsTheEvidenceAndReportsTheFilter)
   EXPECT_FALSE(all.at("parameters").contains("stack"));
   const json only = cli_json({"priors", "--format", "json", "--stack", "vllm>=0.26"});
   EXPECT_EQ(only.at("parameters").at("stack"), json::array({"vllm>=0.26"}));
-  // The same priors as a store holding D6 alone, as of the same date.
+  // The same priors as a store holding D6 and D7 alone, as of the same date.
   TempDir tmp;
-  const auto single = tmp / "d6.sqlite";
-  ASSERT_EQ(run_cli({"--db", single.string(), "ingest", dev_run(k_d6).string()}).code, 0);
+  const auto single = tmp / "d6_d7.sqlite";
+  ASSERT_EQ(run_cli({"--db", single.string(), "ingest", dev_run(k_d6).string(), dev_run(k_d7).string()}).code,
+            0);
   const auto r = run_cli({"--db", single.string(), "priors", "--format", "json", "--as-of",
                           only.at("as_of").get<std::string>()});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -211,10 +211,15 @@ TEST(StackSpec, DevBuildsSortBeforeTheirRelease)
   const auto d7 = v("0.26.0.dev412+gb81a6f0.rocm712");
   const auto d9 = v("0.24.1.dev9+g0d3e7a1.rocm702");
   EXPECT_TRUE(satisfies(d6, spec("vllm>=0.26")));
-  EXPECT_FALSE(satisfies(d7, spec("vllm>=0.26"))); // 0.26.0.dev412 < 0.26.0
+  EXPECT_TRUE(satisfies(d7, spec("vllm>=0.26"))); // on the release part: 0.26.0.dev412 is a 0.26.0 build
   EXPECT_FALSE(satisfies(d9, spec("vllm>=0.26")));
-  EXPECT_TRUE(satisfies(d7, spec("vllm<0.26")));
+  EXPECT_FALSE(satisfies(d7, spec("vllm<0.26")));
   EXPECT_TRUE(satisfies(d7, spec("vllm>=0.26.0.dev0")));
+  EXPECT_TRUE(satisfies(d7, spec("vllm>=0.26.0.dev400")));  // a dev spec: full PEP 440 order
+  EXPECT_FALSE(satisfies(d7, spec("vllm>=0.26.0.dev500"))); // dev412 < dev500
+  EXPECT_FALSE(satisfies(d7, spec("vllm>=0.26.0rc1")));     // a dev build sorts before its pre-releases
+  EXPECT_TRUE(satisfies(v("0.1.8.dev3+g77e0c1a"), spec("aiter==0.1.8")));
+  EXPECT_TRUE(satisfies(v("0.1.5.post2"), spec("aiter<=0.1.5")));
   EXPECT_TRUE(satisfies(d7, spec("vllm==0.26.*")));
   EXPECT_FALSE(satisfies(d6, spec("vllm==0.26.0.*")));
   EXPECT_TRUE(satisfies(d9, spec("vllm!=0.26.*")));
@@ -226,9 +231,10 @@ TEST(StackSpec, DevBuildsSortBeforeTheirRelease)
   EXPECT_FALSE(satisfies(v("2.10.0+rocm7.1.2"), spec("torch<2.10")));
   EXPECT_TRUE(satisfies(v("7.1.2"), spec("rocm==7.1.2")));
   EXPECT_FALSE(satisfies(v("7.1.1"), spec("rocm==7.1.2")));
-  EXPECT_TRUE(satisfies(v("0.1.8.dev3+g77e0c1a"), spec("aiter!=0.1.8")));
+  EXPECT_FALSE(satisfies(v("0.1.8.dev3+g77e0c1a"), spec("aiter!=0.1.8"))); // a 0.1.8 build
   EXPECT_FALSE(satisfies(v("0.1.8"), spec("aiter!=0.1.8")));
-  EXPECT_TRUE(satisfies(v("0.1.5.post2"), spec("aiter>0.1.5")));
+  EXPECT_FALSE(satisfies(v("0.1.5.post2"), spec("aiter>0.1.5"))); // a 0.1.5 build
+  EXPECT_TRUE(satisfies(v("0.1.5.post2"), spec("aiter>0.1.5.post1")));
   EXPECT_TRUE(satisfies(v("3.4.0"), spec("rocprof-compute<3.5")));
   EXPECT_FALSE(satisfies(v("3.5.0"), spec("rocprof-compute<3.5")));
 }
