@@ -35,10 +35,30 @@ std::vector<double> midranks(std::span<const double> values)
   return ranks;
 }
 
-// max |z_t| over t in [lo, hi] of the ranks in their current order.
-double max_abs_z(std::span<const double> ranks, std::size_t lo, std::size_t hi)
+// The centre n1·(m+1)/2 and 1/sd of the rank sum of the first n1 = t runs
+// of m, for t in [lo, hi]: the same for every permutation, computed once.
+struct RankSumScale {
+  std::vector<double> centre;
+  std::vector<double> inv_sd;
+};
+
+RankSumScale rank_sum_scale(std::size_t m, std::size_t hi)
 {
-  const auto m = static_cast<double>(ranks.size());
+  RankSumScale out;
+  out.centre.resize(hi + 1);
+  out.inv_sd.resize(hi + 1);
+  const auto md = static_cast<double>(m);
+  for (std::size_t t = 1; t <= hi; ++t) {
+    const auto n1 = static_cast<double>(t);
+    out.centre[t] = n1 * (md + 1.0) / 2.0;
+    out.inv_sd[t] = 1.0 / std::sqrt(n1 * (md - n1) * (md + 1.0) / 12.0);
+  }
+  return out;
+}
+
+// max |z_t| over t in [lo, hi] of the ranks in their current order.
+double max_abs_z(std::span<const double> ranks, std::size_t lo, std::size_t hi, const RankSumScale& scale)
+{
   double best = 0.0;
   double rank_sum = 0.0;
   for (std::size_t t = 1; t <= hi; ++t) {
@@ -46,9 +66,7 @@ double max_abs_z(std::span<const double> ranks, std::size_t lo, std::size_t hi)
     if (t < lo) {
       continue;
     }
-    const auto n1 = static_cast<double>(t);
-    const double sd = std::sqrt(n1 * (m - n1) * (m + 1.0) / 12.0);
-    best = std::max(best, std::fabs(rank_sum - n1 * (m + 1.0) / 2.0) / sd);
+    best = std::max(best, std::fabs(rank_sum - scale.centre[t]) * scale.inv_sd[t]);
   }
   return best;
 }
@@ -106,13 +124,20 @@ std::optional<Step> test_segment(std::span<const RunPoint> series, std::size_t b
   const std::string stream = fmt::format("{}:{}:{}", label, begin, end);
   Prng rng(derive_seed(p.seed, stream));
   std::vector<double> ranks = midranks(values);
+  const RankSumScale scale = rank_sum_scale(m, m - min_runs);
   int at_least = 0;
   for (int k = 0; k < p.permutations; ++k) {
     for (std::size_t i = m - 1; i > 0; --i) {
       std::swap(ranks[i], ranks[rng.below(i + 1)]);
     }
-    if (max_abs_z(ranks, min_runs, m - min_runs) >= step.statistic - 1e-9) {
+    if (max_abs_z(ranks, min_runs, m - min_runs, scale) >= step.statistic - 1e-9) {
       ++at_least;
+      // The p-value can only grow: once it is above alpha the segment is not
+      // a shift, and its p-value is never reported, so stop. A segment that
+      // stays at or below alpha runs every permutation (its p-value exact).
+      if ((1.0 + at_least) / (1.0 + p.permutations) > p.alpha) {
+        return std::nullopt;
+      }
     }
   }
   step.p_value = (1.0 + at_least) / (1.0 + p.permutations);
