@@ -143,14 +143,14 @@ Result<PriorsParams> with_shifts(store::Database& db, const ObservationTable& ob
                                  const PriorsParams& params)
 {
   PriorsParams out = params;
-  std::vector<Shift> shifts;
-  RFDB_TRY_ASSIGN(shifts, detect_shifts_from_table(observations, params));
-  if (!shifts.empty()) {
+  out.shifts.clear(); // the detected ones only
+  std::vector<Shift> found;
+  RFDB_TRY_ASSIGN(found, detect_shifts_from_table(observations, params));
+  if (!found.empty()) {
     std::vector<store::RunSummary> runs;
     RFDB_TRY_ASSIGN(runs, store::list_runs(db, store::IncludeRetracted::no));
-    RFDB_TRY_ASSIGN(shifts, attributed(db, std::move(shifts), runs));
+    RFDB_TRY_ASSIGN(out.shifts, attributed(db, std::move(found), runs));
   }
-  out.shifts = std::move(shifts);
   return out;
 }
 
@@ -191,8 +191,9 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
   RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
   const auto attempts = observations_from(evidence);
   PriorsParams p = params;
-  RFDB_TRY_ASSIGN(p.shifts, detect_shifts(attempts, params));
-  RFDB_TRY_ASSIGN(p.shifts, attributed(db, std::move(p.shifts), evidence.runs));
+  std::vector<Shift> found;
+  RFDB_TRY_ASSIGN(found, detect_shifts(attempts, params));
+  RFDB_TRY_ASSIGN(p.shifts, attributed(db, std::move(found), evidence.runs));
   StoredKeyExplanation out;
   RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, p, key));
   RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));

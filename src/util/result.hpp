@@ -38,13 +38,12 @@ inline tl::unexpected<Error> fail(Error e)
 // Evaluate `expr` (a Result<void> or Result<T>); on error return it. The
 // temporary is named after the line, so a RFDB_TRY inside a lambda passed to
 // another RFDB_TRY does not shadow the outer one (-Wshadow).
-#define RFDB_TRY(expr) RFDB_TRY_AT_(expr, RFDB_TRY_NAME_(rfdb_try_result_, __LINE__))
-#define RFDB_TRY_NAME_(a, b) RFDB_TRY_NAME2_(a, b)
-#define RFDB_TRY_NAME2_(a, b) a##b
-#define RFDB_TRY_AT_(expr, tmp)                                                                              \
+#define RFDB_TRY(expr) RFDB_TRY_AT_(expr, __LINE__)
+#define RFDB_TRY_AT_(expr, line) RFDB_TRY_AT2_(expr, line)
+#define RFDB_TRY_AT2_(expr, line)                                                                            \
   do {                                                                                                       \
-    auto tmp = (expr);                                                                                       \
-    if (!tmp) {                                                                                              \
-      return tl::unexpected<::rfdb::Error>(std::move(tmp).error());                                          \
+    auto rfdb_try_result_##line = (expr);                                                                    \
+    if (!rfdb_try_result_##line) {                                                                           \
+      return tl::unexpected<::rfdb::Error>(std::move(rfdb_try_result_##line).error());                       \
     }                                                                                                        \
   } while (false)
