@@ -95,7 +95,7 @@ inline void parse_artifact_as(std::string_view rel_path, std::string_view text)
     return;
   }
   for (const auto& a : parsed->attempts) {
-    n += touch(a.merge_key()) + touch(a.lever) + touch(a.verdict);
+    n += touch(a.merge_key()) + touch(a.lever) + static_cast<std::size_t>(a.verdict);
   }
   std::vector<ingest::StoredSource> sources(1);
   sources[0].source_id = 1;
