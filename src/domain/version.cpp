@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <compare>
 #include <regex>
+#include <tuple>
 
 namespace rfdb::domain {
 
@@ -106,7 +108,10 @@ struct Slot {
   int rank = 0;
   std::int64_t kind = 0;
   std::int64_t number = 0;
-  auto operator<=>(const Slot&) const = default;
+  friend std::strong_ordering operator<=>(const Slot& a, const Slot& b)
+  {
+    return std::tie(a.rank, a.kind, a.number) <=> std::tie(b.rank, b.kind, b.number);
+  }
 };
 
 Slot pre_slot(const Pep440Version& v)
@@ -167,13 +172,13 @@ std::strong_ordering compare_public(const Pep440Version& a, const Pep440Version&
   if (a.epoch != b.epoch) {
     return a.epoch <=> b.epoch;
   }
-  if (const auto c = compare_release(a.release, b.release); c != 0) {
+  if (const auto c = compare_release(a.release, b.release); std::is_neq(c)) {
     return c;
   }
-  if (const auto c = pre_slot(a) <=> pre_slot(b); c != 0) {
+  if (const auto c = pre_slot(a) <=> pre_slot(b); std::is_neq(c)) {
     return c;
   }
-  if (const auto c = post_slot(a) <=> post_slot(b); c != 0) {
+  if (const auto c = post_slot(a) <=> post_slot(b); std::is_neq(c)) {
     return c;
   }
   return dev_slot(a) <=> dev_slot(b);
@@ -238,7 +243,7 @@ std::string Pep440Version::local_text() const
 
 std::strong_ordering operator<=>(const Pep440Version& a, const Pep440Version& b)
 {
-  if (const auto c = compare_public(a, b); c != 0) {
+  if (const auto c = compare_public(a, b); std::is_neq(c)) {
     return c;
   }
   return compare_local(a.local, b.local);
@@ -246,7 +251,7 @@ std::strong_ordering operator<=>(const Pep440Version& a, const Pep440Version& b)
 
 bool operator==(const Pep440Version& a, const Pep440Version& b)
 {
-  return (a <=> b) == 0;
+  return std::is_eq(a <=> b);
 }
 
 std::strong_ordering compare(const Pep440Version& a, const Pep440Version& b)
@@ -266,7 +271,7 @@ Result<Pep440Version> parse_version(std::string_view text)
   }
   Pep440Version v;
   v.raw = std::string(text);
-  auto number = [&](int group, std::int64_t fallback) -> std::optional<std::int64_t> {
+  auto number = [&](std::size_t group, std::int64_t fallback) -> std::optional<std::int64_t> {
     return m[group].matched ? to_int(m[group].str()) : std::optional(fallback);
   };
   const auto epoch = number(1, 0);
@@ -506,17 +511,17 @@ bool satisfies(const Pep440Version& installed, const StackSpec& spec)
   const auto c = compare(lhs, spec.version);
   switch (spec.op) {
   case SpecOp::lt:
-    return c < 0;
+    return std::is_lt(c);
   case SpecOp::le:
-    return c <= 0;
+    return std::is_lteq(c);
   case SpecOp::eq:
-    return c == 0;
+    return std::is_eq(c);
   case SpecOp::ne:
-    return c != 0;
+    return std::is_neq(c);
   case SpecOp::ge:
-    return c >= 0;
+    return std::is_gteq(c);
   case SpecOp::gt:
-    return c > 0;
+    return std::is_gt(c);
   }
   return false;
 }
