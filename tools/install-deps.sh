@@ -27,7 +27,7 @@ done
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libsqlitecpp-dev libsqlite3-dev sqlite3 libcli11-dev libfmt-dev nlohmann-json3-dev
-  libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev libzstd-dev libsimdjson-dev clang-format
+  libhowardhinnant-date-dev libgtest-dev libexpected-dev libutfcpp-dev libssl-dev libzstd-dev libsimdjson-dev libyaml-cpp-dev clang-format
   libpq-dev # libpq 15: the PostgreSQL store (--db postgresql://…); its libpq5 is dlopened at run time
   python3 # tools/bench/bench.py (the issue 12 benchmark and its CTest smoke entry)
 )
