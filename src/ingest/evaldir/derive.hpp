@@ -94,6 +94,7 @@ struct DerivedAttempt {
   bool measured = false;                           // an isolated speedup or an e2e delta was measured
   bool deployed = false;                           // the final overlay or the Director's final env carries it
   bool post_measured = false;                      // a post roofline measured this attempt
+  bool profiler_hbm_undercount = false;            // its prediction or post efficiency: a flagged verdict
   int ledger_order = -1;                           // index of its first ledger row (-1: none)
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
   domain::ValidationClass validation_class =
