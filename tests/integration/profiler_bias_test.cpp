@@ -126,7 +126,8 @@ TEST(ProfilerBias, Rocprof34OnGfx950IsFlaggedShownAndLeftOutOfPriors)
   const auto show_json = run_cli({"--db", db.string(), "show", k_run_a, "--format", "json"});
   ASSERT_EQ(show_json.code, 0) << show_json.err;
   bool seen = false;
-  for (const auto& v : json::parse(show_json.out).at("verdicts")) {
+  const json shown = json::parse(show_json.out);
+  for (const auto& v : shown.at("verdicts")) {
     if (v.at("source") == "measured") {
       EXPECT_EQ(v.at("profiler_hbm_undercount"), true);
       EXPECT_EQ(v.at("profiler_version"), "rocprofiler-compute version: 3.4.0");
@@ -136,14 +137,14 @@ TEST(ProfilerBias, Rocprof34OnGfx950IsFlaggedShownAndLeftOutOfPriors)
       EXPECT_TRUE(v.at("profiler_version").is_null());
     }
   }
-  EXPECT_TRUE(seen);
-  const auto show = run_cli({"--db", db.string(), "show", k_run_a});
+  EXPECT_TRUE(seen) << show_json.out;
+  const auto show = run_cli({"--db", db.string(), "--format", "table", "show", k_run_a});
   ASSERT_EQ(show.code, 0) << show.err;
   EXPECT_TRUE(contains(show.out, "underperforming (profiler_hbm_undercount)")) << show.out;
   EXPECT_TRUE(contains(show.out, "profiler_hbm_undercount: 1 measured verdict from rocprof-compute < 3.5 on "
                                  "gfx950 (rocprofiler-compute version: 3.4.0): HBM bytes under-counted"))
       << show.out;
-  const auto show_b = run_cli({"--db", db.string(), "show", k_run_b});
+  const auto show_b = run_cli({"--db", db.string(), "--format", "table", "show", k_run_b});
   ASSERT_EQ(show_b.code, 0) << show_b.err;
   EXPECT_FALSE(contains(show_b.out, "profiler_hbm_undercount")) << show_b.out;
 
@@ -151,7 +152,8 @@ TEST(ProfilerBias, Rocprof34OnGfx950IsFlaggedShownAndLeftOutOfPriors)
   const auto q = run_cli({"--db", db.string(), "query", "verdicts_all", "--format", "json"});
   ASSERT_EQ(q.code, 0) << q.err;
   int flagged = 0;
-  for (const auto& row : json::parse(q.out)) {
+  const json all_verdicts = json::parse(q.out);
+  for (const auto& row : all_verdicts) {
     flagged += row.at("profiler_hbm_undercount").get<int>();
   }
   EXPECT_EQ(flagged, 1);
@@ -187,7 +189,8 @@ TEST(ProfilerBias, Rocprof34OnGfx950IsFlaggedShownAndLeftOutOfPriors)
   EXPECT_NEAR(prior_row(w, "gfx950").at("target_eff").get<double>(), 0.8240, 1e-4);
 
   // --explain names the excluded attempt and why.
-  const auto explain = run_cli({"--db", db.string(), "priors", "--explain", "moe:gfx950"});
+  const auto explain =
+      run_cli({"--db", db.string(), "--format", "table", "priors", "--explain", "moe:gfx950"});
   ASSERT_EQ(explain.code, 0) << explain.err;
   EXPECT_TRUE(contains(explain.out,
                        "biased_profiler (profiler_hbm_undercount: rocprof-compute < 3.5 on gfx950 "
