@@ -6,7 +6,8 @@
 -- | model), the prediction's source (analytic | measured) and confidence, and
 -- the run's serving backend and version. The rows are the estimator's
 -- observations (docs/estimator.md): an isolated win beyond the noise band,
--- parity not failed, a usable prediction, e not infeasible; retracted runs
+-- parity not failed, a usable prediction, e not infeasible, not resting on a
+-- measured roofline flagged profiler_hbm_undercount (as `rfdb priors` by default); retracted runs
 -- are left out. Split weights and time decay are rfdb priors' (see --explain).
 SELECT o.run_date AS date, o.run_id AS run, o.short_name AS kernel, o.gfx, o.regime, o.lever,
        round(CASE WHEN o.post_efficiency IS NOT NULL THEN o.post_efficiency
@@ -30,6 +31,7 @@ WHERE o.run_id NOT IN (SELECT run_id FROM retractions)
   AND o.roofline_pct > 0 AND o.roofline_pct <= 1
   AND (o.post_efficiency IS NULL OR o.post_efficiency > 0)
   AND o.confidence IN ('high', 'medium', 'low')
+  AND o.profiler_hbm_undercount = 0
   AND CASE WHEN o.post_efficiency IS NOT NULL THEN o.post_efficiency
            ELSE o.roofline_pct * o.isolated_speedup END <= :infeasible_e
 ORDER BY o.run_date, o.run_id, o.short_name, o.attempt_id;

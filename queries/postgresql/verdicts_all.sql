@@ -3,7 +3,7 @@
 SELECT v.run_id, r.gfx, v.round, v.short_name, v.op_class, v.regime, v.stage, v.source_kind,
        v.confidence, v.pct_gpu_time, v.roofline_pct, v.target_eff, v.attainable_speedup,
        v.expected_e2e_gain_pct, v.headroom_class, v.bound_type, v.suspect,
-       v.headroom_ratio, v.guidance, v.disputed
+       v.headroom_ratio, v.guidance, v.disputed, v.profiler_version, v.profiler_hbm_undercount
 FROM verdicts v
 JOIN runs r ON r.run_id = v.run_id
 WHERE v.superseded = 0

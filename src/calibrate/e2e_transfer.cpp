@@ -83,6 +83,7 @@ bool bars_transfer(ExclusionReason reason)
   case ExclusionReason::bad_roofline_pct:
   case ExclusionReason::bad_post_efficiency:
   case ExclusionReason::unknown_confidence:
+  case ExclusionReason::biased_profiler: // the transfer reads pct_gpu_time, s and d, not the roofline
   case ExclusionReason::infeasible:
   case ExclusionReason::zero_weight:
   case ExclusionReason::before_shift: // a shift in e says nothing about the transfer

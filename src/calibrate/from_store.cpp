@@ -94,6 +94,7 @@ std::vector<Observation> observations_from(const store::Evidence& evidence)
     o.post_efficiency = a.post_efficiency;
     o.output_parity = a.output_parity.value_or("");
     o.reject_reason = a.reject_reason.value_or("");
+    o.profiler_hbm_undercount = a.profiler_hbm_undercount;
     out.push_back(std::move(o));
   }
   return out;

@@ -38,6 +38,7 @@ struct ObservationTable::Data {
     std::uint8_t present = 0;
     std::int8_t suspect = -1; // -1 = nullopt
     bool dispatch_bound = false;
+    bool profiler_hbm_undercount = false;
   };
   static_assert(sizeof(Row) <= 64);
   struct Run {
@@ -158,6 +159,7 @@ void ObservationTable::add(const domain::ObservationRow& a)
   }
   r.suspect = a.suspect ? static_cast<std::int8_t>(*a.suspect ? 1 : 0) : std::int8_t{-1};
   r.dispatch_bound = a.dispatch_bound;
+  r.profiler_hbm_undercount = a.profiler_hbm_undercount;
 }
 
 void ObservationTable::add(const Observation& a)
@@ -165,12 +167,26 @@ void ObservationTable::add(const Observation& a)
   const auto view = [](const std::optional<std::string>& s) {
     return s ? std::optional<std::string_view>(*s) : std::nullopt;
   };
-  add(domain::ObservationRow{a.run_id, a.run_date, a.gfx, a.op_class, a.regime, a.output_parity,
-                             a.reject_reason, view(a.prediction.headroom_class),
-                             view(a.prediction.confidence), a.isolated_speedup, a.e2e_delta_pct,
-                             a.prediction.roofline_pct, a.prediction.attainable_speedup,
-                             a.prediction.pct_gpu_time, a.post_efficiency, a.prediction.suspect,
-                             a.prediction.dispatch_bound, a.short_name, view(a.prediction.source_kind)});
+  add(domain::ObservationRow{a.run_id,
+                             a.run_date,
+                             a.gfx,
+                             a.op_class,
+                             a.regime,
+                             a.output_parity,
+                             a.reject_reason,
+                             view(a.prediction.headroom_class),
+                             view(a.prediction.confidence),
+                             a.isolated_speedup,
+                             a.e2e_delta_pct,
+                             a.prediction.roofline_pct,
+                             a.prediction.attainable_speedup,
+                             a.prediction.pct_gpu_time,
+                             a.post_efficiency,
+                             a.prediction.suspect,
+                             a.prediction.dispatch_bound,
+                             a.short_name,
+                             view(a.prediction.source_kind),
+                             a.profiler_hbm_undercount});
 }
 
 std::size_t ObservationTable::size() const
@@ -242,6 +258,7 @@ void ObservationTable::fill(std::size_t i, Observation& out) const
   out.post_efficiency = value(v_post);
   out.output_parity = d.text(ids[3]);
   out.reject_reason = d.text(ids[4]);
+  out.profiler_hbm_undercount = r.profiler_hbm_undercount;
 }
 
 } // namespace rfdb::calibrate

@@ -141,6 +141,10 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
     out.excluded = ExclusionReason::unknown_confidence;
     return out;
   }
+  if (a.profiler_hbm_undercount && !p.include_biased_profiler) {
+    out.excluded = ExclusionReason::biased_profiler;
+    return out;
+  }
   const double s = *a.isolated_speedup;
   out.e_from_post = a.post_efficiency.has_value();
   const double raw_e = out.e_from_post ? *a.post_efficiency : *a.prediction.roofline_pct * s;

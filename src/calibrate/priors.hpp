@@ -73,6 +73,9 @@ struct Observation {
   std::optional<double> post_efficiency;  // fraction: measured post roofline_efficiency_pct / 100
   std::string output_parity;              // pass | fail | n/a | "" (integrate_result / sweep trial)
   std::string reject_reason; // the integrate reason's reject word: parity_regression, no_engagement, …
+  // Its prediction or post efficiency is a measured verdict flagged
+  // profiler_hbm_undercount (rocprof-compute < 3.5 on gfx950: e reads low).
+  bool profiler_hbm_undercount = false;
 };
 
 // True when the attempt's output was wrong: parity `fail`, or a gate reason
@@ -116,7 +119,10 @@ struct PriorsParams {
   double iso_noise = domain::k_iso_noise; // isolated noise band (fraction): s > 1 + iso_noise is a win
   double e2e_noise_pct = domain::k_e2e_noise_pct; // e2e noise band (percent): d ≤ −this is a loss
   ConfidenceWeights confidence_weights;
-  bool include_parity_fail = false;     // --include-parity-fail: count parity-failed attempts anyway
+  bool include_parity_fail = false; // --include-parity-fail: count parity-failed attempts anyway
+  // --include-biased-profiler: count observations resting on a measured
+  // verdict flagged profiler_hbm_undercount anyway (left out by default).
+  bool include_biased_profiler = false;
   std::optional<double> half_life_days; // > 0; none = no time decay
   std::string as_of;                    // "YYYY-MM-DD"; "" = newest run_date in the input
   std::optional<std::string> since;     // "YYYY-MM-DD": drop attempts of earlier runs
@@ -151,11 +157,12 @@ enum class ExclusionReason {
   bad_roofline_pct,    // roofline_pct missing or outside (0, 1]
   bad_post_efficiency, // measured post efficiency present but non-finite or ≤ 0
   unknown_confidence,  // confidence not low|medium|high
+  biased_profiler,     // rests on a verdict flagged profiler_hbm_undercount (--include-biased-profiler)
   infeasible,          // e > 1.05 before clamping: counted as infeasible + contradiction
   zero_weight,         // weight is 0 (confidence weight 0 or decay underflow)
   before_shift,        // --since-shift: a run before the newest shift of its class (or class × gfx)
 };
-inline constexpr int k_exclusion_reason_count = 16;
+inline constexpr int k_exclusion_reason_count = 17;
 
 // Stable snake_case name ("below_noise").
 const char* to_string(ExclusionReason reason);

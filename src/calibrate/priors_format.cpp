@@ -2,6 +2,7 @@
 #include "calibrate/priors_format.hpp"
 
 #include "calibrate/priors_coherence.hpp"
+#include "domain/noise.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "util/csv.hpp"
@@ -133,6 +134,7 @@ Json params_json(const PriorsParams& p)
                                       {"low", round_dp(p.confidence_weights.low, 6)}};
   params["half_life_days"] = p.half_life_days ? Json(round_dp(*p.half_life_days, 6)) : Json(nullptr);
   params["include_parity_fail"] = p.include_parity_fail;
+  params["include_biased_profiler"] = p.include_biased_profiler;
   if (!p.stack.empty()) {
     params["stack"] = p.stack; // --stack: only runs whose stack satisfies every spec
   }
@@ -313,6 +315,11 @@ std::string explain_excluded(const KeyExplanation& ex)
   for (const auto& x : ex.excluded) {
     const Observation& a = x.attempt;
     std::string reason = to_string(*x.evaluation.excluded);
+    if (*x.evaluation.excluded == ExclusionReason::biased_profiler) {
+      reason += fmt::format(" (profiler_hbm_undercount: rocprof-compute < {} on {} under-counts HBM bytes; "
+                            "--include-biased-profiler counts it)",
+                            domain::k_hbm_fixed_profiler_version, domain::k_hbm_undercount_gfx);
+    }
     if (*x.evaluation.excluded == ExclusionReason::infeasible) {
       reason += fmt::format(" (e {} > {:g}; counted as a contradiction)", fixed(x.evaluation.e, 4),
                             domain::k_infeasible_e);

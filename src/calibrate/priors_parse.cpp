@@ -47,6 +47,8 @@ const char* to_string(ExclusionReason reason)
     return "bad_post_efficiency";
   case ExclusionReason::unknown_confidence:
     return "unknown_confidence";
+  case ExclusionReason::biased_profiler:
+    return "biased_profiler";
   case ExclusionReason::infeasible:
     return "infeasible";
   case ExclusionReason::zero_weight:

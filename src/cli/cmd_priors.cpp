@@ -10,6 +10,7 @@
 #include "calibrate/priors_format.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
+#include "domain/noise.hpp"
 #include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "store/evidence.hpp"
@@ -38,6 +39,7 @@ Result<calibrate::PriorsParams> make_params(const PriorsOptions& opts)
   p.prior_strength = opts.prior_strength;
   p.transfer_strength = opts.transfer_strength;
   p.include_parity_fail = opts.include_parity_fail;
+  p.include_biased_profiler = opts.include_biased_profiler;
   p.shift_weighting =
       opts.since_shift ? calibrate::ShiftWeighting::since_shift : calibrate::ShiftWeighting::down_weight;
   p.half_life_days = opts.half_life_days;
@@ -199,6 +201,11 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(non_empty("a spec such as 'vllm>=0.26'"));
   cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
+  cmd->add_flag("--include-biased-profiler", opts->include_biased_profiler,
+                fmt::format("Count observations resting on a measured roofline flagged "
+                            "profiler_hbm_undercount (rocprof-compute before {} on {} under-counts HBM "
+                            "bytes; left out by default)",
+                            domain::k_hbm_fixed_profiler_version, domain::k_hbm_undercount_gfx));
   cmd->add_flag("--since-shift", opts->since_shift,
                 "Use only the evidence after the newest detected shift of each key (default: weigh the "
                 "evidence before it down)");

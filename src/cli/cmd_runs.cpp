@@ -17,6 +17,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -161,6 +162,8 @@ ordered_json show_json(const store::RunDetail& r)
                         {"confidence", v.confidence},
                         {"suspect", v.suspect},
                         {"disputed", v.disputed},
+                        {"profiler_version", json_or_null(v.profiler_version)},
+                        {"profiler_hbm_undercount", v.profiler_hbm_undercount},
                         {"headroom_ratio", json_or_null(v.headroom_ratio)},
                         {"guidance", json_or_null(v.guidance)},
                         {"observed_limit", json_or_null(v.observed_limit)}});
@@ -230,6 +233,33 @@ ordered_json show_json(const store::RunDetail& r)
 // `rfdb show`'s noise block: the e2e band that judges the run (its measured
 // spread or the fixed band), each bench summary's samples, median and
 // spread, and the run's stated limitations.
+// A line under the verdicts when some are flagged profiler_hbm_undercount:
+// how many, from which profiler versions, and what it means for priors.
+void print_profiler_note(const store::RunDetail& r, std::ostream& out)
+{
+  std::size_t n = 0;
+  std::vector<std::string> versions;
+  for (const auto& v : r.verdicts) {
+    if (!v.profiler_hbm_undercount) {
+      continue;
+    }
+    ++n;
+    const std::string text = util::escape_for_display(v.profiler_version.value_or("?"));
+    if (std::find(versions.begin(), versions.end(), text) == versions.end()) {
+      versions.push_back(text);
+    }
+  }
+  if (n == 0) {
+    return;
+  }
+  fmt::print(out,
+             "profiler_hbm_undercount: {} measured verdict{} from rocprof-compute < {} on {} ({}): HBM bytes "
+             "under-counted (TCC_BUBBLE, GEAK PR #468), so roofline_pct reads low and headroom high; "
+             "`rfdb priors` leaves their observations out unless --include-biased-profiler\n",
+             n, n == 1 ? "" : "s", domain::k_hbm_fixed_profiler_version, domain::k_hbm_undercount_gfx,
+             util::join(versions, "; "));
+}
+
 void print_noise_text(const store::RunDetail& r, std::ostream& out)
 {
   const auto spread = run_measured_spread(r);
@@ -304,7 +334,8 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                     v.stage + (domain::is(v.source_kind, domain::SourceKind::measured) ? "/meas" : ""),
                     fmt_percent(v.pct_gpu_time), fmt_fraction(v.roofline_pct), fmt_fraction(v.target_eff),
                     fmt_speedup(v.attainable_speedup), fmt_percent(v.expected_e2e_gain_pct),
-                    v.headroom_class + (v.suspect ? " (suspect)" : "") + (v.disputed ? " (disputed)" : ""),
+                    v.headroom_class + (v.suspect ? " (suspect)" : "") + (v.disputed ? " (disputed)" : "") +
+                        (v.profiler_hbm_undercount ? " (profiler_hbm_undercount)" : ""),
                     v.bound_type});
   }
   using util::Align;
@@ -321,6 +352,7 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                  {"headroom_class"},
                                  {"bound_type"}},
                                 rows));
+  print_profiler_note(r, out);
   rows.clear();
   for (const auto& a : r.attempts) {
     rows.push_back({a.short_name, a.lever, fmt_speedup(a.isolated_speedup), fmt_percent(a.e2e_delta_pct),

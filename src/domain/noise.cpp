@@ -1,9 +1,9 @@
 #include "domain/noise.hpp"
 
 #include "domain/roofline.hpp"
+#include "domain/version.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <vector>
 
@@ -47,45 +47,24 @@ bool is_e2e_gain(double delta_pct, const E2eBand& band)
   return delta_pct > band.pct;
 }
 
-namespace {
-
-// The first two dotted numbers of the text's first run of digits ("v3.4.0"
-// → 3, 4; "3" → 3, 0); nullopt when the text holds no digit.
-std::optional<std::pair<int, int>> release_major_minor(std::string_view text)
-{
-  std::size_t i = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
-    ++i;
-  }
-  if (i == text.size()) {
-    return std::nullopt;
-  }
-  auto number = [&](int& out) {
-    out = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
-      out = std::min(out * 10 + (text[i] - '0'), 1'000'000);
-      ++i;
-    }
-  };
-  int major = 0;
-  int minor = 0;
-  number(major);
-  if (i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1])) != 0) {
-    ++i;
-    number(minor);
-  }
-  return std::make_pair(major, minor);
-}
-
-} // namespace
-
 bool profiler_undercounts_hbm(std::string_view gfx, std::string_view tool_version)
 {
   if (gfx != k_hbm_undercount_gfx) {
     return false;
   }
-  const auto release = release_major_minor(tool_version);
-  return release && *release < std::make_pair(k_hbm_fixed_profiler_major, k_hbm_fixed_profiler_minor);
+  const auto found = find_version(tool_version);
+  if (!found) {
+    return false; // unknown version: not flagged
+  }
+  static const Pep440Version fixed = [] {
+    auto v = parse_version(k_hbm_fixed_profiler_version);
+    return v ? std::move(*v) : Pep440Version{};
+  }();
+  // The release part alone: a dev, pre or post build of 3.5 counts as 3.5
+  // (as `--stack rocprof-compute>=3.5` takes it, domain::satisfies).
+  Pep440Version release;
+  release.release = found->release;
+  return release < fixed;
 }
 
 } // namespace rfdb::domain

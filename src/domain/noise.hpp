@@ -50,18 +50,18 @@ inline constexpr std::string_view k_profiler_hbm_undercount = "profiler_hbm_unde
 // rocprof-compute before this release (ROCm before 7.12) under-counts HBM
 // bytes on gfx950 (TCC_BUBBLE: about −25 % of total bytes, −50 % of reads;
 // GEAK PR #468), so a measured roofline_pct from it reads low.
-inline constexpr int k_hbm_fixed_profiler_major = 3;
-inline constexpr int k_hbm_fixed_profiler_minor = 5;
+inline constexpr std::string_view k_hbm_fixed_profiler_version = "3.5";
 inline constexpr std::string_view k_hbm_undercount_gfx = "gfx950";
 
 // True when a measured roofline on `gfx` (normalized, "gfx950") from
 // rocprof-compute `tool_version` ("3.4.0", "v3.4", "3.4.0.dev1+g12ab",
-// "rocprof-compute 3.4.0") under-counts HBM bytes: gfx is gfx950 and the
-// version's release part (the first dotted digits in the text) is below
-// 3.5. False for another gfx, a release ≥ 3.5 and a version with no
-// digits (the caller keeps "profiler version unknown" visible instead).
-// A dev or pre build of 3.5 ("3.5.0.dev1") compares as 3.5: the release
-// tuple alone decides (minimal; src/domain/version.* replaces it).
+// "rocprofiler-compute version: 3.1.1": the first PEP 440 version token,
+// domain::find_version) under-counts HBM bytes: gfx is gfx950 and the
+// version's release part is below k_hbm_fixed_profiler_version (PEP 440
+// order, domain/version.hpp). False for another gfx, a release ≥ 3.5 and a
+// text with no version in it (unknown version: not flagged, docs/playbook.md).
+// A dev, pre or post build of 3.5 ("3.5.0.dev1") compares as 3.5: the
+// release part alone decides, as a `--stack` spec on a plain release does.
 bool profiler_undercounts_hbm(std::string_view gfx, std::string_view tool_version);
 
 } // namespace rfdb::domain

@@ -24,6 +24,9 @@ struct ObservationRow {
   // one unit of weight, and the priors count measured vs analytic evidence.
   std::string_view short_name;
   std::optional<std::string_view> source_kind;
+  // Its prediction or post efficiency is a measured verdict flagged
+  // profiler_hbm_undercount (observations.profiler_hbm_undercount, migration 0016).
+  bool profiler_hbm_undercount = false;
 };
 
 } // namespace rfdb::domain

@@ -187,6 +187,7 @@ std::vector<store::Attempt> attempt_rows(const std::vector<DerivedAttempt>& atte
     n.prediction = d.prediction;
     n.prediction_verdict = d.prediction_verdict;
     n.post_efficiency = d.post_efficiency;
+    n.profiler_hbm_undercount = d.profiler_hbm_undercount;
     n.citations = d.sources;
     out.push_back(std::move(n));
   }

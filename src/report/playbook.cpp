@@ -2,6 +2,7 @@
 #include "report/playbook.hpp"
 
 #include "domain/knowledge_kind.hpp"
+#include "domain/noise.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
@@ -260,6 +261,26 @@ int attempts_in_window(const calibrate::PriorsResult& p)
   return n;
 }
 
+// " N observations on measured rooflines from rocprof-compute < 3.5 on gfx950
+// left out (HBM under-count) …" when the priors left any out; "" otherwise.
+std::string biased_profiler_sentence(const calibrate::PriorsResult& p)
+{
+  int n = 0;
+  for (const auto& e : p.excluded) {
+    if (e.reason == calibrate::ExclusionReason::biased_profiler) {
+      n += e.count;
+    }
+  }
+  if (n == 0) {
+    return {};
+  }
+  return fmt::format(" {} on measured rooflines from rocprof-compute < {} on {} left out (HBM under-count, "
+                     "`profiler_hbm_undercount`; `rfdb priors --include-biased-profiler` counts {}).",
+                     plural(static_cast<std::size_t>(n), "observation", "observations"),
+                     domain::k_hbm_fixed_profiler_version, domain::k_hbm_undercount_gfx,
+                     n == 1 ? "it" : "them");
+}
+
 Blocks priors_section(const Analysis& a)
 {
   const auto& p = a.scoped.priors;
@@ -279,7 +300,8 @@ Blocks priors_section(const Analysis& a)
                       "analytic predictions.",
                       a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
                       plural(static_cast<std::size_t>(attempts_in_window(p)), "attempt", "attempts"),
-                      plural(static_cast<std::size_t>(p.observations), "observation", "observations")),
+                      plural(static_cast<std::size_t>(p.observations), "observation", "observations")) +
+              biased_profiler_sentence(p),
           priors_table(p, a.scoped.gfx_filter)};
 }
 

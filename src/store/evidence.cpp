@@ -176,6 +176,7 @@ Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
     r.dispatch_bound = s.get_opt_int(16).value_or(0) != 0;
     r.short_name = text(17);
     r.source_kind = s.get_opt_text_view(18);
+    r.profiler_hbm_undercount = s.get_opt_int(19).value_or(0) != 0;
     if (filter.run_ids && !filter.run_ids->contains(r.run_id)) {
       return;
     }

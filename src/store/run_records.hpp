@@ -149,6 +149,13 @@ struct Verdict {
   // (verdicts.case_mix, JSON); attainable_speedup is then their Amdahl mix
   // and regime the mix's (domain::case_mix_attainable, case_mix_regime).
   std::vector<domain::CaseShare> case_mix;
+  // measured: the profiler version the roofline-v1 document states
+  // (`tool_version`, else `tool.version.text`; verdicts.profiler_version), and
+  // whether that profiler under-counts HBM bytes on the run's gfx
+  // (domain::profiler_undercounts_hbm; derive_run sets it once the run's gfx
+  // is known; false when the version is unknown).
+  std::optional<std::string> profiler_version;
+  bool profiler_hbm_undercount = false;
   std::optional<std::string> byte_reduction_levers; // JSON array
   std::string json_pointer; // the entry in its file (the stored text holds its full JSON)
 };

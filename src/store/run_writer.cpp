@@ -128,6 +128,7 @@ void bind_verdict(Statement& s, const Verdict& v)
   s.bind(":headroom_ratio", v.headroom_ratio).bind(":roofline_efficiency_pct", v.roofline_efficiency_pct);
   s.bind(":byte_reduction_levers", v.byte_reduction_levers).bind(":json_pointer", v.json_pointer);
   s.bind(":guidance", v.guidance).bind(":disputed", v.disputed).bind(":case_mix", case_mix_json(v.case_mix));
+  s.bind(":profiler_version", v.profiler_version).bind(":profiler_hbm_undercount", v.profiler_hbm_undercount);
 }
 
 } // namespace

@@ -107,6 +107,8 @@ Result<void> fill_verdicts(Database& db, RunDetail& run)
     v.guidance = row.get_opt_text("guidance");
     v.observed_limit = row.get_opt_text("observed_limit");
     v.disputed = row.get_int("disputed") != 0;
+    v.profiler_version = row.get_opt_text("profiler_version");
+    v.profiler_hbm_undercount = row.get_int("profiler_hbm_undercount") != 0;
     run.verdicts.push_back(std::move(v));
   }));
   return {};

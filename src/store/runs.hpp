@@ -57,6 +57,10 @@ struct VerdictRow {
   std::optional<double> headroom_ratio;
   std::optional<std::string> guidance, observed_limit;
   bool disputed = false;
+  // measured: the profiler version its document states, and whether that
+  // profiler under-counts HBM bytes on the run's gfx (domain::profiler_undercounts_hbm).
+  std::optional<std::string> profiler_version;
+  bool profiler_hbm_undercount = false;
 };
 
 // One attempt as `rfdb show` reads it (docs/attempt-model.md): the members of

@@ -82,7 +82,7 @@ CREATE TABLE attempts (
   -- measured post-optimization efficiency, fraction (roofline-v1 post), if any
   post_efficiency       REAL, kind TEXT NOT NULL DEFAULT 'kernel'
   CHECK (kind IN ('kernel', 'config')), candidate_short_name TEXT, task TEXT, measured INTEGER NOT NULL DEFAULT 0 CHECK (measured IN (0, 1)), deployed INTEGER NOT NULL DEFAULT 0 CHECK (deployed IN (0, 1)), post_measured INTEGER NOT NULL DEFAULT 0 CHECK (post_measured IN (0, 1)), reject_reason TEXT, validation_class TEXT NOT NULL DEFAULT 'unknown'
-  CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')), validation_speedup REAL, pred_case_mix TEXT,
+  CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')), validation_speedup REAL, pred_case_mix TEXT, profiler_hbm_undercount INTEGER NOT NULL DEFAULT 0 CHECK (profiler_hbm_undercount IN (0, 1)),
   UNIQUE (run_id, attempt_key)
 ) STRICT;
 -- table bench_samples
@@ -191,7 +191,7 @@ CREATE TABLE observations (
   post_efficiency    REAL,    -- fraction
   output_parity      TEXT,
   reject_reason      TEXT
-) STRICT;
+, profiler_hbm_undercount INTEGER NOT NULL DEFAULT 0 CHECK (profiler_hbm_undercount IN (0, 1))) STRICT;
 -- table profile_rounds
 CREATE TABLE profile_rounds (
   round_id             INTEGER PRIMARY KEY,
@@ -338,7 +338,7 @@ CREATE TABLE verdicts (
   roofline_efficiency_pct REAL, -- measured: percent 0–100+
   byte_reduction_levers TEXT,   -- JSON array
   superseded            INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1)),
-  json_pointer          TEXT NOT NULL, guidance TEXT, disputed INTEGER NOT NULL DEFAULT 0 CHECK (disputed IN (0, 1)), case_mix TEXT) STRICT;
+  json_pointer          TEXT NOT NULL, guidance TEXT, disputed INTEGER NOT NULL DEFAULT 0 CHECK (disputed IN (0, 1)), case_mix TEXT, profiler_version TEXT, profiler_hbm_undercount INTEGER NOT NULL DEFAULT 0 CHECK (profiler_hbm_undercount IN (0, 1))) STRICT;
 -- table zstd_dicts
 CREATE TABLE zstd_dicts (
   dict_id       INTEGER PRIMARY KEY, -- zstd's dictionary id, as frames record it (≥ 32768)

@@ -313,6 +313,11 @@ const json& prior_row(const json& doc, const std::string& op, const std::string&
 // weights high 1 / medium 0.6 / low 0.25; measured predictions carry the
 // confidence their roofline-v1 file states: medium) and issue 28's split:
 // the k observations of one run on one kernel and one prediction weigh w/k.
+// Every dev run's measured roofline says "rocprofiler-compute version: 3.1.1"
+// and three runs are gfx950, so their measured verdicts are flagged
+// profiler_hbm_undercount (issue 30): this computation counts them
+// (--include-biased-profiler); DevRunPriors.BiasedProfilerEvidenceIsLeftOutByDefault
+// works the default.
 TEST(DevRunPriors, MatchTheHandComputation)
 {
   TempDir tmp;
@@ -320,10 +325,12 @@ TEST(DevRunPriors, MatchTheHandComputation)
   for (const auto& run : k_dev_runs) {
     ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (dev_runs_dir() / run).string()}).code, 0) << run;
   }
-  const auto r = run_cli({"--db", db.string(), "priors", "--by", "class,gfx,regime", "--format", "json"});
+  const auto r = run_cli({"--db", db.string(), "priors", "--by", "class,gfx,regime", "--format", "json",
+                          "--include-biased-profiler"});
   ASSERT_EQ(r.code, 0) << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc.at("as_of"), "2026-08-24");
+  EXPECT_EQ(doc.at("parameters").at("include_biased_profiler"), true);
 
   // gemm, five observations from two runs (all gfx950 decode); D6's four
   // candidates rest on one prediction (its measured baseline, medium: 0.6),
@@ -413,6 +420,73 @@ TEST(DevRunPriors, MatchTheHandComputation)
   EXPECT_EQ(transfer["attn:decode"].at("source"), "raw");
   EXPECT_EQ(transfer["attn:decode"].at("attempts"), 2);
   EXPECT_EQ(transfer["attn:prefill"].at("attempts"), 1);
+}
+
+// The default priors of the dev runs (issue 30): the observations resting on
+// a gfx950 measured roofline from rocprof-compute 3.1.1 (< 3.5) are left out,
+// 7 of them: D6's four gemm candidates (their prediction is D6's measured
+// baseline; A4's e is also its post roofline's), D8's attn A2 (e from the
+// post roofline), A4 and A5 (the _fwd_kernel measured baseline). D9's moe
+// evidence is gfx942 (not flagged) and stays.
+//   gemm: D7 A1 only, 0.472 × 1.9029 = 0.8982, w 0.25 (stage-A analytic, low):
+//     (2·0.90 + 0.25·0.8982) / 2.25 = 0.8998 (was 0.8995 with D6's four)
+//   attn: D8 A1 only, 0.432 × 1.10 = 0.4752, w 0.6 (its decode kernel's
+//     prediction now has one observation, so no split): (1.0 + 0.6·0.4752) / 2.6
+//     = 0.4943 (was 0.5818); attn:gfx950:decode the same; no prefill key is left
+//     (its observations were A4 and A5)
+//   moe: 0.8776, unchanged. The e2e transfer reads pct_gpu_time, s and d, not
+//   the roofline: unchanged (gemm decode 0.7826 over 5 attempts).
+TEST(DevRunPriors, BiasedProfilerEvidenceIsLeftOutByDefault)
+{
+  TempDir tmp;
+  const auto db = tmp / "dev.sqlite";
+  for (const auto& run : k_dev_runs) {
+    ASSERT_EQ(run_cli({"--db", db.string(), "ingest", (dev_runs_dir() / run).string()}).code, 0) << run;
+  }
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM verdicts WHERE profiler_hbm_undercount = 1"), "7");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM verdicts v JOIN runs r ON r.run_id = v.run_id WHERE "
+                            "v.profiler_hbm_undercount = 1 AND r.gfx <> 'gfx950'"),
+            "0");
+  const auto r = run_cli({"--db", db.string(), "priors", "--by", "class,gfx,regime", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc.at("parameters").at("include_biased_profiler"), false);
+  const json& gemm = prior_row(doc, "gemm");
+  EXPECT_EQ(gemm.at("target_eff"), 0.8998);
+  EXPECT_EQ(gemm.at("n"), 1);
+  EXPECT_EQ(gemm.at("weight"), 0.25);
+  EXPECT_EQ(gemm.at("statistic"), 0.8982);
+  EXPECT_EQ(gemm.at("measured"), 0);
+  EXPECT_EQ(prior_row(doc, "gemm", "gfx950", "decode").at("target_eff"), 0.8998);
+  EXPECT_EQ(prior_row(doc, "moe").at("target_eff"), 0.8776);
+  EXPECT_EQ(prior_row(doc, "moe", "gfx942").at("n"), 1);
+  const json& attn = prior_row(doc, "attn");
+  EXPECT_EQ(attn.at("target_eff"), 0.4943);
+  EXPECT_EQ(attn.at("n"), 1);
+  EXPECT_EQ(attn.at("weight"), 0.6);
+  EXPECT_EQ(attn.at("statistic"), 0.4752);
+  EXPECT_EQ(prior_row(doc, "attn", "gfx950", "decode").at("target_eff"), 0.4943);
+  for (const auto& row : doc.at("priors")) {
+    EXPECT_FALSE(row.at("op_class") == "attn" && row.at("regime") == "prefill") << row.dump();
+  }
+  bool gemm_decode = false;
+  for (const auto& t : doc.at("e2e_transfer")) {
+    if (t.at("op_class") == "gemm" && t.at("regime") == "decode") {
+      EXPECT_EQ(t.at("median_ratio"), 0.7826);
+      EXPECT_EQ(t.at("attempts"), 5);
+      gemm_decode = true;
+    }
+  }
+  EXPECT_TRUE(gemm_decode);
+  // The text form counts them among the exclusions; the playbook names them.
+  const auto text = run_cli({"--db", db.string(), "--format", "table", "priors"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("biased_profiler 7"), std::string::npos) << text.out;
+  const auto report = run_cli({"--db", db.string(), "report"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  EXPECT_NE(report.out.find(" 7 observations on measured rooflines from rocprof-compute < 3.5 on gfx950 left "
+                            "out (HBM under-count"),
+            std::string::npos);
 }
 
 // `--transfer-strength` (k_t, default 3) is the transfer's own shrink toward

@@ -59,8 +59,12 @@ TEST_F(ReportSample, GoldenPlaybookForTheThreeRuns)
                            "2026-08-15; 0 imported findings; as of 2026-11-30.\n"));
   EXPECT_TRUE(
       contains(md, "| moe | 0.9000 | 0.9049 | 1 | 1 | 0 | 1 | one run | 0 | 2026-06-12 | calibrated |\n"));
-  EXPECT_TRUE(contains(
-      md, "| attn | 0.5000 | 0.5356 | 2 | 2 | 1 | 1 | [0.2808, 0.5800] | 1 | 2026-08-15 | calibrated |\n"));
+  // The Llama run's attn observation rests on a rocprof-compute 3.1.0 measurement on gfx950
+  // (profiler_hbm_undercount, issue 30): left out, attn is the paged-attention run's alone.
+  EXPECT_TRUE(
+      contains(md, "| attn | 0.5000 | 0.4494 | 1 | 1 | 0 | 1 | one run | 0 | 2026-06-12 | calibrated |\n"));
+  EXPECT_TRUE(
+      contains(md, " 1 observation on measured rooflines from rocprof-compute < 3.5 on gfx950 left out"));
   EXPECT_TRUE(contains(md, "disagreed on the top kernel in 1 of 4 rounds; the pct_gpu_time pick realized "
                            "more in 0, the expected-gain pick in 1"));
   EXPECT_TRUE(contains(md,
@@ -114,7 +118,7 @@ TEST(Report, GoldenPlaybookForTheEmptyDatabase)
 TEST_F(ReportSample, PriorsSentenceCountsTheAttemptsUpToAsOf)
 {
   EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-11-30"}).out,
-                       "(as of 2026-11-30; 9 attempts, 4 observations)"));
+                       "(as of 2026-11-30; 9 attempts, 3 observations)")); // 1 biased_profiler
   EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-08-14"}).out,
                        "(as of 2026-08-14; 7 attempts, 3 observations)"));
 }

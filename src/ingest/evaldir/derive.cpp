@@ -1,6 +1,7 @@
 // Derive a run's rows from its parsed files: attempts, the prediction each was made on, deployment.
 #include "ingest/evaldir/derive.hpp"
 
+#include "domain/noise.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
@@ -212,6 +213,7 @@ void join_prediction(DerivedRun& run, DerivedAttempt& att)
   }
   att.prediction = std::move(s);
   att.prediction_verdict = ref;
+  att.profiler_hbm_undercount = ref && verdict_at(*ref).profiler_hbm_undercount;
 }
 
 // Every kernel the profile or a roofline names.
@@ -500,10 +502,29 @@ void credit_post_rooflines(DerivedRun& run)
       for (DerivedAttempt* att : deployed) {
         if (deployed.size() == 1) {
           att->post_efficiency = *v.roofline_efficiency_pct / 100.0;
+          att->profiler_hbm_undercount = att->profiler_hbm_undercount || v.profiler_hbm_undercount;
         }
         att->post_measured = true;
         att->sources.push_back({doc.source_id, v.json_pointer});
       }
+    }
+  }
+}
+
+// Flag the measured verdicts whose profiler under-counts HBM bytes on the
+// run's gfx (domain::profiler_undercounts_hbm; an unknown gfx or profiler
+// version flags none).
+void flag_profiler_bias(DerivedRun& run)
+{
+  const auto& gfx = run.run.env.gfx;
+  for (auto& doc : run.docs) {
+    if (!domain::is(doc.doc.source_kind, domain::SourceKind::measured)) {
+      continue;
+    }
+    for (auto& v : doc.doc.verdicts) {
+      v.profiler_hbm_undercount =
+          gfx && v.profiler_version &&
+          domain::profiler_undercounts_hbm(domain::gfx_key(*gfx), *v.profiler_version);
     }
   }
 }
@@ -708,6 +729,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
       records.push_back(RecordIn{std::move(a), src.source_id, src.rel_path});
     }
   }
+  flag_profiler_bias(run);
   run.attempts = build_attempts(std::move(records), known_kernels(run), run.warnings);
   for (auto& att : run.attempts) {
     infer_round(run, att);

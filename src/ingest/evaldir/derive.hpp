@@ -94,6 +94,7 @@ struct DerivedAttempt {
   bool measured = false;                           // an isolated speedup or an e2e delta was measured
   bool deployed = false;                           // the final overlay or the Director's final env carries it
   bool post_measured = false;                      // a post roofline measured this attempt
+  bool profiler_hbm_undercount = false;            // its prediction or post efficiency: a flagged verdict
   int ledger_order = -1;                           // index of its first ledger row (-1: none)
   bool in_accepted_list = false;                   // an accepted_heads / accepted_kernels row cites it
   domain::ValidationClass validation_class =
@@ -147,8 +148,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // in run_stack, from env_info.txt, the roofline tool and install record,
 // which are now stored as sources); 5 = issue 30 (a bench
 // summary's per-repetition throughputs in bench_samples and the env report's
-// limitations in run_limitations, migration 0015).
-inline constexpr std::int64_t k_derivation_version = 5;
+// limitations in run_limitations, migration 0015); 6 = issue 30 (a measured
+// verdict's profiler version and profiler_hbm_undercount flag, carried to
+// the attempts and observations that rest on it, migration 0016).
+inline constexpr std::int64_t k_derivation_version = 6;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -324,6 +324,32 @@ std::vector<domain::CaseShare> read_case_mix(const json& doc, const Verdict& v, 
   return out;
 }
 
+// The profiler version a roofline-v1 document states: `tool_version` (the
+// first line of `--version`), else `tool.version.text`; nullopt when neither
+// is a non-empty string (docs/FORMATS: roofline-v1 top-level `tool`).
+std::optional<std::string> profiler_version(const json& doc)
+{
+  const auto text = [](const json& j) -> std::optional<std::string> {
+    if (j.is_string() && !j.get_ref<const std::string&>().empty()) {
+      return j.get<std::string>();
+    }
+    return std::nullopt;
+  };
+  if (const auto it = doc.find("tool_version"); it != doc.end()) {
+    if (auto t = text(*it)) {
+      return t;
+    }
+  }
+  if (const auto tool = doc.find("tool"); tool != doc.end() && tool->is_object()) {
+    if (const auto ver = tool->find("version"); ver != tool->end() && ver->is_object()) {
+      if (const auto t = ver->find("text"); t != ver->end()) {
+        return text(*t);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineDoc& d,
                                                 std::string_view rel_path, std::vector<Warning>& warnings,
                                                 Skip& skip)
@@ -387,6 +413,7 @@ Result<std::optional<Verdict>> measured_verdict(const json& doc, const RooflineD
       v.case_mix.clear();
     }
   }
+  v.profiler_version = profiler_version(doc);
   v.json_pointer = ptr;
   return std::optional<Verdict>(std::move(v));
 }

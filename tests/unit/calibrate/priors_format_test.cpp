@@ -228,7 +228,7 @@ TEST(RenderPriorsJson, ContractKeysInOrder)
   EXPECT_EQ(params,
             (std::vector<std::string>{"prior_strength", "transfer_strength", "quantile", "iso_noise_band",
                                       "confidence_weights", "half_life_days", "include_parity_fail",
-                                      "shift_weighting", "before_shift_weight"}));
+                                      "include_biased_profiler", "shift_weighting", "before_shift_weight"}));
   std::vector<std::string> row;
   for (const auto& [k, v] : doc["priors"][1].items()) {
     row.push_back(k);

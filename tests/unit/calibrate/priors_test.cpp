@@ -679,6 +679,38 @@ TEST(ParityFail, IsNoObservationUnlessAskedFor)
   EXPECT_FALSE(parity_failed(obs("attn", "gfx950", "decode", 0.5, 1.9)));
 }
 
+TEST(BiasedProfiler, IsNoObservationUnlessAskedFor)
+{
+  // e = 0.5 × 1.9 = 0.95 on a measured roofline that under-counts HBM bytes
+  // (profiler_hbm_undercount); an unflagged attn observation e = 0.5 × 1.4 = 0.7.
+  Observation biased = obs("attn", "gfx950", "decode", 0.5, 1.9);
+  biased.prediction.source_kind = "measured";
+  biased.profiler_hbm_undercount = true;
+  Observation clean = obs("attn", "gfx950", "decode", 0.5, 1.4, "high", "2025-05-02");
+  const auto r = compute({biased, clean});
+  EXPECT_EQ(r.observations, 1);
+  ASSERT_EQ(r.excluded.size(), 1U);
+  EXPECT_EQ(r.excluded[0].reason, ExclusionReason::biased_profiler);
+  EXPECT_EQ(r.excluded[0].count, 1);
+  EXPECT_STREQ(to_string(ExclusionReason::biased_profiler), "biased_profiler");
+  // k = 2: (2·0.5 + 1·0.7)/3 = 0.566667.
+  EXPECT_EQ(row(r, "attn").n, 1);
+  EXPECT_NEAR(row(r, "attn").target_eff, 1.7 / 3.0, 1e-12);
+  EXPECT_EQ(row(r, "attn").measured, 0);
+  PriorsParams p;
+  p.include_biased_profiler = true;
+  const auto all = compute({biased, clean}, p);
+  EXPECT_TRUE(all.excluded.empty());
+  EXPECT_EQ(row(all, "attn").n, 2);
+  EXPECT_EQ(row(all, "attn").measured, 1);
+  EXPECT_GT(row(all, "attn").target_eff, row(r, "attn").target_eff);
+  // The exclusion is judged after the outcome checks: a flagged attempt in the
+  // noise band stays below_noise.
+  Observation flat = obs("attn", "gfx950", "decode", 0.5, 1.01);
+  flat.profiler_hbm_undercount = true;
+  EXPECT_EQ(evaluate_attempt(flat, {}).excluded, ExclusionReason::below_noise);
+}
+
 // Issue 28: intervals over runs, split weights, the capped ratio.
 
 // An observation of elementwise on its own kernel in `run` (w 1: high).

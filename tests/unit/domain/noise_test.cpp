@@ -70,7 +70,11 @@ TEST(Noise, ProfilerUndercountsHbmOnGfx950BeforeRocprofCompute35)
   EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "4.0"));
   EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "3.5.0.dev1+g12ab")); // release tuple only
   EXPECT_FALSE(profiler_undercounts_hbm("gfx942", "3.4"));
-  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", ""));        // unknown version: not flagged
-  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "unknown")); // no digits
-  EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "3"));        // 3 → 3.0
+  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", ""));           // unknown version: not flagged
+  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "unknown"));    // no digits
+  EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "3"));           // 3 → 3.0
+  EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "3.4.9.post2")); // PEP 440 post of 3.4.9
+  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "3.5rc1"));     // release part 3.5
+  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "rocprofiler-compute version: 3.12.0")); // 12 > 5
+  EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "rocprof-compute 3.4.0 (ROCm 7.1.1)"));
 }
