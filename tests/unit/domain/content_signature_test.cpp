@@ -1,5 +1,6 @@
 // GEAK's csha:/asha: signatures (domain/content_signature.hpp). The expected values were
-// computed with a Python transcription of the rule in ../shared/GEAK-KB.md §3.3.
+// computed with a Python transcription of GEAK's experience_store.py `content_signature` and
+// `artifact_signature`.
 #include "domain/content_signature.hpp"
 
 #include <gtest/gtest.h>
