@@ -94,22 +94,33 @@ bool bars_transfer(ExclusionReason reason)
 
 } // namespace
 
-void TransferGroups::add(const Observation& a, std::string_view run_id, std::uint32_t run_key,
-                         const AttemptEvaluation& eval, const PriorsParams& p, double decay)
+std::optional<TransferPoint> transfer_point(const Observation& a, const AttemptEvaluation& eval)
 {
   const auto& ex = eval.excluded;
   if (ex && bars_transfer(*ex)) {
-    return; // outside the window, unknown class, parity failed or no valid s
+    return std::nullopt; // outside the window, unknown class, parity failed or no valid s
   }
   if (parity_failed(a) || domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
-    return;
+    return std::nullopt;
   }
   const double s = *a.isolated_speedup;
   if (s <= 1.0 || !a.e2e_delta_pct || !std::isfinite(*a.e2e_delta_pct) || !a.prediction.pct_gpu_time ||
       !std::isfinite(*a.prediction.pct_gpu_time) || *a.prediction.pct_gpu_time <= 0.0) {
-    return;
+    return std::nullopt;
   }
   const double c = domain::amdahl_gain_pct(*a.prediction.pct_gpu_time, s);
+  return TransferPoint{std::clamp(*a.e2e_delta_pct / c, -1.0, 2.0), c, 0};
+}
+
+void TransferGroups::add(const Observation& a, std::string_view run_id, std::uint32_t run_key,
+                         const AttemptEvaluation& eval, const PriorsParams& p, double decay)
+{
+  const auto point = transfer_point(a, eval);
+  if (!point) {
+    return;
+  }
+  const double s = *a.isolated_speedup;
+  const double c = point->c;
   const double d = *a.e2e_delta_pct;
   // Keyed by the class's report rank, so the rows come out in report order.
   Group& g = m_groups[{seeded_rank(a.op_class), std::string(group_name(a.regime))}];
@@ -117,7 +128,7 @@ void TransferGroups::add(const Observation& a, std::string_view run_id, std::uin
   if (added) {
     g.runs.push_back(run_id);
   }
-  g.points.push_back({std::clamp(d / c, -1.0, 2.0), c * decay, run->second});
+  g.points.push_back({point->x, c * decay, run->second});
   g.sign_flips +=
       (domain::is_isolated_win(s, p.iso_noise) && domain::is_e2e_loss(d, p.e2e_noise_pct)) ? 1 : 0;
   g.beyond_ceiling += d > c ? 1 : 0;

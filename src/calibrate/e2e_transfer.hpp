@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,13 @@ struct TransferPoint {
   double c = 0.0; // Amdahl ceiling, percent (× decay with --half-life)
   std::size_t run = 0;
 };
+
+// The attempt's point in the e2e transfer of its op_class × regime under the
+// rule above (x = clamp(d / c, −1, 2); c the Amdahl ceiling in percent, not
+// decayed; run left 0), or nullopt when it gives none (an exclusion that bars
+// the transfer, parity failed, no_engagement, s ≤ 1, no finite d or no
+// positive pct_gpu_time). The shift detector reads the same points.
+std::optional<TransferPoint> transfer_point(const Observation& a, const AttemptEvaluation& eval);
 
 // The e2e transfer, fed one attempt at a time (in input order).
 class TransferGroups {

@@ -866,12 +866,23 @@ Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& par
     std::uint32_t group;
   };
   std::vector<Kept> kept;
+  // The e2e transfer ratio's points (x, c) per class × regime, by run.
+  std::vector<std::map<std::string, RunSamples, std::less<>>> transfer_runs(
+      domain::k_seeded_op_classes.size());
   Observation buffer;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Observation& a = rows.row(i, buffer);
     const AttemptEvaluation eval = evaluate(a, p, window);
     const std::size_t cls = seeded_rank(a.op_class);
-    if (eval.excluded || cls >= class_runs.size()) {
+    if (cls >= class_runs.size()) {
+      continue;
+    }
+    if (const auto point = transfer_point(a, eval)) {
+      auto& sample = transfer_runs[cls][std::string(group_name(a.regime))][std::string(rows.run_id(i))];
+      sample.run_date = rows.run_date(i);
+      sample.e.push_back({point->x, point->c});
+    }
+    if (eval.excluded) {
       continue;
     }
     kept.push_back({cls, std::string(group_name(rows.gfx(i))), std::string(rows.run_id(i)),
@@ -887,7 +898,7 @@ Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& par
   }
   std::vector<Shift> out;
   const auto detect = [&](const RunSamples& runs, const std::string& op_class,
-                          const std::optional<std::string>& gfx) {
+                          const std::optional<std::string>& gfx, const std::optional<std::string>& regime) {
     std::vector<RunPoint> series;
     for (const auto& [run_id, sample] : runs) {
       double total = 0.0;
@@ -899,11 +910,14 @@ Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& par
     std::sort(series.begin(), series.end(), [](const RunPoint& a, const RunPoint& b) {
       return std::tie(a.run_date, a.run_id) < std::tie(b.run_date, b.run_id);
     });
-    const std::string label = gfx ? op_class + ":" + *gfx : op_class;
+    const std::string label =
+        regime ? "e2e_transfer:" + op_class + ":" + *regime : (gfx ? op_class + ":" + *gfx : op_class);
     for (const Step& step : find_steps(series, sp, label)) {
       Shift shift;
+      shift.measure = regime ? ShiftMeasure::e2e_transfer : ShiftMeasure::efficiency;
       shift.op_class = op_class;
       shift.gfx = gfx;
+      shift.regime = regime;
       shift.before_run = series[step.split - 1].run_id;
       shift.before_date = series[step.split - 1].run_date;
       shift.after_run = series[step.split].run_id;
@@ -920,12 +934,14 @@ Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& par
   };
   for (std::size_t c = 0; c < class_runs.size(); ++c) {
     const std::string op_class(domain::k_seeded_op_classes[c]);
-    detect(class_runs[c], op_class, std::nullopt);
-    if (gfx_runs[c].size() < 2) {
-      continue; // one GPU: its series is the class's
+    detect(class_runs[c], op_class, std::nullopt, std::nullopt);
+    if (gfx_runs[c].size() >= 2) { // one GPU: its series is the class's
+      for (const auto& [gfx, runs] : gfx_runs[c]) {
+        detect(runs, op_class, gfx, std::nullopt);
+      }
     }
-    for (const auto& [gfx, runs] : gfx_runs[c]) {
-      detect(runs, op_class, gfx);
+    for (const auto& [regime, runs] : transfer_runs[c]) {
+      detect(runs, op_class, std::nullopt, regime);
     }
   }
   return out;
@@ -938,7 +954,8 @@ const Shift* applying_shift(std::span<const Shift> shifts, std::string_view op_c
 {
   const Shift* newest = nullptr;
   for (const Shift& s : shifts) {
-    if (s.op_class != op_class || (s.gfx && *s.gfx != gfx) || !before_shift(s, run_date, run_id)) {
+    if (s.measure != ShiftMeasure::efficiency || s.op_class != op_class || (s.gfx && *s.gfx != gfx) ||
+        !before_shift(s, run_date, run_id)) {
       continue;
     }
     if (newest == nullptr ||
@@ -988,7 +1005,8 @@ void add_shift_notes(const PriorsKey& key, const PriorsParams& p, KeyExplanation
   }
   bool straddled = false;
   for (const Shift& shift : p.shifts) {
-    if (shift.op_class != key.op_class || (shift.gfx && (!key.gfx || *shift.gfx != *key.gfx))) {
+    if (shift.measure != ShiftMeasure::efficiency || shift.op_class != key.op_class ||
+        (shift.gfx && (!key.gfx || *shift.gfx != *key.gfx))) {
       continue;
     }
     int earlier = 0;

@@ -150,8 +150,10 @@ Json shifts_json(const std::vector<Shift>& shifts)
   for (const Shift& s : shifts) {
     Json j;
     j["key"] = shift_key(s);
+    j["measure"] = std::string(to_string(s.measure));
     j["op_class"] = s.op_class;
     j["gfx"] = optional_json(s.gfx);
+    j["regime"] = optional_json(s.regime);
     j["before_run"] = s.before_run;
     j["before_date"] = s.before_date;
     j["after_run"] = s.after_run;

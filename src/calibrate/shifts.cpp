@@ -223,8 +223,16 @@ std::optional<std::string> stack_change(const RunStack& before, const RunStack& 
   return fmt::format("{} {} → {}", before.backend, before.backend_version, after.backend_version);
 }
 
+std::string_view to_string(ShiftMeasure measure)
+{
+  return measure == ShiftMeasure::e2e_transfer ? "e2e_transfer" : "e";
+}
+
 std::string shift_key(const Shift& shift)
 {
+  if (shift.measure == ShiftMeasure::e2e_transfer) {
+    return shift.op_class + ":" + shift.regime.value_or("unknown");
+  }
   return shift.gfx ? shift.op_class + ":" + *shift.gfx : shift.op_class;
 }
 
@@ -242,9 +250,11 @@ bool before_shift(const Shift& shift, std::string_view run_date, std::string_vie
 
 std::string describe_shift(const Shift& shift)
 {
-  std::string out = fmt::format("{} e {:.4f} → {:.4f} ({:+.4f}) between run {} ({}) and run {} ({})",
-                                shift_key(shift), shift.before_median, shift.after_median, shift_step(shift),
-                                shift.before_run, shift.before_date, shift.after_run, shift.after_date);
+  std::string out =
+      fmt::format("{} {} {:.4f} → {:.4f} ({:+.4f}) between run {} ({}) and run {} ({})", shift_key(shift),
+                  shift.measure == ShiftMeasure::e2e_transfer ? "e2e transfer" : "e", shift.before_median,
+                  shift.after_median, shift_step(shift), shift.before_run, shift.before_date, shift.after_run,
+                  shift.after_date);
   if (!shift.attribution.empty()) {
     out += ": " + shift.attribution;
   }

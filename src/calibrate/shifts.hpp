@@ -86,11 +86,23 @@ struct RunStack {
 // or a side unknown).
 std::optional<std::string> stack_change(const RunStack& before, const RunStack& after);
 
-// A shift of one key (class, or class × gfx), as priors and the playbook use it.
+// What a shift is a step in.
+enum class ShiftMeasure {
+  efficiency,   // the achieved efficiency e of a class (or class × gfx): the priors' weights respect it
+  e2e_transfer, // the e2e transfer ratio x of a class × regime (e2e_transfer.hpp): reported only
+};
+
+// "e" | "e2e_transfer" (the JSON spelling).
+std::string_view to_string(ShiftMeasure measure);
+
+// A shift of one key (class, or class × gfx, for e; class × regime for the
+// e2e transfer ratio), as priors and the playbook use it.
 struct Shift {
+  ShiftMeasure measure = ShiftMeasure::efficiency;
   std::string op_class;
-  std::optional<std::string> gfx; // none: the class over all GPUs
-  std::string before_run;         // last run before the step
+  std::optional<std::string> gfx;    // none: the class over all GPUs
+  std::optional<std::string> regime; // the e2e transfer's regime (decode | prefill | …); none for e
+  std::string before_run;            // last run before the step
   std::string before_date;
   std::string after_run; // first run after it
   std::string after_date;
@@ -107,9 +119,10 @@ struct Shift {
   std::string attribution;
 };
 
-// "gemm" or "gemm:gfx950".
+// "gemm" or "gemm:gfx950" (e); "gemm:decode" (the e2e transfer ratio).
 std::string shift_key(const Shift& shift);
-// The step, after_median − before_median (fraction).
+// The step, after_median − before_median (a fraction of roofline for e, × of
+// the Amdahl ceiling for the e2e transfer ratio).
 double shift_step(const Shift& shift);
 
 // Whether a run (date, id) lies before the shift (the series order: date, then
@@ -117,6 +130,7 @@ double shift_step(const Shift& shift);
 bool before_shift(const Shift& shift, std::string_view run_date, std::string_view run_id);
 
 // The one-line description of a shift: "gemm:gfx950 e 0.2600 → 0.3400 (+0.0800)
+// …", or "gemm:decode e2e transfer 0.4000 → 0.8000 (+0.4000) …"
 // between run A (2026-05-01) and run B (2026-06-01): vllm 0.24.1 → 0.26.0" (the
 // attribution after a colon, when there is one).
 std::string describe_shift(const Shift& shift);

@@ -311,9 +311,11 @@ Blocks shifts_section(const Analysis& a)
   const auto& p = a.scoped.priors;
   const std::string series = "`rfdb query efficiency_series -p op_class=CLASS [-p gfx=GFX]`";
   if (p.params.shifts.empty()) {
-    return {fmt::format("No shift: no class or class \u00d7 gfx has a step in its runs' achieved efficiency "
-                        "e (each window \u2265 {} runs); {} prints a series.",
-                        domain::k_shift_min_runs, series)};
+    return {fmt::format(
+        "No shift: no class or class \u00d7 gfx has a step in its runs' achieved efficiency "
+        "e, and no class \u00d7 regime in its e2e transfer ratio (each window \u2265 {} runs); {} "
+        "prints a series.",
+        domain::k_shift_min_runs, series)};
   }
   std::vector<const calibrate::Shift*> newest;
   for (const auto& s : p.params.shifts) {
@@ -328,6 +330,7 @@ Blocks shifts_section(const Analysis& a)
       break;
     }
     rows.push_back({md_code(calibrate::shift_key(*s)),
+                    s->measure == calibrate::ShiftMeasure::e2e_transfer ? "e2e transfer ratio" : "e",
                     fmt::format("{} \u2192 {}", fixed(s->before_median, 3), fixed(s->after_median, 3)),
                     fmt::format("{:+.3f}", calibrate::shift_step(*s)),
                     fmt::format("{} / {}", s->before_runs, s->after_runs),
@@ -336,14 +339,16 @@ Blocks shifts_section(const Analysis& a)
                     s->attribution.empty() ? "no stack change known" : md_text(s->attribution)});
   }
   Blocks out{fmt::format(
-                 "Steps in a key's achieved efficiency e over its runs in date order (docs/estimator.md, "
-                 "Shifts): a permutation-tested change point with both windows' medians outside each "
-                 "other's 90 % interval. Evidence from before a key's newest shift weighs \u00d7 {:g} in the "
-                 "priors above; `rfdb priors --since-shift` leaves it out.",
+                 "Steps over the runs in date order (docs/estimator.md, Shifts) in a class's or class \u00d7 "
+                 "gfx's achieved efficiency e, and in a class \u00d7 regime's e2e transfer ratio: a "
+                 "permutation-tested change point with both windows' medians outside each other's 90 % "
+                 "interval. Evidence from before a key's newest shift in e weighs \u00d7 {:g} in the priors "
+                 "above; `rfdb priors --since-shift` leaves it out. A shift in the e2e transfer ratio is "
+                 "reported only.",
                  p.params.before_shift_weight),
-             table({"key", "median e before \u2192 after", "step", "runs before / after", "between runs",
-                    "stack change"},
-                   {"---", "---:", "---:", "---:", "---", "---"}, rows)};
+             table({"key", "measure", "median before \u2192 after", "step", "runs before / after",
+                    "between runs", "stack change"},
+                   {"---", "---", "---:", "---:", "---:", "---", "---"}, rows)};
   if (newest.size() > rows.size()) {
     out.push_back(
         fmt::format("The {} newest shifts are shown; {} more: `rfdb priors --format json` (`shifts`).",

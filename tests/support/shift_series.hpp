@@ -9,6 +9,11 @@
 // the tests, step = 0 the null series (same noise). The noise is drawn from
 // calibrate::Prng(seed) by Box–Muller, so a seed gives the same series on every
 // platform. Regenerated in memory by every test run: nothing is written.
+//
+// With a transfer_step, each run also measures an e2e delta d = x · c, c the
+// Amdahl ceiling of its 20 % pct_gpu_time at s = 1.5 (6.67 %), x = 0.40 +
+// N(0, 0.05²) for runs 1–6 and 0.40 + transfer_step + N(0, 0.05²) after (its
+// noise drawn after e's, from the same stream): the e2e transfer ratio's series.
 #pragma once
 
 #include "calibrate/priors.hpp"
@@ -21,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +37,9 @@ inline constexpr int k_series_upgrade_at = 6; // runs before the upgrade
 inline constexpr double k_series_base_e = 0.26;
 inline constexpr double k_series_noise_sd = 0.02;
 inline constexpr double k_series_speedup = 1.5;
+inline constexpr double k_series_pct_gpu_time = 20.0;
+inline constexpr double k_series_base_transfer = 0.40;
+inline constexpr double k_series_transfer_sd = 0.05;
 
 struct ShiftSeries {
   std::vector<calibrate::Observation> observations;  // date order
@@ -50,7 +59,8 @@ inline double standard_normal(calibrate::Prng& rng)
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-inline ShiftSeries shift_series(std::uint64_t seed, double step)
+inline ShiftSeries shift_series(std::uint64_t seed, double step,
+                                std::optional<double> transfer_step = std::nullopt)
 {
   calibrate::Prng rng(seed);
   ShiftSeries out;
@@ -76,7 +86,12 @@ inline ShiftSeries shift_series(std::uint64_t seed, double step)
     o.prediction.confidence = "high";
     o.prediction.roofline_pct = e / k_series_speedup;
     o.prediction.attainable_speedup = 3.0;
-    o.prediction.pct_gpu_time = 20.0;
+    o.prediction.pct_gpu_time = k_series_pct_gpu_time;
+    if (transfer_step) {
+      const double x = k_series_base_transfer + (after ? *transfer_step : 0.0) +
+                       k_series_transfer_sd * standard_normal(rng);
+      o.e2e_delta_pct = x * k_series_pct_gpu_time * (1.0 - 1.0 / k_series_speedup);
+    }
     o.prediction.suspect = false;
     o.output_parity = "pass";
     out.stacks[o.run_id] = {"vllm", after ? "0.26.0" : "0.24.1"};

@@ -150,6 +150,58 @@ TEST(Shifts, TheNullSeriesStaysQuiet)
   EXPECT_LE(flagged, 5);
 }
 
+// The same series with an e2e transfer ratio stepping 0.40 → 0.80 at the
+// upgrade, e flat: the step is found in the transfer of gemm × decode only,
+// reported, and the priors' weights do not respect it.
+TEST(Shifts, AStepInTheE2eTransferRatioIsFoundAndReportedOnly)
+{
+  const auto series = shift_series(1, 0.0, 0.40);
+  const auto shifts = detect_attributed(series);
+  ASSERT_EQ(shifts.size(), 1u);
+  const Shift& s = shifts[0];
+  EXPECT_EQ(s.measure, ShiftMeasure::e2e_transfer);
+  EXPECT_EQ(shift_key(s), "gemm:decode");
+  EXPECT_EQ(s.regime, std::optional<std::string>("decode"));
+  EXPECT_EQ(s.gfx, std::nullopt);
+  EXPECT_EQ(s.before_run, series.run_id(5));
+  EXPECT_EQ(s.after_run, series.run_id(6));
+  EXPECT_EQ(s.attribution, "vllm 0.24.1 → 0.26.0");
+  EXPECT_NEAR(shift_step(s), 0.40, 0.08);
+  EXPECT_EQ(describe_shift(s).substr(0, 27), "gemm:decode e2e transfer 0.");
+
+  PriorsParams p;
+  p.shifts = shifts;
+  const auto with = compute_priors(series.observations, p);
+  const auto without = compute_priors(series.observations, {});
+  ASSERT_TRUE(with && without);
+  EXPECT_EQ(with->priors[0].target_eff, without->priors[0].target_eff);
+
+  // The planted transfer step is found in ≥ 95 of 100 seeds. The null series
+  // (same noise, no step), over 2000 seeds: the transfer ratio is flagged in
+  // 107 (5.35 %) and e in 81 (4.05 %), both within 3 binomial standard errors
+  // of alpha = 5 % (≤ 100 + 3·√(2000·0.05·0.95) ≈ 129). Seeded, so exact.
+  int found = 0;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    const auto planted = detect_attributed(shift_series(seed, 0.0, 0.40));
+    found += planted.size() == 1 && planted[0].measure == ShiftMeasure::e2e_transfer ? 1 : 0;
+  }
+  EXPECT_GE(found, 95);
+  int transfer_flagged = 0;
+  int e_flagged = 0;
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
+    const auto null = detect_attributed(shift_series(seed, 0.0, 0.0));
+    const auto of = [&](ShiftMeasure m) {
+      return std::any_of(null.begin(), null.end(), [&](const Shift& x) { return x.measure == m; }) ? 1 : 0;
+    };
+    transfer_flagged += of(ShiftMeasure::e2e_transfer);
+    e_flagged += of(ShiftMeasure::efficiency);
+  }
+  EXPECT_EQ(transfer_flagged, 107);
+  EXPECT_EQ(e_flagged, 81);
+  EXPECT_LE(transfer_flagged, 129);
+  EXPECT_LE(e_flagged, 129);
+}
+
 TEST(Shifts, PriorsWeighEvidenceBeforeTheShiftDown)
 {
   const auto series = shift_series(1, 0.08);
