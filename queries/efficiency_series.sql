@@ -4,7 +4,11 @@
 -- efficiency when a post roofline measured the attempt, else
 -- min(1, roofline_pct × isolated speedup)), where e came from (e_source: post
 -- | model), the prediction's source (analytic | measured) and confidence, and
--- the run's serving backend and version. The rows are the estimator's
+-- the run's serving backend and version, and its stack: every stored
+-- `package version` of run_stack, by package, ", "-joined, the version as
+-- `rfdb runs --stack` shows it (the recorded string without its local part;
+-- the release part when derived (rocm) or not a bare version; a path as
+-- recorded), NULL when the run's files state none. The rows are the estimator's
 -- observations (docs/estimator.md): an isolated win beyond the noise band,
 -- parity not failed, a usable prediction, e not infeasible, not resting on a
 -- measured roofline flagged profiler_hbm_undercount (as `rfdb priors` by default); retracted runs
@@ -15,7 +19,12 @@ SELECT o.run_date AS date, o.run_id AS run, o.short_name AS kernel, o.gfx, o.reg
                   ELSE o.roofline_pct * o.isolated_speedup END, 6) AS e,
        CASE WHEN o.post_efficiency IS NOT NULL THEN 'post' ELSE 'model' END AS e_source,
        a.pred_source_kind AS prediction_source, o.confidence, o.roofline_pct, o.isolated_speedup,
-       r.backend, r.backend_version
+       r.backend, r.backend_version,
+       (SELECT group_concat(entry, ', ') FROM (SELECT s.package || ' ' ||
+                                                 CASE WHEN s.release IS NOT NULL AND (s.via IS NOT NULL OR s.raw NOT GLOB '[0-9]*') THEN s.release
+                                                      WHEN instr(s.raw, '+') > 0 THEN substr(s.raw, 1, instr(s.raw, '+') - 1)
+                                                      ELSE s.raw END AS entry FROM run_stack s
+                                               WHERE s.run_id = o.run_id ORDER BY s.package)) AS stack
 FROM observations o
 JOIN attempts a ON a.attempt_id = o.attempt_id
 JOIN runs r ON r.run_id = o.run_id

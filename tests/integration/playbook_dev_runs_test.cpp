@@ -469,6 +469,15 @@ TEST_F(DevRunsPlaybook, TheEfficiencySeriesIsTheEstimatorsObservations)
                                       o.at("kernel").get<std::string>(), o.at("e").get<double>()));
       EXPECT_TRUE(row.at("backend") == "vllm" || row.at("backend") == "sglang") << row.dump(); // D7: sglang
       EXPECT_TRUE(row.at("backend_version").is_string()) << row.dump();
+      // The run's stack, as `runs --stack` shows it: its backend among the packages.
+      const std::string version = row.at("backend_version").get<std::string>();
+      EXPECT_TRUE(contains(row.at("stack").get<std::string>(),
+                           row.at("backend").get<std::string>() + " " + version.substr(0, version.find('+'))))
+          << row.dump();
+      if (row.at("run") == "e2e_Qwen3.5-122B-A10B-FP8_20260819_201544_3310472_7726") {
+        EXPECT_EQ(row.at("stack"), "aiter 0.1.8.dev1, rocm 7.1.2, rocprof-compute 3.1.1, torch 2.10.0, "
+                                   "triton 3.5.1, vllm 0.26.0.dev412");
+      }
       EXPECT_TRUE(row.at("e_source") == "post" || row.at("e_source") == "model") << row.dump();
       if (i > 0) {
         EXPECT_LE(series[i - 1].at("date").get<std::string>(), row.at("date").get<std::string>());
@@ -499,7 +508,7 @@ TEST_F(DevRunsPlaybook, TheEfficiencySeriesIsTheEstimatorsObservations)
   ASSERT_EQ(csv.code, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
             "date,run,kernel,gfx,regime,lever,e,e_source,prediction_source,confidence,roofline_pct,"
-            "isolated_speedup,backend,backend_version");
+            "isolated_speedup,backend,backend_version,stack");
   // Four runs: no shift, no weight changed, and one line in the playbook.
   const json priors = cli({"priors", "--format", "json"});
   EXPECT_TRUE(priors.at("shifts").empty());
