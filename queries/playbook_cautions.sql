@@ -5,7 +5,11 @@
 -- Director validation included and did not confirm (lost_validation), an
 -- output that failed parity with the integrate reason saying what broke
 -- (parity_failure), and an isolated win whose e2e stayed inside the noise
--- band (no_transfer). Non-retracted runs.
+-- band (no_transfer). Non-retracted runs. e2e_band_pct is the band that
+-- decided a gain (percent): the fixed ±0.5 %, or the run's measured spread
+-- (the widest of its reference bench summaries) when wider, as the playbook
+-- judges (docs/playbook.md, "Noise measured per run"); a loss is judged
+-- against the fixed band.
 WITH c AS (
   SELECT a.run_id, r.run_date, a.attempt_key, a.short_name, a.op_class, r.gfx, a.lever,
          a.isolated_speedup, a.e2e_delta_pct, a.pred_attainable_speedup,
@@ -15,7 +19,12 @@ WITH c AS (
          CASE WHEN lower(coalesce(a.output_parity, '')) = 'fail'
                    OR coalesce(a.reject_reason, '') IN ('parity_regression', 'accuracy_regression',
                                                         'output_corruption')
-              THEN 1 ELSE 0 END AS parity_failed
+              THEN 1 ELSE 0 END AS parity_failed,
+         -- the run's e2e band (domain::run_e2e_band): its measured spread when wider than the fixed band
+         MAX(:e2e_noise_pct,
+             coalesce((SELECT MAX(b.throughput_spread_pct) FROM bench_summaries b
+                       WHERE b.run_id = a.run_id AND b.role IN ('baseline', 'validation_base', 'overlay_ref')),
+                      0)) AS e2e_band_pct
   FROM attempts a
   JOIN runs r ON r.run_id = a.run_id
   WHERE a.run_id NOT IN (SELECT run_id FROM retractions)
@@ -32,7 +41,7 @@ flagged AS (
     AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
   UNION ALL
   SELECT c.*, 'lost_validation' FROM c
-  WHERE c.measured = 1 AND c.e2e_delta_pct > :e2e_noise_pct AND coalesce(c.output_parity, '') <> 'fail'
+  WHERE c.measured = 1 AND c.e2e_delta_pct > c.e2e_band_pct AND coalesce(c.output_parity, '') <> 'fail'
     AND coalesce(c.reject_reason, '') <> 'no_engagement'
     AND (c.kind = 'config' OR c.isolated_speedup IS NULL
          OR (c.isolated_speedup > :iso_win_min AND c.gate = 'accepted'))
@@ -45,11 +54,11 @@ flagged AS (
   -- an isolated win whose e2e stayed inside the band: it did not transfer
   SELECT c.*, 'no_transfer' FROM c
   WHERE c.measured = 1 AND c.isolated_speedup > :iso_win_min
-    AND c.e2e_delta_pct > -:e2e_noise_pct AND c.e2e_delta_pct <= :e2e_noise_pct
+    AND c.e2e_delta_pct > -:e2e_noise_pct AND c.e2e_delta_pct <= c.e2e_band_pct
     AND c.parity_failed = 0 AND coalesce(c.reject_reason, '') <> 'no_engagement'
 )
 SELECT run_id, run_date, attempt_key, short_name, op_class, gfx, lever,
        isolated_speedup, e2e_delta_pct, pred_attainable_speedup,
-       validation_class, validation_speedup, caution, output_parity, reject_reason, reason
+       validation_class, validation_speedup, caution, output_parity, reject_reason, reason, e2e_band_pct
 FROM flagged
 ORDER BY run_date DESC, run_id, attempt_key, caution;

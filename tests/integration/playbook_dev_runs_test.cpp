@@ -351,6 +351,18 @@ TEST_F(DevRunsPlaybook, TheQueriesTakeTheirRulesAsBoundParameters)
   ASSERT_TRUE(cautions) << cautions.error().describe();
   const auto kinds = column(*cautions, "caution");
   EXPECT_EQ(kinds.count("no_transfer"), 2u);
+  // Each row names the band that decided a gain: the run's measured spread,
+  // wider than 0.5 % on the three runs with cautions (D8 0.66 %, D6 0.81 %,
+  // D5 0.94 %), as the playbook's own cautions judge.
+  EXPECT_EQ(column(*cautions, "e2e_band_pct"),
+            (std::multiset<std::string>{"0.66", "0.66", "0.66", "0.66", "0.81", "0.81", "0.81", "0.94"}));
+  // A fixed band of 10 % is wider than every run's spread: it decides.
+  EXPECT_EQ(
+      column(*store::run_named_query(*db, "playbook_cautions", {}, with("e2e_noise_pct", 10.0)),
+             "e2e_band_pct")
+          .count("10.0"),
+      column(*store::run_named_query(*db, "playbook_cautions", {}, with("e2e_noise_pct", 10.0)), "caution")
+          .size());
   // A 10 % e2e noise band: D8's launcher (+0.19 %) and D6's swap route
   // (+0.41 %) stay no_transfer, and the wins beyond +0.5 % join them.
   auto wide = store::run_named_query(*db, "playbook_cautions", {}, with("e2e_noise_pct", 10.0));
