@@ -1,4 +1,4 @@
-// GEAK's kb identity rules and promotion rule (domain/kb_identity.hpp; ../shared/GEAK-KB.md §1,
+// GEAK's kb identity rules and promotion rule (domain/kb_identity.hpp; GEAK-KB §1,
 // §2.3, §3.1, §11).
 #include "domain/kb_identity.hpp"
 

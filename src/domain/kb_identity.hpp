@@ -1,7 +1,10 @@
-// GEAK's kb identity rules (../shared/GEAK-KB.md §1, read from GEAK's kb/identity.py @ 14b10f5a
+// GEAK's kb identity rules (GEAK-KB §1, read from GEAK's kb/identity.py @ 14b10f5a
 // and kb/store_local.py) and the champion promotion rule (§2.3, LocalKBStore.maybe_promote):
 // how a kernel or an e2e (serving) measurement is addressed in a GEAK kb store, so rfdb writes
 // (and reads) the same canonical ids, rung ladders and session ids GEAK does. Pure: no files.
+//
+// "GEAK-KB §N" is a section of the GEAK kb format notes issue 31 was written from; the rules as
+// rfdb uses them are stated in docs/kb-export.md.
 //
 // A canonical id is `geak:<domain>:<segment>:…`; split on ':' it is the directory path of its
 // identity under a store root (§2.1). Every segment matches k_segment_pattern.

@@ -1,5 +1,5 @@
 // `rfdb export --kb DIR`: rfdb's measured positive findings written as a GEAK local kb store
-// (../shared/GEAK-KB.md §2; docs/kb-export.md), so GEAK's LocalKBStore (and `rfdb ingest` of a
+// (GEAK-KB §2; docs/kb-export.md), so GEAK's LocalKBStore (and `rfdb ingest` of a
 // kb store) reads them back.
 //
 // What is exported: every attempt of a non-retracted run that is a What works finding
@@ -32,6 +32,9 @@ namespace rfdb::report {
 inline constexpr const char* k_kb_producer = "rfdb";
 
 // One session to write: the same knowledge document and files on every rung of `ladder`.
+// (clang-tidy 14 reports nlohmann::json's member as throwing from the implicit special members;
+// nothing here is declared noexcept.)
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct KbRecord {
   std::string lane;                         // "kernel" | "e2e"
   std::vector<std::string> ladder;          // canonical ids, most specific first (domain::kb ladders)
@@ -42,7 +45,7 @@ struct KbRecord {
 };
 
 // The score of `knowledge` under `metric` (its top-level scalar): nullopt when absent or not a
-// number (a bool or a string never ranks; GEAK-KB.md §2.4).
+// number (a bool or a string never ranks; GEAK-KB §2.4).
 std::optional<double> kb_score(const nlohmann::json& knowledge, std::string_view metric);
 
 // The knowledge.json bytes GEAK writes for `knowledge`: UTF-8, indent 2, keys sorted, no

@@ -1,4 +1,4 @@
-// Writing a GEAK local kb store (report/kb_export.hpp, write_kb_store; ../shared/GEAK-KB.md §2):
+// Writing a GEAK local kb store (report/kb_export.hpp, write_kb_store; GEAK-KB §2):
 // identity directories, sessions, files/ and champion.json by the promotion rule.
 #include "domain/kb_identity.hpp"
 #include "report/kb_export.hpp"

@@ -1,5 +1,5 @@
 // `rfdb export --kb DIR` on the four dev runs (tests/fixtures/dev-runs): the tree follows GEAK's
-// local kb store layout (../shared/GEAK-KB.md §2), re-export is byte-identical, foreign
+// local kb store layout (GEAK-KB §2), re-export is byte-identical, foreign
 // sessions and better foreign champions survive (docs/kb-export.md). Session ids were checked
 // with Python's hashlib: fingerprint = sha256(rung-0 id)[:12], port = sha256("rfdb|RUN#ATTEMPT")[:12].
 #include "support/helpers.hpp"
@@ -140,7 +140,7 @@ TEST_F(KbExport, WritesGeakLayoutForEveryRung)
       json::parse(R"({"metric": "speedup", "session_id": ")" + k_kimi_kernel_sid + R"(", "value": 1.5902})"));
 }
 
-// The serving-config win of the Kimi run as an e2e-lane session (GEAK-KB.md §6.2).
+// The serving-config win of the Kimi run as an e2e-lane session (GEAK-KB §6.2).
 TEST_F(KbExport, WritesTheConfigWinAsAnE2eSession)
 {
   const fs::path store = m_dir / "kb";

@@ -1,5 +1,5 @@
 // GEAK's kb identity and promotion rules (domain/kb_identity.hpp). The examples are those of
-// ../shared/GEAK-KB.md §1 (pinned by GEAK's kb/tests/test_identity.py @ 14b10f5a), §2.3, §10
+// GEAK-KB §1 (pinned by GEAK's kb/tests/test_identity.py @ 14b10f5a), §2.3, §10
 // and §11; session-id fingerprints were checked with Python's hashlib.
 #include "domain/kb_identity.hpp"
 

@@ -1,6 +1,6 @@
 // write_kb_store (report/kb_export.hpp): the promotion rule applied in session-id order (ties
 // never promote), GEAK's safe_rel_path and session-id rules, the JSON bytes GEAK writes. Values
-// from ../shared/GEAK-KB.md §10.
+// from GEAK-KB §10.
 #include "support/helpers.hpp"
 
 #include "report/kb_export.hpp"
