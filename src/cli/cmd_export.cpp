@@ -6,6 +6,7 @@
 #include "cli/cmd_query.hpp"
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
+#include "report/kb_export.hpp"
 #include "store/admin.hpp"
 #include "store/file_export.hpp"
 #include "util/safe_file.hpp"
@@ -88,10 +89,59 @@ Result<int> run_export_raw(const ExportOptions& opts, Context& ctx)
   return 0;
 }
 
+// `rfdb export --kb DIR`: report::export_kb, then a summary line or JSON object.
+Result<int> run_export_kb(const ExportOptions& opts, Context& ctx)
+{
+  if (opts.raw || opts.all || opts.force || !opts.run_id.empty() || !opts.out.empty() ||
+      !opts.output.empty()) {
+    return fail(
+        make_error(ErrorCode::usage, "--kb DIR goes alone (not with --raw, RUN, --all, --out, --force or -o)")
+            .with_hint("e.g. rfdb export --kb kb_store/"));
+  }
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return fail(format.error());
+  }
+  auto db = open_for_read(ctx);
+  if (!db) {
+    return fail(db.error());
+  }
+  auto summary = report::export_kb(*db, opts.kb);
+  if (!summary) {
+    return fail(summary.error().with_context("export --kb " + opts.kb));
+  }
+  const auto& s = *summary;
+  if (domain::is(*format, domain::OutputFormat::json)) {
+    const nlohmann::ordered_json j{{"store", opts.kb},
+                                   {"identities", s.identities},
+                                   {"sessions_written", s.sessions_written},
+                                   {"sessions_unchanged", s.sessions_unchanged},
+                                   {"champions_promoted", s.champions_promoted},
+                                   {"champions_kept", s.champions_kept},
+                                   {"skipped", s.skipped}};
+    fmt::print(ctx.out, "{}\n", j.dump(2));
+  } else {
+    fmt::print(
+        ctx.out,
+        "kb store {}: {} identities, {} sessions written, {} unchanged, {} champions promoted, {} kept{}\n",
+        opts.kb, s.identities, s.sessions_written, s.sessions_unchanged, s.champions_promoted,
+        s.champions_kept, s.skipped.empty() ? "" : fmt::format(", {} findings skipped", s.skipped.size()));
+    if (!ctx.quiet) {
+      for (const auto& why : s.skipped) {
+        fmt::print(ctx.err, "skipped {}\n", why);
+      }
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
 Result<int> run_export(const ExportOptions& opts, Context& ctx)
 {
+  if (!opts.kb.empty()) {
+    return run_export_kb(opts, ctx);
+  }
   if (opts.raw) {
     return run_export_raw(opts, ctx);
   }
@@ -131,7 +181,8 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ExportOptions>();
   auto* cmd = app.add_subcommand("export", "Export every attempt with its prediction and outcome (the "
-                                           "calibration rows), or with --raw the stored files");
+                                           "calibration rows), with --raw the stored files, or with --kb the "
+                                           "measured wins as a GEAK kb store");
   cmd->add_option(
          "--format", opts->format,
          "csv | json | table (default: from -o's extension; else table on a terminal, json otherwise); "
@@ -149,6 +200,11 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
       ->type_name("DIR");
   cmd->add_flag("--force", opts->force,
                 "--raw: overwrite files that exist (default: refuse before writing any)");
+  cmd->add_option("--kb", opts->kb,
+                  "Write the measured positive findings (What works attempts of the runs) as a GEAK local "
+                  "kb store under DIR (created if missing; merged into an existing store: only rfdb-* "
+                  "sessions are written, champion.json only by GEAK's promotion rule)")
+      ->type_name("DIR");
   cmd->footer(
       "Columns: docs/json.md (export) and docs/schema.md (attempts).\n\n"
       "--raw checks every file against the size and sha256 recorded when it was ingested and\n"
@@ -156,7 +212,9 @@ void add_export_command(CLI::App& app, Context& ctx, Runner& runner)
       "naming each damaged file; `rfdb ingest --rehash EVAL_DIR` stores them again).\n\n"
       "Examples:\n  rfdb export -o attempts.csv\n  rfdb export | jq '.[] | select(.op_class == \"attn\")'\n"
       "  rfdb export --raw e2e_Qwen3.5-27B --out restored/\n"
-      "  rfdb export --raw --all --out backup/ --format json   # {\"out\", \"runs\", \"files\", \"bytes\"}");
+      "  rfdb export --raw --all --out backup/ --format json   # {\"out\", \"runs\", \"files\", \"bytes\"}\n"
+      "  rfdb export --kb /shared/geak_kb_store   # docs/kb-export.md; re-running writes nothing new\n"
+      "  rfdb export --kb kb/ --format json       # {\"store\", \"identities\", \"sessions_written\", ...}");
   cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_export(*opts, ctx); }; });
 }
 

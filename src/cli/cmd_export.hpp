@@ -1,6 +1,7 @@
 // `rfdb export`: every attempt with its prediction and outcome (the
 // calibration rows) as a table, CSV or JSON; with --raw, the stored files
-// written back byte-identical (store/file_export.hpp).
+// written back byte-identical (store/file_export.hpp); with --kb DIR, the
+// measured positive findings as a GEAK local kb store (report/kb_export.hpp).
 #pragma once
 
 #include "cli/context.hpp"
@@ -21,6 +22,8 @@ struct ExportOptions {
   bool all = false;   // --all: every run and the knowledge files; --raw only
   std::string out;    // --out DIR; --raw only
   bool force = false; // --force: overwrite existing files; --raw only
+  // --kb DIR: write the measured positive findings as a GEAK local kb store (report/kb_export.hpp).
+  std::string kb;
 };
 void add_export_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_export(const ExportOptions& opts, Context& ctx);

@@ -326,14 +326,27 @@ ReportInputBuilder::ReportInputBuilder(std::string as_of, std::optional<std::str
 
 ReportInputBuilder::~ReportInputBuilder() = default;
 
+RunInfo run_info(store::RunSummary r)
+{
+  const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
+  return RunInfo{std::move(r.run_id), text(r.run_date),     text(r.model),
+                 text(r.gfx),         text(r.backend),      to_int(r.isl),
+                 to_int(r.osl),       to_int(r.conc),       std::move(r.validation_class),
+                 text(r.model_dtype), r.measured_spread_pct};
+}
+
+AttemptInfo attempt_view(store::Attempt a, const RunInfo& run)
+{
+  AttemptInfo x;
+  attempt_info(a, run, UINT32_MAX, x);
+  return x;
+}
+
 void ReportInputBuilder::add_run(store::RunSummary r)
 {
   m_newest_run_date.see(r.run_date.value_or(""));
   m_undated.push_back(!r.run_date.has_value());
-  const auto text = [](std::optional<std::string>& v) { return v ? std::move(*v) : std::string(); };
-  m_in.runs.push_back(RunInfo{std::move(r.run_id), text(r.run_date), text(r.model), text(r.gfx),
-                              text(r.backend), to_int(r.isl), to_int(r.osl), to_int(r.conc),
-                              std::move(r.validation_class), text(r.model_dtype), r.measured_spread_pct});
+  m_in.runs.push_back(run_info(std::move(r)));
 }
 
 void ReportInputBuilder::start()

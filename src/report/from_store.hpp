@@ -24,6 +24,12 @@ namespace rfdb::report {
 
 class ReportInputBuilder;
 
+// The report's view of a stored run (its text columns, "" for NULL) and of one of its attempts
+// (joined to `run`; run_index unset): what ReportInputBuilder folds, for callers that read
+// attempts one by one (report/kb_export).
+RunInfo run_info(store::RunSummary run);
+AttemptInfo attempt_view(store::Attempt attempt, const RunInfo& run);
+
 namespace detail {
 // The top kernel by pct_gpu_time and by expected gain of one profiled round
 // of a run: its first verdict and the first of equals of each ranking.

@@ -1,0 +1,241 @@
+// `rfdb export --kb DIR` on the four dev runs (tests/fixtures/dev-runs): the tree follows GEAK's
+// local kb store layout (GEAK-KB §2), re-export is byte-identical, foreign
+// sessions and better foreign champions survive (docs/kb-export.md). Session ids were checked
+// with Python's hashlib: fingerprint = sha256(rung-0 id)[:12], port = sha256("rfdb|RUN#ATTEMPT")[:12].
+#include "support/helpers.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rfdb::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::vector<std::string> k_dev_runs = {
+    "e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931",
+    "e2e_Qwen3.5-122B-A10B-FP8_20260819_201544_3310472_7726",
+    "e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817",
+    "e2e_Kimi-K2.6_20260621_142207_774130_3902",
+};
+
+const std::string k_kimi_kernel = "geak/kernel/gfx942/fused_moe_kernel_gptq_awq/triton/rocm/7.0";
+const std::string k_kimi_kernel_sid = "rfdb-fused_moe_kernel_gptq_awq-9a2cc98bc403-9cd451f0a3d5";
+const std::string k_kimi_e2e_exact =
+    "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8/isl_8192/osl_1024/conc_64";
+const std::string k_kimi_e2e_sid = "rfdb-kimi-k2.6-d69bb746a337-b2ac0967496a";
+
+class KbExport : public ::testing::Test {
+protected:
+  static void SetUpTestSuite()
+  {
+    s_tmp = new TempDir();
+    s_db = *s_tmp / "dev.db";
+    for (const auto& run : k_dev_runs) {
+      const auto r = run_cli({"--db", s_db.string(), "ingest", dev_run(run).string()});
+      ASSERT_EQ(r.code, 0) << r.err;
+    }
+  }
+  static void TearDownTestSuite()
+  {
+    delete s_tmp;
+    s_tmp = nullptr;
+  }
+
+  static json export_kb(const fs::path& store)
+  {
+    const auto r = rfdb(s_db.string(), {"export", "--kb", store.string(), "--format", "json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+  }
+
+  static inline TempDir* s_tmp = nullptr;
+  static inline fs::path s_db;
+  TempDir m_dir;
+};
+
+// Every regular file under `root` (relative path → bytes).
+std::map<std::string, std::string> tree(const fs::path& root)
+{
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) {
+      out[e.path().lexically_relative(root).generic_string()] = read_bytes(e.path());
+    }
+  }
+  return out;
+}
+
+// Directories holding a `sessions` subdirectory: GEAK's LocalKBStore.identities().
+std::vector<std::string> identities(const fs::path& root)
+{
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_directory() && e.path().filename() == "sessions") {
+      out.push_back(e.path().parent_path().lexically_relative(root).generic_string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(KbExport, WritesGeakLayoutForEveryRung)
+{
+  const fs::path store = m_dir / "kb";
+  const json summary = export_kb(store);
+  EXPECT_EQ(summary["identities"], 16);
+  EXPECT_EQ(summary["sessions_written"], 16);
+  EXPECT_EQ(summary["sessions_unchanged"], 0);
+  EXPECT_EQ(summary["champions_promoted"], 16);
+  EXPECT_EQ(summary["skipped"], json::array());
+  EXPECT_EQ(identities(store), (std::vector<std::string>{
+                                   "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4",
+                                   "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8",
+                                   k_kimi_e2e_exact,
+                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8",
+                                   "geak/kernel/gfx942/fused_moe_kernel_gptq_awq/triton/rocm",
+                                   k_kimi_kernel,
+                                   "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/rewrite/rocm",
+                                   "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/rewrite/rocm/7.1",
+                                   "geak/kernel/gfx950/_fwd_kernel/rebind/rocm",
+                                   "geak/kernel/gfx950/_fwd_kernel/rebind/rocm/7.1",
+                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm",
+                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm/7.1",
+                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm",
+                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm/7.1",
+                                   "geak/kernel/gfx950/kentry/ck/rocm",
+                                   "geak/kernel/gfx950/kentry/ck/rocm/7.1",
+                               }));
+  // The kernel session: the same document and files on both rungs, .lock beside champion.json.
+  const fs::path session = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
+  const std::string knowledge = read_bytes(session / "knowledge.json");
+  RFDB_EXPECT_GOLDEN("kb/kernel_knowledge.json", knowledge);
+  const fs::path coarse = store / fs::path(k_kimi_kernel).parent_path() / "sessions" / k_kimi_kernel_sid;
+  EXPECT_EQ(read_bytes(coarse / "knowledge.json"), knowledge);
+  EXPECT_TRUE(fs::is_regular_file(store / k_kimi_kernel / ".lock"));
+  const json k = json::parse(knowledge);
+  EXPECT_EQ(k["producer"], "rfdb");
+  EXPECT_DOUBLE_EQ(k["speedup"].get<double>(), 1.5902);
+  EXPECT_EQ(k["identity"],
+            json::parse(R"({"backend": "triton", "framework": "rocm", "framework_version": "7.0",
+                                          "gpu": "gfx942", "kernel_name": "fused_moe_kernel_gptq_awq"})"));
+  EXPECT_EQ(k["value"]["verified_stack"]["rocm"], "7.0.2");
+  // Every artifact the value names is under files/, byte-identical to the eval dir's file.
+  for (const auto& [role, stored] : k["value"]["artifacts"].items()) {
+    const std::string rel = stored.get<std::string>().substr(std::string("evidence/").size());
+    EXPECT_EQ(read_bytes(session / "files" / stored.get<std::string>()),
+              read_bytes(dev_run("e2e_Kimi-K2.6_20260621_142207_774130_3902") / rel))
+        << role;
+  }
+  EXPECT_TRUE(fs::is_regular_file(
+      session / "files/evidence/overlay/cand_fused_moe_kernel_gptq_awq/integrate_result.json"));
+  EXPECT_EQ(
+      json::parse(read_bytes(store / k_kimi_kernel / "champion.json")),
+      json::parse(R"({"metric": "speedup", "session_id": ")" + k_kimi_kernel_sid + R"(", "value": 1.5902})"));
+}
+
+// The serving-config win of the Kimi run as an e2e-lane session (GEAK-KB §6.2).
+TEST_F(KbExport, WritesTheConfigWinAsAnE2eSession)
+{
+  const fs::path store = m_dir / "kb";
+  export_kb(store);
+  // The e2e exact-workload rung ranks by throughput, the coarser rungs by speedup.
+  const std::string e2e =
+      read_bytes(store / k_kimi_e2e_exact / "sessions" / k_kimi_e2e_sid / "knowledge.json");
+  EXPECT_EQ(read_bytes(store / k_kimi_e2e_exact / "champion.json"),
+            "{\n  \"metric\": \"throughput_tok_s\",\n  \"session_id\": \"" + k_kimi_e2e_sid +
+                "\",\n  \"value\": 521.5993\n}");
+  EXPECT_EQ(
+      json::parse(read_bytes(store / "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8/champion.json")),
+      json::parse(R"({"metric": "speedup", "session_id": ")" + k_kimi_e2e_sid + R"(", "value": 1.0137})"));
+  RFDB_EXPECT_GOLDEN("kb/e2e_knowledge.json", e2e);
+}
+
+TEST_F(KbExport, ReExportIsByteIdenticalAndWritesNothing)
+{
+  const fs::path store = m_dir / "kb";
+  export_kb(store);
+  const auto before = tree(store);
+  const auto mtime =
+      fs::last_write_time(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "knowledge.json");
+  const json again = export_kb(store);
+  EXPECT_EQ(again["sessions_written"], 0);
+  EXPECT_EQ(again["sessions_unchanged"], 16);
+  EXPECT_EQ(again["champions_promoted"], 0);
+  EXPECT_EQ(again["champions_kept"], 16);
+  EXPECT_EQ(tree(store), before);
+  EXPECT_EQ(fs::last_write_time(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "knowledge.json"),
+            mtime);
+  // The table summary line.
+  const auto r = rfdb(s_db.string(), {"export", "--kb", store.string(), "--format", "table"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "kb store " + store.string() +
+                       ": 16 identities, 0 sessions written, 16 unchanged, 0 champions promoted, 16 kept\n");
+}
+
+TEST_F(KbExport, ForeignSessionsSurviveAndOnlyTheRuleRepointsChampions)
+{
+  const fs::path store = m_dir / "kb";
+  // A GEAK session beside ours, with a champion better than rfdb's 1.5902 on rung 0 …
+  const fs::path foreign =
+      store / k_kimi_kernel / "sessions/geak-fused_moe_kernel_gptq_awq-9a2cc98bc403-4b3227c7e42e";
+  const std::string foreign_doc =
+      R"({"producer": "geak", "speedup": 1.8742, "value": {"direction": "BLOCK_SIZE_K"}})";
+  write_bytes(foreign / "knowledge.json", foreign_doc);
+  write_bytes(foreign / "files/patch.diff", "-a\n+b\n");
+  const std::string better =
+      R"({"metric": "speedup", "session_id": "geak-fused_moe_kernel_gptq_awq-9a2cc98bc403-4b3227c7e42e", "value": 1.8742})";
+  write_bytes(store / k_kimi_kernel / "champion.json", better);
+  // … and a worse one on rung 1, plus one under another metric (counts as none) on the e2e tp rung.
+  const fs::path rung1 = store / fs::path(k_kimi_kernel).parent_path();
+  write_bytes(rung1 / "champion.json", R"({"metric": "speedup", "session_id": "geak-x", "value": 1.2})");
+  const fs::path tp = store / "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8";
+  write_bytes(tp / "champion.json", R"({"metric": "throughput", "session_id": "geak-y", "value": 9999.0})");
+  // A stale file in one of our own sessions is dropped (a session is replaced whole).
+  write_bytes(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "files/old.txt", "stale");
+
+  const json summary = export_kb(store);
+  EXPECT_EQ(summary["champions_promoted"], 15);
+  EXPECT_EQ(summary["champions_kept"], 1);
+  EXPECT_EQ(read_bytes(foreign / "knowledge.json"), foreign_doc);
+  EXPECT_EQ(read_bytes(foreign / "files/patch.diff"), "-a\n+b\n");
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "champion.json"), better);
+  EXPECT_EQ(json::parse(read_bytes(rung1 / "champion.json"))["session_id"], k_kimi_kernel_sid);
+  EXPECT_DOUBLE_EQ(json::parse(read_bytes(rung1 / "champion.json"))["value"].get<double>(), 1.5902);
+  EXPECT_EQ(json::parse(read_bytes(tp / "champion.json"))["session_id"], k_kimi_e2e_sid);
+  EXPECT_FALSE(fs::exists(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "files/old.txt"));
+}
+
+TEST_F(KbExport, RefusesLinksAndFilesWhereTheStoreHasDirectories)
+{
+  const fs::path store = m_dir / "kb";
+  fs::create_directories(store);
+  fs::create_directories(m_dir / "elsewhere");
+  fs::create_directory_symlink(m_dir / "elsewhere", store / "geak");
+  const auto r = rfdb(s_db.string(), {"export", "--kb", store.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("is a symbolic link"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(m_dir / "elsewhere"));
+
+  write_bytes(m_dir / "plain", "x");
+  const auto f = rfdb(s_db.string(), {"export", "--kb", (m_dir / "plain").string()});
+  EXPECT_EQ(f.code, 1);
+  EXPECT_NE(f.err.find("is not a directory"), std::string::npos) << f.err;
+}
+
+TEST_F(KbExport, KbGoesAlone)
+{
+  const auto r = rfdb(s_db.string(), {"export", "--kb", (m_dir / "kb").string(), "--raw", "--all"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--kb DIR goes alone"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(m_dir / "kb"));
+}
+
+} // namespace
+} // namespace rfdb::test
