@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -25,6 +26,18 @@
 namespace rfdb::report {
 
 namespace {
+
+// The kernel lane's backend segment: GEAK keys a kernel by its language
+// (triton, hip, ck …). An attempt's backend names the language for a tuned
+// or authored kernel, but the route for a rewrite, rebind or launcher change,
+// which is not a language: those are "unknown" (GEAK's fallback segment).
+std::string kernel_language(const std::string& backend)
+{
+  static constexpr std::array<std::string_view, 7> k_languages = {"triton", "ck",   "hip",     "flydsl",
+                                                                  "asm",    "cuda", "tilelang"};
+  return std::find(k_languages.begin(), k_languages.end(), backend) != k_languages.end() ? backend
+                                                                                         : "unknown";
+}
 
 using nlohmann::json;
 namespace kb = domain::kb;
@@ -184,7 +197,7 @@ std::optional<KbRecord> kernel_record(const AttemptInfo& a, const RunData& run, 
   const auto& stack = run.summary.stack;
   const std::string rocm = stack_raw(stack, "rocm", run.summary.backend);
   const kb::KernelIdentity id =
-      kb::kernel_identity(gfx, kb::canon_name(a.short_name), a.backend.empty() ? "unknown" : a.backend, rocm);
+      kb::kernel_identity(gfx, kb::canon_name(a.short_name), kernel_language(a.backend), rocm);
   KbRecord rec;
   rec.lane = "kernel";
   rec.ladder = kb::kernel_ladder(id);
