@@ -528,15 +528,14 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
     return fail(format.error());
   }
   if (!opts.finding.empty()) { // one GEAK kb record (cli/show_finding.hpp)
-    if (!opts.run_id.empty() || !opts.attempt.empty()) {
+    if (opts.run_given || !opts.attempt.empty()) {
       return fail(make_error(ErrorCode::usage, "--finding takes no RUN and no --attempt")
                       .with_hint("rfdb show --finding ID"));
     }
     return show_finding(opts.finding, *format, ctx);
   }
-  if (opts.run_id.empty()) {
-    return fail(make_error(ErrorCode::usage, "RUN is required")
-                    .with_hint("rfdb show RUN, or rfdb show --finding ID"));
+  if (!opts.run_given) {
+    return fail(make_error(ErrorCode::usage, "RUN is required").with_hint("see rfdb show --help"));
   }
   auto opened = open_run_for_read(ctx, opts.run_id);
   if (!opened) {
@@ -561,7 +560,7 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ShowOptions>();
   auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions");
-  cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it");
+  auto* run = cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
   cmd->add_option("--attempt", opts->attempt,
@@ -578,7 +577,10 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
               "  rfdb show RUN --attempt cand:cand_fused_moe_kernel\n"
               "  rfdb show --finding geak-fused_moe_kernel   # a GEAK kb record\n\n"
               "JSON fields: docs/json.md.");
-  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });
+  cmd->final_callback([opts, run, &ctx, &runner] {
+    opts->run_given = run->count() > 0;
+    runner = [opts, &ctx] { return run_show(*opts, ctx); };
+  });
 }
 
 } // namespace rfdb::cli

@@ -2,7 +2,7 @@
 //
 // Two writes of the same change from different workspaces (other paths, hunk offsets, spacing)
 // sign the same, so a repeated write counts as a reproduction of the record it repeats
-// (../shared/GEAK-KB.md §3.3, read from GEAK's kernel_workflow/scripts/experience_store.py
+// (GEAK-KB §3.3, docs/kb.md; read from GEAK's kernel_workflow/scripts/experience_store.py
 // `content_signature` and `artifact_signature`). rfdb computes them the same way so that an
 // eval-dir candidate and a kb record are matched across both memories.
 #pragma once
@@ -16,7 +16,7 @@ namespace rfdb::domain {
 // The `csha:` content signature of a unified diff: "csha:" + the first 32 lower-case hex digits
 // of the SHA-256 of its changed lines, or "" when the diff changes no line.
 //
-// Rule (GEAK-KB.md §3.3): lines are split as Python's str.splitlines() does; header lines
+// Rule (GEAK-KB §3.3): lines are split as Python's str.splitlines() does; header lines
 // (`+++`, `---`, `diff `, `index `, `@@`, `new file`, `deleted file`, `similarity `, `rename `,
 // `old mode`, `new mode`, `Binary files`) are dropped; of the rest only lines starting with
 // `+` or `-` are kept, their text after the sign with every whitespace run collapsed to one
@@ -33,7 +33,7 @@ struct ArtifactFile {
 
 // The `asha:` artifact signature of a tuned-table carrier: the files sorted by stored name, then
 // SHA-256 over, per file, the name's bytes, a NUL and the 32 raw bytes of the SHA-256 of its
-// contents; "asha:" + the first 32 lower-case hex digits. "" for no file. (GEAK-KB.md §3.3;
+// contents; "asha:" + the first 32 lower-case hex digits. "" for no file. (GEAK-KB §3.3;
 // GEAK sorts (stored_name, path) pairs, and returns "" when a file cannot be read: the caller
 // reads the files and passes none when one is unreadable.) Never fails.
 std::string artifact_signature(std::vector<ArtifactFile> files);

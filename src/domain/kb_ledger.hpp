@@ -2,7 +2,7 @@
 //
 // A GEAK kb record carries a ledger of what happened when it was put on hardware again
 // (validated / failed / not_reproduced / inapplicable), read from GEAK's kb/attest.py
-// (../shared/GEAK-KB.md §4). The retire rule decides when a record with negative history stops
+// (GEAK-KB §4, see docs/kb.md). The retire rule decides when a record with negative history stops
 // being offered; a record can also be retired by its own fields (`retained: false` or a
 // non-empty `retired_reason`, GEAK-KB §5 `is_retired`). Pure: no I/O.
 #pragma once

@@ -1,5 +1,5 @@
 // GEAK kb plane import (issue 31, docs/kb.md): a kb store root and a kb_artifacts tree
-// (tests/fixtures/kb, built from ../shared/GEAK-KB.md §10) ingest into kb_records,
+// (tests/fixtures/kb, built from the GEAK-KB §10 examples) ingest into kb_records,
 // kb_attestations and kb_champions; re-ingest changes nothing; a tombstone rewrite supersedes
 // its record; a malformed meta.yaml is skipped with a warning naming file and field, and
 // --strict refuses leaving the database byte for byte; `rfdb show --finding`.

@@ -1,4 +1,4 @@
-// Parsing GEAK kb records (docs/kb.md; ../shared/GEAK-KB.md §2–§5): knowledge.json of the
+// Parsing GEAK kb records (docs/kb.md; GEAK-KB §2–§5): knowledge.json of the
 // kernel and e2e lanes, meta.yaml / meta.json of a kb_artifacts experience, champion.json.
 // Pure: text in, store rows out; no I/O.
 #pragma once

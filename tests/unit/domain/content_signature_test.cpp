@@ -1,5 +1,5 @@
 // GEAK's csha:/asha: signatures (domain/content_signature.hpp). The expected values were
-// computed with a Python transcription of the rule in ../shared/GEAK-KB.md §3.3.
+// computed with a Python transcription of the rule of GEAK-KB §3.3 (docs/kb.md).
 #include "domain/content_signature.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// GEAK's retire rule (domain/kb_ledger.hpp; ../shared/GEAK-KB.md §4.3, §5): the newest rule's
+// GEAK's retire rule (domain/kb_ledger.hpp; docs/kb.md, GEAK-KB §4.3, §5): the newest rule's
 // window of tested outcomes, its lifetime fallback, the older rule, and is_retired.
 #include "domain/kb_ledger.hpp"
 
