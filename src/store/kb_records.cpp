@@ -18,23 +18,22 @@ std::optional<std::string> opt_text(const std::string& v)
 
 // The kb_records columns: X(member, kind) with kind text (NULL when ""), opt (an optional
 // number or flag), num (an integer), flag (0/1). Order is the insert's.
-#define RFDB_KB_COLUMNS(X)                                                                                   \
-  X(lane, text)                                                                                              \
-  X(record_key, text) X(store_path, text) X(files_sha256, text) X(canonical_id, text) X(rung, opt) X(        \
-      rungs, opt) X(id_order, text) X(gfx, text) X(kernel_name, text) X(kernel_class, text) X(backend, text) \
-      X(framework, text) X(framework_version, text) X(model, text) X(precision, text) X(tp, opt) X(ep, opt)  \
-          X(isl, opt) X(osl, opt) X(conc, opt) X(workload_kind, text) X(metric_name, text)                   \
-              X(metric_value, opt) X(speedup, opt) X(throughput_tok_s, opt) X(baseline_tok_s, opt)           \
-                  X(metric_kind, text) X(bench_key, text) X(case_names, text) X(direction, text)             \
-                      X(techniques, text) X(strategy, text) X(verified_on, text) X(verified_stack, text)     \
-                          X(reproductions, opt) X(lifecycle, text) X(validated, opt) X(retained, opt)        \
-                              X(retired_reason, text) X(retracted_at, text) X(withdrawn_scores, text)        \
-                                  X(content_signature, text) X(signature_origin, text) X(carrier, text)      \
-                                      X(apply_env, text) X(apply_route, text) X(recalls, num)                \
-                                          X(validations, num) X(failures, num) X(not_reproduced, num)        \
-                                              X(inapplicable, num) X(last_outcome, text) X(last_at, text)    \
-                                                  X(last_by, text) X(retired, flag) X(retired_why, text)     \
-                                                      X(extra, text) X(ingested_at, text)
+// clang-format off
+#define RFDB_KB_COLUMNS(X) \
+  X(lane, text) X(record_key, text) X(store_path, text) X(files_sha256, text) X(canonical_id, text) \
+  X(rung, opt) X(rungs, opt) X(id_order, text) X(gfx, text) X(kernel_name, text) \
+  X(kernel_class, text) X(backend, text) X(framework, text) X(framework_version, text) \
+  X(model, text) X(precision, text) X(tp, opt) X(ep, opt) X(isl, opt) X(osl, opt) X(conc, opt) \
+  X(workload_kind, text) X(metric_name, text) X(metric_value, opt) X(speedup, opt) \
+  X(throughput_tok_s, opt) X(baseline_tok_s, opt) X(metric_kind, text) X(bench_key, text) \
+  X(case_names, text) X(direction, text) X(techniques, text) X(strategy, text) X(verified_on, text) \
+  X(verified_stack, text) X(reproductions, opt) X(lifecycle, text) X(validated, opt) \
+  X(retained, opt) X(retired_reason, text) X(retracted_at, text) X(withdrawn_scores, text) \
+  X(content_signature, text) X(signature_origin, text) X(carrier, text) X(apply_env, text) \
+  X(apply_route, text) X(recalls, num) X(validations, num) X(failures, num) X(not_reproduced, num) \
+  X(inapplicable, num) X(last_outcome, text) X(last_at, text) X(last_by, text) X(retired, flag) \
+  X(retired_why, text) X(extra, text) X(ingested_at, text)
+// clang-format on
 
 void bind_value(Statement& s, const char* name, const std::string& v)
 {
