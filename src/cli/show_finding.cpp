@@ -238,7 +238,7 @@ void print_finding_text(const store::KbRecord& r, const std::vector<store::KbCha
   }
   line("identity", identity_text(r));
   line("metric", metric_text(r));
-  if (r.metric_name.size() > 0) {
+  if (!r.metric_name.empty()) {
     line("ranking", fmt::format("{} {}", r.metric_name, num(r.metric_value, r.lane == "e2e" ? 1 : 4)));
   }
   line("direction", r.direction);
