@@ -4,6 +4,7 @@
 // its record; a malformed meta.yaml is skipped with a warning naming file and field, and
 // --strict refuses leaving the database byte for byte; `rfdb show --finding`.
 #include "support/helpers.hpp"
+#include "support/pg.hpp"
 
 #include "domain/content_signature.hpp"
 
@@ -345,6 +346,33 @@ TEST_F(KbIngest, StoredFilesExportRaw)
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string rel = "geak/kernel/gfx942/moe_stage1/ck/rocm/7.1/sessions/" + k_ms + "/knowledge.json";
   EXPECT_EQ(read_bytes(out / "knowledge" / "store" / rel), read_bytes(kb_fixture("store/" + rel)));
+}
+
+// The PostgreSQL dialect (migrations/postgresql/0017, the kb queries): the same records, the same
+// re-ingest, the same `show --finding`.
+TEST(PgStoreKb, KbTreesIngestOnceAndShowTheSameFinding)
+{
+  RFDB_REQUIRE_PG();
+  PgTestDatabase pg;
+  const std::vector<std::string> paths{kb_fixture("store").string(), kb_fixture("kb_artifacts").string()};
+  std::vector<std::string> args{"--db", pg.url(), "ingest", "--format", "table"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  const auto first = run_cli(args);
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_EQ(pg.column("SELECT count(*) FROM kb_records WHERE superseded = 0"),
+            std::vector<std::string>{"10"});
+  EXPECT_EQ(pg.column("SELECT count(*) FROM kb_attestations"), std::vector<std::string>{"8"});
+  EXPECT_EQ(pg.column("SELECT count(*) FROM kb_champions"), std::vector<std::string>{"6"});
+  const auto again = run_cli(args);
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.out.find("store unchanged"), std::string::npos) << again.out;
+  EXPECT_EQ(pg.column("SELECT count(*) FROM kb_records"), std::vector<std::string>{"10"});
+  const auto show = run_cli({"--db", pg.url(), "show", "--finding", "geak-moe_stage1", "--format", "table"});
+  ASSERT_EQ(show.code, 0) << show.err;
+  EXPECT_EQ(show.out, read_golden("cli/show_finding.txt"));
+  const auto champion = run_cli({"--db", pg.url(), "show", "--finding", k_fm, "--format", "json"});
+  ASSERT_EQ(champion.code, 0) << champion.err;
+  EXPECT_EQ(json::parse(champion.out).at("champion_of").size(), 2U);
 }
 
 } // namespace rfdb::test
