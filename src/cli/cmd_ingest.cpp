@@ -173,7 +173,8 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
       "ingest", "Store eval dirs, single artifacts or legacy knowledge (one transaction per path)");
   cmd->add_option(
          "PATH", opts->paths,
-         "Eval dir, single artifact (needs --run), learned-cards dir, backend_playbook.md or _inbox proposal")
+         "Eval dir, single artifact (needs --run), learned-cards dir, backend_playbook.md, _inbox proposal, "
+         "or a GEAK kb store root or kb_artifacts tree (docs/kb.md)")
       ->required()
       ->check(CLI::ExistingPath);
   cmd->add_option("--run", opts->run_id, "Run id for a single artifact (default: the eval dir's basename)")
@@ -206,6 +207,7 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   rfdb ingest exp/e2e_*                      # several runs, each atomically
   rfdb ingest --run e2e_x_20260101_000000_1_a exp/x/profile/round_1/profile_roofline.json
   rfdb ingest knowledge/learned/ knowledge/backend_playbook.md
+  rfdb ingest /shared/geak_kb_store repo/kb_artifacts   # GEAK kb records (docs/kb.md)
   rfdb ingest --dry-run --format json exp/e2e_x
   rfdb ingest --max-file-size 256M exp/e2e_x   # the default limit is 64M
 

@@ -4,6 +4,7 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/show_attempt.hpp"
+#include "cli/show_finding.hpp"
 #include "domain/noise.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
@@ -526,6 +527,16 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
   if (!format) {
     return fail(format.error());
   }
+  if (!opts.finding.empty()) { // one GEAK kb record (cli/show_finding.hpp)
+    if (opts.run_given || !opts.attempt.empty()) {
+      return fail(make_error(ErrorCode::usage, "--finding takes no RUN and no --attempt")
+                      .with_hint("rfdb show --finding ID"));
+    }
+    return show_finding(opts.finding, *format, ctx);
+  }
+  if (!opts.run_given) {
+    return fail(make_error(ErrorCode::usage, "RUN is required").with_hint("see rfdb show --help"));
+  }
   auto opened = open_run_for_read(ctx, opts.run_id);
   if (!opened) {
     return fail(opened.error());
@@ -549,19 +560,27 @@ void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ShowOptions>();
   auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions");
-  cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it")->required();
+  auto* run = cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
   cmd->add_option("--attempt", opts->attempt,
                   "Only this attempt, in full with every cited file and JSON pointer (the ATTEMPT of a "
                   "playbook reference RUN#ATTEMPT)")
       ->type_name("KEY");
+  cmd->add_option("--finding", opts->finding,
+                  "Instead of a run, one GEAK kb record (docs/kb.md): its number, session id or exp id, "
+                  "or a unique prefix; with its identity, metric, retired status and attestation ledger")
+      ->type_name("ID");
   cmd->footer("Examples:\n  rfdb show e2e_Qwen-Qwen3.5-35B-A3B-FP8_20260612_101500_48213_k3xq\n"
               "  rfdb show e2e_Qwen-Qwen3.5          # a unique prefix is enough\n"
               "  rfdb show RUN --format json | jq '.attempts[] | {short_name, isolated_speedup}'\n"
-              "  rfdb show RUN --attempt cand:cand_fused_moe_kernel\n\n"
+              "  rfdb show RUN --attempt cand:cand_fused_moe_kernel\n"
+              "  rfdb show --finding geak-fused_moe_kernel   # a GEAK kb record\n\n"
               "JSON fields: docs/json.md.");
-  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_show(*opts, ctx); }; });
+  cmd->final_callback([opts, run, &ctx, &runner] {
+    opts->run_given = run->count() > 0;
+    runner = [opts, &ctx] { return run_show(*opts, ctx); };
+  });
 }
 
 } // namespace rfdb::cli

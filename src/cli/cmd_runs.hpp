@@ -23,9 +23,11 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_runs(const RunsOptions& opts, Context& ctx);
 
 struct ShowOptions {
-  std::string run_id;  // or any unique prefix
-  std::string format;  // table | json ("" = the global --format, else by terminal)
-  std::string attempt; // --attempt KEY: only that attempt, in full (cli/show_attempt.hpp)
+  std::string run_id;     // or any unique prefix
+  std::string format;     // table | json ("" = the global --format, else by terminal)
+  std::string attempt;    // --attempt KEY: only that attempt, in full (cli/show_attempt.hpp)
+  std::string finding;    // --finding ID: a GEAK kb record instead of a run (cli/show_finding.hpp)
+  bool run_given = false; // RUN was on the command line (possibly empty)
 };
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_show(const ShowOptions& opts, Context& ctx);

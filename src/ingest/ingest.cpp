@@ -4,6 +4,7 @@
 #include "domain/vocab.hpp"
 #include "ingest/evaldir/derive.hpp"
 #include "ingest/evaldir/files.hpp"
+#include "ingest/kb/kb.hpp"
 #include "ingest/knowledge/ingest.hpp"
 #include "ingest/run_copy.hpp"
 #include "store/run_writer.hpp"
@@ -837,6 +838,8 @@ IngestReport Ingester::ingest(const IngestRequest& req,
         if (m_prefetch) { // load the next runs ahead while runs need reading
           m_prefetch->set_load(prepared->read_files, prepared->sources.newest_dictionary());
         }
+      } else if (const auto layout = kb::detect_layout(path); layout != kb::Layout::none) {
+        rep = kb::ingest_kb(db, path, layout, req); // a GEAK kb store root or kb_artifacts tree (docs/kb.md)
       } else {
         rep = knowledge::ingest_knowledge(db, path, req);
       }

@@ -7,6 +7,16 @@ CREATE INDEX attempts_measured ON attempts (short_name, isolated_speedup)
 CREATE INDEX attempts_pred_verdict ON attempts (pred_verdict_id);
 -- index bench_summaries_run
 CREATE INDEX bench_summaries_run ON bench_summaries (run_id);
+-- index kb_champions_current
+CREATE UNIQUE INDEX kb_champions_current ON kb_champions (canonical_id) WHERE superseded = 0;
+-- index kb_champions_session
+CREATE INDEX kb_champions_session ON kb_champions (session_id);
+-- index kb_records_current
+CREATE UNIQUE INDEX kb_records_current ON kb_records (lane, record_key) WHERE superseded = 0;
+-- index kb_records_signature
+CREATE INDEX kb_records_signature ON kb_records (content_signature);
+-- index kb_records_source
+CREATE INDEX kb_records_source ON kb_records (source_id);
 -- index kernel_samples_round
 CREATE INDEX kernel_samples_round ON kernel_samples (round_id, short_name);
 -- index learned_findings_identity
@@ -107,6 +117,91 @@ CREATE TABLE bench_summaries (
   runs_count               INTEGER,
   metric_basis             TEXT,
   measurement_mode         TEXT
+) STRICT;
+-- table kb_attestations
+CREATE TABLE kb_attestations (
+  record_id INTEGER NOT NULL REFERENCES kb_records(record_id) ON DELETE CASCADE,
+  seq       INTEGER NOT NULL,
+  at        TEXT,
+  outcome   TEXT,
+  actor     TEXT,
+  evidence  TEXT,
+  PRIMARY KEY (record_id, seq)
+) STRICT;
+-- table kb_champions
+CREATE TABLE kb_champions (
+  champion_id  INTEGER PRIMARY KEY,
+  source_id    INTEGER NOT NULL REFERENCES sources(source_id),
+  canonical_id TEXT NOT NULL,
+  metric       TEXT,
+  session_id   TEXT,
+  value        REAL,
+  superseded   INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
+) STRICT;
+-- table kb_records
+CREATE TABLE kb_records (
+  record_id         INTEGER PRIMARY KEY,
+  source_id         INTEGER NOT NULL REFERENCES sources(source_id),
+  lane              TEXT NOT NULL CHECK (lane IN ('kernel', 'e2e', 'experience')),
+  record_key        TEXT NOT NULL CHECK (record_key <> ''),
+  store_path        TEXT NOT NULL,  -- the record file's stored rel_path
+  files_sha256      TEXT NOT NULL,
+  canonical_id      TEXT,           -- most specific canonical id (kb store lanes)
+  rung              INTEGER,        -- 0 = most specific
+  rungs             INTEGER,        -- identity dirs holding this session
+  id_order          TEXT,           -- current | old (GEAK-KB §11)
+  gfx               TEXT,
+  kernel_name       TEXT,
+  kernel_class      TEXT,
+  backend           TEXT,           -- kernel language (triton, hip, ck …)
+  framework         TEXT,           -- rocm (kernel), serving stack (e2e)
+  framework_version TEXT,
+  model             TEXT,
+  precision         TEXT,
+  tp                INTEGER,
+  ep                INTEGER,
+  isl               INTEGER,
+  osl               INTEGER,
+  conc              INTEGER,
+  workload_kind     TEXT,
+  metric_name       TEXT,
+  metric_value      REAL,
+  speedup           REAL,
+  throughput_tok_s  REAL,
+  baseline_tok_s    REAL,
+  metric_kind       TEXT,
+  bench_key         TEXT,
+  case_names        TEXT,
+  direction         TEXT,
+  techniques        TEXT,
+  strategy          TEXT,
+  verified_on       TEXT,
+  verified_stack    TEXT,
+  reproductions     INTEGER,
+  lifecycle         TEXT,
+  validated         INTEGER,
+  retained          INTEGER,
+  retired_reason    TEXT,
+  retracted_at      TEXT,
+  withdrawn_scores  TEXT,
+  content_signature TEXT,
+  signature_origin  TEXT CHECK (signature_origin IN ('stored', 'patch', 'artifact')),
+  carrier           TEXT,
+  apply_env         TEXT,
+  apply_route       TEXT,
+  recalls           INTEGER NOT NULL DEFAULT 0,
+  validations       INTEGER NOT NULL DEFAULT 0,
+  failures          INTEGER NOT NULL DEFAULT 0,
+  not_reproduced    INTEGER NOT NULL DEFAULT 0,
+  inapplicable      INTEGER NOT NULL DEFAULT 0,
+  last_outcome      TEXT,
+  last_at           TEXT,
+  last_by           TEXT,
+  retired           INTEGER NOT NULL CHECK (retired IN (0, 1)),
+  retired_why       TEXT,
+  extra             TEXT,           -- source_eval_dir, derived_from, apply_*, accepted_config … as JSON
+  ingested_at       TEXT NOT NULL,
+  superseded        INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1))
 ) STRICT;
 -- table kernel_samples
 CREATE TABLE kernel_samples (
