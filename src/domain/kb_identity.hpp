@@ -19,6 +19,11 @@
 
 namespace rfdb::domain::kb {
 
+// The producer segment of the sessions `rfdb export --kb` writes (docs/kb-export.md): their
+// session ids start "rfdb-", and their documents say `producer` / `value.measured_by` "rfdb".
+// `rfdb ingest` of such a tree skips them: their evidence is the runs rfdb already holds.
+inline constexpr const char* k_rfdb_producer = "rfdb";
+
 // §1.1 constants.
 inline constexpr std::string_view k_scheme = "geak";
 inline constexpr std::string_view k_kernel_domain = "kernel";

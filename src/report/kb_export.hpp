@@ -15,6 +15,7 @@
 // session id starting "rfdb-" is the only kind this export writes, rewrites or removes files of.
 #pragma once
 
+#include "domain/kb_identity.hpp"
 #include "store/database.hpp"
 #include "util/result.hpp"
 
@@ -29,7 +30,7 @@
 
 namespace rfdb::report {
 
-inline constexpr const char* k_kb_producer = "rfdb";
+inline constexpr const char* k_kb_producer = domain::kb::k_rfdb_producer;
 
 // One session to write: the same knowledge document and files on every rung of `ladder`.
 // (clang-tidy 14 reports nlohmann::json's member as throwing from the implicit special members;

@@ -179,6 +179,40 @@ TEST_F(KbExport, ReExportIsByteIdenticalAndWritesNothing)
                        ": 16 identities, 0 sessions written, 16 unchanged, 0 champions promoted, 16 kept\n");
 }
 
+// Export, then ingest the exported tree into a copy of the database: rfdb's own sessions are
+// skipped with a note (their evidence is the runs already stored), so no kb record is added and
+// the playbook and priors are byte-identical.
+TEST_F(KbExport, ExportThenReimportChangesNothing)
+{
+  const fs::path store = m_dir / "kb";
+  const json summary = export_kb(store);
+  ASSERT_EQ(summary.at("sessions_written"), 16); // 8 sessions, each on every rung
+  const fs::path copy = m_dir / "copy.db";
+  fs::copy_file(s_db, copy);
+  const auto ingested = rfdb(copy.string(), {"ingest", store.string(), "--format", "json"});
+  ASSERT_EQ(ingested.code, 0) << ingested.err;
+  const json report = json::parse(ingested.out);
+  int own = 0;
+  for (const auto& path : report.at("paths")) {
+    for (const auto& w : path.at("warnings")) {
+      own += w.at("message").get<std::string>().find("rfdb's own export") != std::string::npos ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(own, 8);
+  const auto records = rfdb(copy.string(), {"query", "kb_records", "--format", "json"});
+  ASSERT_EQ(records.code, 0) << records.err;
+  EXPECT_EQ(json::parse(records.out), json::array());
+  for (const std::vector<std::string> args :
+       {std::vector<std::string>{"report"}, std::vector<std::string>{"priors", "--format", "json"}}) {
+    const auto before = rfdb(s_db.string(), args);
+    const auto after = rfdb(copy.string(), args);
+    ASSERT_EQ(before.code, 0) << before.err;
+    EXPECT_EQ(after.out, before.out) << args[0];
+  }
+  // --strict is not refused by a note.
+  EXPECT_EQ(rfdb(copy.string(), {"ingest", "--strict", store.string()}).code, 0);
+}
+
 TEST_F(KbExport, ForeignSessionsSurviveAndOnlyTheRuleRepointsChampions)
 {
   const fs::path store = m_dir / "kb";

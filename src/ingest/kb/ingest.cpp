@@ -1,5 +1,6 @@
 // GEAK kb plane import: one store transaction per kb store root or kb_artifacts tree
 // (see kb.hpp; docs/kb.md).
+#include "domain/kb_identity.hpp"
 #include "ingest/evaldir/files.hpp"
 #include "ingest/kb/kb.hpp"
 #include "ingest/kb/parse.hpp"
@@ -87,6 +88,22 @@ struct Champion {
 ingest::Warning warn(const std::string& file, const std::string& message, bool note = false)
 {
   return ingest::Warning{file, "", message, note};
+}
+
+// True for a session `rfdb export --kb` wrote: its id starts "rfdb-" and its document names
+// rfdb as `producer` (kernel lane) or `value.measured_by` (both lanes). Importing it back would
+// count the runs' own evidence twice.
+bool is_rfdb_export(const json& doc, const std::string& session_id)
+{
+  const std::string producer = domain::kb::k_rfdb_producer;
+  if (!session_id.starts_with(producer + "-") || !doc.is_object()) {
+    return false;
+  }
+  const auto says_rfdb = [&](const json& obj, const char* key) {
+    return obj.is_object() && obj.contains(key) && obj.at(key).is_string() &&
+           obj.at(key).get<std::string>() == producer;
+  };
+  return says_rfdb(doc, "producer") || (doc.contains("value") && says_rfdb(doc.at("value"), "measured_by"));
 }
 
 // The digest of a record's files: SHA-256 over "path NUL sha256 LF" per file, sorted by path.
@@ -384,6 +401,12 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
   Plan plan;
   for (const auto& [key, g] : groups) {
     auto doc = parse_document(*g.record, g.yaml);
+    if (doc && is_rfdb_export(*doc, g.ctx.record_key)) {
+      warnings.push_back(warn(
+          g.record->stored,
+          "skipped: rfdb's own export (rfdb export --kb); its evidence is the runs already stored", true));
+      continue;
+    }
     auto record = doc ? parse_record(*doc, g.ctx) : Result<store::KbRecord>(fail(doc.error()));
     if (!record) {
       warnings.push_back(warn(g.record->stored, "skipped: " + record.error().describe()));
