@@ -261,11 +261,19 @@ std::strong_ordering compare(const Pep440Version& a, const Pep440Version& b)
 
 Result<Pep440Version> parse_version(std::string_view text)
 {
+  auto bad = [&](std::string_view why) {
+    const std::string shown = text.size() > 40
+                                  ? fmt::format("{}… ({} characters)", text.substr(0, 40), text.size())
+                                  : std::string(text);
+    return fail(ErrorCode::invalid_input, fmt::format("'{}' is not a PEP 440 version{}", shown, why));
+  };
+  // std::regex matches by recursion: a string of tens of thousands of characters overflows the
+  // stack. No real version comes near the cap.
+  if (text.size() > k_max_version_chars) {
+    return bad(fmt::format(" (longer than {} characters)", k_max_version_chars));
+  }
   const std::string norm = lower(trim(text));
   std::smatch m;
-  auto bad = [&](std::string_view why) {
-    return fail(ErrorCode::invalid_input, fmt::format("'{}' is not a PEP 440 version{}", text, why));
-  };
   if (norm.empty() || !std::regex_match(norm, m, version_pattern())) {
     return bad("");
   }

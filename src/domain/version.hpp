@@ -19,6 +19,7 @@
 #include "util/result.hpp"
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,8 +62,12 @@ struct Pep440Version {
   friend bool operator==(const Pep440Version& a, const Pep440Version& b);
 };
 
-// Parse a version string. Errors: invalid_input naming the text when it is
-// not a PEP 440 version ("", "abc", "1.0+", "rocprofiler-compute version: 3.1.1").
+// The longest string parse_version reads (characters); longer is not a version.
+inline constexpr std::size_t k_max_version_chars = 128;
+
+// Parse a version string. Errors: invalid_input naming the text (its first 40
+// characters when longer) when it is not a PEP 440 version ("", "abc", "1.0+",
+// "rocprofiler-compute version: 3.1.1") or is longer than k_max_version_chars.
 Result<Pep440Version> parse_version(std::string_view text);
 
 // PEP 440 order of two versions (the same as a <=> b).

@@ -94,6 +94,28 @@ TEST(Pep440, RejectsWhatIsNotAVersion)
   }
 }
 
+// A string of tens of thousands of characters (the breaker's 40,001-character backend version,
+// which crashed std::regex by recursion) is refused by length, without matching; so is a spec
+// on one, and a banner holding one yields no version.
+TEST(Pep440, RefusesAnOverlongStringWithoutMatchingIt)
+{
+  std::string huge;
+  for (int i = 0; i < 20000; ++i) {
+    huge += "1.";
+  }
+  huge += "1";
+  const auto r = parse_version(huge);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message,
+            "'1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.… (40001 characters)' is not a PEP 440 "
+            "version (longer than 128 characters)");
+  EXPECT_FALSE(find_version("hipblaslt " + huge).has_value());
+  EXPECT_FALSE(parse_stack_spec("vllm>=" + huge).has_value());
+  std::string longest(k_max_version_chars - 2, '1');
+  EXPECT_FALSE(parse_version("1." + longest).has_value()); // 128 characters: matched, its number too large
+  EXPECT_TRUE(parse_version("1.2.3." + std::string(k_max_version_chars - 6, '0')).has_value());
+}
+
 TEST(Pep440, OrdersAsPep440Does)
 {
   // PEP 440's summary of permitted suffixes and relative ordering.
