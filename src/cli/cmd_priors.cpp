@@ -198,7 +198,8 @@ void add_priors_command(CLI::App& app, Context& ctx, Runner& runner)
                   "must hold; PEP 440 order, dev builds before their release; a run lacking the package "
                   "does not match)")
       ->type_name("SPEC")
-      ->check(non_empty("a spec such as 'vllm>=0.26'"));
+      ->check(non_empty("a spec such as 'vllm>=0.26'"))
+      ->check(stack_spec_validator());
   cmd->add_flag("--include-parity-fail", opts->include_parity_fail,
                 "Count attempts whose output parity failed (for a parity check known to be too strict)");
   cmd->add_flag("--include-biased-profiler", opts->include_biased_profiler,

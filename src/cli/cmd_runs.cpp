@@ -508,7 +508,8 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
              "'backend' names the run's own backend)")
           ->type_name("[SPEC]")
           ->expected(0, 1)
-          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+          ->check(stack_spec_validator());
   cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --gfx gfx950 --since 2026-06-01\n"
               "  rfdb runs --model qwen --backend vllm\n  rfdb runs --retracted\n"
               "  rfdb runs --stack                     # the stack columns\n"

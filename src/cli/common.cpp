@@ -2,6 +2,7 @@
 #include "cli/common.hpp"
 
 #include "domain/normalize.hpp"
+#include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "store/admin.hpp"
 #include "util/text.hpp"
@@ -222,6 +223,19 @@ CLI::Validator iso_date_validator()
         return {};
       },
       "DATE", "iso_date");
+}
+
+CLI::Validator stack_spec_validator()
+{
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (value.empty()) {
+          return {}; // `runs --stack` alone: the columns only (priors checks non_empty first)
+        }
+        auto spec = domain::parse_stack_spec(value);
+        return spec ? std::string() : spec.error().message;
+      },
+      "SPEC", "stack_spec");
 }
 
 CLI::Validator non_empty(const std::string& expected)

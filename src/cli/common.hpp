@@ -60,6 +60,10 @@ CLI::Validator iso_date_validator();
 // A value that is not empty: '' would read as "not given" ("expected
 // <expected>, got an empty string").
 CLI::Validator non_empty(const std::string& expected);
+
+// A `--stack` spec (domain::parse_stack_spec): a malformed one is a usage error (exit 2) with
+// the parser's message; an empty value passes (runs --stack alone prints the columns).
+CLI::Validator stack_spec_validator();
 // A --gfx value: a gfx target or a known device name, normalized as ingest
 // stores it ("MI300X", "GFX942" → "gfx942"). Refused (exit 2): empty (--gfx ''
 // is no filter) or neither gfx-shaped nor a known device ("bogus", "gfx 950").

@@ -435,7 +435,10 @@ Result<StackSpec> parse_stack_spec(std::string_view text)
     return fail(ErrorCode::invalid_input,
                 fmt::format("--stack '{}': {} (expected <package><op><version>, op one of < <= == != >= >, "
                             "e.g. 'vllm>=0.26')",
-                            text, why));
+                            text.size() > 60
+                                ? fmt::format("{}… ({} characters)", text.substr(0, 60), text.size())
+                                : std::string(text),
+                            why));
   };
   const auto op_at = text.find_first_of("<>=!~");
   if (op_at == std::string_view::npos) {
