@@ -204,11 +204,11 @@ TEST_F(RunStack, AMalformedSpecIsAClearError)
 {
   for (const std::string spec : {"vllm>>0.26", "vllm", "vllm>=banana"}) {
     const auto r = run_cli({"--db", s_db.string(), "runs", "--stack", spec});
-    EXPECT_NE(r.code, 0) << spec;
+    EXPECT_EQ(r.code, 2) << spec; // a usage error, like --since bogus
     EXPECT_NE(r.err.find("--stack '" + spec + "'"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
     const auto p = run_cli({"--db", s_db.string(), "priors", "--stack", spec});
-    EXPECT_NE(p.code, 0) << spec;
+    EXPECT_EQ(p.code, 2) << spec;
     EXPECT_NE(p.err.find("--stack '" + spec + "'"), std::string::npos) << p.err;
   }
 }
