@@ -59,6 +59,9 @@ struct ParsedArtifact {
   std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
   std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
   StackClues stack; // env_info.txt, a roofline-v1 doc's tool, the install record (stack.hpp)
+  // A patch or tuned_table file: its bytes, signed with the candidate that names it
+  // (signature.hpp).
+  std::optional<std::string> implementation_text;
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
