@@ -179,7 +179,11 @@ TEST_F(DevRunsLookup, TheDtypeFilterFollowsGeaksPrecisionRule)
 
 TEST_F(DevRunsLookup, TheJsonAnswerHasItsDocumentedShape)
 {
-  const auto j = lookup_json({"_fwd_kernel", "--gfx", "gfx950", "--model", "gemma"});
+  // Parsed in key order (ordered_json): the order is part of the contract.
+  const auto r =
+      run_cli({"--db", s_db.string(), "lookup", "_fwd_kernel", "--gfx", "gfx950", "--model", "gemma"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::ordered_json::parse(r.out);
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) {
     keys.push_back(k);
