@@ -105,7 +105,7 @@ struct LookupAnswer {
 
 // GEAK's kernel-name fold: lower case, `_`, `-`, `.` and whitespace removed.
 std::string fold_kernel_name(std::string_view name);
-// GEAK's `_norm_precision` (GEAK-KB.md §3.4): lower case, runs of non-alphanumerics → `_`,
+// GEAK's `_norm_precision` (GEAK-KB §3.4): lower case, runs of non-alphanumerics → `_`,
 // the leading token aliased (float8, f8 → fp8; float16, f16, half → fp16; bfloat16, bf →
 // bf16; float32, f32, float → fp32).
 std::string normalize_precision(std::string_view dtype);

@@ -19,7 +19,7 @@ const std::string k_d6 = "e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931";
 const std::string k_d7 = "e2e_Qwen3.5-122B-A10B-FP8_20260819_201544_3310472_7726";
 const std::string k_d8 = "e2e_gemma-4-26B-A4B-it_20260824_113052_905513_28817";
 const std::string k_d9 = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
-// Python transcription of GEAK-KB.md §3.3 over the overlay/sitecustomize.py section of D6's
+// Python transcription of GEAK-KB §3.3 over the overlay/sitecustomize.py section of D6's
 // final/final_patch.diff (its one changed line "+# overlay module (content omitted in this
 // corpus)"; the two "+" blank lines are skipped). D8's sections carry the same text.
 const std::string k_overlay_csha = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";

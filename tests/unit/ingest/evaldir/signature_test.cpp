@@ -1,5 +1,5 @@
 // A candidate's csha:/asha: implementation signature (ingest/evaldir/signature.hpp). The
-// expected values were computed once with a Python transcription of GEAK-KB.md §3.3
+// expected values were computed once with a Python transcription of GEAK-KB §3.3
 // (content_signature, artifact_signature, _safe).
 #include "ingest/evaldir/signature.hpp"
 
