@@ -5,6 +5,7 @@
 #include "cli/cmd_copy.hpp"
 #include "cli/cmd_export.hpp"
 #include "cli/cmd_ingest.hpp"
+#include "cli/cmd_lookup.hpp"
 #include "cli/cmd_migrate.hpp"
 #include "cli/cmd_priors.hpp"
 #include "cli/cmd_query.hpp"
@@ -237,6 +238,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   add_query_command(app, ctx, runner);
   add_export_command(app, ctx, runner);
   add_check_command(app, ctx, runner);
+  add_lookup_command(app, ctx, runner);
   add_migrate_command(app, ctx, runner);
   add_copy_command(app, ctx, runner);
   for (auto* sub : app.get_subcommands({})) {

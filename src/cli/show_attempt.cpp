@@ -53,6 +53,7 @@ ordered_json attempt_json(const store::RunDetail& run, const store::AttemptRow& 
       {"verdict", domain::to_string(a.verdict)},
   };
   append_attempt_outcome(j, a);
+  j["content_signature"] = json_or_null(a.content_signature);
   j["prediction"] = {{"source", json_or_null(p.source_kind)},
                      {"stage", json_or_null(p.stage)},
                      {"roofline_pct", json_or_null(p.roofline_pct)},

@@ -92,7 +92,7 @@ CREATE TABLE attempts (
   -- measured post-optimization efficiency, fraction (roofline-v1 post), if any
   post_efficiency       REAL, kind TEXT NOT NULL DEFAULT 'kernel'
   CHECK (kind IN ('kernel', 'config')), candidate_short_name TEXT, task TEXT, measured INTEGER NOT NULL DEFAULT 0 CHECK (measured IN (0, 1)), deployed INTEGER NOT NULL DEFAULT 0 CHECK (deployed IN (0, 1)), post_measured INTEGER NOT NULL DEFAULT 0 CHECK (post_measured IN (0, 1)), reject_reason TEXT, validation_class TEXT NOT NULL DEFAULT 'unknown'
-  CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')), validation_speedup REAL, pred_case_mix TEXT, profiler_hbm_undercount INTEGER NOT NULL DEFAULT 0 CHECK (profiler_hbm_undercount IN (0, 1)),
+  CHECK (validation_class IN ('win', 'no_win', 'flagged', 'unknown')), validation_speedup REAL, pred_case_mix TEXT, profiler_hbm_undercount INTEGER NOT NULL DEFAULT 0 CHECK (profiler_hbm_undercount IN (0, 1)), content_signature TEXT,
   UNIQUE (run_id, attempt_key)
 ) STRICT;
 -- table bench_samples

@@ -132,7 +132,7 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: unknown command 'ingets'\n"
                    "hint: did you mean ingest? (the commands: ingest, priors, report, runs, show, retract, "
-                   "restore, query, export, check, migrate, copy)\n");
+                   "restore, query, export, check, lookup, migrate, copy)\n");
   r = run_cli({"runs", "--fromat", "json"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: runs: unknown option '--fromat'\n"
@@ -147,7 +147,7 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
   r = run_cli({"xyzzy"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: unknown command 'xyzzy'\nhint: the commands: ingest, priors, report, runs, "
-                   "show, retract, restore, query, export, check, migrate, copy\n");
+                   "show, retract, restore, query, export, check, lookup, migrate, copy\n");
 }
 
 TEST(DailyUseErrors, UsageErrorsHaveTheErrorShape)

@@ -80,6 +80,12 @@ struct AttemptRecord : store::Attempt {
   // and the callable it rebinds.
   std::optional<std::string> accepted_overlay;
   std::optional<std::string> target_callable;
+  // The files that hold the candidate's implementation, as the integrate or
+  // bake-off result names them (absolute or run-relative): its code patch
+  // (`code_patch`, `final_patch`, `patch_path`) and its tuning table
+  // (`tuning_artifact`, `tuned_config_file`). Signed by signature.hpp.
+  std::optional<std::string> patch_ref;
+  std::optional<std::string> table_ref;
 
   // Merge identity: "config|<change>" for config trials, else
   // "<short_name>|<lower-cased backend>" ("<short_name>|" with no backend).

@@ -236,6 +236,8 @@ public:
       if (numbers_agree(d.record, in.record) || (!has_numbers(d.record) && !has_numbers(in.record))) {
         attach(d, in, /*is_ledger=*/false);
         fill(d.record.accepted_overlay, in.record.accepted_overlay);
+        fill(d.record.patch_ref, in.record.patch_ref);
+        fill(d.record.table_ref, in.record.table_ref);
         d.deployed = d.deployed || (in.record.accepted_overlay && !in.record.accepted_overlay->empty());
         return;
       }

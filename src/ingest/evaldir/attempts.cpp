@@ -155,6 +155,16 @@ Result<void> read_integrate_outcome(const json& doc, AttemptRecord& a, std::stri
   return {};
 }
 
+// The files a candidate names as its implementation (AttemptRecord::patch_ref,
+// table_ref): the first string of each family.
+Result<void> read_implementation_refs(const json& doc, AttemptRecord& a)
+{
+  RFDB_TRY_ASSIGN(a.patch_ref,
+                  detail::first_string(doc, {"code_patch", "final_patch", "patch_path"}, k_root));
+  RFDB_TRY_ASSIGN(a.table_ref, detail::first_string(doc, {"tuning_artifact", "tuned_config_file"}, k_root));
+  return {};
+}
+
 Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_view rel_path,
                                                   std::vector<Warning>& warnings)
 {
@@ -192,6 +202,7 @@ Result<std::vector<AttemptRecord>> integrate_impl(const json& doc, std::string_v
   finish_lever(a, "integrate_result", env, flags);
   a.apply_env = env;
   a.apply_flags = flags;
+  RFDB_TRY(read_implementation_refs(doc, a));
   RFDB_TRY_ASSIGN(a.accepted_overlay, get_string(doc, "accepted_overlay", k_root));
   RFDB_TRY_ASSIGN(a.target_callable, get_string(doc, "target_callable", k_root));
   a.reject_reason = reject_word(a.reason);
@@ -250,6 +261,7 @@ Result<std::vector<AttemptRecord>> opbench_impl(const json& doc, std::string_vie
   RFDB_TRY_ASSIGN(env, get_text_or_list(doc, "apply_env", k_root));
   RFDB_TRY_ASSIGN(flags, get_text_or_list(doc, "apply_flags", k_root));
   finish_lever(a, "opbench_result", env, flags);
+  RFDB_TRY(read_implementation_refs(doc, a));
   a.origin = "opbench";
   a.json_pointer = k_root;
   return std::vector<AttemptRecord>{std::move(a)};

@@ -6,6 +6,7 @@
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/evaldir/attempt_model.hpp"
+#include "ingest/evaldir/signature.hpp"
 
 #include <fmt/core.h>
 
@@ -556,6 +557,30 @@ void fill_identity(DerivedRun& run, const EnvReport& wf)
   }
 }
 
+// Each candidate's implementation signature (signature.hpp), and a citation
+// of every stored file it was computed from.
+void sign_candidates(DerivedRun& run, const std::vector<ImplementationFile>& files, std::string_view dir_name)
+{
+  if (files.empty()) {
+    return;
+  }
+  for (auto& att : run.attempts) {
+    auto sig = candidate_signature(att.record, files, dir_name);
+    if (!sig) {
+      continue;
+    }
+    att.record.content_signature = std::move(sig->signature);
+    for (const auto id : sig->source_ids) {
+      const bool cited = std::any_of(att.sources.begin(), att.sources.end(), [&](const Citation& c) {
+        return c.source_id == id && c.json_pointer.empty();
+      });
+      if (!cited) {
+        att.sources.push_back({id, ""});
+      }
+    }
+  }
+}
+
 // The validated parse of `src` when `files` holds one for the same path and
 // content (moved out: each is derived once).
 std::optional<ParsedArtifact> take_parsed(ParsedFiles* files, const StoredSource& src)
@@ -585,6 +610,12 @@ Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::strin
   if (domain::is(kind.kind, domain::Artifact::env_info)) {
     ParsedArtifact p; // free text: never fails
     p.stack = stack_from_env_info(text, rel_path);
+    return p;
+  }
+  if (domain::is(kind.kind, domain::Artifact::patch) ||
+      domain::is(kind.kind, domain::Artifact::tuned_table)) {
+    ParsedArtifact p; // bytes as they are: never fails
+    p.implementation_text = std::string(text);
     return p;
   }
   auto parsed_json = parse_json_document(text);
@@ -681,6 +712,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   std::vector<Warning> file_warnings;
   std::vector<SourcedClues> stack_clues;
   std::string env_source = "env_report.json";
+  std::vector<ImplementationFile> implementation_files;
   for (const auto& src : sources) {
     // Files were validated (and their warnings reported) when they were
     // stored; only what the run as a whole yields is run.warnings.
@@ -728,6 +760,11 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     for (auto& a : p.attempts) {
       records.push_back(RecordIn{std::move(a), src.source_id, src.rel_path});
     }
+    if (p.implementation_text) {
+      implementation_files.push_back(
+          ImplementationFile{src.source_id, src.rel_path, src.kind.label, std::move(*p.implementation_text),
+                             domain::is(src.kind.kind, domain::Artifact::tuned_table)});
+    }
   }
   flag_profiler_bias(run);
   run.attempts = build_attempts(std::move(records), known_kernels(run), run.warnings);
@@ -740,6 +777,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     deploy_by_environment(run, *director_final);
   }
   credit_post_rooflines(run);
+  sign_candidates(run, implementation_files, dir_basename.empty() ? std::string_view(run_id) : dir_basename);
   RunOutcome outcome = workflow_outcome.value_or(RunOutcome{});
   if (director_outcome) {
     outcome = overlay_outcome(std::move(outcome), *director_outcome);

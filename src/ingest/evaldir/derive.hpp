@@ -59,6 +59,9 @@ struct ParsedArtifact {
   std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
   std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
   StackClues stack; // env_info.txt, a roofline-v1 doc's tool, the install record (stack.hpp)
+  // A patch or tuned_table file: its bytes, signed with the candidate that names it
+  // (signature.hpp).
+  std::optional<std::string> implementation_text;
 };
 
 // A file parsed during validation, kept for derive_run (which uses it only
@@ -150,8 +153,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // summary's per-repetition throughputs in bench_samples and the env report's
 // limitations in run_limitations, migration 0015); 6 = issue 30 (a measured
 // verdict's profiler version and profiler_hbm_undercount flag, carried to
-// the attempts and observations that rest on it, migration 0016).
-inline constexpr std::int64_t k_derivation_version = 6;
+// the attempts and observations that rest on it, migration 0016); 7 = issue
+// 31 (a candidate's GEAK csha:/asha: content signature, migration 0018, and
+// the diff and tuning-table files it came from, now stored and cited).
+inline constexpr std::int64_t k_derivation_version = 7;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

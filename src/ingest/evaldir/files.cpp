@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -122,6 +123,40 @@ std::optional<ArtifactKind> classify_measured(Parts p)
   return std::nullopt;
 }
 
+bool ends_with_ci(std::string_view s, std::string_view suffix)
+{
+  if (s.size() < suffix.size()) {
+    return false;
+  }
+  const auto tail = s.substr(s.size() - suffix.size());
+  return std::equal(tail.begin(), tail.end(), suffix.begin(),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+// The files that carry a candidate's implementation (issue 31; its `csha:` / `asha:`
+// signature, ingest/evaldir/signature.hpp): the run's final diff `final/final_patch.diff`, a
+// `*.diff` / `*.patch` inside a candidate dir (`overlay/cand_X/…`, `final/overlay/cand_X/…`;
+// label cand_X), and the tuning tables under `config/ck_tune/` and `config/moe_tuned*/`
+// (`*.csv`, `*.json`; label the table dir).
+std::optional<ArtifactKind> classify_implementation(Parts p)
+{
+  const std::string_view file = p.back();
+  const bool is_diff = ends_with_ci(file, ".diff") || ends_with_ci(file, ".patch");
+  if (p.size() == 2 && p[0] == "final" && file == "final_patch.diff") {
+    return ArtifactKind{"patch", "", "final", ""};
+  }
+  const std::size_t o = p[0] == "final" ? 1 : 0;
+  if (is_diff && p.size() >= o + 3 && p[o] == "overlay" && p[o + 1].starts_with("cand")) {
+    return ArtifactKind{"patch", "", std::string(p[o + 1]), ""};
+  }
+  const bool table_file = ends_with_ci(file, ".csv") || ends_with_ci(file, ".json");
+  if (table_file && p.size() >= 3 && p[0] == "config" &&
+      (p[1] == "ck_tune" || p[1].starts_with("moe_tuned"))) {
+    return ArtifactKind{"tuned_table", "", std::string(p[1]), ""};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
@@ -159,6 +194,9 @@ std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
   }
   if (p.size() == 2 && p[0] == "config" && file == "sweep_results.json") {
     return ArtifactKind{"sweep_results", "", "", ""};
+  }
+  if (auto k = classify_implementation(p)) {
+    return k;
   }
   if (file == "integrate_result.json") {
     const std::size_t o = p[0] == "final" ? 1 : 0;

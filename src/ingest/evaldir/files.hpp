@@ -3,7 +3,8 @@
 //
 // classify_artifact maps a path relative to the eval dir to the artifact
 // kind rfdb reads (or nullopt: ignored). Everything else in an eval dir —
-// traces, logs, reports, tuning CSVs — is not read.
+// traces, logs, reports — is not read. Diffs and tuning tables are stored
+// as they are (kinds patch, tuned_table) and only signed (issue 31).
 #pragma once
 
 #include "util/result.hpp"
@@ -22,10 +23,12 @@ namespace rfdb::ingest {
 struct ArtifactKind {
   std::string kind;  // env_report | bench_summary | profile_topn | profile_roofline |
                      // measured_roofline | integrate_result | opbench_result |
-                     // sweep_results | director_validation | workflow_return
+                     // sweep_results | director_validation | workflow_return |
+                     // env_info | roofline_install | patch | tuned_table
   std::string role;  // bench_summary: baseline | validation_base | validation_final |
                      // config | overlay_ref | overlay_cand | final | other
-  std::string label; // bench: config dir / overlay candidate; profile: round; measured: task
+  std::string label; // bench: config dir / overlay candidate; profile: round; measured: task;
+                     // patch: the candidate dir (cand_X) or "final"; tuned_table: its config/ dir
   std::string phase; // measured_roofline: baseline | post
 };
 

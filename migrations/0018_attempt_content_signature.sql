@@ -1,0 +1,12 @@
+-- rfdb schema, version 18: an attempt's implementation signature (issue 31).
+--
+-- attempts.content_signature: GEAK's `csha:<32 hex>` of the candidate's diff
+-- (final/final_patch.diff's sections that change the file its integrate
+-- result names, or a *.diff / *.patch in its candidate dir) or `asha:<32 hex>`
+-- of its tuning table (config/ck_tune/…, config/moe_tuned*/…), computed by
+-- domain::content_signature / artifact_signature (ingest/evaldir/signature.hpp);
+-- NULL when the run stores neither. Two attempts (or an attempt and a GEAK kb
+-- record) with the same signature wrote the same change: a reproduction.
+-- The files it was computed from are cited by the attempt (attempt_sources).
+-- Depends on no other change of versions 16 and 17.
+ALTER TABLE attempts ADD COLUMN content_signature TEXT;

@@ -1,0 +1,270 @@
+// `rfdb lookup`: options, the evidence of the stored runs, and the table or JSON answer.
+#include "cli/cmd_lookup.hpp"
+
+#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "cli/show_attempt.hpp"
+#include "domain/vocab.hpp"
+#include "report/lookup.hpp"
+#include "report/lookup_store.hpp"
+#include "util/table.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <memory>
+
+namespace rfdb::cli {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+std::optional<std::string> given(const std::string& s)
+{
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+std::optional<int> parse_int(std::string_view s)
+{
+  int v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v <= 0) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::string stars(int n)
+{
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    s += "\u2605";
+  }
+  return s;
+}
+
+std::string range(const std::optional<double>& med, const std::optional<double>& lo,
+                  const std::optional<double>& hi, const char* unit, bool sign)
+{
+  if (!med) {
+    return "-";
+  }
+  const auto f = [&](double v) {
+    return sign ? fmt::format("{:+.2f}{}", v, unit) : fmt::format("{:.3f}{}", v, unit);
+  };
+  if (*lo == *hi) {
+    return f(*med);
+  }
+  return fmt::format("{} [{}, {}]", f(*med), f(*lo), f(*hi));
+}
+
+ordered_json opt_number(const std::optional<double>& v)
+{
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswer& a)
+{
+  ordered_json levers = ordered_json::array();
+  for (const auto& l : a.levers) {
+    levers.push_back({
+        {"lever", l.lever},
+        {"lever_key", l.lever_key},
+        {"lever_kind", l.lever_kind},
+        {"apply",
+         {{"kind", l.apply_kind},
+          {"text", l.apply},
+          {"files", l.files},
+          {"export", l.export_command.empty() ? ordered_json(nullptr) : ordered_json(l.export_command)}}},
+        {"isolated_speedup",
+         {{"median", opt_number(l.iso_median)},
+          {"min", opt_number(l.iso_min)},
+          {"max", opt_number(l.iso_max)}}},
+        {"e2e_gain_pct",
+         {{"median", opt_number(l.e2e_median_pct)},
+          {"min", opt_number(l.e2e_min_pct)},
+          {"max", opt_number(l.e2e_max_pct)}}},
+        {"tier", l.stars},
+        {"tier_reason", l.tier_reason},
+        {"reproductions", l.reproductions},
+        {"content_signatures", l.signatures},
+        {"sources", {{"runs", l.runs}, {"attempts", l.refs}}},
+        {"attempts", l.attempts},
+        {"freshness", l.freshness.empty() ? ordered_json(nullptr) : ordered_json(l.freshness)},
+        {"stack", l.stack.empty() ? ordered_json(nullptr) : ordered_json(l.stack)},
+    });
+  }
+  return ordered_json{
+      {"query",
+       {{"kernel", q.kernel},
+        {"gfx", q.gfx},
+        {"backend", json_or_null(q.backend)},
+        {"dtype", json_or_null(q.dtype)},
+        {"shape", json_or_null(q.shape)},
+        {"case", json_or_null(q.case_name)},
+        {"model", json_or_null(q.model)},
+        {"workload",
+         q.isl ? ordered_json{{"isl", *q.isl}, {"osl", *q.osl}, {"conc", *q.conc}} : ordered_json(nullptr)}}},
+      {"match", a.match == report::KeyMatch::exact ? "exact" : "normalized"},
+      {"kernels", a.kernels},
+      {"attempts", a.attempts},
+      {"levers", std::move(levers)},
+  };
+}
+
+void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, std::ostream& out)
+{
+  fmt::print(out, "{} on {} ({} match: {}); {} attempt(s) on the key\n", q.kernel, q.gfx,
+             a.match == report::KeyMatch::exact ? "exact" : "normalized", fmt::join(a.kernels, ", "),
+             a.attempts);
+  if (a.levers.empty()) {
+    fmt::print(out, "no measured win on this key\n");
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  int rank = 0;
+  for (const auto& l : a.levers) {
+    rows.push_back({std::to_string(++rank), stars(l.stars), l.lever,
+                    range(l.iso_median, l.iso_min, l.iso_max, "x", false),
+                    range(l.e2e_median_pct, l.e2e_min_pct, l.e2e_max_pct, "%", true),
+                    std::to_string(l.reproductions), l.freshness, l.stack});
+  }
+  out << util::render_table({{"#", util::Align::right},
+                             {"tier"},
+                             {"lever"},
+                             {"isolated", util::Align::right},
+                             {"e2e", util::Align::right},
+                             {"repro", util::Align::right},
+                             {"newest"},
+                             {"stack"}},
+                            rows);
+  rank = 0;
+  for (const auto& l : a.levers) {
+    fmt::print(out, "\n{}. {} ({})\n", ++rank, l.lever, l.tier_reason);
+    fmt::print(out, "   apply: {} {}\n", l.apply_kind, l.apply);
+    if (!l.export_command.empty()) {
+      fmt::print(out, "   get it: {}\n", l.export_command);
+    }
+    if (!l.signatures.empty()) {
+      fmt::print(out, "   signature: {}\n", fmt::join(l.signatures, ", "));
+    }
+    fmt::print(out, "   sources: {}\n", fmt::join(l.refs, ", "));
+  }
+}
+
+} // namespace
+
+Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
+{
+  auto format = resolve_format(ctx, opts.format, {"table", "json"});
+  if (!format) {
+    return fail(format.error());
+  }
+  report::LookupQuery q;
+  q.kernel = opts.kernel;
+  q.gfx = opts.gfx;
+  q.backend = given(opts.backend);
+  q.dtype = given(opts.dtype);
+  q.shape = given(opts.shape);
+  q.case_name = given(opts.case_name);
+  q.model = given(opts.model);
+  if (!opts.workload.empty()) {
+    const auto a = opts.workload.find('/');
+    const auto b = a == std::string::npos ? a : opts.workload.find('/', a + 1);
+    if (b == std::string::npos) {
+      return fail(
+          make_error(ErrorCode::usage, fmt::format("--workload '{}': expected ISL/OSL/CONC", opts.workload))
+              .with_hint("e.g. --workload 1024/1024/64"));
+    }
+    q.isl = parse_int(std::string_view(opts.workload).substr(0, a));
+    q.osl = parse_int(std::string_view(opts.workload).substr(a + 1, b - a - 1));
+    q.conc = parse_int(std::string_view(opts.workload).substr(b + 1));
+    if (!q.isl || !q.osl || !q.conc) {
+      return fail(make_error(ErrorCode::usage,
+                             fmt::format("--workload '{}': ISL, OSL and CONC must be positive integers",
+                                         opts.workload))
+                      .with_hint("e.g. --workload 1024/1024/64"));
+    }
+  }
+  auto db = open_for_read(ctx);
+  if (!db) {
+    return fail(db.error());
+  }
+  auto candidates = report::run_lookup_candidates(*db);
+  if (!candidates) {
+    return fail(candidates.error());
+  }
+  const auto answer = report::lookup(q, *candidates);
+  if (answer.match == report::KeyMatch::miss) {
+    return fail(make_error(ErrorCode::not_found, fmt::format("no stored evidence for kernel '{}'", q.kernel))
+                    .with_hint(answer.nearest.empty()
+                                   ? std::string("the store holds no kernel attempts (rfdb runs)")
+                                   : fmt::format("nearest kernels: {}", fmt::join(answer.nearest, ", "))));
+  }
+  if (!answer.other_gfx.empty()) {
+    return fail(make_error(ErrorCode::not_found, fmt::format("kernel '{}' has no stored evidence on {}",
+                                                             fmt::join(answer.kernels, ", "), q.gfx))
+                    .with_hint(fmt::format("it has evidence on {} (a lever does not carry over between GPUs)",
+                                           fmt::join(answer.other_gfx, ", "))));
+  }
+  if (domain::is(*format, domain::OutputFormat::json)) {
+    fmt::print(ctx.out, "{}\n", answer_json(q, answer).dump(2));
+  } else {
+    print_table(q, answer, ctx.out);
+  }
+  return 0;
+}
+
+void add_lookup_command(CLI::App& app, Context& ctx, Runner& runner)
+{
+  auto opts = std::make_shared<LookupOptions>();
+  auto* cmd = app.add_subcommand(
+      "lookup",
+      "The best known levers for a kernel on a GPU: how to apply each, its measured effect and sources");
+  cmd->add_option("KERNEL", opts->kernel,
+                  "The kernel (Top-N short_name); case and _ - . separators are folded")
+      ->required()
+      ->check(non_empty("a kernel name"));
+  cmd->add_option("--gfx", opts->gfx, "The GPU: a gfx target (gfx950) or a device name (MI355X)")
+      ->required()
+      ->type_name("GFX")
+      ->transform(gfx_validator());
+  cmd->add_option("--backend", opts->backend,
+                  "Only levers of this backend (triton, ck, aiter …; unstated matches)")
+      ->check(non_empty("a backend such as triton"));
+  cmd->add_option("--dtype", opts->dtype,
+                  "Only evidence of this precision (GEAK's rule: fp8 = float8 = f8, fp8 matches fp8_w8a8; "
+                  "unstated matches)")
+      ->check(non_empty("a dtype such as fp8"));
+  auto* shape =
+      cmd->add_option("--shape", opts->shape, "Only evidence stating this shape M,N,K (unstated matches)")
+          ->type_name("M,N,K")
+          ->check(non_empty("a shape M,N,K"));
+  cmd->add_option("--case", opts->case_name, "Only evidence stating this case name (unstated matches)")
+      ->excludes(shape)
+      ->check(non_empty("a case name"));
+  cmd->add_option("--model", opts->model, "Only evidence from runs whose model name contains TEXT (any case)")
+      ->type_name("TEXT")
+      ->check(non_empty("part of a model name"));
+  cmd->add_option("--workload", opts->workload, "Only evidence from runs with this workload")
+      ->type_name("ISL/OSL/CONC")
+      ->check(non_empty("ISL/OSL/CONC"));
+  cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
+      ->check(one_of({"table", "json"}));
+  cmd->footer("Levers are ranked by tier, then median e2e gain, then median isolated speedup, then\n"
+              "reproductions (docs/lookup.md). A kernel name that matches nothing names the nearest\n"
+              "stored kernels and exits 1; it never answers for another kernel.\n\n"
+              "Examples:\n"
+              "  rfdb lookup _w8a8_block_fp8_matmul --gfx gfx950\n"
+              "  rfdb lookup W8A8-Block-FP8-Matmul --gfx MI355X --dtype fp8   # normalized name\n"
+              "  rfdb lookup fused_moe_kernel --gfx gfx950 --backend triton\n"
+              "  rfdb lookup kentry --gfx gfx950 --model Qwen3.5 --workload 1024/1024/64\n"
+              "  rfdb lookup _fwd_kernel --gfx gfx950 | jq '.levers[0].apply'   # JSON when piped");
+  cmd->final_callback([opts, &ctx, &runner] { runner = [opts, &ctx] { return run_lookup(*opts, ctx); }; });
+}
+
+} // namespace rfdb::cli

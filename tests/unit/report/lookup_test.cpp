@@ -1,0 +1,115 @@
+// `rfdb lookup`'s rules on hand-built candidates (report/lookup.hpp, docs/lookup.md): key
+// resolution, GEAK's precision filter, the order of levers and reproductions by signature.
+#include "report/lookup.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rfdb::report {
+namespace {
+
+LookupCandidate win(std::string run, std::string lever, double iso, double e2e, std::string date)
+{
+  LookupCandidate c;
+  c.kernel = "_w8a8_block_fp8_matmul";
+  c.gfx = "gfx950";
+  c.dtype = "fp8";
+  c.lever = lever;
+  c.lever_key = std::move(lever);
+  c.isolated_speedup = iso;
+  c.e2e_delta_pct = e2e;
+  c.win = true;
+  c.clean = true;
+  c.run_id = std::move(run);
+  c.attempt_key = "cand:x";
+  c.date = std::move(date);
+  return c;
+}
+
+TEST(LookupRules, PrecisionFollowsGeaksFilter)
+{
+  EXPECT_EQ(normalize_precision("FP8-w8a8"), "fp8_w8a8");
+  EXPECT_EQ(normalize_precision("float8"), "fp8");
+  EXPECT_EQ(normalize_precision("bfloat16"), "bf16");
+  EXPECT_TRUE(precision_matches("f8", "fp8"));
+  EXPECT_TRUE(precision_matches("fp8", "fp8_w8a8"));
+  EXPECT_TRUE(precision_matches("fp8_w8a8", "fp8"));
+  EXPECT_TRUE(precision_matches("fp8", ""));
+  EXPECT_FALSE(precision_matches("fp8", "fp8x"));
+  EXPECT_FALSE(precision_matches("fp8", "fp16"));
+  EXPECT_FALSE(precision_matches("bf16", "int4"));
+}
+
+TEST(LookupRules, ExactThenNormalizedThenNearestNeverAnotherKernel)
+{
+  std::vector<LookupCandidate> cs{win("r1", "a", 1.5, 5.0, "2026-08-01")};
+  cs.push_back(cs[0]);
+  cs[1].kernel = "fused_moe_kernel";
+  LookupQuery q{"_w8a8_block_fp8_matmul", "gfx950"};
+  EXPECT_EQ(lookup(q, cs).match, KeyMatch::exact);
+  q.kernel = "W8A8-Block.FP8 Matmul";
+  const auto normalized = lookup(q, cs);
+  EXPECT_EQ(normalized.match, KeyMatch::normalized);
+  EXPECT_EQ(normalized.kernels, std::vector<std::string>{"_w8a8_block_fp8_matmul"});
+  q.kernel = "fused_moe";
+  const auto miss = lookup(q, cs);
+  EXPECT_EQ(miss.match, KeyMatch::miss);
+  EXPECT_TRUE(miss.levers.empty());
+  ASSERT_EQ(miss.nearest.size(), 2U);
+  EXPECT_EQ(miss.nearest[0], "fused_moe_kernel");
+}
+
+TEST(LookupRules, TierThenE2eThenIsolatedThenReproductions)
+{
+  // b: two independent clean runs (★★★) at +4 %; a: one clean run (★★) at +9 %; c: one clean
+  // run (★★) at +9 % with a lower isolated speedup.
+  std::vector<LookupCandidate> cs{
+      win("r1", "a", 1.6, 9.0, "2026-08-01"), win("r2", "b", 1.2, 3.0, "2026-08-02"),
+      win("r3", "b", 1.3, 5.0, "2026-08-03"), win("r4", "c", 1.4, 9.0, "2026-08-04")};
+  const auto a = lookup(LookupQuery{"_w8a8_block_fp8_matmul", "gfx950"}, cs);
+  ASSERT_EQ(a.levers.size(), 3U);
+  EXPECT_EQ(a.levers[0].lever_key, "b");
+  EXPECT_EQ(a.levers[0].stars, 3);
+  EXPECT_EQ(a.levers[0].reproductions, 2);
+  EXPECT_DOUBLE_EQ(*a.levers[0].e2e_median_pct, 4.0);
+  EXPECT_DOUBLE_EQ(*a.levers[0].e2e_min_pct, 3.0);
+  EXPECT_DOUBLE_EQ(*a.levers[0].e2e_max_pct, 5.0);
+  EXPECT_EQ(a.levers[0].freshness, "2026-08-03");
+  EXPECT_EQ(a.levers[0].refs, (std::vector<std::string>{"r3#cand:x", "r2#cand:x"}));
+  EXPECT_EQ(a.levers[1].lever_key, "a");
+  EXPECT_EQ(a.levers[2].lever_key, "c");
+}
+
+TEST(LookupRules, ASameSignatureUnderAnotherLeverTextIsAReproduction)
+{
+  std::vector<LookupCandidate> cs{win("r1", "authored triton kernel", 1.9, 15.0, "2026-08-01"),
+                                  win("r2", "code patch (triton)", 1.8, 12.0, "2026-08-02")};
+  cs[0].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
+  cs[1].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
+  const auto a = lookup(LookupQuery{"_w8a8_block_fp8_matmul", "gfx950"}, cs);
+  ASSERT_EQ(a.levers.size(), 2U);
+  EXPECT_EQ(a.levers[0].reproductions, 2);
+  EXPECT_EQ(a.levers[1].reproductions, 2);
+}
+
+TEST(LookupRules, FiltersDropOtherGfxDtypeAndBackendButKeepUnstated)
+{
+  std::vector<LookupCandidate> cs{
+      win("r1", "a", 1.6, 9.0, "2026-08-01"), win("r2", "b", 1.6, 8.0, "2026-08-01"),
+      win("r3", "c", 1.6, 7.0, "2026-08-01"), win("r4", "d", 1.6, 6.0, "2026-08-01")};
+  cs[1].dtype = "bf16";
+  cs[2].backend = "ck";
+  cs[3].gfx = "gfx942";
+  LookupQuery q{"_w8a8_block_fp8_matmul", "gfx950"};
+  q.dtype = "float8";
+  q.backend = "triton";
+  const auto a = lookup(q, cs);
+  ASSERT_EQ(a.levers.size(), 1U);
+  EXPECT_EQ(a.levers[0].lever_key, "a");
+  q.gfx = "gfx1201";
+  const auto elsewhere = lookup(q, cs);
+  EXPECT_TRUE(elsewhere.levers.empty());
+  EXPECT_EQ(elsewhere.other_gfx, (std::vector<std::string>{"gfx942", "gfx950"}));
+}
+
+} // namespace
+} // namespace rfdb::report
