@@ -202,7 +202,7 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
   const auto records = rfdb(copy.string(), {"query", "kb_records", "--format", "json"});
   ASSERT_EQ(records.code, 0) << records.err;
   EXPECT_EQ(json::parse(records.out), json::array());
-  for (const std::vector<std::string> args :
+  for (const std::vector<std::string>& args :
        {std::vector<std::string>{"report"}, std::vector<std::string>{"priors", "--format", "json"}}) {
     const auto before = rfdb(s_db.string(), args);
     const auto after = rfdb(copy.string(), args);
