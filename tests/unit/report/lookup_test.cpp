@@ -7,6 +7,16 @@
 namespace rfdb::report {
 namespace {
 
+// A query for one kernel on one GPU, every filter unset.
+LookupQuery query(std::string kernel, std::string gfx)
+{
+  LookupQuery q;
+  q.kernel = std::move(kernel);
+  q.gfx = std::move(gfx);
+  return q;
+}
+
+
 LookupCandidate win(std::string run, std::string lever, double iso, double e2e, std::string date)
 {
   LookupCandidate c;
@@ -44,7 +54,7 @@ TEST(LookupRules, ExactThenNormalizedThenNearestNeverAnotherKernel)
   std::vector<LookupCandidate> cs{win("r1", "a", 1.5, 5.0, "2026-08-01")};
   cs.push_back(cs[0]);
   cs[1].kernel = "fused_moe_kernel";
-  LookupQuery q{"_w8a8_block_fp8_matmul", "gfx950"};
+  LookupQuery q = query("_w8a8_block_fp8_matmul", "gfx950");
   EXPECT_EQ(lookup(q, cs).match, KeyMatch::exact);
   q.kernel = "W8A8-Block.FP8 Matmul";
   const auto normalized = lookup(q, cs);
@@ -65,7 +75,7 @@ TEST(LookupRules, TierThenE2eThenIsolatedThenReproductions)
   std::vector<LookupCandidate> cs{
       win("r1", "a", 1.6, 9.0, "2026-08-01"), win("r2", "b", 1.2, 3.0, "2026-08-02"),
       win("r3", "b", 1.3, 5.0, "2026-08-03"), win("r4", "c", 1.4, 9.0, "2026-08-04")};
-  const auto a = lookup(LookupQuery{"_w8a8_block_fp8_matmul", "gfx950"}, cs);
+  const auto a = lookup(query("_w8a8_block_fp8_matmul", "gfx950"), cs);
   ASSERT_EQ(a.levers.size(), 3U);
   EXPECT_EQ(a.levers[0].lever_key, "b");
   EXPECT_EQ(a.levers[0].stars, 3);
@@ -85,7 +95,7 @@ TEST(LookupRules, ASameSignatureUnderAnotherLeverTextIsAReproduction)
                                   win("r2", "code patch (triton)", 1.8, 12.0, "2026-08-02")};
   cs[0].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
   cs[1].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
-  const auto a = lookup(LookupQuery{"_w8a8_block_fp8_matmul", "gfx950"}, cs);
+  const auto a = lookup(query("_w8a8_block_fp8_matmul", "gfx950"), cs);
   ASSERT_EQ(a.levers.size(), 2U);
   EXPECT_EQ(a.levers[0].reproductions, 2);
   EXPECT_EQ(a.levers[1].reproductions, 2);
@@ -99,7 +109,7 @@ TEST(LookupRules, FiltersDropOtherGfxDtypeAndBackendButKeepUnstated)
   cs[1].dtype = "bf16";
   cs[2].backend = "ck";
   cs[3].gfx = "gfx942";
-  LookupQuery q{"_w8a8_block_fp8_matmul", "gfx950"};
+  LookupQuery q = query("_w8a8_block_fp8_matmul", "gfx950");
   q.dtype = "float8";
   q.backend = "triton";
   const auto a = lookup(q, cs);
