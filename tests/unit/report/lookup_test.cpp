@@ -16,7 +16,6 @@ LookupQuery query(std::string kernel, std::string gfx)
   return q;
 }
 
-
 LookupCandidate win(std::string run, std::string lever, double iso, double e2e, std::string date)
 {
   LookupCandidate c;
