@@ -7,6 +7,9 @@
 #include "support/pg.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 namespace rfdb::test {
 
@@ -93,6 +96,66 @@ TEST_F(KbPlaybook, GoldenAndByteIdenticalOnTheSameData)
   const std::string md = report();
   EXPECT_EQ(report(), md);
   RFDB_EXPECT_GOLDEN("report/kb.md", md);
+}
+
+// Both worlds: D6's authored w8a8 kernel (accepted, 1.899×, +15.81 %) is signed
+// csha:4ba4f6446b6b97a59a99e8df7cb65a9d (its section of the final diff, see lookup_test.cpp); a kb
+// session of that signature, validated twice, is the same implementation — the run's line names
+// it and counts the run as its reproduction.
+TEST(KbPlaybookBothWorlds, ARunWhoseAttemptSignsLikeAKbRecordNamesItOnItsLine)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "both.sqlite";
+  const std::string sid = "geak-_w8a8_block_fp8_matmul-0123456789ab-4ba4f6446b6b";
+  const fs::path session = tmp / "kbstore" / "geak" / "kernel" / "gfx950" / "_w8a8_block_fp8_matmul" /
+                           "triton" / "rocm" / "7.2" / "sessions" / sid;
+  fs::create_directories(session);
+  const nlohmann::json history = nlohmann::json::array(
+      {{{"at", "2026-09-01T10:00:00Z"}, {"by", "kernel_lane"}, {"outcome", "validated"}},
+       {{"at", "2026-09-02T10:00:00Z"}, {"by", "kernel_lane"}, {"outcome", "validated"}}});
+  const nlohmann::json record = {{"identity",
+                                  {{"backend", "triton"},
+                                   {"framework", "rocm"},
+                                   {"framework_version", "7.2"},
+                                   {"gpu", "gfx950"},
+                                   {"kernel_name", "_w8a8_block_fp8_matmul"}}},
+                                 {"producer", "geak"},
+                                 {"speedup", 1.85},
+                                 {"value",
+                                  {{"content_signature", "csha:4ba4f6446b6b97a59a99e8df7cb65a9d"},
+                                   {"direction", "authored triton kernel"},
+                                   {"lifecycle", "active"},
+                                   {"metric", {{"metric_kind", "geomean"}, {"speedup", 1.85}}},
+                                   {"reproductions", 1},
+                                   {"validated", true},
+                                   {"verified_on", "2026-08-30"},
+                                   {"attestations",
+                                    {{"recalls", 2},
+                                     {"validations", 2},
+                                     {"failures", 0},
+                                     {"not_reproduced", 0},
+                                     {"inapplicable", 0},
+                                     {"history", history}}}}}};
+  std::ofstream(session / "knowledge.json") << record.dump(2);
+  const auto in = rfdb(db.string(),
+                       {"ingest", "-q", dev_run("e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931").string(),
+                        (tmp / "kbstore").string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const auto r = rfdb(db.string(), {"report"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string works = section(r.out, "What works");
+  const auto at =
+      works.find("kb record `" + sid +
+                 "` (kb: 2 validated, 0 failed, 0 not reproduced, 0 "
+                 "inapplicable; reproduced by run `e2e_Qwen3.5-27B-FP8_20260822_031407_1753320_20931`");
+  ASSERT_NE(at, std::string::npos) << works;
+  const auto line =
+      works.substr(works.rfind("\n- ", at) + 1, works.find('\n', at) - works.rfind("\n- ", at) - 1);
+  EXPECT_NE(line.find("authored triton kernel"), std::string::npos) << line;
+  // The run and the kb record are two sources; the record's validations make it clean.
+  EXPECT_NE(line.find("confirms 2"), std::string::npos) << line;
+  // No kb-only line for it: it joined the run's line.
+  EXPECT_EQ(works.find(sid), at + std::string("kb record `").size()) << works;
 }
 
 // The records and their histories read the same from PostgreSQL (queries/kb_records.sql and
