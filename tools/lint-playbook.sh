@@ -26,6 +26,10 @@ mkdir -p "$work/out"
 "$rfdb" --db "$work/dev.sqlite" ingest -q "$root/tests/fixtures/knowledge/playbook/learned" \
   "$root/tests/fixtures/knowledge/playbook/backend_playbook.md" >/dev/null
 "$rfdb" --db "$work/dev.sqlite" report -o "$work/out/dev.md" --cards "$work/out/dev_cards" 2>/dev/null
+# GEAK kb trees next to the dev runs: kb record lines, kb-only lines and retired-record cautions.
+"$rfdb" --db "$work/kb.sqlite" ingest -q "$root"/tests/fixtures/dev-runs/e2e_*/ \
+  "$root/tests/fixtures/kb/store" "$root/tests/fixtures/kb/kb_artifacts" >/dev/null 2>&1
+"$rfdb" --db "$work/kb.sqlite" report -o "$work/out/kb.md" --cards "$work/out/kb_cards" 2>/dev/null
 cp "$root/.markdownlint-cli2.jsonc" "$work/out/"
 cd "$work/out"
-"$lint" "playbook.md" "empty.md" "cards/*.md" "dev.md" "dev_cards/*.md"
+"$lint" "playbook.md" "empty.md" "cards/*.md" "dev.md" "dev_cards/*.md" "kb.md" "kb_cards/*.md"

@@ -79,6 +79,12 @@ ReportInput scope_input(ReportInput in, const std::string& as_of)
     const bool dated_ok = after ? !in.as_of_given : s.date_ok(f.last_seen);
     return !(dated_ok && (!in.gfx_filter || s.gfx_ok(f.gfx)));
   });
+  // kb records as imported knowledge (their date: report/kb_lines.hpp).
+  std::erase_if(in.kb_records, [&](const KbRecordInfo& r) {
+    const bool after = !as_of.empty() && !r.date.empty() && r.date > as_of;
+    const bool dated_ok = after ? !in.as_of_given : s.date_ok(r.date);
+    return !(dated_ok && (!in.gfx_filter || s.gfx_ok(r.gfx)));
+  });
   in.as_of = as_of;
   return in;
 }
@@ -204,9 +210,9 @@ Analysis analyze(ReportInput input)
   a.cautions = detail::finish_cautions(std::move(digest->cautions), a.scoped);
   a.methods = build_method_notes(a.scoped);
   a.run_cautions = digest->keep_all_cautions
-                       ? static_cast<std::size_t>(std::count_if(
-                             a.cautions.begin(), a.cautions.end(),
-                             [](const Caution& c) { return c.kind != CautionKind::imported_negative; }))
+                       ? static_cast<std::size_t>(
+                             std::count_if(a.cautions.begin(), a.cautions.end(),
+                                           [](const Caution& c) { return !is_imported_caution(c.kind); }))
                        : digest->distinct_run_cautions;
   if (!heads) {
     heads = std::make_shared<HeadDigest>();

@@ -368,6 +368,8 @@ std::vector<Caution> detail::finish_cautions(std::vector<Caution> runs, const Re
   });
   imported.erase(std::unique(imported.begin(), imported.end(), detail::same_caution), imported.end());
   runs.insert(runs.end(), imported.begin(), imported.end());
+  std::vector<Caution> kb = detail::kb_cautions(scoped);
+  runs.insert(runs.end(), std::make_move_iterator(kb.begin()), std::make_move_iterator(kb.end()));
   return runs;
 }
 

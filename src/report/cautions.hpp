@@ -17,8 +17,16 @@ enum class CautionKind {
   lost_validation,
   parity_failure,
   no_transfer,
-  imported_negative
+  imported_negative,
+  kb_retired // a GEAK kb record retired by its ledger or its own fields (report/kb_lines.hpp)
 };
+
+// Imported negatives and retired kb records: the Cautions section counts them apart from the
+// run cautions.
+inline bool is_imported_caution(CautionKind kind)
+{
+  return kind == CautionKind::imported_negative || kind == CautionKind::kb_retired;
+}
 
 // A conditioned "also verify" note from a surprising negative.
 struct Caution {

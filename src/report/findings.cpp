@@ -247,6 +247,9 @@ void detail::add_line_attempt(std::vector<Line>& lines, LineIndex& index, const 
   const std::uint32_t run = index.run_ids->id_of(a.run_id, a.run_index);
   add_run_evidence(l.run_evidence, index, a, run, new_shape);
   l.runs.insert(run, index.run_ids);
+  if (!a.content_signature.empty()) {
+    l.signature_runs[a.content_signature].insert(a.run_id);
+  }
 }
 
 namespace {
@@ -326,6 +329,9 @@ void detail::merge_lines(std::vector<Line>& lines, LineIndex& index, std::vector
     to.spellings.merge(l.spellings);
     to.backend_keys.merge(l.backend_keys);
     to.runs.merge(l.runs, index.run_ids);
+    for (auto& [signature, runs] : l.signature_runs) {
+      to.signature_runs[signature].merge(runs);
+    }
     merge_run_evidence(to.run_evidence, std::move(l.run_evidence), index.run_ids);
   }
 }
@@ -379,6 +385,43 @@ void finish_runs(Finding& f, const detail::LineRuns& r, TierEvidence& e)
   e.run_evidence = true;
 }
 
+// What the kb records on a line add to its evidence (rules in kb_lines.hpp): the records that
+// count are one source, clean when one of them was validated; the runs that reproduce them; the
+// first retired one caps the line. A kb-only line takes the records' figures and date.
+void kb_tier_evidence(const Line& l, Finding& f, TierEvidence& e)
+{
+  std::set<std::string> reproducing;
+  for (const KbSource& k : l.kb_sources) {
+    if (k.retired) {
+      if (e.kb_retired.empty()) {
+        e.kb_retired = k.record_key;
+      }
+      continue;
+    }
+    e.kb_source = true;
+    e.kb_validated = e.kb_validated || k.validations > 0;
+    e.kb_geak_reproductions = std::max(e.kb_geak_reproductions, k.geak_reproductions);
+    reproducing.insert(k.reproduced_by.begin(), k.reproduced_by.end());
+  }
+  e.kb_records = static_cast<int>(
+      std::count_if(l.kb_sources.begin(), l.kb_sources.end(), [](const KbSource& k) { return !k.retired; }));
+  e.kb_run_reproductions = static_cast<int>(reproducing.size());
+  if (e.kb_source) {
+    e.agreeing_sources += 1;
+    e.clean_sources += e.kb_validated ? 1 : 0;
+  }
+  if (l.kb_only) {
+    f.lever = l.display;
+    f.iso_min = l.kb_iso_min;
+    f.iso_max = l.kb_iso_max;
+    f.e2e_min_pct = l.kb_e2e_min;
+    f.e2e_max_pct = l.kb_e2e_max;
+    f.kernels = to_vector(l.run_evidence.kernels);
+    f.backends = to_vector(l.run_evidence.backends);
+    f.last_seen = l.kb_last_seen;
+  }
+}
+
 Finding finish_line(const Line& l, std::string_view as_of)
 {
   Finding f;
@@ -411,10 +454,14 @@ Finding finish_line(const Line& l, std::string_view as_of)
     detail::widen(f.e2e_min_pct, f.e2e_max_pct, l.imported_e2e_max);
     detail::bump_date(f.last_seen, l.imported_last_seen);
   }
+  f.kb_sources = l.kb_sources;
+  f.kb_only = l.kb_only;
+  kb_tier_evidence(l, f, e);
   const Tier tier = assign_tier(e);
   f.stars = tier.stars;
   f.tier_reason = tier.reason;
-  f.confirms = static_cast<int>(l.runs.size()) + (imported_source ? std::max(1, l.imported_confirms) : 0);
+  f.confirms = static_cast<int>(l.runs.size()) + (imported_source ? std::max(1, l.imported_confirms) : 0) +
+               (e.kb_source ? 1 : 0);
   f.freshness = freshness(as_of, f.last_seen);
   f.rank = eviction_rank(f.stars, f.freshness);
   return f;
@@ -739,6 +786,7 @@ std::vector<Finding> detail::findings_from_lines(std::vector<Line> lines, const 
     return x.key == y.key ? x.lever_key < y.lever_key : key_less(x.key, y.key);
   });
   detail::merge_imported(lines, scoped);
+  detail::merge_kb(lines, scoped);
   std::vector<Finding> findings;
   findings.reserve(lines.size());
   for (Line& l : lines) {

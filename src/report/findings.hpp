@@ -180,6 +180,22 @@ struct LostValidation {
   std::optional<double> speedup;
 };
 
+// A GEAK kb record on a What works line (report/kb_lines.hpp): one whose content signature an
+// attempt of the line's runs carries (a reproduction across both worlds), or the record a kb-only
+// line stands on. Its ledger counters are shown on the line ("kb: 2 validated, 0 failed, …").
+struct KbSource {
+  std::string record_key; // `rfdb show --finding ID`
+  std::string
+      identity; // "gfx950 · fused_moe_kernel · triton · rocm 7.2" (or model · gfx · framework · precision)
+  std::string content_signature;
+  int validations = 0, failures = 0, not_reproduced = 0, inapplicable = 0;
+  int geak_reproductions = 0;             // the record's own `reproductions`
+  std::vector<std::string> reproduced_by; // runs of the line whose attempt signs the same, sorted
+  bool retired = false;                   // then it supports nothing: a caution note on the line
+  std::string retired_why;
+  std::vector<std::string> last_outcomes; // newest tested outcomes, oldest first
+};
+
 // One line of "What works".
 struct Finding {
   ReuseKey key;
@@ -216,6 +232,8 @@ struct Finding {
   std::vector<std::string> cautions;      // imported caution text, one line each
   int imported_stars = 0;                 // self-rated, max; 0 = no imported finding
   std::string imported_last_seen;         // newest imported date or ""
+  std::vector<KbSource> kb_sources;       // kb records on the line, by record_key
+  bool kb_only = false;                   // no run and no imported finding: the kb records alone
   std::string last_seen;                  // YYYY-MM-DD or "" (runs and imported)
   double freshness = 0.0;                 // 0–1
   double rank = 0.0;                      // stars × (0.25 + 0.75 × freshness)

@@ -2,6 +2,7 @@
 // heads and imported findings the playbook analysis reads.
 #include "report/from_store.hpp"
 
+#include "domain/kb_ledger.hpp"
 #include "domain/knowledge_kind.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
@@ -66,6 +67,7 @@ void attempt_info(store::Attempt& a, const RunInfo& run, std::uint32_t run_index
   x.run_validation_class = domain::to_string(a.validation_class);
   x.validation_speedup = a.validation_speedup;
   swap(x.attempt_key, a.attempt_key);
+  take(x.content_signature, a.content_signature);
   x.kind = domain::to_string(a.kind);
   x.measured = a.measured;
   x.deployed = a.deployed;
@@ -508,6 +510,78 @@ void ReportInputBuilder::add_finding(const store::ReportFinding& f)
   m_in.imported.push_back(imported(f));
 }
 
+namespace {
+
+// "YYYY-MM-DD" when `text` starts with one, else "".
+std::string date_prefix(std::string_view text)
+{
+  if (text.size() < 10) {
+    return "";
+  }
+  for (std::size_t i = 0; i < 10; ++i) {
+    const bool dash = i == 4 || i == 7;
+    const char c = text[i];
+    if (dash ? c != '-' : (c < '0' || c > '9')) {
+      return "";
+    }
+  }
+  return std::string(text.substr(0, 10));
+}
+
+int counter(std::int64_t v)
+{
+  return static_cast<int>(std::clamp<std::int64_t>(v, 0, std::numeric_limits<int>::max()));
+}
+
+} // namespace
+
+KbRecordInfo kb_record_info(const store::KbRecord& r)
+{
+  KbRecordInfo x;
+  x.record_key = r.record_key;
+  x.lane = r.lane;
+  x.gfx = r.gfx;
+  x.kernel_name = r.kernel_name;
+  x.kernel_class = r.kernel_class;
+  x.backend = r.backend;
+  x.framework = r.framework;
+  x.framework_version = r.framework_version;
+  x.model = r.model;
+  x.precision = r.precision;
+  x.direction = r.direction;
+  x.strategy = r.strategy;
+  x.speedup = r.speedup;
+  x.throughput_tok_s = r.throughput_tok_s;
+  x.baseline_tok_s = r.baseline_tok_s;
+  x.content_signature = r.content_signature;
+  x.reproductions = counter(r.reproductions.value_or(0));
+  x.validations = counter(r.validations);
+  x.failures = counter(r.failures);
+  x.not_reproduced = counter(r.not_reproduced);
+  x.inapplicable = counter(r.inapplicable);
+  for (const auto& h : r.history) {
+    if (h.outcome == "validated" || h.outcome == "failed" || h.outcome == "not_reproduced") {
+      x.last_outcomes.push_back(h.outcome);
+    }
+  }
+  if (x.last_outcomes.size() > static_cast<std::size_t>(domain::k_recent_window)) {
+    x.last_outcomes.erase(x.last_outcomes.begin(),
+                          x.last_outcomes.end() - static_cast<std::ptrdiff_t>(domain::k_recent_window));
+  }
+  x.retired = r.retired;
+  x.retired_why = r.retired_why;
+  x.date = date_prefix(r.verified_on);
+  if (x.date.empty()) {
+    x.date = date_prefix(r.last_at);
+  }
+  return x;
+}
+
+void ReportInputBuilder::add_kb_record(const store::KbRecord& r)
+{
+  m_in.kb_records.push_back(kb_record_info(r));
+}
+
 VerdictFold::VerdictFold(const ReportInputBuilder& builder)
     : m_builder(&builder), m_heads(std::make_shared<HeadDigest>()), m_seen(builder.m_in.runs.size())
 {
@@ -620,6 +694,8 @@ ReportInput ReportInputBuilder::finish(VerdictFold fold, calibrate::PriorsResult
     h.followed_by_byte_reduction = m_attempts->m_byte_reducing.count({h.run_id, h.short_name}) != 0;
   });
   m_in.priors = std::move(priors);
+  std::sort(m_in.kb_records.begin(), m_in.kb_records.end(),
+            [](const KbRecordInfo& x, const KbRecordInfo& y) { return x.record_key < y.record_key; });
   return std::move(m_in);
 }
 

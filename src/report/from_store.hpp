@@ -8,6 +8,7 @@
 
 #include "domain/as_of.hpp"
 #include "report/model.hpp"
+#include "store/kb_records.hpp"
 #include "store/report_evidence.hpp"
 
 #include <cstdint>
@@ -29,6 +30,11 @@ class ReportInputBuilder;
 // attempts one by one (report/kb_export).
 RunInfo run_info(store::RunSummary run);
 AttemptInfo attempt_view(store::Attempt attempt, const RunInfo& run);
+// The report's view of a current kb record (docs/playbook.md, "GEAK kb records"): its identity,
+// metric, signature, ledger counters, the newest k_recent_window tested outcomes of its history
+// (validated, failed, not_reproduced; oldest first), the stored retired flag and reason, and its
+// date (verified_on when a date, else the last attestation's day).
+KbRecordInfo kb_record_info(const store::KbRecord& record);
 
 namespace detail {
 // The top kernel by pct_gpu_time and by expected gain of one profiled round
@@ -161,6 +167,8 @@ public:
   // from another snapshot).
   void drop_attempts();
   void add_finding(const store::ReportFinding& finding);
+  // A current kb record (store::list_kb_records_with_history), in any order.
+  void add_kb_record(const store::KbRecord& record);
   // The input (as_of resolved) with the verdicts of `fold`, a fold made by
   // this builder; the builder is spent afterwards.
   ReportInput finish(VerdictFold fold, calibrate::PriorsResult priors);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -248,6 +249,12 @@ struct Line {
   std::set<std::string> imported_dtypes; // dtype families its imported findings name (dtypes_named)
   std::set<std::string> restated_runs;   // runs of the line an imported finding restates
   bool independent_import = false;       // an imported finding that restates no run of the line
+  // The content signatures (csha:/asha:) of its qualifying attempts → the runs that carry them.
+  std::map<std::string, std::set<std::string>> signature_runs;
+  std::vector<KbSource> kb_sources; // merge_kb (kb_lines.cpp), by record_key
+  bool kb_only = false;             // made by merge_kb from kb records alone
+  std::optional<double> kb_iso_min, kb_iso_max, kb_e2e_min, kb_e2e_max;
+  std::string kb_last_seen;
 };
 
 // Lines by (reuse key text, lever key), and the lever keys of the texts seen
@@ -302,6 +309,14 @@ bool run_caution_less(const Caution& x, const Caution& y, bool with_text = true)
 // The run cautions (any order, duplicates allowed) with the imported
 // negatives of `scoped`: sorted and deduplicated as build_cautions.
 std::vector<Caution> finish_cautions(std::vector<Caution> runs, const ReportInput& scoped);
+
+// Put the kb records of `scoped` on the lines (rules in kb_lines.hpp): a record whose content
+// signature an attempt of a line carries joins that line; a measured positive record that is not
+// retired and joins none gives a kb-only line (records of one signature on one line). After
+// merge_imported.
+void merge_kb(std::vector<Line>& lines, const ReportInput& scoped);
+// The Cautions of the retired kb records of `scoped`, newest first (rules in kb_lines.hpp).
+std::vector<Caution> kb_cautions(const ReportInput& scoped);
 
 // Add the imported findings of `scoped` to `lines` (rules in findings.hpp).
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped);

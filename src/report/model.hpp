@@ -65,6 +65,7 @@ struct AttemptInfo {
   std::string attempt_key;                  // the attempt's id within its run (RUN#KEY)
   std::string kind = "kernel";              // kernel | config
   std::string candidate;                    // overlay candidate / sweep trial id
+  std::string content_signature;            // GEAK csha:/asha: of its diff or tuned table; "" = unsigned
   bool measured = true;                     // false: a ledger row that recorded 0 / 0
   bool deployed = false;                    // the final overlay carries it
   std::string output_parity;                // pass | fail | n/a | ""
@@ -166,6 +167,29 @@ struct ImportedFinding {
   std::string status; // a card's `status` field
 };
 
+// One current GEAK kb record (store::KbRecord, docs/kb.md) as the playbook reads it: its identity,
+// measured metric, content signature and attestation ledger (rules in report/kb_lines.hpp).
+struct KbRecordInfo {
+  std::string record_key; // session id or exp id (`rfdb show --finding ID`)
+  std::string lane;       // kernel | e2e | experience
+  std::string gfx;
+  std::string kernel_name, kernel_class, backend; // kernel and experience lanes
+  std::string framework, framework_version;       // rocm 7.2, or vllm 0.11.2 (e2e)
+  std::string model, precision;                   // e2e lane
+  std::string direction;                          // the lever as GEAK states it
+  std::string strategy;
+  std::optional<double> speedup;          // isolated × (kernel lanes), throughput ratio (e2e)
+  std::optional<double> throughput_tok_s; // e2e: tokens/s
+  std::optional<double> baseline_tok_s;   // e2e: tokens/s
+  std::string content_signature;          // csha:/asha:; "" = none
+  int reproductions = 0;                  // GEAK's own count (repeated writes of the same signature)
+  int validations = 0, failures = 0, not_reproduced = 0, inapplicable = 0;
+  std::vector<std::string> last_outcomes; // the newest tested outcomes, oldest first (at most 3)
+  bool retired = false;                   // retained false, retired_reason, or the ledger's retire rule
+  std::string retired_why;
+  std::string date; // YYYY-MM-DD: verified_on, else the last attestation's date; "" = undated
+};
+
 // Everything one `rfdb report` renders.
 struct ReportInput {
   std::string as_of; // YYYY-MM-DD, resolved by ReportInputBuilder (domain::resolve_as_of)
@@ -191,6 +215,8 @@ struct ReportInput {
   // analyze folds `heads` into it as well. Null: only `heads`.
   std::shared_ptr<HeadDigest> head_digest;
   std::vector<ImportedFinding> imported;
+  // Current GEAK kb records (record_key order); scoped by gfx only (report/kb_lines.hpp).
+  std::vector<KbRecordInfo> kb_records;
 };
 
 } // namespace rfdb::report

@@ -10,6 +10,7 @@
 #include "report/from_store.hpp"
 #include "report/playbook.hpp"
 #include "store/evidence.hpp"
+#include "store/kb_records.hpp"
 #include "store/report_evidence.hpp"
 #include "store/runs.hpp"
 
@@ -252,6 +253,13 @@ Result<ReportInput> read_input(store::Database& db, Helpers& helpers, const Repo
   }
   RFDB_TRY(fold_attempt_ranges(db, filter, ranges, add_attempt));
   RFDB_TRY(store::read_report_evidence(db, filter, sink, store::ReportRows::findings));
+  {
+    std::vector<store::KbRecord> kb;
+    RFDB_TRY_ASSIGN(kb, store::list_kb_records_with_history(db));
+    for (const auto& r : kb) {
+      builder.add_kb_record(r);
+    }
+  }
   if (folding.valid()) {
     RFDB_TRY(folding.get());
     bool same_snapshot = false;

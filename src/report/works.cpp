@@ -6,6 +6,7 @@
 #include "domain/knowledge_kind.hpp"
 #include "domain/roofline.hpp"
 #include "report/analysis.hpp"
+#include "report/kb_lines.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -63,6 +64,41 @@ std::string imported_text(const Finding& f)
   return fmt::format("imported {} (self-rated {}{})", capped(ids, k_imported_shown, ""),
                      stars_text(f.imported_stars),
                      f.imported_last_seen.empty() ? std::string() : ", " + f.imported_last_seen);
+}
+
+// The kb records on a line (report/kb_lines.hpp): each with its ledger, the runs of ours that
+// reproduce it, and — on a kb-only line — its identity and GEAK's own reproductions; a retired one
+// names its reason and points at Cautions.
+std::string kb_text(const Finding& f)
+{
+  std::vector<std::string> items;
+  for (const KbSource& k : f.kb_sources) {
+    std::vector<std::string> notes;
+    if (f.kb_only && !k.identity.empty()) {
+      notes.push_back(md_text(k.identity));
+    }
+    notes.push_back(kb_ledger_text(k.validations, k.failures, k.not_reproduced, k.inapplicable));
+    if (!k.reproduced_by.empty()) {
+      std::vector<std::string> runs;
+      for (const auto& r : k.reproduced_by) {
+        runs.push_back(md_code(r));
+      }
+      notes.push_back(fmt::format("reproduced by {} {}", k.reproduced_by.size() == 1 ? "run" : "runs",
+                                  capped(runs, k_refs_shown, "")));
+    }
+    if (k.geak_reproductions > 0) {
+      notes.push_back(fmt::format("GEAK reproductions {}", k.geak_reproductions));
+    }
+    if (k.retired) {
+      notes.push_back(
+          fmt::format("retired: {}; last tested outcomes {}; see Cautions",
+                      md_text(k.retired_why.empty() ? std::string("retired") : k.retired_why),
+                      k.last_outcomes.empty() ? std::string("none") : util::join(k.last_outcomes, ", ")));
+    }
+    items.push_back(fmt::format("{} ({})", md_code(k.record_key), util::join(notes, "; ")));
+  }
+  return fmt::format("kb {} {}", f.kb_sources.size() == 1 ? "record" : "records",
+                     capped(items, k_imported_shown, ""));
 }
 
 // The lines What works shows, in report order: all of them, or beyond
@@ -133,6 +169,9 @@ std::string finding_line(const Finding& f)
   if (!f.imported_identities.empty()) {
     parts.push_back(imported_text(f));
   }
+  if (!f.kb_sources.empty()) {
+    parts.push_back(kb_text(f));
+  }
   if (!f.restated_runs.empty()) {
     std::vector<std::string> runs;
     for (const auto& r : f.restated_runs) {
@@ -166,6 +205,14 @@ Blocks what_works_section(const Analysis& a)
       "stars \u00d7 (0.25 + 0.75 \u00d7 freshness) is evicted first (freshness falls from 1 to 0 over 365 "
       "days), \u2605\u2605\u2605 stays.",
       fmt::arg("iso", 100.0 * domain::k_iso_noise), fmt::arg("e2e", domain::k_e2e_noise_pct))};
+  if (!a.scoped.kb_records.empty()) {
+    out.front() +=
+        " GEAK kb records: a record whose content signature a run's attempt carries joins that line as one "
+        "source with its ledger, each such run a reproduction; a validated record is a clean source, and "
+        "\u2265 2 independent runs reproducing a record make \u2605\u2605\u2605; a measured positive "
+        "record no run reproduces has a line of its own, at most \u2605\u2605; a retired record supports "
+        "no line, caps a line it matches at \u2605\u2605 and is a caution (`rfdb show --finding ID`).";
+  }
   if (a.findings.empty()) {
     out.push_back("No positive findings yet.");
   }
@@ -211,7 +258,7 @@ Blocks cautions_section(const Analysis& a)
   std::size_t imported_total = 0;
   std::size_t imported_shown = 0;
   for (const auto& c : a.cautions) {
-    const bool imported = c.kind == CautionKind::imported_negative;
+    const bool imported = is_imported_caution(c.kind);
     std::size_t& total = imported ? imported_total : run_shown;
     ++total;
     if (imported ? imported_shown < k_imported_cautions : total <= k_run_cautions) {

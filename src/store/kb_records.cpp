@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 namespace rfdb::store {
 
 namespace {
@@ -238,6 +240,31 @@ Result<std::vector<KbRecord>> list_kb_records(Database& db)
     return {};
   }));
   return out;
+}
+
+Result<std::vector<KbRecord>> list_kb_records_with_history(Database& db)
+{
+  std::vector<KbRecord> records;
+  RFDB_TRY_ASSIGN(records, list_kb_records(db));
+  std::unordered_map<std::int64_t, std::size_t> by_id;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    by_id.emplace(records[i].record_id, i);
+  }
+  auto prepared = db.prepare(sql::k_kb_attestations_current, "kb_attestations_current");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
+  RFDB_TRY(for_each_row(s, [&](const Statement& /*row*/) -> Result<void> {
+    const auto it = by_id.find(s.get_int("record_id"));
+    if (it != by_id.end()) {
+      records[it->second].history.push_back(
+          KbAttestation{s.get_opt_text("at").value_or(""), s.get_opt_text("outcome").value_or(""),
+                        s.get_opt_text("actor").value_or(""), s.get_opt_text("evidence").value_or("{}")});
+    }
+    return {};
+  }));
+  return records;
 }
 
 Result<std::optional<KbRecord>> find_kb_record(Database& db, const std::string& id)

@@ -118,6 +118,10 @@ private:
 // Errors: db.
 Result<std::vector<KbRecord>> list_kb_records(Database& db);
 
+// Every current kb record as list_kb_records orders them, each with its history (one more read:
+// queries/kb_attestations_current.sql). Errors: db.
+Result<std::vector<KbRecord>> list_kb_records_with_history(Database& db);
+
 // The current record whose record_id is `id` (all digits), or whose record_key is `id`, or
 // starts with it (unique prefix), with its history. nullopt: none. Errors: db; usage when the
 // prefix matches several records (the message names them).
