@@ -126,6 +126,7 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
       {"match", a.match == report::KeyMatch::exact ? "exact" : "normalized"},
       {"kernels", a.kernels},
       {"attempts", a.attempts},
+      {"kb_records", a.kb_records},
       {"levers", std::move(levers)},
       {"notes", a.notes},
   };
@@ -133,9 +134,9 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
 
 void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, std::ostream& out)
 {
-  fmt::print(out, "{} on {} ({} match: {}); {} attempt(s) on the key\n", q.kernel, q.gfx,
+  fmt::print(out, "{} on {} ({} match: {}); {} attempt(s){} on the key\n", q.kernel, q.gfx,
              a.match == report::KeyMatch::exact ? "exact" : "normalized", fmt::join(a.kernels, ", "),
-             a.attempts);
+             a.attempts, a.kb_records > 0 ? fmt::format(", {} kb record(s)", a.kb_records) : std::string());
   for (const auto& n : a.notes) {
     fmt::print(out, "note: {}\n", n);
   }

@@ -443,7 +443,9 @@ LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>
           fmt::format("{} of {} {} state no case names; kept", st.on_key - st.cases, st.on_key, noun));
     }
   }
-  answer.attempts = static_cast<int>(in_key.size());
+  answer.kb_records = static_cast<int>(std::count_if(
+      in_key.begin(), in_key.end(), [](const LookupCandidate* c) { return c->source == "kb"; }));
+  answer.attempts = static_cast<int>(in_key.size()) - answer.kb_records;
   if (in_key.empty() && !other_gfx.empty()) {
     bool any_on_gfx = false;
     for (const auto& c : candidates) {

@@ -122,7 +122,8 @@ struct LookupAnswer {
   std::vector<std::string> nearest;   // on a miss: up to 5 nearest kernel names
   std::vector<std::string> other_gfx; // gfx with evidence for the kernels, when none on the query's
   std::vector<LookupLever> levers;    // best first
-  int attempts = 0;                   // attempts on the key after the filters
+  int attempts = 0;                   // run attempts on the key after the filters
+  int kb_records = 0;                 // kb record candidates on the key after the filters
   // What a filter could not narrow: "kb records carry no shape; not narrowed" (one line per
   // source and filter, when none of that source's candidates on the key states it).
   std::vector<std::string> notes;

@@ -163,6 +163,8 @@ TEST_F(MixedLookup, KbRecordsAloneAnswerForAKernelTheRunsDidNotWin)
   // D7's MoE tune is no win; the kb store session and its experience (one csha:) are one lever,
   // before the old-order session's smaller speedup.
   const auto j = lookup_json({"fused_moe_kernel", "--gfx", "gfx950"});
+  EXPECT_EQ(j.at("attempts"), 2); // D7's two MoE attempts
+  EXPECT_EQ(j.at("kb_records"), 3);
   EXPECT_EQ(levers_of(j),
             (std::vector<std::string>{"BLOCK_SIZE_K retune for decode M", "num_warps 4->8 for prefill"}));
   const auto& l = j.at("levers")[0];

@@ -188,7 +188,8 @@ TEST_F(DevRunsLookup, TheJsonAnswerHasItsDocumentedShape)
   for (const auto& [k, v] : j.items()) {
     keys.push_back(k);
   }
-  EXPECT_EQ(keys, (std::vector<std::string>{"query", "match", "kernels", "attempts", "levers", "notes"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"query", "match", "kernels", "attempts", "kb_records", "levers",
+                                            "notes"}));
   const auto& l = j.at("levers").at(0);
   std::vector<std::string> lever_keys;
   for (const auto& [k, v] : l.items()) {
