@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <iterator>
 #include <memory>
 
 namespace rfdb::cli {
@@ -79,7 +80,8 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
          {{"kind", l.apply_kind},
           {"text", l.apply},
           {"files", l.files},
-          {"export", l.export_command.empty() ? ordered_json(nullptr) : ordered_json(l.export_command)}}},
+          {"export", l.export_command.empty() ? ordered_json(nullptr) : ordered_json(l.export_command)},
+          {"show", l.show_command.empty() ? ordered_json(nullptr) : ordered_json(l.show_command)}}},
         {"isolated_speedup",
          {{"median", opt_number(l.iso_median)},
           {"min", opt_number(l.iso_min)},
@@ -92,10 +94,22 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
         {"tier_reason", l.tier_reason},
         {"reproductions", l.reproductions},
         {"content_signatures", l.signatures},
-        {"sources", {{"runs", l.runs}, {"attempts", l.refs}}},
+        {"sources", {{"runs", l.runs}, {"attempts", l.refs}, {"all", l.sources}}},
         {"attempts", l.attempts},
         {"freshness", l.freshness.empty() ? ordered_json(nullptr) : ordered_json(l.freshness)},
         {"stack", l.stack.empty() ? ordered_json(nullptr) : ordered_json(l.stack)},
+        {"kb_records", l.kb_records},
+        {"attestations",
+         {{"validated", l.validations},
+          {"failed", l.failures},
+          {"not_reproduced", l.not_reproduced},
+          {"inapplicable", l.inapplicable}}},
+        {"retired", l.retired},
+        {"retired_why", l.retired ? ordered_json(l.retired_why) : ordered_json(nullptr)},
+        {"techniques", l.techniques},
+        {"throughput_tok_s", l.throughput_tok_s ? ordered_json{{"measured", *l.throughput_tok_s},
+                                                               {"baseline", opt_number(l.baseline_tok_s)}}
+                                                : ordered_json(nullptr)},
     });
   }
   return ordered_json{
@@ -112,15 +126,20 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
       {"match", a.match == report::KeyMatch::exact ? "exact" : "normalized"},
       {"kernels", a.kernels},
       {"attempts", a.attempts},
+      {"kb_records", a.kb_records},
       {"levers", std::move(levers)},
+      {"notes", a.notes},
   };
 }
 
 void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, std::ostream& out)
 {
-  fmt::print(out, "{} on {} ({} match: {}); {} attempt(s) on the key\n", q.kernel, q.gfx,
+  fmt::print(out, "{} on {} ({} match: {}); {} attempt(s){} on the key\n", q.kernel, q.gfx,
              a.match == report::KeyMatch::exact ? "exact" : "normalized", fmt::join(a.kernels, ", "),
-             a.attempts);
+             a.attempts, a.kb_records > 0 ? fmt::format(", {} kb record(s)", a.kb_records) : std::string());
+  for (const auto& n : a.notes) {
+    fmt::print(out, "note: {}\n", n);
+  }
   if (a.levers.empty()) {
     fmt::print(out, "no measured win on this key\n");
     return;
@@ -128,10 +147,14 @@ void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, st
   std::vector<std::vector<std::string>> rows;
   int rank = 0;
   for (const auto& l : a.levers) {
-    rows.push_back({std::to_string(++rank), stars(l.stars), l.lever,
-                    range(l.iso_median, l.iso_min, l.iso_max, "x", false),
-                    range(l.e2e_median_pct, l.e2e_min_pct, l.e2e_max_pct, "%", true),
-                    std::to_string(l.reproductions), l.freshness, l.stack});
+    rows.push_back(
+        {std::to_string(++rank), l.retired ? "retired" : stars(l.stars), l.lever,
+         range(l.iso_median, l.iso_min, l.iso_max, "x", false),
+         range(l.e2e_median_pct, l.e2e_min_pct, l.e2e_max_pct, "%", true), std::to_string(l.reproductions),
+         l.kb_records.empty()
+             ? "-"
+             : fmt::format("{}/{}/{}/{}", l.validations, l.failures, l.not_reproduced, l.inapplicable),
+         l.freshness, l.stack});
   }
   out << util::render_table({{"#", util::Align::right},
                              {"tier"},
@@ -139,6 +162,7 @@ void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, st
                              {"isolated", util::Align::right},
                              {"e2e", util::Align::right},
                              {"repro", util::Align::right},
+                             {"v/f/nr/ina", util::Align::right},
                              {"newest"},
                              {"stack"}},
                             rows);
@@ -149,10 +173,24 @@ void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, st
     if (!l.export_command.empty()) {
       fmt::print(out, "   get it: {}\n", l.export_command);
     }
+    if (!l.show_command.empty()) {
+      fmt::print(out, "   record: {}\n", l.show_command);
+    }
+    if (!l.techniques.empty()) {
+      fmt::print(out, "   techniques: {}\n", fmt::join(l.techniques, ", "));
+    }
+    if (!l.kb_records.empty()) {
+      fmt::print(out, "   attestations: {} validated, {} failed, {} not reproduced, {} inapplicable\n",
+                 l.validations, l.failures, l.not_reproduced, l.inapplicable);
+    }
+    if (l.throughput_tok_s) {
+      fmt::print(out, "   e2e throughput: {:.1f} tok/s vs baseline {}\n", *l.throughput_tok_s,
+                 l.baseline_tok_s ? fmt::format("{:.1f} tok/s", *l.baseline_tok_s) : std::string("?"));
+    }
     if (!l.signatures.empty()) {
       fmt::print(out, "   signature: {}\n", fmt::join(l.signatures, ", "));
     }
-    fmt::print(out, "   sources: {}\n", fmt::join(l.refs, ", "));
+    fmt::print(out, "   sources: {}\n", fmt::join(l.sources, ", "));
   }
 }
 
@@ -198,6 +236,12 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (!candidates) {
     return fail(candidates.error());
   }
+  auto kb = report::kb_lookup_candidates(*db);
+  if (!kb) {
+    return fail(kb.error());
+  }
+  candidates->insert(candidates->end(), std::make_move_iterator(kb->begin()),
+                     std::make_move_iterator(kb->end()));
   const auto answer = report::lookup(q, *candidates);
   if (answer.match == report::KeyMatch::miss) {
     return fail(make_error(ErrorCode::not_found, fmt::format("no stored evidence for kernel '{}'", q.kernel))
@@ -225,8 +269,9 @@ void add_lookup_command(CLI::App& app, Context& ctx, Runner& runner)
   auto* cmd = app.add_subcommand(
       "lookup",
       "The best known levers for a kernel on a GPU: how to apply each, its measured effect and sources");
-  cmd->add_option("KERNEL", opts->kernel,
-                  "The kernel (Top-N short_name); case and _ - . separators are folded")
+  cmd->add_option(
+         "KERNEL", opts->kernel,
+         "The kernel (Top-N short_name, or a kb record's kernel_name); case and _ - . separators are folded")
       ->required()
       ->check(non_empty("a kernel name"));
   cmd->add_option("--gfx", opts->gfx, "The GPU: a gfx target (gfx950) or a device name (MI355X)")
@@ -241,10 +286,13 @@ void add_lookup_command(CLI::App& app, Context& ctx, Runner& runner)
                   "unstated matches)")
       ->check(non_empty("a dtype such as fp8"));
   auto* shape =
-      cmd->add_option("--shape", opts->shape, "Only evidence stating this shape M,N,K (unstated matches)")
+      cmd->add_option(
+             "--shape", opts->shape,
+             "Only evidence stating this shape M,N,K (unstated kept; a note says what cannot be narrowed)")
           ->type_name("M,N,K")
           ->check(non_empty("a shape M,N,K"));
-  cmd->add_option("--case", opts->case_name, "Only evidence stating this case name (unstated matches)")
+  cmd->add_option("--case", opts->case_name,
+                  "Only evidence stating this case name (unstated kept; a note says what cannot be narrowed)")
       ->excludes(shape)
       ->check(non_empty("a case name"));
   cmd->add_option("--model", opts->model, "Only evidence from runs whose model name contains TEXT (any case)")
@@ -255,9 +303,11 @@ void add_lookup_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(non_empty("ISL/OSL/CONC"));
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
-  cmd->footer("Levers are ranked by tier, then median e2e gain, then median isolated speedup, then\n"
-              "reproductions (docs/lookup.md). A kernel name that matches nothing names the nearest\n"
-              "stored kernels and exits 1; it never answers for another kernel.\n\n"
+  cmd->footer("Evidence: the stored runs' attempts and GEAK kb records (rfdb ingest of a kb store or\n"
+              "kb_artifacts tree). Levers are ranked: not retired, measured, tier, validated or\n"
+              "reproduced, median isolated speedup, median e2e gain, reproductions (docs/lookup.md).\n"
+              "A kernel name that matches nothing names the nearest stored kernels and exits 1; it\n"
+              "never answers for another kernel.\n\n"
               "Examples:\n"
               "  rfdb lookup _w8a8_block_fp8_matmul --gfx gfx950\n"
               "  rfdb lookup W8A8-Block-FP8-Matmul --gfx MI355X --dtype fp8   # normalized name\n"

@@ -85,10 +85,13 @@ bool filters_pass(const LookupQuery& q, const LookupCandidate& c)
   if (q.dtype && !precision_matches(*q.dtype, c.dtype)) {
     return false;
   }
-  if (q.model && lower(c.model).find(lower(*q.model)) == std::string::npos) {
+  if (q.model && !c.model.empty() && lower(c.model).find(lower(*q.model)) == std::string::npos) {
     return false;
   }
-  if ((q.isl && c.isl != q.isl) || (q.osl && c.osl != q.osl) || (q.conc && c.conc != q.conc)) {
+  const auto differs = [](const std::optional<int>& want, const std::optional<int>& stated) {
+    return want && stated && *want != *stated;
+  };
+  if (differs(q.isl, c.isl) || differs(q.osl, c.osl) || differs(q.conc, c.conc)) {
     return false;
   }
   if (q.shape && !c.shapes.empty() &&
@@ -105,36 +108,94 @@ bool filters_pass(const LookupQuery& q, const LookupCandidate& c)
 // Newest first: date descending, then run id, then attempt key.
 bool newer(const LookupCandidate* a, const LookupCandidate* b)
 {
-  return std::tie(b->date, a->run_id, a->attempt_key) < std::tie(a->date, b->run_id, b->attempt_key);
+  return std::tie(b->date, a->run_id, a->attempt_key, a->kb_record) <
+         std::tie(a->date, b->run_id, b->attempt_key, b->kb_record);
 }
 
-LookupLever make_lever(const std::vector<const LookupCandidate*>& all,
+std::string ref_of(const LookupCandidate& c)
+{
+  return c.source == "kb" ? "kb record " + c.kb_record : "run " + c.run_id + "#" + c.attempt_key;
+}
+
+// The tier of a lever: the playbook's rule over its run wins (report::assign_tier); a kb record
+// adds one agreeing source. A lever its kb records alone stand behind: ★★★ when one of them was
+// validated (its ledger counts a validation, or the record says validated), ★★ with ≥ 2
+// reproductions, else ★. The better of the two; a lost Director validation caps at ★★.
+Tier lever_tier(const TierEvidence& runs, bool any_run, bool any_kb, int validations, bool kb_validated,
+                int kb_reproductions)
+{
+  Tier kb{1, "single kb record, not validated"};
+  if (validations > 0 || kb_validated) {
+    kb = {3, validations > 0 ? fmt::format("validated {} time(s) by its kb attestation ledger", validations)
+                             : std::string("validated kb record")};
+  } else if (kb_reproductions >= 2) {
+    kb = {2, fmt::format("kb record reproduced {} times", kb_reproductions)};
+  }
+  if (!any_run) {
+    return kb;
+  }
+  TierEvidence ev = runs;
+  if (any_kb) {
+    ev.agreeing_sources += 1;
+  }
+  Tier t = assign_tier(ev);
+  if (any_kb && kb.stars > t.stars && !(ev.validation_lost && kb.stars > 2)) {
+    t = kb;
+  }
+  return t;
+}
+
+LookupLever make_lever(const std::string& key, const std::vector<const LookupCandidate*>& all,
                        const std::vector<const LookupCandidate*>& key_wins)
 {
   std::vector<const LookupCandidate*> wins;
+  std::vector<const LookupCandidate*> kbs;
   for (const auto* c : all) {
     if (c->win) {
       wins.push_back(c);
     }
+    if (c->source == "kb") {
+      kbs.push_back(c);
+    }
   }
   std::sort(wins.begin(), wins.end(), newer);
-  const LookupCandidate& head = *wins.front();
-  LookupLever l;
-  l.lever = head.lever;
-  l.lever_key = head.lever_key;
-  l.lever_kind = head.lever_kind;
-  l.apply_kind = head.apply_kind;
-  l.apply = head.apply;
-  l.files = head.files;
-  if (!head.files.empty() && head.source == "run") {
-    l.export_command = fmt::format("rfdb export --raw {} --out DIR", head.run_id);
+  std::sort(kbs.begin(), kbs.end(), newer);
+  // The head: the newest run win, else the newest kb win, else the newest kb record.
+  const LookupCandidate* head = nullptr;
+  for (const auto* c : wins) {
+    if (head == nullptr || (head->source == "kb" && c->source == "run")) {
+      head = c;
+    }
   }
+  if (head == nullptr) {
+    head = kbs.front();
+  }
+  LookupLever l;
+  l.lever = head->lever;
+  l.lever_key = key;
+  l.lever_kind = head->lever_kind;
+  l.apply_kind = head->apply_kind;
+  l.apply = head->apply;
+  l.files = head->files;
+  if (!head->files.empty() && head->source == "run") {
+    l.export_command = fmt::format("rfdb export --raw {} --out DIR", head->run_id);
+  }
+  if (!kbs.empty()) {
+    l.show_command = "rfdb show --finding " + kbs.front()->kb_record;
+    if (head->source == "kb" && !head->files.empty()) {
+      l.export_command = "rfdb export --raw --all --out DIR   # DIR/knowledge/" + head->files.front();
+    }
+  }
+  // A retired kb record's figures are still shown (the lever is marked retired), so the
+  // figures come from the wins, or from the kb records when the lever has no win.
+  const std::vector<const LookupCandidate*>& figures = wins.empty() ? kbs : wins;
   std::vector<double> iso, e2e;
-  std::set<std::string> signatures;
+  std::set<std::string> signatures, techniques;
   TierEvidence ev;
   ev.run_evidence = true;
   std::set<std::string> runs, clean_runs;
-  for (const auto* c : wins) {
+  bool any_run = false;
+  for (const auto* c : figures) {
     if (c->isolated_speedup) {
       iso.push_back(*c->isolated_speedup);
     }
@@ -144,6 +205,10 @@ LookupLever make_lever(const std::vector<const LookupCandidate*>& all,
     if (!c->content_signature.empty()) {
       signatures.insert(c->content_signature);
     }
+    if (c->source == "kb") {
+      continue;
+    }
+    any_run = true;
     l.refs.push_back(c->run_id + "#" + c->attempt_key);
     if (runs.insert(c->run_id).second) {
       l.runs.push_back(c->run_id);
@@ -153,6 +218,37 @@ LookupLever make_lever(const std::vector<const LookupCandidate*>& all,
     }
     ev.verified_e2e = ev.verified_e2e || c->verified_e2e;
   }
+  std::vector<const LookupCandidate*> listed = figures;
+  for (const auto* c : kbs) {
+    if (std::find(listed.begin(), listed.end(), c) == listed.end()) {
+      listed.push_back(c);
+    }
+  }
+  std::sort(listed.begin(), listed.end(), newer);
+  for (const auto* c : listed) {
+    l.sources.push_back(ref_of(*c));
+  }
+  int kb_reproductions = 0;
+  bool kb_validated = false;
+  for (const auto* c : kbs) {
+    l.kb_records.push_back(c->kb_record);
+    techniques.insert(c->techniques.begin(), c->techniques.end());
+    l.validations += c->validations;
+    l.failures += c->failures;
+    l.not_reproduced += c->not_reproduced;
+    l.inapplicable += c->inapplicable;
+    kb_reproductions = std::max(kb_reproductions, c->kb_reproductions);
+    kb_validated = kb_validated || c->kb_validated;
+    if (c->retired && !l.retired) {
+      l.retired = true;
+      l.retired_why = c->kb_record + ": " + c->retired_why;
+    }
+    if (!l.throughput_tok_s && c->throughput_tok_s) {
+      l.throughput_tok_s = c->throughput_tok_s;
+      l.baseline_tok_s = c->baseline_tok_s;
+    }
+  }
+  l.techniques.assign(techniques.begin(), techniques.end());
   for (const auto* c : all) {
     if (c->validation_lost && !ev.validation_lost) {
       ev.validation_lost = true;
@@ -160,17 +256,20 @@ LookupLever make_lever(const std::vector<const LookupCandidate*>& all,
     }
   }
   // Reproductions: independent runs that measured a win of the same lever key, or of the
-  // same implementation (a signature one of its wins carries) under another lever text.
+  // same implementation (a signature one of its wins carries) under another lever text, plus
+  // the largest `reproductions` of its kb records (a store session and its experience of one
+  // signature are one measurement written twice, so their counts are not added).
   std::set<std::string> reproducing = runs;
   for (const auto* c : key_wins) {
-    if (!c->content_signature.empty() && signatures.count(c->content_signature) != 0) {
+    if (c->source == "run" && !c->content_signature.empty() && signatures.count(c->content_signature) != 0) {
       reproducing.insert(c->run_id);
     }
   }
-  l.reproductions = static_cast<int>(reproducing.size());
+  l.reproductions = static_cast<int>(reproducing.size()) + kb_reproductions;
   l.signatures.assign(signatures.begin(), signatures.end());
   l.iso_median = median(iso);
   l.e2e_median_pct = median(e2e);
+  l.measured = !iso.empty() || !e2e.empty();
   if (!iso.empty()) {
     l.iso_min = *std::min_element(iso.begin(), iso.end());
     l.iso_max = *std::max_element(iso.begin(), iso.end());
@@ -182,11 +281,17 @@ LookupLever make_lever(const std::vector<const LookupCandidate*>& all,
   ev.agreeing_sources = static_cast<int>(reproducing.size());
   ev.clean_sources = static_cast<int>(clean_runs.size());
   ev.clean_runs = ev.clean_sources;
-  const Tier tier = assign_tier(ev);
+  const Tier tier = lever_tier(ev, any_run, !kbs.empty(), l.validations, kb_validated, kb_reproductions);
   l.stars = tier.stars;
   l.tier_reason = tier.reason;
-  l.freshness = head.date;
-  l.stack = head.stack;
+  if (l.retired) {
+    l.tier_reason = "retired (" + l.retired_why + "); " + l.tier_reason;
+  }
+  l.freshness = head->date;
+  for (const auto* c : figures) {
+    l.freshness = std::max(l.freshness, c->date);
+  }
+  l.stack = head->stack;
   l.attempts = static_cast<int>(all.size());
   return l;
 }
@@ -197,8 +302,10 @@ bool lever_before(const LookupLever& a, const LookupLever& b)
   const double eb = b.e2e_median_pct.value_or(-1e300);
   const double ia = a.iso_median.value_or(-1e300);
   const double ib = b.iso_median.value_or(-1e300);
-  return std::tie(b.stars, eb, ib, b.reproductions, a.lever_key) <
-         std::tie(a.stars, ea, ia, a.reproductions, b.lever_key);
+  const bool ca = a.validations > 0 || a.reproductions >= 2;
+  const bool cb = b.validations > 0 || b.reproductions >= 2;
+  return std::tie(a.retired, b.measured, b.stars, cb, ib, eb, b.reproductions, a.lever_key) <
+         std::tie(b.retired, a.measured, a.stars, ca, ia, ea, a.reproductions, b.lever_key);
 }
 
 } // namespace
@@ -291,21 +398,54 @@ LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>
   }
   answer.kernels.assign(resolved.begin(), resolved.end());
   const std::string gfx = lower(query.gfx);
+  // The e2e lane of the kb answers for a model and workload: only when one is asked.
+  const bool e2e_asked = query.model || query.isl;
   std::vector<const LookupCandidate*> in_key;
   std::set<std::string> other_gfx;
+  // Per source, the candidates on the key (other filters passed) and how many state a shape / case.
+  struct Stated {
+    int on_key = 0, shapes = 0, cases = 0;
+  };
+  std::map<std::string, Stated> stated;
   for (const auto& c : candidates) {
-    if (resolved.count(c.kernel) == 0) {
+    if (resolved.count(c.kernel) == 0 || (c.kb_lane == "e2e" && !e2e_asked)) {
       continue;
     }
     if (lower(c.gfx) != gfx) {
       other_gfx.insert(lower(c.gfx));
       continue;
     }
+    LookupQuery unnarrowed = query;
+    unnarrowed.shape.reset();
+    unnarrowed.case_name.reset();
+    if (filters_pass(unnarrowed, c)) {
+      auto& st = stated[c.source];
+      ++st.on_key;
+      st.shapes += c.shapes.empty() ? 0 : 1;
+      st.cases += c.cases.empty() ? 0 : 1;
+    }
     if (filters_pass(query, c)) {
       in_key.push_back(&c);
     }
   }
-  answer.attempts = static_cast<int>(in_key.size());
+  for (const auto& [source, st] : stated) {
+    const std::string noun = source == "kb" ? "kb records" : "run attempts";
+    if (query.shape && st.shapes == 0) {
+      answer.notes.push_back(noun + " carry no shape; not narrowed");
+    } else if (query.shape && st.shapes < st.on_key) {
+      answer.notes.push_back(
+          fmt::format("{} of {} {} state no shape; kept", st.on_key - st.shapes, st.on_key, noun));
+    }
+    if (query.case_name && st.cases == 0) {
+      answer.notes.push_back(noun + " carry no case names; not narrowed");
+    } else if (query.case_name && st.cases < st.on_key) {
+      answer.notes.push_back(
+          fmt::format("{} of {} {} state no case names; kept", st.on_key - st.cases, st.on_key, noun));
+    }
+  }
+  answer.kb_records = static_cast<int>(std::count_if(
+      in_key.begin(), in_key.end(), [](const LookupCandidate* c) { return c->source == "kb"; }));
+  answer.attempts = static_cast<int>(in_key.size()) - answer.kb_records;
   if (in_key.empty() && !other_gfx.empty()) {
     bool any_on_gfx = false;
     for (const auto& c : candidates) {
@@ -315,17 +455,37 @@ LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>
       answer.other_gfx.assign(other_gfx.begin(), other_gfx.end());
     }
   }
+  // One lever per lever key; a kb record joins the lever of a run attempt with its content
+  // signature (one implementation, two sources), else the kb records of one signature form one
+  // lever ("kb csha:…"), else it is its own ("kb KEY").
+  std::map<std::string, std::string> key_of_signature;
+  for (const auto* c : in_key) {
+    if (c->source == "run" && !c->content_signature.empty()) {
+      auto [it, fresh] = key_of_signature.try_emplace(c->content_signature, c->lever_key);
+      if (!fresh && c->win) {
+        it->second = std::min(it->second, c->lever_key);
+      }
+    }
+  }
   std::map<std::string, std::vector<const LookupCandidate*>> by_lever;
   std::vector<const LookupCandidate*> key_wins;
   for (const auto* c : in_key) {
-    by_lever[c->lever_key].push_back(c);
+    std::string key = c->lever_key;
+    if (c->source == "kb") {
+      const auto it = key_of_signature.find(c->content_signature);
+      key = c->content_signature.empty()   ? "kb " + c->kb_record
+            : it != key_of_signature.end() ? it->second
+                                           : "kb " + c->content_signature;
+    }
+    by_lever[key].push_back(c);
     if (c->win) {
       key_wins.push_back(c);
     }
   }
   for (const auto& [key, group] : by_lever) {
-    if (std::any_of(group.begin(), group.end(), [](const LookupCandidate* c) { return c->win; })) {
-      answer.levers.push_back(make_lever(group, key_wins));
+    if (std::any_of(group.begin(), group.end(),
+                    [](const LookupCandidate* c) { return c->win || (c->source == "kb" && c->retired); })) {
+      answer.levers.push_back(make_lever(key, group, key_wins));
     }
   }
   std::sort(answer.levers.begin(), answer.levers.end(), lever_before);

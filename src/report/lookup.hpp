@@ -1,8 +1,7 @@
 // `rfdb lookup`: the best known levers for one kernel on one GPU (issue 31, docs/lookup.md).
 //
-// The evidence is a list of LookupCandidate, one per measured attempt, built from a source:
-// the stored runs (lookup_store.cpp, run_lookup_candidates). Another source (GEAK kb records)
-// adds its own candidates to the same list; lookup() does not know where one came from.
+// The evidence is a list of LookupCandidate from two sources (lookup_store.cpp): the stored
+// runs' measured attempts (run_lookup_candidates) and GEAK kb records (kb_lookup_candidates).
 // Pure: no database, no clock.
 //
 // Rules (docs/lookup.md):
@@ -13,12 +12,15 @@
 //   for another kernel.
 // - Filters: gfx equal (lower case); --backend equal to the lever's backend (any case; a lever
 //   that states none matches); --dtype by GEAK's precision rule (precision_matches); --model a
-//   part of the model name (any case); --workload isl/osl/conc equal; --shape / --case match
-//   a candidate stating that shape / case, or stating none.
-// - A lever is one lever key (domain::lever_key) of the resolved kernel. It is listed when at
-//   least one of its attempts is a What works finding (report::in_what_works).
-// - Order: tier (★★★ first), then the median e2e gain of its wins, then their median
-//   isolated speedup, then reproductions, then the lever key.
+//   part of the model name (any case), --workload isl/osl/conc equal (unstated kept); --shape /
+//   --case match a candidate stating that shape / case, or stating none, and a note per source
+//   says when the filter could not narrow it. Kb e2e-lane candidates only with --model/--workload.
+// - A lever is one lever key (domain::lever_key) of the resolved kernel; a kb record joins the
+//   lever of a run attempt with its content signature, else the kb records of one signature are
+//   one lever. It is listed when one of its candidates wins (report::in_what_works for runs, a
+//   speedup > 1 for kb records) or one of its kb records is retired.
+// - Order: not retired, measured, tier (★★★ first), validated or reproduced (≥ 2), median
+//   isolated speedup, median e2e gain, reproductions, lever key.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ namespace rfdb::report {
 
 // One measured attempt as lookup sees it, whatever its source.
 struct LookupCandidate {
-  std::string source = "run"; // run (later: kb)
+  std::string source = "run"; // run | kb
   std::string kernel;         // the kernel's name as recorded (Top-N short_name)
   std::string gfx;            // lower case
   std::string backend;        // the lever's backend (triton, ck, aiter …); "" = not stated
@@ -61,6 +63,16 @@ struct LookupCandidate {
   std::string date;                         // YYYY-MM-DD of the source
   std::string stack;                        // "vllm 0.26.1.dev37+g9c1d2e4.rocm712" of its run
   std::string rocm;                         // ROCm release of its run ("" = unknown)
+  // Source "kb" (a GEAK kb record, store::KbRecord; run_id and attempt_key are ""):
+  std::string kb_record;               // its record_key (session id or exp id)
+  std::string kb_lane;                 // kernel | experience | e2e
+  std::vector<std::string> techniques; // as written
+  int kb_reproductions = 0;            // its own `reproductions` (absent = 1: the record itself)
+  int validations = 0, failures = 0, not_reproduced = 0, inapplicable = 0; // its ledger counters
+  bool kb_validated = false; // the record says `validated: true`
+  bool retired = false;      // domain::record_retired_why: the ledger rule, retained: false, retired_reason
+  std::string retired_why;   // why, when retired
+  std::optional<double> throughput_tok_s, baseline_tok_s; // e2e lane: measured and baseline tokens/s
 };
 
 struct LookupQuery {
@@ -79,6 +91,7 @@ struct LookupLever {
   std::string apply;
   std::vector<std::string> files;
   std::string export_command; // `rfdb export --raw RUN --out DIR` when files are stored
+  std::string show_command;   // kb records: `rfdb show --finding ID` (the record, its ledger, its files)
   std::optional<double> iso_median, iso_min, iso_max; // ×, over its wins
   std::optional<double> e2e_median_pct, e2e_min_pct, e2e_max_pct;
   std::vector<std::string> refs;       // RUN#ATTEMPT of every win, newest first
@@ -90,6 +103,15 @@ struct LookupLever {
   std::string freshness; // newest win date
   std::string stack;     // the stack of that newest run
   int attempts = 0;      // every attempt of this lever on the key (wins and not)
+  // Its kb records (newest first) and their ledger counters summed.
+  std::vector<std::string> kb_records; // record keys
+  std::vector<std::string> sources;    // "run RUN#ATTEMPT" | "kb record KEY", newest first
+  std::vector<std::string> techniques; // of its kb records, sorted unique
+  int validations = 0, failures = 0, not_reproduced = 0, inapplicable = 0;
+  bool retired = false;                                   // one of its kb records is retired: listed last
+  std::string retired_why;                                // "KEY: why"
+  bool measured = false;                                  // a win states an isolated or e2e figure
+  std::optional<double> throughput_tok_s, baseline_tok_s; // e2e lane, its newest kb record
 };
 
 enum class KeyMatch { exact, normalized, miss };
@@ -100,7 +122,11 @@ struct LookupAnswer {
   std::vector<std::string> nearest;   // on a miss: up to 5 nearest kernel names
   std::vector<std::string> other_gfx; // gfx with evidence for the kernels, when none on the query's
   std::vector<LookupLever> levers;    // best first
-  int attempts = 0;                   // attempts on the key after the filters
+  int attempts = 0;                   // run attempts on the key after the filters
+  int kb_records = 0;                 // kb record candidates on the key after the filters
+  // What a filter could not narrow: "kb records carry no shape; not narrowed" (one line per
+  // source and filter, when none of that source's candidates on the key states it).
+  std::vector<std::string> notes;
 };
 
 // GEAK's kernel-name fold: lower case, `_`, `-`, `.` and whitespace removed.

@@ -1,15 +1,22 @@
 // The stored runs as `rfdb lookup` evidence (see lookup_store.hpp).
 #include "report/lookup_store.hpp"
 
+#include "domain/kb_identity.hpp"
 #include "domain/noise.hpp"
 #include "domain/normalize.hpp"
 #include "domain/vocab.hpp"
 #include "report/findings.hpp"
 #include "store/attempt_sources.hpp"
+#include "store/kb_records.hpp"
 #include "store/runs.hpp"
 #include "store/stack.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cctype>
 
 namespace rfdb::report {
 
@@ -138,6 +145,9 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
           c.apply = c.files.front();
         }
       }
+      for (const auto& share : a.prediction.case_mix) {
+        c.cases.push_back(share.case_id);
+      }
       c.isolated_speedup = a.isolated_speedup;
       c.e2e_delta_pct = a.e2e_delta_pct;
       c.win = in_what_works(info);
@@ -152,6 +162,168 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
       c.rocm = rocm != nullptr ? rocm->release.value_or(rocm->raw) : "";
       out.push_back(std::move(c));
     }
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::json parse_or_null(const std::string& text)
+{
+  return text.empty() ? nlohmann::json() : nlohmann::json::parse(text, nullptr, false);
+}
+
+std::vector<std::string> strings_of(const nlohmann::json& j)
+{
+  std::vector<std::string> out;
+  if (j.is_array()) {
+    for (const auto& e : j) {
+      if (e.is_string()) {
+        out.push_back(e.get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+// "rocm 7.2.0-43, torch 2.9.0, triton 3.5.0" (keys sorted).
+std::string stack_text(const nlohmann::json& j)
+{
+  std::vector<std::string> parts;
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) {
+      parts.push_back(k + " " + (v.is_string() ? v.get<std::string>() : v.dump()));
+    }
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string lower_text(std::string s)
+{
+  for (auto& c : s) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+// What every candidate of a record shares: source, ledger, retirement, date, stack.
+LookupCandidate kb_base(const store::KbRecord& r)
+{
+  LookupCandidate c;
+  c.source = "kb";
+  c.kb_record = r.record_key;
+  c.kb_lane = r.lane;
+  c.gfx = lower_text(r.gfx);
+  c.backend = r.backend;
+  c.dtype = r.precision;
+  c.techniques = strings_of(parse_or_null(r.techniques));
+  c.kb_reproductions = static_cast<int>(r.reproductions.value_or(1));
+  c.validations = static_cast<int>(r.validations);
+  c.failures = static_cast<int>(r.failures);
+  c.not_reproduced = static_cast<int>(r.not_reproduced);
+  c.inapplicable = static_cast<int>(r.inapplicable);
+  c.kb_validated = r.validated.value_or(false);
+  c.retired = r.retired;
+  c.retired_why = r.retired_why;
+  c.content_signature = r.content_signature;
+  const auto extra = parse_or_null(r.extra);
+  std::string date = r.verified_on.empty() ? r.last_at : r.verified_on;
+  if (date.empty() && extra.is_object() && extra.contains("recorded_at") &&
+      extra["recorded_at"].is_string()) {
+    date = extra["recorded_at"].get<std::string>();
+  }
+  c.date = date.substr(0, 10);
+  const auto stack = parse_or_null(r.verified_stack);
+  c.stack = stack_text(stack);
+  if (stack.is_object() && stack.contains("rocm") && stack["rocm"].is_string()) {
+    c.rocm = stack["rocm"].get<std::string>();
+  }
+  c.lever = !r.direction.empty()    ? r.direction
+            : !r.strategy.empty()   ? r.strategy
+            : !c.techniques.empty() ? fmt::format("{}", fmt::join(c.techniques, ", "))
+                                    : "kb record " + r.record_key;
+  c.lever_kind = r.carrier == "tuned_artifact" ? "tuning" : !r.apply_env.empty() ? "config" : "authored";
+  c.lever_key = "kb " + r.record_key;
+  return c;
+}
+
+} // namespace
+
+Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
+{
+  auto records = store::list_kb_records(db);
+  if (!records) {
+    return fail(std::move(records).error());
+  }
+  std::vector<LookupCandidate> out;
+  for (const auto& r : *records) {
+    if (r.lane == "e2e") {
+      const auto extra = parse_or_null(r.extra);
+      if (!extra.is_object() || !extra.contains("accepted_kernels") ||
+          !extra["accepted_kernels"].is_array()) {
+        continue;
+      }
+      for (const auto& k : extra["accepted_kernels"]) {
+        if (!k.is_object() || !k.contains("name") || !k["name"].is_string()) {
+          continue;
+        }
+        LookupCandidate c = kb_base(r);
+        c.kernel = domain::kb::canon_name(k["name"].get<std::string>());
+        if (k.contains("language") && k["language"].is_string()) {
+          c.backend = k["language"].get<std::string>();
+        }
+        c.model = r.model;
+        const auto as_int = [](const std::optional<std::int64_t>& v) {
+          return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+        };
+        c.isl = as_int(r.isl);
+        c.osl = as_int(r.osl);
+        c.conc = as_int(r.conc);
+        c.content_signature.clear(); // the session's signature is of its whole change, not this kernel's
+        if (k.contains("isolated_speedup") && k["isolated_speedup"].is_number()) {
+          c.isolated_speedup = k["isolated_speedup"].get<double>();
+        }
+        c.throughput_tok_s = r.throughput_tok_s;
+        c.baseline_tok_s = r.baseline_tok_s;
+        if (r.throughput_tok_s && r.baseline_tok_s && *r.baseline_tok_s > 0) {
+          c.e2e_delta_pct = (*r.throughput_tok_s / *r.baseline_tok_s - 1.0) * 100.0;
+        }
+        c.apply_kind = "patch";
+        c.apply = k.contains("patch") && k["patch"].is_string()
+                      ? k["patch"].get<std::string>() + " (as the e2e record names it; not stored)"
+                      : "(the e2e record names no patch)";
+        c.win =
+            (c.isolated_speedup && *c.isolated_speedup > 1.0) || (c.e2e_delta_pct && *c.e2e_delta_pct > 0);
+        out.push_back(std::move(c));
+      }
+      continue;
+    }
+    LookupCandidate c = kb_base(r);
+    c.kernel = domain::kb::canon_name(r.kernel_name);
+    c.cases = strings_of(parse_or_null(r.case_names));
+    if (r.speedup && *r.speedup > 0) {
+      c.isolated_speedup = r.speedup;
+    }
+    const std::string dir = r.store_path.substr(0, r.store_path.rfind('/') + 1);
+    const std::string files = r.lane == "experience" ? dir : dir + "files/";
+    if (!r.apply_env.empty()) {
+      c.apply_kind = "env";
+      c.apply = r.apply_env;
+    } else if (r.signature_origin.empty()) {
+      // No stored signature and none computed: the record came with no patch.diff or artifact/.
+      c.apply_kind = "other";
+      c.apply = "no patch or tuned table stored with the record";
+    } else if (r.carrier == "tuned_artifact") {
+      c.apply_kind = "tuned_table";
+      c.files.push_back(files + "artifact/");
+      c.apply = c.files.front();
+    } else {
+      c.apply_kind = "patch";
+      c.files.push_back(files + "patch.diff");
+      c.apply = c.files.front();
+    }
+    c.win = c.isolated_speedup && *c.isolated_speedup > 1.0;
+    out.push_back(std::move(c));
   }
   return out;
 }

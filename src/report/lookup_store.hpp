@@ -17,4 +17,21 @@ namespace rfdb::report {
 // the lever text (other). `stack` is the run's backend and its version. Errors: db.
 Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db);
 
+// One LookupCandidate per current kb record (store::list_kb_records, docs/kb.md), source "kb":
+// - kernel and experience lanes: kernel = domain::kb::canon_name(kernel_name) (GEAK's reads,
+//   so `fused_moe_kernel_task` is `fused_moe_kernel`), gfx, backend (the language), dtype
+//   (upstream precision), cases (`metric.case_names`; no shape: GEAK records none),
+//   isolated_speedup (`speedup`, ×), lever = `direction` (else `strategy`, else the techniques),
+//   apply: `apply_env` (env), else the stored patch (`…/files/patch.diff` of a session,
+//   `…/patch.diff` of an experience) or tuned table (`…/artifact/` for carrier tuned_artifact)
+//   when the record has a signature (else it came with neither: apply_kind other);
+//   `win` when the speedup is > 1;
+// - e2e lane: one candidate per `accepted_kernels` entry naming a kernel, with the model,
+//   precision, workload, the entry's isolated_speedup and the session's e2e gain
+//   (final / baseline throughput − 1, %), applied by the entry's `patch` as the record names it.
+// Every candidate carries the record's ledger counters, `reproductions` (absent = 1), retired
+// state and reason, `verified_on` (else the newest attestation) as its date and
+// `verified_stack` ("rocm 7.2.0-43, torch 2.9.0") as its stack. Errors: db.
+Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db);
+
 } // namespace rfdb::report

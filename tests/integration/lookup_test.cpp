@@ -188,16 +188,19 @@ TEST_F(DevRunsLookup, TheJsonAnswerHasItsDocumentedShape)
   for (const auto& [k, v] : j.items()) {
     keys.push_back(k);
   }
-  EXPECT_EQ(keys, (std::vector<std::string>{"query", "match", "kernels", "attempts", "levers"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"query", "match", "kernels", "attempts", "kb_records", "levers",
+                                            "notes"}));
   const auto& l = j.at("levers").at(0);
   std::vector<std::string> lever_keys;
   for (const auto& [k, v] : l.items()) {
     lever_keys.push_back(k);
   }
   EXPECT_EQ(lever_keys,
-            (std::vector<std::string>{"lever", "lever_key", "lever_kind", "apply", "isolated_speedup",
-                                      "e2e_gain_pct", "tier", "tier_reason", "reproductions",
-                                      "content_signatures", "sources", "attempts", "freshness", "stack"}));
+            (std::vector<std::string>{
+                "lever",        "lever_key", "lever_kind",  "apply",         "isolated_speedup",
+                "e2e_gain_pct", "tier",      "tier_reason", "reproductions", "content_signatures",
+                "sources",      "attempts",  "freshness",   "stack",         "kb_records",
+                "attestations", "retired",   "retired_why", "techniques",    "throughput_tok_s"}));
   EXPECT_EQ(l.at("lever"), "code patch (rebind)");
   EXPECT_DOUBLE_EQ(l.at("e2e_gain_pct").at("median").get<double>(), 1.2249);
   EXPECT_EQ(j.at("query").at("model"), "gemma");

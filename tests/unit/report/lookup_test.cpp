@@ -34,6 +34,24 @@ LookupCandidate win(std::string run, std::string lever, double iso, double e2e, 
   return c;
 }
 
+// A GEAK kb record of the same kernel (source "kb").
+LookupCandidate record(std::string key, std::string direction, double iso, std::string date)
+{
+  LookupCandidate c;
+  c.source = "kb";
+  c.kb_record = std::move(key);
+  c.kb_lane = "experience";
+  c.kernel = "_w8a8_block_fp8_matmul";
+  c.gfx = "gfx950";
+  c.lever = std::move(direction);
+  c.lever_key = "kb " + c.kb_record;
+  c.isolated_speedup = iso;
+  c.win = iso > 1.0;
+  c.kb_reproductions = 1;
+  c.date = std::move(date);
+  return c;
+}
+
 TEST(LookupRules, PrecisionFollowsGeaksFilter)
 {
   EXPECT_EQ(normalize_precision("FP8-w8a8"), "fp8_w8a8");
@@ -67,7 +85,7 @@ TEST(LookupRules, ExactThenNormalizedThenNearestNeverAnotherKernel)
   EXPECT_EQ(miss.nearest[0], "fused_moe_kernel");
 }
 
-TEST(LookupRules, TierThenE2eThenIsolatedThenReproductions)
+TEST(LookupRules, TierThenIsolatedThenE2eThenReproductions)
 {
   // b: two independent clean runs (★★★) at +4 %; a: one clean run (★★) at +9 %; c: one clean
   // run (★★) at +9 % with a lower isolated speedup.
@@ -118,6 +136,86 @@ TEST(LookupRules, FiltersDropOtherGfxDtypeAndBackendButKeepUnstated)
   const auto elsewhere = lookup(q, cs);
   EXPECT_TRUE(elsewhere.levers.empty());
   EXPECT_EQ(elsewhere.other_gfx, (std::vector<std::string>{"gfx942", "gfx950"}));
+}
+
+TEST(LookupRules, AKbRecordWithARunsSignatureJoinsItsLeverAndCountsAsAReproduction)
+{
+  std::vector<LookupCandidate> cs{win("r1", "authored triton kernel", 1.9, 15.0, "2026-08-01"),
+                                  record("20260910_000000_abc123", "block fp8 retile", 2.1, "2026-09-10")};
+  cs[0].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
+  cs[1].content_signature = "csha:4ba4f6446b6b97a59a99e8df7cb65a9d";
+  cs[1].validations = 1;
+  cs[1].inapplicable = 2;
+  cs[1].techniques = {"split-k", "tile retune"};
+  const auto a = lookup(query("_w8a8_block_fp8_matmul", "gfx950"), cs);
+  ASSERT_EQ(a.levers.size(), 1U);
+  const auto& l = a.levers[0];
+  EXPECT_EQ(l.lever_key, "authored triton kernel");
+  EXPECT_EQ(l.lever, "authored triton kernel"); // the run's text heads the lever
+  EXPECT_EQ(l.reproductions, 2);                // the run and the record
+  EXPECT_EQ(l.sources, (std::vector<std::string>{"kb record 20260910_000000_abc123", "run r1#cand:x"}));
+  EXPECT_EQ(l.kb_records, std::vector<std::string>{"20260910_000000_abc123"});
+  EXPECT_EQ(l.validations, 1);
+  EXPECT_EQ(l.inapplicable, 2);
+  EXPECT_EQ(l.techniques, (std::vector<std::string>{"split-k", "tile retune"}));
+  EXPECT_DOUBLE_EQ(*l.iso_median, 2.0);
+  EXPECT_EQ(l.freshness, "2026-09-10");
+  EXPECT_EQ(l.show_command, "rfdb show --finding 20260910_000000_abc123");
+  EXPECT_FALSE(l.retired);
+}
+
+TEST(LookupRules, ARetiredRecordIsListedLastWhateverItsSpeedup)
+{
+  // k3: retired by its ledger at 3.0×; k2: validated once at 1.3×; k1: a single record at 1.6×;
+  // r1: a run win of one clean run (★★) at 1.2×.
+  std::vector<LookupCandidate> cs{
+      record("k1", "single", 1.6, "2026-09-01"), record("k2", "validated", 1.3, "2026-09-02"),
+      record("k3", "retired", 3.0, "2026-09-03"), win("r1", "run lever", 1.2, 2.0, "2026-08-01")};
+  cs[1].validations = 1;
+  cs[2].retired = true;
+  cs[2].retired_why = "ledger: last 3 attempts all negative";
+  cs[2].failures = 2;
+  cs[2].not_reproduced = 1;
+  const auto a = lookup(query("_w8a8_block_fp8_matmul", "gfx950"), cs);
+  ASSERT_EQ(a.levers.size(), 4U);
+  EXPECT_EQ(a.levers[0].lever, "validated");
+  EXPECT_EQ(a.levers[0].stars, 3);
+  EXPECT_EQ(a.levers[0].tier_reason, "validated 1 time(s) by its kb attestation ledger");
+  EXPECT_EQ(a.levers[1].lever, "run lever");
+  EXPECT_EQ(a.levers[1].stars, 2);
+  EXPECT_EQ(a.levers[2].lever, "single");
+  EXPECT_EQ(a.levers[2].stars, 1);
+  EXPECT_EQ(a.levers[3].lever, "retired");
+  EXPECT_TRUE(a.levers[3].retired);
+  EXPECT_EQ(a.levers[3].failures, 2);
+  EXPECT_EQ(a.levers[3].not_reproduced, 1);
+  EXPECT_EQ(a.levers[3].tier_reason.rfind("retired (k3: ledger: last 3 attempts all negative); ", 0), 0U)
+      << a.levers[3].tier_reason;
+}
+
+TEST(LookupRules, ShapeAndCaseNarrowWhatStatesThemAndSayWhatCannot)
+{
+  std::vector<LookupCandidate> cs{
+      record("k1", "one", 1.6, "2026-09-01"), record("k2", "two", 1.5, "2026-09-01"),
+      record("k3", "three", 1.4, "2026-09-01"), win("r1", "run lever", 1.2, 2.0, "2026-08-01")};
+  cs[0].cases = {"perf_M1_N7168", "perf_M64_N7168"};
+  cs[1].cases = {"perf_M1024_N7168"};
+  LookupQuery q = query("_w8a8_block_fp8_matmul", "gfx950");
+  q.case_name = "perf_M1_N7168";
+  const auto by_case = lookup(q, cs);
+  std::vector<std::string> levers;
+  for (const auto& l : by_case.levers) {
+    levers.push_back(l.lever);
+  }
+  EXPECT_EQ(levers, (std::vector<std::string>{"run lever", "one", "three"}));
+  EXPECT_EQ(by_case.notes, (std::vector<std::string>{"1 of 3 kb records state no case names; kept",
+                                                     "run attempts carry no case names; not narrowed"}));
+  q.case_name.reset();
+  q.shape = "64,7168,4096";
+  const auto by_shape = lookup(q, cs);
+  EXPECT_EQ(by_shape.levers.size(), 4U);
+  EXPECT_EQ(by_shape.notes, (std::vector<std::string>{"kb records carry no shape; not narrowed",
+                                                      "run attempts carry no shape; not narrowed"}));
 }
 
 } // namespace
