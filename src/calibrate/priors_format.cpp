@@ -217,6 +217,34 @@ std::string params_summary(const PriorsParams& p)
       fixed(w.high, 2), fixed(w.medium, 2), fixed(w.low, 2), decay);
 }
 
+// The options that narrowed or widened the evidence, as a user would type
+// them ("--stack 'vllm>=0.26', --since-shift"); "" when none: a saved table,
+// md or python file says which evidence it rests on, as the JSON parameters do.
+std::string evidence_filters(const PriorsParams& p)
+{
+  std::vector<std::string> parts;
+  for (const auto& spec : p.stack) {
+    parts.push_back(fmt::format("--stack '{}'", spec));
+  }
+  if (p.since) {
+    parts.push_back("--since " + *p.since);
+  }
+  if (p.shift_weighting == ShiftWeighting::since_shift) {
+    parts.emplace_back("--since-shift");
+  }
+  if (p.include_biased_profiler) {
+    parts.emplace_back("--include-biased-profiler");
+  }
+  if (p.include_parity_fail) {
+    parts.emplace_back("--include-parity-fail");
+  }
+  std::string out;
+  for (const auto& part : parts) {
+    out += (out.empty() ? "" : ", ") + part;
+  }
+  return out;
+}
+
 // Left-aligned text columns, right-aligned where `right[i]`; two spaces apart;
 // the first row is the header. util::render_table: widths in code points and
 // stored text (kernel and lever names) escaped as \xHH.
@@ -566,8 +594,12 @@ std::string render_priors_json(const PriorsResult& result)
 
 std::string render_priors_table(const PriorsResult& result)
 {
-  std::string out = fmt::format("target_eff priors as of {} ({})\n\n", result.as_of.value_or("- (no runs)"),
+  std::string out = fmt::format("target_eff priors as of {} ({})\n", result.as_of.value_or("- (no runs)"),
                                 params_summary(result.params));
+  if (const auto filters = evidence_filters(result.params); !filters.empty()) {
+    out += fmt::format("evidence options: {}\n", filters);
+  }
+  out += "\n";
   std::vector<std::vector<std::string>> rows = {{"key", "seed", "target_eff", "n", "runs", "W", "q",
                                                  "interval", "contradictions", "infeasible", "last_seen",
                                                  "source"}};
@@ -656,8 +688,12 @@ std::string render_priors_csv(const PriorsResult& result)
 
 std::string render_priors_md(const PriorsResult& result)
 {
-  std::string out = "| op class | target_eff | n | runs | interval | source | why |\n"
-                    "|---|---:|---:|---:|---|---|---|\n";
+  std::string out;
+  if (const auto filters = evidence_filters(result.params); !filters.empty()) {
+    out += fmt::format("Evidence options: `{}`.\n\n", filters);
+  }
+  out += "| op class | target_eff | n | runs | interval | source | why |\n"
+         "|---|---:|---:|---:|---|---|---|\n";
   for (const PriorRow& r : result.priors) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row_key(r), fixed(r.target_eff, 4), r.n,
                        r.runs, interval_cell(r.interval, interval_reason_of(r)), to_string(r.source),
@@ -696,6 +732,9 @@ std::string render_priors_python(const PriorsResult& result)
       "# the 90 % interval [lo, hi] (None: fewer than 2 runs, or no observations).\n",
       result.as_of.value_or("- (no runs)"), to_string(result.params.level),
       trimmed(result.params.prior_strength, 3, 0));
+  if (const auto filters = evidence_filters(result.params); !filters.empty()) {
+    out += fmt::format("# Evidence options: {}.\n", filters);
+  }
   out += classes.comments;
   out += fmt::format("TARGET_EFF = {{{}}}\n", classes.values);
   out += fmt::format("TARGET_EFF_EVIDENCE = {{{}\n}}\n", classes.evidence);

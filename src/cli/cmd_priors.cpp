@@ -64,8 +64,8 @@ std::string compare_date(const PriorsOptions& opts)
 
 // The runs whose stack satisfies every `--stack` spec (retracted ones
 // included: retraction is applied downstream). Errors: a malformed spec; db.
-Result<std::set<std::string, std::less<>>> runs_with_stack(store::Database& db,
-                                                           const std::vector<std::string>& specs)
+Result<std::set<std::string, std::less<>>>
+runs_with_stack(store::Database& db, const std::vector<std::string>& specs, const Context& ctx)
 {
   store::RunFilter filter;
   filter.include = store::IncludeRetracted::yes;
@@ -76,6 +76,7 @@ Result<std::set<std::string, std::less<>>> runs_with_stack(store::Database& db,
     }
     filter.stack.push_back(std::move(*spec));
   }
+  RFDB_TRY(warn_unstated_stack_packages(db, filter.stack, ctx));
   std::vector<store::RunSummary> runs;
   RFDB_TRY_ASSIGN(runs, store::list_runs(db, filter));
   std::set<std::string, std::less<>> ids;
@@ -121,7 +122,7 @@ Result<int> run_priors(const PriorsOptions& opts, Context& ctx)
     filter.since = opts.since;
   }
   if (!opts.stack.empty()) {
-    RFDB_TRY_ASSIGN(filter.run_ids, runs_with_stack(*db, opts.stack));
+    RFDB_TRY_ASSIGN(filter.run_ids, runs_with_stack(*db, opts.stack, ctx));
   }
   if (!opts.explain.empty()) {
     // --explain lists each attempt with its kernel and lever: the full rows.

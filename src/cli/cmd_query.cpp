@@ -142,7 +142,15 @@ Result<int> run_query(const QueryOptions& opts, Context& ctx)
     if (eq == std::string::npos || eq == 0) {
       return fail(make_error(ErrorCode::usage, "--param expects key=value, got '" + p + "'"));
     }
-    params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
+    const std::string key = p.substr(0, eq);
+    for (const auto& [given, value] : params) {
+      if (given == key) {
+        return fail(make_error(ErrorCode::usage, fmt::format("--param {} is given twice ('{}' and '{}')", key,
+                                                             value, p.substr(eq + 1)))
+                        .with_hint("a parameter binds one value; run the query once per value"));
+      }
+    }
+    params.emplace_back(key, p.substr(eq + 1));
   }
   auto db = open_for_read(ctx);
   if (!db) {

@@ -47,15 +47,17 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
   if (!db) {
     return fail(db.error());
   }
+  // `-o -` is stdout, as the other tools of the field take it.
+  const std::string output = opts.output == "-" ? std::string() : opts.output;
   const report::ReportRequest request{opts.as_of, opts.since, opts.gfx, !opts.cards_dir.empty()};
   auto generated = report::generate(*db, ctx.db_path, request);
   if (!generated) {
     return fail(generated.error());
   }
   // Check every target before writing anything: a refused one writes nothing.
-  if (!opts.output.empty()) {
-    RFDB_TRY(refuse_database_target(ctx, opts.output, "-o"));
-    if (auto ok = util::check_plain_target(opts.output); !ok) {
+  if (!output.empty()) {
+    RFDB_TRY(refuse_database_target(ctx, output, "-o"));
+    if (auto ok = util::check_plain_target(output); !ok) {
       return fail(ok.error());
     }
   }
@@ -67,12 +69,12 @@ Result<int> run_report(const ReportOptions& opts, Context& ctx)
     }
     plan = std::move(*planned);
   }
-  if (opts.output.empty()) {
+  if (output.empty()) {
     fmt::print(ctx.out, "{}", generated->playbook);
-  } else if (auto w = write_output(opts.output, generated->playbook); !w) {
+  } else if (auto w = write_output(output, generated->playbook); !w) {
     return fail(w.error());
   } else {
-    fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", opts.output, generated->runs,
+    fmt::print(ctx.err, "playbook written to {} ({} runs, as of {})\n", output, generated->runs,
                generated->as_of.empty() ? "n/a" : generated->as_of);
   }
   if (plan) {
@@ -92,7 +94,7 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
   auto opts = std::make_shared<ReportOptions>();
   auto* cmd =
       app.add_subcommand("report", "Generate the backend playbook (markdown) from the stored evidence");
-  cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default: stdout)")
+  cmd->add_option("-o,--output", opts->output, "Write the playbook to FILE (default, or -: stdout)")
       ->type_name("FILE")
       ->check(path_validator());
   cmd->add_option("--as-of", opts->as_of,

@@ -427,6 +427,7 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
     }
     filter.stack.push_back(std::move(*spec));
   }
+  RFDB_TRY(warn_unstated_stack_packages(*db, filter.stack, ctx));
   auto runs = store::list_runs(*db, filter);
   if (!runs) {
     return fail(runs.error());

@@ -5,6 +5,7 @@
 #include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "store/admin.hpp"
+#include "store/stack.hpp"
 #include "util/text.hpp"
 #include "util/time.hpp"
 #include "util/utf8.hpp"
@@ -18,6 +19,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <signal.h>
 
 namespace rfdb::cli {
@@ -236,6 +239,33 @@ CLI::Validator stack_spec_validator()
         return spec ? std::string() : spec.error().message;
       },
       "SPEC", "stack_spec");
+}
+
+Result<void> warn_unstated_stack_packages(store::Database& db, const std::vector<domain::StackSpec>& specs,
+                                          const Context& ctx)
+{
+  if (specs.empty()) {
+    return {};
+  }
+  std::map<std::string, std::vector<store::StackRow>> stacks;
+  RFDB_TRY_ASSIGN(stacks, store::all_run_stacks(db));
+  const auto unstated = store::unstated_packages(stacks, specs);
+  if (unstated.empty()) {
+    return {};
+  }
+  std::set<std::string> stated;
+  for (const auto& [run_id, rows] : stacks) {
+    for (const auto& r : rows) {
+      stated.insert(r.package);
+    }
+  }
+  for (const auto* spec : unstated) {
+    fmt::print(ctx.err, "rfdb: warning: --stack '{}': no stored run states the package '{}'; {}\n",
+               util::escape_for_display(spec->text), util::escape_for_display(spec->package),
+               stated.empty() ? std::string("no stored run states a stack")
+                              : fmt::format("the stored runs state: {}", fmt::join(stated, ", ")));
+  }
+  return {};
 }
 
 CLI::Validator non_empty(const std::string& expected)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli/context.hpp"
+#include "domain/version.hpp"
 #include "store/database.hpp"
 
 #include <CLI/CLI.hpp>
@@ -64,6 +65,12 @@ CLI::Validator non_empty(const std::string& expected);
 // A `--stack` spec (domain::parse_stack_spec): a malformed one is a usage error (exit 2) with
 // the parser's message; an empty value passes (runs --stack alone prints the columns).
 CLI::Validator stack_spec_validator();
+// Warn on ctx.err, once per spec, about a `--stack` package no stored run
+// states ("rfdb: warning: --stack 'vlm>=0.26': no stored run states the
+// package 'vlm'; the stored runs state: aiter, rocm, torch, vllm"): a
+// misspelled package otherwise just matches no run. Errors: db.
+Result<void> warn_unstated_stack_packages(store::Database& db, const std::vector<domain::StackSpec>& specs,
+                                          const Context& ctx);
 // A --gfx value: a gfx target or a known device name, normalized as ingest
 // stores it ("MI300X", "GFX942" → "gfx942"). Refused (exit 2): empty (--gfx ''
 // is no filter) or neither gfx-shaped nor a known device ("bogus", "gfx 950").

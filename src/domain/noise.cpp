@@ -52,7 +52,7 @@ bool profiler_undercounts_hbm(std::string_view gfx, std::string_view tool_versio
   if (gfx != k_hbm_undercount_gfx) {
     return false;
   }
-  const auto found = find_version(tool_version);
+  const auto found = find_profiler_version(tool_version);
   if (!found) {
     return false; // unknown version: not flagged
   }

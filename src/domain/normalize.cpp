@@ -393,7 +393,7 @@ std::string_view lever_kind_for(const LeverFacts& facts)
 std::optional<std::string> normalize_gfx(std::string_view text)
 {
   // rocminfo appends target features: "gfx950:sramecc+:xnack-" is gfx950.
-  const std::string g = util::lower_ascii(text.substr(0, text.find(':')));
+  const std::string g = util::lower_ascii(util::trim(text.substr(0, text.find(':'))));
   for (const auto& [device, gfx] : k_device_gfx) {
     if (g == device || (g.size() > device.size() && g.starts_with(device))) {
       return std::string(gfx);

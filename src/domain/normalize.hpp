@@ -110,8 +110,9 @@ struct LeverFacts {
 // backend named → backend; else other.
 std::string_view lever_kind_for(const LeverFacts& facts);
 
-// "gfx950" from "GFX950", "gfx950:sramecc+:xnack-" (target features after the
-// first ':' dropped), "MI355X" or "mi355x_oam"; nullopt when the text is
+// "gfx950" from "GFX950", " gfx950 " (ASCII whitespace trimmed),
+// "gfx950:sramecc+:xnack-" (target features after the first ':' dropped),
+// "MI355X" or "mi355x_oam"; nullopt when the text is
 // neither gfx-shaped (gfx + letters/digits) nor a known device name.
 std::optional<std::string> normalize_gfx(std::string_view text);
 

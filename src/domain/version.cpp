@@ -327,20 +327,29 @@ Result<Pep440Version> parse_version(std::string_view text)
 
 std::optional<Pep440Version> find_version(std::string_view text)
 {
+  constexpr std::string_view k_separators = " \t\r\n:,;()";
+  const auto starts_version = [](std::string_view token) {
+    return !token.empty() && (std::isdigit(static_cast<unsigned char>(token.front())) != 0 ||
+                              ((token.front() == 'v' || token.front() == 'V') && token.size() > 1 &&
+                               std::isdigit(static_cast<unsigned char>(token[1])) != 0));
+  };
   std::size_t i = 0;
   while (i < text.size()) {
-    const auto start = text.find_first_not_of(" \t\r\n:,", i);
+    const auto start = text.find_first_not_of(k_separators, i);
     if (start == std::string_view::npos) {
       break;
     }
-    auto end = text.find_first_of(" \t\r\n:,", start);
+    auto end = text.find_first_of(k_separators, start);
     if (end == std::string_view::npos) {
       end = text.size();
     }
-    const auto token = text.substr(start, end - start);
-    if (std::isdigit(static_cast<unsigned char>(token.front())) != 0 ||
-        ((token.front() == 'v' || token.front() == 'V') && token.size() > 1 &&
-         std::isdigit(static_cast<unsigned char>(token[1])) != 0)) {
+    auto token = text.substr(start, end - start);
+    if (!starts_version(token)) {
+      // "rocprof-compute-3.1.1": the part after the last '-'.
+      const auto dash = token.rfind('-');
+      token = dash == std::string_view::npos ? std::string_view() : token.substr(dash + 1);
+    }
+    if (starts_version(token)) {
       if (auto v = parse_version(token)) {
         return std::move(*v);
       }
@@ -348,6 +357,18 @@ std::optional<Pep440Version> find_version(std::string_view text)
     i = end;
   }
   return std::nullopt;
+}
+
+std::optional<Pep440Version> find_profiler_version(std::string_view text)
+{
+  const std::string lowered = lower(text);
+  for (const std::string_view name :
+       {std::string_view("rocprofiler-compute"), std::string_view("rocprof-compute")}) {
+    if (const auto at = lowered.find(name); at != std::string::npos) {
+      return find_version(text.substr(at + name.size()));
+    }
+  }
+  return find_version(text);
 }
 
 std::optional<std::string> rocm_from_local(std::string_view text)

@@ -75,8 +75,19 @@ std::strong_ordering compare(const Pep440Version& a, const Pep440Version& b);
 
 // The first PEP 440 version token in a free-text line, for tools that print
 // a banner: "rocprofiler-compute version: 3.1.1" → 3.1.1. Tokens are split on
-// whitespace, ':' and ','; nullopt when none parses.
+// whitespace and ':' ',' ';' '(' ')'; a token that starts with a letter is
+// read after its last '-' ("rocprof-compute-3.1.1" → 3.1.1). nullopt when
+// none parses.
 std::optional<Pep440Version> find_version(std::string_view text);
+
+// The profiler's own version in a banner or install record: the first version
+// after "rocprofiler-compute" or "rocprof-compute" (ASCII case-insensitive)
+// when the text names the tool, else find_version of the whole text. A banner
+// that names ROCm first reads as the tool's version, not ROCm's:
+// "ROCm 7.1.1 rocprofiler-compute 3.1.1" → 3.1.1, "rocprofiler-compute (3.4.2)"
+// → 3.4.2, "rocprof-compute-3.5.0" → 3.5.0; "3.4.0" → 3.4.0; nullopt when the
+// text holds no version after the name.
+std::optional<Pep440Version> find_profiler_version(std::string_view text);
 
 // The ROCm version a string names, as dotted text, or nullopt:
 //  - a local version label `rocm7.1.2` (dotted) → "7.1.2", `rocm712` / `rocm702`

@@ -78,6 +78,26 @@ const StackRow* find_package(std::span<const StackRow> stack, const std::string&
   return nullptr;
 }
 
+std::vector<const domain::StackSpec*>
+unstated_packages(const std::map<std::string, std::vector<StackRow>>& stacks,
+                  std::span<const domain::StackSpec> specs)
+{
+  std::set<std::string, std::less<>> stated;
+  for (const auto& [run_id, rows] : stacks) {
+    for (const auto& r : rows) {
+      stated.insert(r.package);
+    }
+  }
+  std::vector<const domain::StackSpec*> out;
+  for (const auto& spec : specs) {
+    const bool known = spec.package == "backend" ? !stated.empty() : stated.contains(spec.package);
+    if (!known) {
+      out.push_back(&spec);
+    }
+  }
+  return out;
+}
+
 bool stack_matches(std::span<const StackRow> stack, const std::optional<std::string>& backend,
                    std::span<const domain::StackSpec> specs)
 {

@@ -25,6 +25,15 @@ Result<std::map<std::string, std::vector<StackRow>>> all_run_stacks(Database& db
 const StackRow* find_package(std::span<const StackRow> stack, const std::string& package,
                              const std::optional<std::string>& backend);
 
+// The `--stack` specs naming a package no stored run states: neither a stack
+// row's package (normalized) of any run in `stacks` nor "backend" when any
+// row exists. In spec order; empty when every package is stated somewhere.
+// Used to warn about a misspelled package ("vlm>=0.26"), which otherwise
+// just matches no run.
+std::vector<const domain::StackSpec*>
+unstated_packages(const std::map<std::string, std::vector<StackRow>>& stacks,
+                  std::span<const domain::StackSpec> specs);
+
 // Does a run satisfy every spec (`--stack`, all must hold)? A spec on a
 // package the run lacks, or whose raw string is not a PEP 440 version (a
 // profiler path), does not hold. rocm is compared on its release, a tool

@@ -333,6 +333,27 @@ TEST_F(DailyUse, QueryParametersAreCheckedAgainstTheQuery)
   r = run_cli({"--db", db(), "query", "retraction_insert", "-p", "run_id=x"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "query 'retraction_insert' writes to the database")) << r.err;
+  // A parameter binds one value: given twice is a usage error, not the last one silently.
+  r = run_cli({"--db", db(), "query", "evidence_attempts", "-p", "gfx=gfx942", "-p", "gfx=gfx950"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rfdb: error: query: --param gfx is given twice ('gfx942' and 'gfx950')\nhint: a parameter "
+                   "binds one value; run the query once per value\n");
+}
+
+TEST_F(DailyUse, ReportDashOutputIsStdout)
+{
+  TempDir tmp;
+  const auto to_stdout = run_cli({"--db", db(), "report"});
+  ASSERT_EQ(to_stdout.code, 0) << to_stdout.err;
+  // `-o -` prints the same playbook and writes no file named "-" (run from tmp to see).
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(tmp.path());
+  const auto dash = run_cli({"--db", db(), "report", "-o", "-"});
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(dash.code, 0) << dash.err;
+  EXPECT_EQ(dash.out, to_stdout.out);
+  EXPECT_FALSE(std::filesystem::exists(tmp / "-"));
 }
 
 // ---- retract / restore -------------------------------------------------------

@@ -228,5 +228,27 @@ TEST(ProfilerBias, AnUnknownProfilerVersionIsNotFlagged)
   EXPECT_FALSE(contains(report.out, "left out (HBM under-count")) << report.out;
 }
 
+// A roofline document that states no tool version takes the run's profiler
+// from its stack (env_info.txt here): flagged on 3.4.0, not on 3.5.0, and the
+// verdict's own profiler_version stays empty (docs/playbook.md, "Profiler").
+TEST(ProfilerBias, AVerdictWithoutAVersionTakesTheRunsProfiler)
+{
+  TempDir tmp;
+  const auto runs = tmp / "runs";
+  std::filesystem::create_directories(runs);
+  const auto flag_for = [&](const std::string& env_info_line, const std::string& tag) {
+    const auto db = tmp / (tag + ".sqlite");
+    const auto run = make_run(runs, std::string("e2e_Test-Profiler-MoE_20260905_120000_4246_") + tag,
+                              "gfx950", "", false, 1.3);
+    write_bytes(run / "env_info.txt", env_info_line + "\n");
+    const auto ing = run_cli({"--db", db.string(), "ingest", run.string()});
+    EXPECT_EQ(ing.code, 0) << ing.err;
+    return query_value(db, "SELECT profiler_hbm_undercount || ' ' || coalesce(profiler_version, 'NULL') FROM "
+                           "verdicts WHERE source_kind = 'measured'");
+  };
+  EXPECT_EQ(flag_for("rocprof-compute 3.4.0", "s340"), "1 NULL");
+  EXPECT_EQ(flag_for("rocprof-compute 3.5.0", "s350"), "0 NULL");
+}
+
 } // namespace
 } // namespace rfdb::test

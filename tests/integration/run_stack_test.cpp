@@ -251,6 +251,45 @@ TEST_F(RunStack, PriorsStackLimitsTheEvidenceAndReportsTheFilter)
   }
 }
 
+// A package no stored run states (a misspelling) is warned about, with the
+// packages the runs do state; the text outputs of priors name their options.
+TEST_F(RunStack, AnUnstatedPackageIsWarnedAndTheTextOutputsNameTheFilter)
+{
+  const std::string stated =
+      "the stored runs state: aiter, flydsl, rocm, rocprof-compute, sgl-kernel, sglang, "
+      "torch, triton, vllm";
+  const auto runs = run_cli({"--db", s_db.string(), "runs", "--stack", "vlm>=0.26", "--format", "json"});
+  ASSERT_EQ(runs.code, 0) << runs.err;
+  EXPECT_EQ(json::parse(runs.out), json::array());
+  EXPECT_EQ(runs.err,
+            "rfdb: warning: --stack 'vlm>=0.26': no stored run states the package 'vlm'; " + stated + "\n");
+  const auto priors = run_cli({"--db", s_db.string(), "priors", "--stack", "VLM>=0.26", "--format", "json"});
+  ASSERT_EQ(priors.code, 0) << priors.err;
+  EXPECT_NE(priors.err.find("no stored run states the package 'vlm'"), std::string::npos) << priors.err;
+  // A stated package (any spelling PEP 503 equates) and `backend` draw none.
+  for (const std::string spec : {"vllm>=0.26", "SGL_Kernel>=0.3", "backend>=0.1"}) {
+    const auto ok = run_cli({"--db", s_db.string(), "runs", "--stack", spec, "--format", "json"});
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(ok.err.find("warning"), std::string::npos) << spec << ": " << ok.err;
+  }
+
+  const auto table = run_cli(
+      {"--db", s_db.string(), "priors", "--stack", "vllm>=0.26", "--since-shift", "--format", "table"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("\nevidence options: --stack 'vllm>=0.26', --since-shift\n"), std::string::npos)
+      << table.out;
+  const auto md = run_cli({"--db", s_db.string(), "priors", "--stack", "vllm>=0.26", "--format", "md"});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("Evidence options: `--stack 'vllm>=0.26'`.\n\n| op class |", 0), 0U) << md.out;
+  const auto py = run_cli({"--db", s_db.string(), "priors", "--stack", "vllm>=0.26", "--format", "python"});
+  ASSERT_EQ(py.code, 0) << py.err;
+  EXPECT_NE(py.out.find("\n# Evidence options: --stack 'vllm>=0.26'.\n"), std::string::npos) << py.out;
+  // Without options the outputs say nothing of them.
+  const auto plain = run_cli({"--db", s_db.string(), "priors", "--format", "md"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("Evidence options"), std::string::npos);
+}
+
 TEST_F(RunStack, ReingestReplacesTheRows)
 {
   const std::string before = query_value(s_db, "SELECT count(*) FROM run_stack");

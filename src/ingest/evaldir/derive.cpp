@@ -4,9 +4,11 @@
 #include "domain/noise.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
+#include "domain/version.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/evaldir/attempt_model.hpp"
 #include "ingest/evaldir/signature.hpp"
+#include "ingest/evaldir/stack.hpp"
 
 #include <fmt/core.h>
 
@@ -514,18 +516,30 @@ void credit_post_rooflines(DerivedRun& run)
 
 // Flag the measured verdicts whose profiler under-counts HBM bytes on the
 // run's gfx (domain::profiler_undercounts_hbm; an unknown gfx or profiler
-// version flags none).
-void flag_profiler_bias(DerivedRun& run)
+// version flags none). A verdict whose document states no tool version takes
+// the run's profiler: the first `rocprof-compute` row the stack clues state
+// with a version (env_info.txt first, then the other roofline documents and
+// the install record, in file order). The verdict's own profiler_version stays
+// empty: the flag says which profiler decided, docs/playbook.md "Profiler".
+void flag_profiler_bias(DerivedRun& run, const std::vector<SourcedClues>& stack_clues)
 {
   const auto& gfx = run.run.env.gfx;
+  std::optional<std::string> run_profiler;
+  for (const auto& clue : stack_clues) {
+    for (const auto& row : clue.clues.packages) {
+      if (!run_profiler && row.package == k_stack_profiler && domain::find_profiler_version(row.raw)) {
+        run_profiler = row.raw;
+      }
+    }
+  }
   for (auto& doc : run.docs) {
     if (!domain::is(doc.doc.source_kind, domain::SourceKind::measured)) {
       continue;
     }
     for (auto& v : doc.doc.verdicts) {
+      const auto& version = v.profiler_version ? v.profiler_version : run_profiler;
       v.profiler_hbm_undercount =
-          gfx && v.profiler_version &&
-          domain::profiler_undercounts_hbm(domain::gfx_key(*gfx), *v.profiler_version);
+          gfx && version && domain::profiler_undercounts_hbm(domain::gfx_key(*gfx), *version);
     }
   }
 }
@@ -766,7 +780,12 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
                              domain::is(src.kind.kind, domain::Artifact::tuned_table)});
     }
   }
-  flag_profiler_bias(run);
+  {
+    // env_info.txt first: the file that lists packages outranks the profiler's own records.
+    std::stable_partition(stack_clues.begin(), stack_clues.end(),
+                          [](const SourcedClues& c) { return c.rel_path == "env_info.txt"; });
+    flag_profiler_bias(run, stack_clues);
+  }
   run.attempts = build_attempts(std::move(records), known_kernels(run), run.warnings);
   for (auto& att : run.attempts) {
     infer_round(run, att);
@@ -801,9 +820,6 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     att.validation_speedup = outcome.throughput_speedup;
   }
   run.run.outcome = std::move(outcome);
-  // env_info.txt first: the file that lists packages outranks the profiler's own records.
-  std::stable_partition(stack_clues.begin(), stack_clues.end(),
-                        [](const SourcedClues& c) { return c.rel_path == "env_info.txt"; });
   run.stack = assemble_stack(run.run.env, env_source, stack_clues);
   return run;
 }

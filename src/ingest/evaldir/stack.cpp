@@ -10,7 +10,7 @@ namespace rfdb::ingest {
 
 namespace {
 
-constexpr std::string_view k_profiler = "rocprof-compute";
+constexpr std::string_view k_profiler = k_stack_profiler;
 
 std::optional<std::string> release_of(std::string_view raw)
 {
@@ -108,7 +108,7 @@ StackClues stack_from_roofline(const json& doc, const std::string& rel_path)
     text = string_at(tool->at("version"), "text");
   }
   if (text) {
-    if (auto v = domain::find_version(*text)) {
+    if (auto v = domain::find_profiler_version(*text)) {
       out.packages.push_back(
           store::StackRow{std::string(k_profiler), *text, v->release_text(), rel_path, std::nullopt});
     }

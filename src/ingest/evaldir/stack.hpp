@@ -16,6 +16,9 @@
 
 namespace rfdb::ingest {
 
+// The profiler's package name in a run's stack (stack rows, `--stack`).
+inline constexpr std::string_view k_stack_profiler = "rocprof-compute";
+
 // What one file says about the stack, before the run's files are combined.
 struct StackClues {
   std::vector<store::StackRow> packages;   // env_info.txt lines; a roofline doc's profiler version

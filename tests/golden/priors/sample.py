@@ -3,6 +3,7 @@
 # *_EVIDENCE: per value, n observations, runs (distinct runs), source (calibrated: its own
 # observations; parent: copied from its parent key; seed: no observations in the class) and
 # the 90 % interval [lo, hi] (None: fewer than 2 runs, or no observations).
+# Evidence options: --include-biased-profiler.
 # elementwise: seed, no observations
 TARGET_EFF = {"gemm": 0.8882, "moe": 0.9049, "elementwise": 0.8750, "attn": 0.5356}
 TARGET_EFF_EVIDENCE = {

@@ -77,4 +77,7 @@ TEST(Noise, ProfilerUndercountsHbmOnGfx950BeforeRocprofCompute35)
   EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "3.5rc1"));     // release part 3.5
   EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "rocprofiler-compute version: 3.12.0")); // 12 > 5
   EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "rocprof-compute 3.4.0 (ROCm 7.1.1)"));
+  // ROCm named first: the tool's version decides, not ROCm 7.1.1's.
+  EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "ROCm 7.1.1 rocprofiler-compute 3.1.1"));
+  EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "ROCm 7.0.0 rocprofiler-compute (3.5.1)"));
 }

@@ -200,6 +200,7 @@ TEST(LeverKindFor, ClassifiesLevers)
 TEST(NormalizeGfx, TargetsDevicesAndFeatures)
 {
   EXPECT_EQ(normalize_gfx("GFX950"), "gfx950");
+  EXPECT_EQ(normalize_gfx(" gfx950\t"), "gfx950"); // padded, as env_report.json may hold it
   EXPECT_EQ(normalize_gfx("gfx950:sramecc+:xnack-"), "gfx950");
   EXPECT_EQ(normalize_gfx("MI355X"), "gfx950");
   EXPECT_EQ(normalize_gfx("mi300x_oam"), "gfx942");

@@ -165,6 +165,20 @@ TEST(Pep440, FindsTheVersionInABanner)
   EXPECT_FALSE(find_version(""));
 }
 
+TEST(Pep440, FindsTheProfilersVersionNotRocmsInABanner)
+{
+  // A banner that names ROCm first: the tool's version, not ROCm's.
+  EXPECT_EQ(find_profiler_version("ROCm 7.1.1 rocprofiler-compute 3.1.1")->release_text(), "3.1.1");
+  EXPECT_EQ(find_version("ROCm 7.1.1 rocprofiler-compute 3.1.1")->release_text(), "7.1.1");
+  EXPECT_EQ(find_profiler_version("rocprofiler-compute (3.4.2)")->release_text(), "3.4.2");
+  EXPECT_EQ(find_profiler_version("ROCPROF-COMPUTE-3.5.0")->release_text(), "3.5.0");
+  EXPECT_EQ(find_profiler_version("3.4.0")->release_text(), "3.4.0");
+  EXPECT_EQ(find_version("hipblaslt-0.10.0;rocm")->release_text(), "0.10.0");
+  // The tool named with no version after it: unknown, never ROCm's.
+  EXPECT_FALSE(find_profiler_version("/opt/rocm-7.1.1/bin/rocprof-compute"));
+  EXPECT_FALSE(find_profiler_version(""));
+}
+
 TEST(Pep440, RocmFromLocalVersionOrInstallPath)
 {
   EXPECT_EQ(rocm_from_local("+rocm7.1.2"), "7.1.2");
