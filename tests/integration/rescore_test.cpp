@@ -250,6 +250,55 @@ TEST_F(Rescore, AVerdictCrossesTheSaturatedEdgeWhenThePriorMoves)
   EXPECT_NE(table.out.find("b: band moderate -> saturated (into saturated)"), std::string::npos) << table.out;
 }
 
+// --by picks the priors row at that level, else the nearest level above with a row: on the
+// gemma run the prefill attention head has no attn:gfx950:prefill row and takes attn:gfx950;
+// the MoE head takes moe:gfx950:decode, a parent row (no gfx950 MoE observation: 0.8776 from the
+// class); before the Kimi run (as of 2026-06-20) no gfx row exists and its MoE head takes the
+// class seed 0.90.
+TEST_F(Rescore, ByChoosesThePriorsLevelWithFallbackToTheLevelAbove)
+{
+  const json doc = rescore_json(s_db, {"--by", "class,gfx,regime", "--all"});
+  EXPECT_EQ(doc.at("by"), "class,gfx,regime");
+  const auto find = [&](const std::string& run, const std::string& kernel) -> const json& {
+    for (const auto& v : doc.at("verdicts")) {
+      if (v.at("run_id") == run && v.at("short_name") == kernel && v.at("round") == "0") {
+        return v;
+      }
+    }
+    ADD_FAILURE() << kernel;
+    static const json none;
+    return none;
+  };
+  EXPECT_EQ(find(k_gemma, "_fwd_kernel").at("today").at("prior_key"), "attn:gfx950");
+  const json& moe = find(k_gemma, "fused_moe_kernel");
+  EXPECT_EQ(moe.at("today").at("prior_key"), "moe:gfx950:decode");
+  EXPECT_EQ(moe.at("today").at("prior_source"), "parent");
+  EXPECT_NEAR(num(moe.at("today").at("target_eff")), (2 * 0.9 + 0.6 * 0.8030) / 2.6, 1e-4);
+  const json& kimi = find(k_kimi, "fused_moe_kernel_gptq_awq");
+  EXPECT_EQ(kimi.at("before").at("as_of"), "2026-06-20");
+  EXPECT_EQ(kimi.at("before").at("prior_key"), "moe");
+  EXPECT_EQ(kimi.at("before").at("prior_source"), "seed");
+  EXPECT_EQ(num(kimi.at("before").at("target_eff")), 0.9);
+  EXPECT_EQ(kimi.at("today").at("prior_key"), "moe:gfx942:decode");
+}
+
+// A retracted run is left out of every-run rescoring and of the priors, but --run still
+// rescores it.
+TEST_F(Rescore, ARetractedRunIsLeftOutUnlessNamed)
+{
+  const fs::path db = scratch("retracted.sqlite");
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", k_gemma, "--reason", "test"}).code, 0);
+  const json all = rescore_json(db, {"--all"});
+  EXPECT_EQ(all.at("summary").at("runs"), 3);
+  for (const auto& v : all.at("verdicts")) {
+    EXPECT_NE(v.at("run_id"), k_gemma);
+  }
+  const json one = rescore_json(db, {"--run", k_gemma, "--all"});
+  EXPECT_EQ(one.at("summary").at("runs"), 1);
+  // Without the gemma run's own observation attention is back at its seed today.
+  EXPECT_EQ(num(verdict_of(one, "_fwd_kernel").at("today").at("target_eff")), 0.5);
+}
+
 TEST_F(Rescore, AnUnknownRunIsAnErrorAsForShow)
 {
   const auto r = run_cli({"--db", s_db.string(), "rescore", "--run", "e2e_nope"});
