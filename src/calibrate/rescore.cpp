@@ -2,14 +2,17 @@
 #include "calibrate/rescore.hpp"
 
 #include "calibrate/from_store.hpp"
+#include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "domain/vocab.hpp"
+#include "store/evidence.hpp"
 #include "util/time.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -224,6 +227,78 @@ RescoreResult rescore(std::span<const store::RescoreVerdict> verdicts, const Pri
   return out;
 }
 
+void replay_routing(RescoreResult& result, std::span<const store::Attempt> attempts)
+{
+  std::map<std::string, const store::Attempt*> best; // run → its best measured kernel win
+  for (const auto& a : attempts) {
+    if (!a.e2e_delta_pct || !domain::is_e2e_gain(*a.e2e_delta_pct) ||
+        domain::parity_failed(a.output_parity.value_or(""), a.reject_reason.value_or("")) ||
+        a.reject_reason.value_or("") == "no_engagement") {
+      continue;
+    }
+    const bool ranked =
+        std::any_of(result.verdicts.begin(), result.verdicts.end(), [&](const RescoredVerdict& r) {
+          return r.verdict.run_id == a.run_id && r.verdict.short_name == a.short_name &&
+                 r.under[static_cast<std::size_t>(PriorSet::stored)].rank;
+        });
+    auto& slot = best[a.run_id];
+    if (ranked && (slot == nullptr || *a.e2e_delta_pct > *slot->e2e_delta_pct)) {
+      slot = &a;
+    }
+  }
+  std::array<double, k_prior_set_count> sum_error{};
+  std::array<int, k_prior_set_count> n_error{};
+  std::set<std::string> done;
+  for (const auto& r : result.verdicts) {
+    const auto it = best.find(r.verdict.run_id);
+    if (it == best.end() || it->second == nullptr || done.count(r.verdict.run_id) != 0) {
+      continue;
+    }
+    const store::Attempt& a = *it->second;
+    // The verdict of the attempt's round, else the kernel's first ranked one.
+    const RescoredVerdict* v = nullptr;
+    for (const auto& c : result.verdicts) {
+      if (c.verdict.run_id != a.run_id || c.verdict.short_name != a.short_name ||
+          !c.under[static_cast<std::size_t>(PriorSet::stored)].rank) {
+        continue;
+      }
+      if (v == nullptr || (a.round && c.verdict.round == *a.round)) {
+        v = &c;
+      }
+    }
+    done.insert(r.verdict.run_id);
+    ReplayRun run;
+    run.run_id = a.run_id;
+    run.run_date = v->verdict.run_date;
+    run.round = v->verdict.round;
+    run.short_name = a.short_name;
+    run.attempt_key = a.attempt_key;
+    run.realized_e2e_pct = *a.e2e_delta_pct;
+    for (std::size_t set = 0; set < k_prior_set_count; ++set) {
+      run.rank[set] = v->under[set].rank;
+      if (v->under[set].expected_e2e_gain_pct) {
+        run.error_pct[set] = *v->under[set].expected_e2e_gain_pct - run.realized_e2e_pct;
+        sum_error[set] += std::fabs(*run.error_pct[set]);
+        ++n_error[set];
+      }
+    }
+    const auto& ra = run.rank[static_cast<std::size_t>(PriorSet::stored)];
+    const auto& rc = run.rank[static_cast<std::size_t>(PriorSet::before)];
+    if (ra && rc) {
+      result.replay_summary.up += *rc < *ra ? 1 : 0;
+      result.replay_summary.down += *rc > *ra ? 1 : 0;
+      result.replay_summary.same += *rc == *ra ? 1 : 0;
+    }
+    result.replay.push_back(std::move(run));
+  }
+  result.replay_summary.runs = static_cast<int>(result.replay.size());
+  for (std::size_t set = 0; set < k_prior_set_count; ++set) {
+    if (n_error[set] > 0) {
+      result.replay_summary.mean_abs_error_pct[set] = sum_error[set] / n_error[set];
+    }
+  }
+}
+
 Result<RescoreResult> rescore_from_store(store::Database& db, const RescoreParams& params)
 {
   std::vector<store::RescoreVerdict> verdicts;
@@ -245,6 +320,13 @@ Result<RescoreResult> rescore_from_store(store::Database& db, const RescoreParam
   }
   RescoreResult out = rescore(verdicts, priors.front(), before, p.level);
   out.run_id = params.run_id;
+  store::EvidenceFilter runs;
+  if (params.run_id) {
+    runs.run_ids = std::set<std::string, std::less<>>{*params.run_id};
+  }
+  store::Evidence evidence;
+  RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, runs));
+  replay_routing(out, evidence.attempts);
   return out;
 }
 

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "calibrate/priors.hpp"
+#include "store/attempt.hpp"
 #include "store/database.hpp"
 #include "store/rescore_verdicts.hpp"
 
@@ -81,6 +82,27 @@ struct RescoreChangeCounts {
   int skip = 0;
 };
 
+// Routing replay (issue 32): per run with a measured kernel win, the kernel of its best realized
+// e2e win (the largest e2e_delta_pct beyond the noise band among attempts whose output parity did
+// not fail and that engaged, on a kernel with a banded head verdict in the run) and that head's
+// rank by expected gain under each set. The verdict is the one of the attempt's round, else the
+// kernel's first round.
+struct ReplayRun {
+  std::string run_id, run_date, round, short_name, attempt_key;
+  double realized_e2e_pct = 0.0;                                  // percent, measured
+  std::array<std::optional<int>, k_prior_set_count> rank;         // 1 = first
+  std::array<std::optional<double>, k_prior_set_count> error_pct; // expected − realized, percent
+};
+
+// Over the replayed runs: where the winner's rank under c (what rfdb would have told the run)
+// stands against a (what the run used): up (a better rank), down or the same; and the mean
+// |expected − realized| of the winner under each set (none without a replayed run).
+struct ReplaySummary {
+  int runs = 0;
+  int up = 0, down = 0, same = 0;
+  std::array<std::optional<double>, k_prior_set_count> mean_abs_error_pct;
+};
+
 struct RescoreResult {
   std::string as_of; // the date of (b); "" when no run has a valid date
   PriorsLevel level = PriorsLevel::op_class;
@@ -92,7 +114,13 @@ struct RescoreResult {
   int heads = 0;
   int changed = 0; // verdicts with at least one change
   RescoreChangeCounts today, before;
+  std::vector<ReplayRun> replay; // in run order
+  ReplaySummary replay_summary;
 };
+
+// Fill result.replay and result.replay_summary from the runs' attempts (store::Attempt: run_id,
+// short_name, round, e2e_delta_pct, output_parity, reject_reason). Pure.
+void replay_routing(RescoreResult& result, std::span<const store::Attempt> attempts);
 
 // Rescore `verdicts` under `today` and, per run, `before_by_date` (keyed by the as_of date of
 // (c), the day before the run's date). Pure.

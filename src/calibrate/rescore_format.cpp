@@ -141,14 +141,24 @@ std::string counts_text(const RescoreChangeCounts& c)
 
 std::string rescore_summary(const RescoreResult& result)
 {
+  const auto& rs = result.replay_summary;
+  const std::string replay =
+      rs.runs == 0
+          ? std::string("; routing replay: no run with a measured kernel win")
+          : fmt::format("; routing replay: {} with a measured kernel win, the winner ranks higher under c in "
+                        "{}, lower in {}, the same in {}; mean |expected - realized| a {} %, c {} %",
+                        plural(rs.runs, "run", "runs"), rs.up, rs.down, rs.same,
+                        fixed(rs.mean_abs_error_pct[k_stored], 2), fixed(rs.mean_abs_error_pct[k_before], 2));
   return fmt::format(
-      "{} rescored ({} banded, {}) in {} of {}; {}; today's priors (b, as of {}): {}; "
-      "priors before each run (c): {}",
-      plural(static_cast<int>(result.verdicts.size()), "verdict", "verdicts"), result.banded,
-      plural(result.heads, "head", "heads"), plural(result.rounds, "round", "rounds"),
-      plural(result.runs, "run", "runs"),
-      plural(result.changed, "verdict with a changed decision", "verdicts with a changed decision"),
-      result.as_of.empty() ? "-" : result.as_of, counts_text(result.today), counts_text(result.before));
+             "{} rescored ({} banded, {}) in {} of {}; {}; today's priors (b, as of {}): {}; "
+             "priors before each run (c): {}",
+             plural(static_cast<int>(result.verdicts.size()), "verdict", "verdicts"), result.banded,
+             plural(result.heads, "head", "heads"), plural(result.rounds, "round", "rounds"),
+             plural(result.runs, "run", "runs"),
+             plural(result.changed, "verdict with a changed decision", "verdicts with a changed decision"),
+             result.as_of.empty() ? "-" : result.as_of, counts_text(result.today),
+             counts_text(result.before)) +
+         replay;
 }
 
 std::string render_rescore_table(const RescoreResult& result, RescoreRows rows)
@@ -191,6 +201,28 @@ std::string render_rescore_table(const RescoreResult& result, RescoreRows rows)
   }
   if (!any) {
     out += result.verdicts.empty() ? "\nno profile-round verdict to rescore\n" : "\nno decision changes\n";
+  }
+  if (!result.replay.empty()) {
+    out += "\nrouting replay: the kernel of each run's best realized e2e win and its rank by expected gain\n";
+    std::vector<std::vector<std::string>> table;
+    for (const auto& r : result.replay) {
+      std::vector<std::string> ranks;
+      std::vector<std::string> errors;
+      for (std::size_t set = 0; set < k_prior_set_count; ++set) {
+        ranks.push_back(r.rank[set] ? std::to_string(*r.rank[set]) : "-");
+        errors.push_back(r.error_pct[set] ? fmt::format("{:+.2f}", round_dp(*r.error_pct[set], 2)) : "-");
+      }
+      table.push_back(
+          {r.run_id, r.round, r.short_name, fmt::format("{:+.2f}", round_dp(r.realized_e2e_pct, 2)),
+           fmt::format("{}", fmt::join(ranks, " / ")), fmt::format("{}", fmt::join(errors, " / "))});
+    }
+    out += util::render_table({{"run"},
+                               {"round"},
+                               {"kernel"},
+                               {"e2e %", util::Align::right},
+                               {"rank a / b / c"},
+                               {"expected - realized % a / b / c"}},
+                              table);
   }
   out += "\n" + rescore_summary(result) + "\n";
   return out;
@@ -239,6 +271,32 @@ std::string render_rescore_json(const RescoreResult& result, RescoreRows rows)
         {"changes", std::move(changes)},
     });
   }
+  Json replay = Json::array();
+  for (const auto& r : result.replay) {
+    Json ranks = Json::object();
+    Json errors = Json::object();
+    for (const PriorSet set : {PriorSet::stored, PriorSet::today, PriorSet::before}) {
+      const auto i = static_cast<std::size_t>(set);
+      ranks[to_string(set)] = r.rank[i] ? Json(*r.rank[i]) : Json(nullptr);
+      errors[to_string(set)] = number(r.error_pct[i]);
+    }
+    replay.push_back({{"run_id", r.run_id},
+                      {"round", r.round},
+                      {"short_name", r.short_name},
+                      {"attempt_key", r.attempt_key},
+                      {"realized_e2e_pct", r.realized_e2e_pct},
+                      {"rank", std::move(ranks)},
+                      {"error_pct", std::move(errors)}});
+  }
+  const auto& rs = result.replay_summary;
+  Json replay_summary{{"runs", rs.runs},
+                      {"up", rs.up},
+                      {"down", rs.down},
+                      {"same", rs.same},
+                      {"mean_abs_error_pct",
+                       {{"stored", number(rs.mean_abs_error_pct[k_stored])},
+                        {"today", number(rs.mean_abs_error_pct[k_today])},
+                        {"before", number(rs.mean_abs_error_pct[k_before])}}}};
   Json doc{
       {"as_of", text_or_null(result.as_of)},
       {"by", to_string(result.level)},
@@ -252,8 +310,10 @@ std::string render_rescore_json(const RescoreResult& result, RescoreRows rows)
         {"heads", result.heads},
         {"changed", result.changed},
         {"today", counts_json(result.today)},
-        {"before", counts_json(result.before)}}},
+        {"before", counts_json(result.before)},
+        {"replay", std::move(replay_summary)}}},
       {"verdicts", std::move(verdicts)},
+      {"replay", std::move(replay)},
   };
   return doc.dump(2) + "\n";
 }
