@@ -152,7 +152,11 @@ TEST_F(Rescore, OneDevRunUnderStoredTodaysAndLeaveRunOutPriors)
 
   EXPECT_EQ(doc.at("summary"), json::parse(R"({"runs": 1, "rounds": 1, "verdicts": 5, "banded": 3,
     "heads": 5, "changed": 2, "today": {"band": 0, "saturated": 0, "rank": 2, "skip": 0},
-    "before": {"band": 0, "saturated": 0, "rank": 2, "skip": 0}})"));
+    "before": {"band": 0, "saturated": 0, "rank": 2, "skip": 0},
+    "replay": {"runs": 1, "up": 0, "down": 0, "same": 1,
+               "mean_abs_error_pct": {"stored": 17.4292, "today": 17.6573, "before": 17.4292}}})"));
+  // The replay's winner, the split-KV rewrite (+20.53 %), expected 22.8 x (1 - 0.432 / 0.50) =
+  // 3.1008 % under a and c: 3.1008 - 20.53 = -17.4292; under b 22.8 x (1 - 0.432 / 0.4943) - 20.53.
 }
 
 // The seed's banding case under rescore: roofline_pct 0.88 with target_eff 0.90 is saturated
@@ -297,6 +301,64 @@ TEST_F(Rescore, ARetractedRunIsLeftOutUnlessNamed)
   EXPECT_EQ(one.at("summary").at("runs"), 1);
   // Without the gemma run's own observation attention is back at its seed today.
   EXPECT_EQ(num(verdict_of(one, "_fwd_kernel").at("today").at("target_eff")), 0.5);
+}
+
+// Routing replay on the dev runs: each run's best realized kernel e2e win and its head's rank.
+// Kimi's int4 MoE tune (+16.049 %) was first by expected gain under every set; its expected
+// gain was 53.71 x (1 - 0.512 / 0.90) = 23.155 % under a and c (seed 0.90 before the run), so
+// the error is 23.155 - 16.049 = +7.106; under b (0.8776) 53.71 x (1 - 0.512 / 0.8776) = 22.375,
+// +6.326. The gemma run's winner, the split-KV rewrite of _fwd_grouped_kernel_stage1 (+20.53 %),
+// was ranked last (3) under all three sets: no run's winner moves.
+TEST_F(Rescore, RoutingReplayOnTheDevRuns)
+{
+  const json doc = rescore_json(s_db, {});
+  const json& summary = doc.at("summary").at("replay");
+  EXPECT_EQ(summary.at("runs"), 4);
+  EXPECT_EQ(summary.at("up"), 0);
+  EXPECT_EQ(summary.at("down"), 0);
+  EXPECT_EQ(summary.at("same"), 4);
+  const json& kimi = doc.at("replay").at(0);
+  EXPECT_EQ(kimi.at("run_id"), k_kimi);
+  EXPECT_EQ(kimi.at("short_name"), "fused_moe_kernel_gptq_awq");
+  EXPECT_NEAR(num(kimi.at("realized_e2e_pct")), 16.049, 1e-9);
+  EXPECT_EQ(kimi.at("rank"), json::parse(R"({"stored": 1, "today": 1, "before": 1})"));
+  EXPECT_NEAR(num(kimi.at("error_pct").at("stored")), 53.71 * (1 - 0.512 / 0.9) - 16.049, 1e-4);
+  EXPECT_NEAR(num(kimi.at("error_pct").at("today")),
+              53.71 * (1 - 0.512 / ((1.8 + 0.6 * 0.8030) / 2.6)) - 16.049, 1e-3);
+  EXPECT_NEAR(num(kimi.at("error_pct").at("before")), 53.71 * (1 - 0.512 / 0.9) - 16.049, 1e-4);
+  const json& gemma = doc.at("replay").at(3);
+  EXPECT_EQ(gemma.at("short_name"), "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(gemma.at("rank"), json::parse(R"({"stored": 3, "today": 3, "before": 3})"));
+}
+
+// A constructed history where the leave-the-run-out prior moves the winning head up: the gemma
+// run as if it had routed with attention at target_eff 0.44 (below the 0.50 rfdb would have told
+// it) and its prefill attention head at roofline_pct 0.30. Under a the split-KV head (the run's
+// winner, +20.53 %) expects 22.8 x (1 - 0.432 / 0.44) = 0.41 % and ranks last behind the MoE head
+// (3.83 %) and the prefill head (6.21 x (1 - 0.30 / 0.50) = 2.48 %); under c (attention 0.50) it
+// expects 22.8 x (1 - 0.432 / 0.50) = 3.10 %, second behind the MoE head (3.49 %): up from 3 to 2.
+TEST_F(Rescore, RoutingReplayWinnerMovesUpUnderTheLeaveRunOutPriors)
+{
+  const fs::path db = scratch("replay_up.sqlite");
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET target_eff = 0.44 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_grouped_kernel_stage1' AND superseded = 0"),
+              1);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET roofline_pct = 0.30 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_kernel' AND superseded = 0"),
+              1);
+  }
+  const json doc = rescore_json(db, {"--run", k_gemma});
+  ASSERT_EQ(doc.at("replay").size(), 1U) << doc.dump(1);
+  const json& winner = doc.at("replay").at(0);
+  EXPECT_EQ(winner.at("short_name"), "_fwd_grouped_kernel_stage1");
+  EXPECT_EQ(winner.at("rank").at("stored"), 3);
+  EXPECT_EQ(winner.at("rank").at("before"), 2);
+  EXPECT_NEAR(num(winner.at("error_pct").at("stored")), 22.8 * (1 - 0.432 / 0.44) - 20.53, 1e-3);
+  EXPECT_NEAR(num(winner.at("error_pct").at("before")), 22.8 * (1 - 0.432 / 0.5) - 20.53, 1e-3);
+  EXPECT_EQ(doc.at("summary").at("replay").at("up"), 1);
+  EXPECT_EQ(doc.at("summary").at("replay").at("down"), 0);
 }
 
 TEST_F(Rescore, AnUnknownRunIsAnErrorAsForShow)
