@@ -272,7 +272,6 @@ void replay_routing(RescoreResult& result, std::span<const store::Attempt> attem
     run.run_date = v->verdict.run_date;
     run.round = v->verdict.round;
     run.short_name = a.short_name;
-    run.attempt_key = a.attempt_key;
     run.realized_e2e_pct = *a.e2e_delta_pct;
     for (std::size_t set = 0; set < k_prior_set_count; ++set) {
       run.rank[set] = v->under[set].rank;

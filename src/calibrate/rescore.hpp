@@ -88,7 +88,7 @@ struct RescoreChangeCounts {
 // rank by expected gain under each set. The verdict is the one of the attempt's round, else the
 // kernel's first round.
 struct ReplayRun {
-  std::string run_id, run_date, round, short_name, attempt_key;
+  std::string run_id, run_date, round, short_name;
   double realized_e2e_pct = 0.0;                                  // percent, measured
   std::array<std::optional<int>, k_prior_set_count> rank;         // 1 = first
   std::array<std::optional<double>, k_prior_set_count> error_pct; // expected − realized, percent

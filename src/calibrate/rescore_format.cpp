@@ -283,7 +283,6 @@ std::string render_rescore_json(const RescoreResult& result, RescoreRows rows)
     replay.push_back({{"run_id", r.run_id},
                       {"round", r.round},
                       {"short_name", r.short_name},
-                      {"attempt_key", r.attempt_key},
                       {"realized_e2e_pct", r.realized_e2e_pct},
                       {"rank", std::move(ranks)},
                       {"error_pct", std::move(errors)}});
