@@ -54,6 +54,16 @@ private:
 
 } // namespace
 
+std::string priors_gfx_key(std::string_view raw)
+{
+  return gfx_key(raw);
+}
+
+std::string priors_regime_key(std::string_view raw)
+{
+  return regime_key(raw);
+}
+
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter)
 {
   ObservationTable table;
@@ -181,6 +191,26 @@ Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const 
   earlier.as_of = before_as_of;
   RFDB_TRY_ASSIGN(earlier, with_shifts(db, observations, earlier));
   RFDB_TRY_ASSIGN(out.before, compute_priors_from_table(observations, earlier));
+  return out;
+}
+
+Result<std::vector<PriorsResult>> compute_priors_at_dates(store::Database& db,
+                                                          const store::EvidenceFilter& filter,
+                                                          const PriorsParams& params,
+                                                          const std::vector<std::string>& as_of_dates)
+{
+  ObservationTable observations;
+  RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
+  std::vector<PriorsResult> out;
+  out.reserve(as_of_dates.size());
+  for (const auto& date : as_of_dates) {
+    PriorsParams at = params;
+    at.as_of = date;
+    RFDB_TRY_ASSIGN(at, with_shifts(db, observations, at));
+    PriorsResult result;
+    RFDB_TRY_ASSIGN(result, compute_priors_from_table(observations, at));
+    out.push_back(std::move(result));
+  }
   return out;
 }
 

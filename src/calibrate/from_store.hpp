@@ -9,9 +9,16 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfdb::calibrate {
+
+// The gfx and regime a stored run's gfx and a verdict's regime are keyed under in the priors
+// (as observations_from groups them): gfx normalized ("MI355X" → "gfx950"; "" stays "", which
+// group_name reads as "unknown"), regime decode | prefill | mixed | unknown.
+std::string priors_gfx_key(std::string_view raw);
+std::string priors_regime_key(std::string_view raw);
 
 // The calibration view of every attempt of `evidence` (in its order), with its
 // run's date and GPU from evidence.runs: the one place a store::Attempt becomes
@@ -42,6 +49,15 @@ struct PriorsAtTwoDates {
 Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const store::EvidenceFilter& filter,
                                                      const PriorsParams& params,
                                                      const std::string& before_as_of);
+
+// The priors as of each date of `as_of_dates` (YYYY-MM-DD; "" = the newest run date), from one
+// read of the evidence (`rfdb rescore`): each one what compute_priors_from_store gives with
+// params.as_of set to that date (its own shifts detected and attributed). In the order given.
+// Errors: as compute_priors_from_store.
+Result<std::vector<PriorsResult>> compute_priors_at_dates(store::Database& db,
+                                                          const store::EvidenceFilter& filter,
+                                                          const PriorsParams& params,
+                                                          const std::vector<std::string>& as_of_dates);
 
 // One key explained over the full evidence rows inside `filter` (`rfdb priors
 // --explain KEY`: each attempt with its kernel and lever), with the shifts

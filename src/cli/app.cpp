@@ -10,6 +10,7 @@
 #include "cli/cmd_priors.hpp"
 #include "cli/cmd_query.hpp"
 #include "cli/cmd_report.hpp"
+#include "cli/cmd_rescore.hpp"
 #include "cli/cmd_restore.hpp"
 #include "cli/cmd_retract.hpp"
 #include "cli/cmd_runs.hpp"
@@ -230,6 +231,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   Runner runner;
   add_ingest_command(app, ctx, runner);
   add_priors_command(app, ctx, runner);
+  add_rescore_command(app, ctx, runner);
   add_report_command(app, ctx, runner);
   add_runs_command(app, ctx, runner);
   add_show_command(app, ctx, runner);

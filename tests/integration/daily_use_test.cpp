@@ -131,8 +131,8 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
   auto r = run_cli({"ingets", "x"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: unknown command 'ingets'\n"
-                   "hint: did you mean ingest? (the commands: ingest, priors, report, runs, show, retract, "
-                   "restore, query, export, check, lookup, migrate, copy)\n");
+                   "hint: did you mean ingest? (the commands: ingest, priors, rescore, report, runs, show, "
+                   "retract, restore, query, export, check, lookup, migrate, copy)\n");
   r = run_cli({"runs", "--fromat", "json"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: runs: unknown option '--fromat'\n"
@@ -146,8 +146,9 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
                    "hint: did you mean --verbose? (rfdb --help lists the options)\n");
   r = run_cli({"xyzzy"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "rfdb: error: unknown command 'xyzzy'\nhint: the commands: ingest, priors, report, runs, "
-                   "show, retract, restore, query, export, check, lookup, migrate, copy\n");
+  EXPECT_EQ(r.err,
+            "rfdb: error: unknown command 'xyzzy'\nhint: the commands: ingest, priors, rescore, report, "
+            "runs, show, retract, restore, query, export, check, lookup, migrate, copy\n");
 }
 
 TEST(DailyUseErrors, UsageErrorsHaveTheErrorShape)
