@@ -75,3 +75,77 @@ TEST(RunNoise, ShowPrintsSamplesMedianSpreadBandAndLimitations)
   EXPECT_DOUBLE_EQ(base.at("spread_pct").get<double>(), 1.3);
   EXPECT_EQ(noise.at("limitations").size(), 1U);
 }
+
+namespace {
+
+// The canonical run copied into `dir` with its baseline summary stripped of
+// all_throughput and stating `stated_spread`: its samples must come from
+// baseline/bench_runs.jsonl.
+fs::path canonical_without_all_throughput(const fs::path& dir, const std::string& stated_spread)
+{
+  const fs::path run = copy_run(k_canonical_run, dir);
+  auto doc = nlohmann::json::parse(read_bytes(run / "baseline" / "bench_summary.json"));
+  doc.erase("all_throughput");
+  doc["throughput_tok_s_spread_pct"] = nlohmann::json::parse(stated_spread);
+  write_bytes(run / "baseline" / "bench_summary.json", doc.dump(2));
+  return run;
+}
+
+std::string baseline_samples(const fs::path& db)
+{
+  return query_value(db,
+                     "SELECT group_concat(t, ' ') FROM (SELECT s.throughput_tok_s AS t FROM bench_samples s "
+                     "JOIN bench_summaries b ON b.source_id = s.source_id AND b.run_id = s.run_id "
+                     "WHERE b.role = 'baseline' ORDER BY s.sample_index)");
+}
+
+std::string baseline_spread(const fs::path& db)
+{
+  return query_value(db, "SELECT printf('%.6f', throughput_spread_pct) FROM bench_summaries "
+                         "WHERE role = 'baseline'");
+}
+
+} // namespace
+
+TEST(RunNoise, SamplesComeFromBenchRunsJsonlWhenTheSummaryListsNone)
+{
+  TempDir tmp;
+  const fs::path db = tmp.path() / "rfdb.sqlite";
+  const fs::path run = canonical_without_all_throughput(tmp.path(), "0.5");
+  // A malformed third round line: skipped with a warning naming file and line, the others kept.
+  const std::string rounds = read_bytes(run / "baseline" / "bench_runs.jsonl");
+  write_bytes(run / "baseline" / "bench_runs.jsonl", rounds + "{\"round\": 4, \"output_throughput\": \n");
+  const auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("baseline/bench_runs.jsonl:4"), std::string::npos) << r.err;
+  // The stated 0.5 % disagrees with the rounds' (4199.909 − 4171.441) / 4186.512 × 100 = 0.68 %.
+  EXPECT_NE(r.err.find("baseline/bench_summary.json /throughput_tok_s_spread_pct"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("stated spread 0.50 % disagrees with the spread of the 3 samples, 0.68 %"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the wider, computed 0.68 %, is kept"), std::string::npos) << r.err;
+  EXPECT_EQ(baseline_samples(db), "4171.441 4186.512 4199.909");
+  EXPECT_EQ(baseline_spread(db), "0.679993");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE kind = 'bench_runs' "
+                            "AND rel_path = 'baseline/bench_runs.jsonl'"),
+            "1");
+
+  // A second ingest of the same dir changes nothing.
+  const std::string before = dump_tables(db);
+  const auto again = run_cli({"--db", db.string(), "ingest", run.string()});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(dump_tables(db), before);
+}
+
+TEST(RunNoise, ImplausibleStatedSpreadIsRefusedAndTheSamplesDecide)
+{
+  TempDir tmp;
+  const fs::path db = tmp.path() / "rfdb.sqlite";
+  const fs::path run = canonical_without_all_throughput(tmp.path(), "130");
+  const auto r = run_cli({"--db", db.string(), "ingest", run.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("/throughput_tok_s_spread_pct"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("implausible spread 130 % (expected 0–100 %); refused"), std::string::npos) << r.err;
+  EXPECT_EQ(baseline_spread(db), "0.679993"); // the rounds' spread, computed from bench_runs.jsonl
+}
