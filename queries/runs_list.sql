@@ -11,6 +11,10 @@ SELECT r.run_id, r.run_date, r.model, r.gfx, r.backend, r.backend_version,
        (SELECT count(*) FROM verdicts v WHERE v.run_id = r.run_id AND v.superseded = 0) AS verdicts,
        (SELECT count(*) FROM attempts a WHERE a.run_id = r.run_id) AS attempts,
        (SELECT count(*) FROM sources s WHERE s.run_id = r.run_id) AS sources,
+       -- the run's measured spread (store::measured_spread_pct: the same reference roles)
+       (SELECT MAX(b.throughput_spread_pct) FROM bench_summaries b
+        WHERE b.run_id = r.run_id AND b.role IN ('baseline', 'validation_base', 'overlay_ref'))
+         AS measured_spread_pct,
        x.reason AS retracted_reason
 FROM runs r
 LEFT JOIN retractions x ON x.run_id = r.run_id

@@ -104,6 +104,12 @@ ordered_json stack_json(const std::vector<store::StackRow>& stack)
   return j;
 }
 
+// {pct, source}: the e2e band a run's deltas are judged against (docs/json.md).
+ordered_json band_json(const domain::E2eBand& band)
+{
+  return {{"pct", band.pct}, {"source", domain::to_string(band.source)}};
+}
+
 ordered_json run_summary_json(const store::RunSummary& r)
 {
   ordered_json j{
@@ -114,6 +120,7 @@ ordered_json run_summary_json(const store::RunSummary& r)
       {"rounds", r.rounds}, {"verdicts", r.verdicts}, {"attempts", r.attempts}, {"sources", r.sources}};
   j["retracted"] = r.retracted_reason.has_value();
   j["retracted_reason"] = json_or_null(r.retracted_reason);
+  j["e2e_band"] = band_json(domain::run_e2e_band(r.measured_spread_pct));
   return j;
 }
 
@@ -122,22 +129,36 @@ std::string fixed(double value, int dp)
   return fmt::format("{:.{}f}", value, dp);
 }
 
-// The run's measured e2e spread (percent): the widest spread of its
-// reference bench summaries (domain::is_reference_bench_role); nullopt when
-// none states one.
-std::optional<double> run_measured_spread(const store::RunDetail& r)
+// An attempt's e2e delta against the run's band: {judgement, band_pct, band}
+// (domain::judge_e2e), null without e2e evidence.
+ordered_json e2e_judgement_json(const std::optional<double>& delta, const domain::E2eBand& band)
 {
-  std::optional<double> widest;
-  for (const auto& b : r.bench) {
-    if (domain::is_reference_bench_role(b.role) && b.spread_pct && (!widest || *b.spread_pct > *widest)) {
-      widest = b.spread_pct;
-    }
+  if (!delta) {
+    return nullptr;
   }
-  return widest;
+  return {{"judgement", domain::to_string(domain::judge_e2e(*delta, band))},
+          {"band_pct", band.pct},
+          {"band", domain::to_string(band.source)}};
+}
+
+// The e2e_vs_band cell: "beyond 0.94 % measured", "inside 0.50 % fixed",
+// "loss ≤ -0.5 %" (the fixed edge); "-" without e2e evidence.
+std::string e2e_vs_band(const std::optional<double>& delta, const domain::E2eBand& band)
+{
+  if (!delta) {
+    return "-";
+  }
+  const auto j = domain::judge_e2e(*delta, band);
+  if (j == domain::E2eJudgement::loss) {
+    return fmt::format("loss ≤ -{:g} %", domain::k_e2e_noise_pct);
+  }
+  return fmt::format("{} {} % {}", domain::to_string(j), fixed(band.pct, 2), domain::to_string(band.source));
 }
 
 ordered_json show_json(const store::RunDetail& r)
 {
+  const auto spread = store::measured_spread_pct(r.bench);
+  const domain::E2eBand band = domain::run_e2e_band(spread);
   ordered_json kernels = ordered_json::array();
   for (const auto& k : r.kernels) {
     kernels.push_back({{"round", k.round},
@@ -198,7 +219,8 @@ ordered_json show_json(const store::RunDetail& r)
                      {"winner_kind", json_or_null(a.winner_kind)},
                      {"round", json_or_null(a.round)},
                      {"measured", a.measured},
-                     {"gate", json_or_null(a.gate)}};
+                     {"gate", json_or_null(a.gate)},
+                     {"e2e_judgement", e2e_judgement_json(a.e2e_delta_pct, band)}};
     append_attempt_outcome(row, a);
     attempts.push_back(std::move(row));
   }
@@ -222,10 +244,9 @@ ordered_json show_json(const store::RunDetail& r)
                      {"median_tok_s", json_or_null(b.median_tok_s)},
                      {"spread_pct", json_or_null(b.spread_pct)}});
   }
-  const domain::E2eBand band = domain::run_e2e_band(run_measured_spread(r));
   j["noise"] = {{"e2e_band_pct", band.pct},
-                {"e2e_band_source", band.source == domain::BandSource::measured ? "measured" : "fixed"},
-                {"measured_spread_pct", json_or_null(run_measured_spread(r))},
+                {"e2e_band_source", domain::to_string(band.source)},
+                {"measured_spread_pct", json_or_null(spread)},
                 {"bench", std::move(bench)},
                 {"limitations", r.limitations}};
   return j;
@@ -263,7 +284,7 @@ void print_profiler_note(const store::RunDetail& r, std::ostream& out)
 
 void print_noise_text(const store::RunDetail& r, std::ostream& out)
 {
-  const auto spread = run_measured_spread(r);
+  const auto spread = store::measured_spread_pct(r.bench);
   const domain::E2eBand band = domain::run_e2e_band(spread);
   fmt::print(
       out, "\nnoise      e2e band {} % ({})\n", fixed(band.pct, 2),
@@ -355,21 +376,31 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                                 rows));
   print_profiler_note(r, out);
   rows.clear();
+  const domain::E2eBand band = domain::run_e2e_band(store::measured_spread_pct(r.bench));
   for (const auto& a : r.attempts) {
     rows.push_back({a.short_name, a.lever, fmt_speedup(a.isolated_speedup), fmt_percent(a.e2e_delta_pct),
-                    fmt_speedup(a.prediction.attainable_speedup), a.prediction.headroom_class.value_or("-"),
-                    std::string(domain::to_string(a.verdict))});
+                    e2e_vs_band(a.e2e_delta_pct, band), fmt_speedup(a.prediction.attainable_speedup),
+                    a.prediction.headroom_class.value_or("-"), std::string(domain::to_string(a.verdict))});
   }
   fmt::print(out, "\nattempts\n{}",
              util::render_table({{"kernel"},
                                  {"lever"},
                                  {"isolated_×", Align::right},
                                  {"e2e_%", Align::right},
+                                 {"e2e_vs_band"},
                                  {"pred_attainable_×", Align::right},
                                  {"pred_headroom"},
                                  {"verdict"}},
                                 rows));
   print_noise_text(r, out);
+}
+
+// The e2e_band_% cell of `rfdb runs`: the band and which decided it,
+// "0.94 measured" (the run's spread, wider than the fixed band) or "0.50 fixed".
+std::string e2e_band_cell(const std::optional<double>& spread)
+{
+  const domain::E2eBand band = domain::run_e2e_band(spread);
+  return fixed(band.pct, 2) + " " + std::string(domain::to_string(band.source));
 }
 
 // `runs --stack` as a table: identity, then the backend's version and the stack columns.
@@ -454,8 +485,8 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
   for (const auto& r : *runs) {
     rows.push_back({r.run_id + (r.retracted_reason ? " (retracted)" : ""), opt_text(r.run_date),
                     model_id(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
-                    std::to_string(r.verdicts), std::to_string(r.attempts),
-                    fmt_speedup(r.throughput_speedup)});
+                    std::to_string(r.verdicts), std::to_string(r.attempts), fmt_speedup(r.throughput_speedup),
+                    e2e_band_cell(r.measured_spread_pct)});
     if (opts.retracted) {
       rows.back().push_back(r.retracted_reason.value_or(""));
     }
@@ -469,7 +500,8 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
                                        {"isl/osl/conc"},
                                        {"verdicts", Align::right},
                                        {"attempts", Align::right},
-                                       {"speedup_×", Align::right}};
+                                       {"speedup_×", Align::right},
+                                       {"e2e_band_%", Align::right}};
   if (opts.retracted) {
     columns.push_back({"retracted_reason"});
   }

@@ -47,6 +47,32 @@ bool is_e2e_gain(double delta_pct, const E2eBand& band)
   return delta_pct > band.pct;
 }
 
+std::string_view to_string(BandSource source)
+{
+  return source == BandSource::measured ? "measured" : "fixed";
+}
+
+E2eJudgement judge_e2e(double delta_pct, const E2eBand& band)
+{
+  if (is_e2e_loss(delta_pct)) {
+    return E2eJudgement::loss;
+  }
+  return is_e2e_gain(delta_pct, band) ? E2eJudgement::beyond : E2eJudgement::inside;
+}
+
+std::string_view to_string(E2eJudgement judgement)
+{
+  switch (judgement) {
+  case E2eJudgement::beyond:
+    return "beyond";
+  case E2eJudgement::inside:
+    return "inside";
+  case E2eJudgement::loss:
+    return "loss";
+  }
+  return "inside";
+}
+
 bool profiler_undercounts_hbm(std::string_view gfx, std::string_view tool_version)
 {
   if (gfx != k_hbm_undercount_gfx) {

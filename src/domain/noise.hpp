@@ -16,6 +16,14 @@ namespace rfdb::domain {
 // sample (not "unknown"); nullopt for none or a median ≤ 0.
 std::optional<double> spread_pct(std::span<const double> samples);
 
+// The producer (bench_summarize.py) rounds a stated throughput spread to 2
+// decimals: a stated and a computed spread (percent) that differ by more
+// than this disagree (docs/playbook.md, "Noise measured per run").
+inline constexpr double k_spread_rounding_pct = 0.01;
+// A stated spread (percent) above this, below 0 or not finite is
+// implausible and refused at ingest.
+inline constexpr double k_spread_max_pct = 100.0;
+
 // True for the bench roles whose spread is the run's measured noise: the
 // reference measurements baseline, validation_base and overlay_ref (a
 // candidate's own spread is not the run's: a broken candidate's can be wide).
@@ -43,6 +51,17 @@ E2eBand run_e2e_band(std::optional<double> measured_spread_pct);
 // True when an e2e delta (percent) is beyond the band: d > band.pct. A
 // +0.94 % win on a run whose measured spread is 0.94 % is not.
 bool is_e2e_gain(double delta_pct, const E2eBand& band);
+
+// "measured" | "fixed": the stored and printed name of a BandSource.
+std::string_view to_string(BandSource source);
+
+// How an e2e delta stands against a run's band (docs/playbook.md, "Noise
+// measured per run"): a loss at d ≤ −k_e2e_noise_pct (the fixed edge, whatever
+// the band), beyond when d > band.pct (is_e2e_gain), else inside.
+enum class E2eJudgement { beyond, inside, loss };
+E2eJudgement judge_e2e(double delta_pct, const E2eBand& band);
+// "beyond" | "inside" | "loss".
+std::string_view to_string(E2eJudgement judgement);
 
 // The profiler flag of a measured roofline (verdicts.profiler_flag).
 inline constexpr std::string_view k_profiler_hbm_undercount = "profiler_hbm_undercount";

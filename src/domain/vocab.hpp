@@ -82,7 +82,8 @@ enum class Artifact {
   env_info,         // env_info.txt: free text, one `<package> <version>` per line (issue 30)
   roofline_install, // kernels/<task>/roofline/install.json: the rocprof-compute install record
   patch,            // final/final_patch.diff, a candidate's own *.diff / *.patch: free text (issue 31)
-  tuned_table       // a tuning table under config/ck_tune/ or config/moe_tuned*/ (issue 31)
+  tuned_table,      // a tuning table under config/ck_tune/ or config/moe_tuned*/ (issue 31)
+  bench_runs        // bench_runs.jsonl beside a bench_summary.json: one timed round a line (issue 30)
 };
 // The role of a bench_summary.json in its eval dir (docs/artifacts.md, "The files, in the order a run writes
 // them").
@@ -174,10 +175,10 @@ template <> struct VocabNames<OutputParity> {
 };
 
 template <> struct VocabNames<Artifact> {
-  static constexpr std::array<std::string_view, 14> names{
+  static constexpr std::array<std::string_view, 15> names{
       "env_report",       "bench_summary",    "profile_topn",  "profile_roofline",    "measured_roofline",
       "integrate_result", "opbench_result",   "sweep_results", "director_validation", "workflow_return",
-      "env_info",         "roofline_install", "patch",         "tuned_table"};
+      "env_info",         "roofline_install", "patch",         "tuned_table",         "bench_runs"};
 };
 template <> struct VocabNames<BenchRole> {
   static constexpr std::array<std::string_view, 8> names{

@@ -22,17 +22,6 @@ namespace rfdb::report {
 
 namespace {
 
-std::optional<double> run_spread(const store::RunDetail& run)
-{
-  std::optional<double> widest;
-  for (const auto& b : run.bench) {
-    if (domain::is_reference_bench_role(b.role) && b.spread_pct && (!widest || *b.spread_pct > *widest)) {
-      widest = b.spread_pct;
-    }
-  }
-  return widest;
-}
-
 AttemptInfo info_of(const store::RunDetail& run, const store::AttemptRow& a, const domain::E2eBand& band)
 {
   AttemptInfo i;
@@ -101,7 +90,7 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
     if (!run) {
       return fail(std::move(run).error());
     }
-    const domain::E2eBand band = domain::run_e2e_band(run_spread(*run));
+    const domain::E2eBand band = domain::run_e2e_band(store::measured_spread_pct(run->bench));
     std::string stack;
     if (run->backend) {
       const auto* row = store::find_package(run->stack, "backend", run->backend);

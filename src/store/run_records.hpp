@@ -62,9 +62,14 @@ struct BenchSummary {
   std::optional<std::int64_t> runs_count;
   std::optional<std::string> metric_basis;
   std::optional<std::string> measurement_mode;
-  // The per-repetition throughputs (`all_throughput`, tok/s, file order) →
-  // `bench_samples` (migration 0015); non-numeric entries dropped with a warning.
+  // The per-repetition throughputs (`all_throughput`, tok/s, file order; when it
+  // is absent or empty, the rounds of bench_runs.jsonl in the same directory)
+  // → `bench_samples` (migration 0015); non-numeric entries dropped with a warning.
   std::vector<double> throughput_samples;
+  // Ingest only (not stored): the JSON pointer the stated spread was read
+  // from ("/throughput_tok_s_spread_pct", its output_ fallback, or "" for none),
+  // for the warnings of ingest::decide_spread.
+  std::string spread_pointer;
 };
 
 // One Top-N row → `kernel_samples`.

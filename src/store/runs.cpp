@@ -3,6 +3,7 @@
 
 #include "rfdb_sql.hpp"
 
+#include "domain/noise.hpp"
 #include "store/stack.hpp"
 
 #include <fmt/core.h>
@@ -175,6 +176,17 @@ Result<void> log_retraction(Database& db, const std::string& run_id, const char*
 
 } // namespace
 
+std::optional<double> measured_spread_pct(const std::vector<BenchNoiseRow>& bench)
+{
+  std::optional<double> widest;
+  for (const auto& b : bench) {
+    if (domain::is_reference_bench_role(b.role) && b.spread_pct && (!widest || *b.spread_pct > *widest)) {
+      widest = b.spread_pct;
+    }
+  }
+  return widest;
+}
+
 Result<std::vector<RunSummary>> list_runs(Database& db, IncludeRetracted include)
 {
   RunFilter filter;
@@ -216,6 +228,7 @@ Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter)
     r.attempts = row.get_int("attempts");
     r.sources = row.get_int("sources");
     r.retracted_reason = row.get_opt_text("retracted_reason");
+    r.measured_spread_pct = row.get_opt_double("measured_spread_pct");
     out.push_back(std::move(r));
   }));
   std::map<std::string, std::vector<StackRow>> stacks;

@@ -27,8 +27,9 @@ struct RunSummary {
   std::int64_t rounds = 0, verdicts = 0, attempts = 0, sources = 0;
   std::optional<std::string> retracted_reason;
   std::vector<StackRow> stack; // run_stack, by package (store/stack.hpp)
-  // read by the report only: the widest throughput spread (percent) of the
-  // run's reference bench summaries (domain::is_reference_bench_role).
+  // The widest throughput spread (percent) of the run's reference bench
+  // summaries (domain::is_reference_bench_role; measured_spread_pct below):
+  // `rfdb runs` prints the band it makes, the report judges e2e deltas by it.
   std::optional<double> measured_spread_pct;
 };
 
@@ -91,6 +92,14 @@ struct BenchNoiseRow {
   std::optional<std::int64_t> runs_count;
   std::vector<double> samples;
 };
+
+// The run's measured e2e spread (percent): the widest spread_pct of its
+// reference bench summaries (domain::is_reference_bench_role: baseline,
+// validation base, overlay reference); nullopt when none states one. The one
+// rule `rfdb show`, `rfdb runs` and `rfdb lookup` judge a run's band by
+// (domain::run_e2e_band); queries/report_runs.sql, runs_list.sql and
+// playbook_cautions.sql state it in SQL with the same roles.
+std::optional<double> measured_spread_pct(const std::vector<BenchNoiseRow>& bench);
 
 struct RunDetail {
   std::string run_id;

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,6 +116,40 @@ Result<EnvReport> parse_env_report(const json& doc, std::string_view rel_path,
 // types, a negative throughput.
 Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
                                          std::vector<Warning>& warnings);
+
+// The throughput spread (percent) stored for a bench summary
+// (docs/playbook.md, "Noise measured per run"): `stated` (the summary's
+// throughput_tok_s_spread_pct, read at `stated_pointer`) is refused with a
+// warning when negative, not finite or above domain::k_spread_max_pct; with
+// ≥ 2 `samples` (tok/s) the spread computed from them
+// (domain::spread_pct, (max − min) / median × 100) is compared: the wider is
+// kept, and a difference above domain::k_spread_rounding_pct (the producer's
+// 2-decimal rounding) warns on `rel_path` at the pointer, naming both values
+// and which was kept. Fewer samples: the plausible stated spread, or none.
+std::optional<double> decide_spread(std::optional<double> stated, std::string_view stated_pointer,
+                                    std::span<const double> samples, std::string_view rel_path,
+                                    std::vector<Warning>& warnings);
+
+// One timed round of bench_runs.jsonl (1-based line), its aggregate
+// throughputs (tok/s): output from output_throughput | output_token_throughput |
+// output_throughput_tok_s, total from total_token_throughput | total_throughput |
+// total_token_throughput_tok_s.
+struct BenchRound {
+  std::size_t line = 0;
+  std::optional<double> output_tok_s, total_tok_s;
+};
+
+// bench_runs.jsonl: one JSON object a line. A line that is not a JSON
+// object, or holds neither throughput, is skipped with a warning on
+// "<rel_path>:<line>"; blank lines are skipped. Never fails.
+Result<std::vector<BenchRound>> parse_bench_runs(std::string_view text, std::string_view rel_path,
+                                                 std::vector<Warning>& warnings);
+
+// The per-round throughputs (tok/s, file order) of `rounds` for a summary's
+// metric_basis: total_tok_s for "aggregate_total_token_tok_s", else
+// (aggregate_output_tok_s or none) output_tok_s; rounds without it are left out.
+std::vector<double> bench_round_samples(std::span<const BenchRound> rounds,
+                                        const std::optional<std::string>& metric_basis);
 
 // profile_topN.json, both parser variants. Errors: pct_gpu_time missing,
 // non-numeric or outside 0–100; a row with neither name nor short_name; a

@@ -1,12 +1,18 @@
 // bench_summary.json (docs/artifacts.md, "The files, in the order a run writes them") → one bench_summaries
 // row: throughput tok/s (median, spread percent), TTFT and TPOT medians in ms, and its per-repetition
-// throughputs (all_throughput → bench_samples).
+// throughputs (all_throughput → bench_samples), and bench_runs.jsonl (one timed round a line), the samples of
+// a summary that lists none. The stored spread is decided from the stated one and the samples
+// (decide_spread).
+#include "domain/noise.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/common.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <span>
 
 namespace rfdb::ingest {
 
@@ -33,8 +39,13 @@ Result<BenchSummary> bench_summary_impl(const json& doc, std::string_view rel_pa
                     detail::get_non_negative(doc, "output_throughput_tok_s_median", k_root));
   }
   RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "throughput_tok_s_spread_pct", k_root));
-  if (!b.throughput_spread_pct) {
+  if (b.throughput_spread_pct) {
+    b.spread_pointer = "/throughput_tok_s_spread_pct";
+  } else {
     RFDB_TRY_ASSIGN(b.throughput_spread_pct, get_double(doc, "output_throughput_tok_s_spread_pct", k_root));
+    if (b.throughput_spread_pct) {
+      b.spread_pointer = "/output_throughput_tok_s_spread_pct";
+    }
   }
   RFDB_TRY_ASSIGN(b.ttft_ms_median, get_double(doc, "ttft_ms_median", k_root));
   RFDB_TRY_ASSIGN(b.tpot_ms_median, get_double(doc, "tpot_ms_median", k_root));
@@ -57,10 +68,123 @@ Result<BenchSummary> bench_summary_impl(const json& doc, std::string_view rel_pa
       }
     }
   }
+  // With no samples this refuses an implausible stated spread only; derive_run decides again
+  // once bench_runs.jsonl supplies the samples.
+  b.throughput_spread_pct =
+      decide_spread(b.throughput_spread_pct, b.spread_pointer, b.throughput_samples, rel_path, warnings);
   return b;
 }
 
+// The throughput keys of one bench_runs.jsonl round, in the order tried.
+constexpr std::array<std::string_view, 3> k_output_keys{"output_throughput", "output_token_throughput",
+                                                        "output_throughput_tok_s"};
+constexpr std::array<std::string_view, 3> k_total_keys{"total_token_throughput", "total_throughput",
+                                                       "total_token_throughput_tok_s"};
+
+// The first of `keys` the round holds as a non-negative finite number; a
+// key of another type warns and the next is tried.
+std::optional<double> round_throughput(const json& round, std::span<const std::string_view> keys,
+                                       const std::string& where, std::vector<Warning>& warnings)
+{
+  for (const auto key : keys) {
+    const auto it = round.find(key);
+    if (it == round.end() || it->is_null()) {
+      continue;
+    }
+    if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0.0) {
+      return it->get<double>();
+    }
+    detail::warn(warnings, where, "/" + std::string(key),
+                 fmt::format("expected a non-negative throughput, got {}; ignored", describe_value(*it)));
+  }
+  return std::nullopt;
+}
+
 } // namespace
+
+std::optional<double> decide_spread(std::optional<double> stated, std::string_view stated_pointer,
+                                    std::span<const double> samples, std::string_view rel_path,
+                                    std::vector<Warning>& warnings)
+{
+  const std::string pointer(stated_pointer.empty() ? "/throughput_tok_s_spread_pct" : stated_pointer);
+  const std::optional<double> computed = samples.size() >= 2 ? domain::spread_pct(samples) : std::nullopt;
+  if (stated && !(std::isfinite(*stated) && *stated >= 0.0 && *stated <= domain::k_spread_max_pct)) {
+    detail::warn(warnings, rel_path, pointer,
+                 fmt::format("implausible spread {} % (expected 0–{} %); refused, {}", *stated,
+                             domain::k_spread_max_pct,
+                             computed ? fmt::format("the spread of the {} samples, {:.2f} %, is kept",
+                                                    samples.size(), *computed)
+                                      : std::string("no spread is stored")));
+    stated.reset();
+  }
+  if (!computed) {
+    return stated;
+  }
+  if (!stated) {
+    return computed;
+  }
+  if (std::abs(*stated - *computed) > domain::k_spread_rounding_pct + 1e-9) {
+    const bool keep_stated = *stated >= *computed;
+    detail::warn(warnings, rel_path, pointer,
+                 fmt::format("stated spread {:.2f} % disagrees with the spread of the {} samples, {:.2f} % "
+                             "((max − min) / median × 100); the wider, {} {:.2f} %, is kept",
+                             *stated, samples.size(), *computed, keep_stated ? "stated" : "computed",
+                             keep_stated ? *stated : *computed));
+  }
+  return std::max(*stated, *computed);
+}
+
+Result<std::vector<BenchRound>> parse_bench_runs(std::string_view text, std::string_view rel_path,
+                                                 std::vector<Warning>& warnings)
+{
+  std::vector<BenchRound> rounds;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (line.find_first_not_of(" \t") == std::string_view::npos) {
+      continue; // a blank line holds no round
+    }
+    const std::string where = fmt::format("{}:{}", rel_path, line_no);
+    const json round = json::parse(line.begin(), line.end(), nullptr, false);
+    if (round.is_discarded() || !round.is_object()) {
+      detail::warn(warnings, where, "",
+                   round.is_discarded()
+                       ? "not a JSON object (malformed line); skipped"
+                       : fmt::format("expected a JSON object, got {}; skipped", describe_value(round)));
+      continue;
+    }
+    BenchRound r;
+    r.line = line_no;
+    r.output_tok_s = round_throughput(round, k_output_keys, where, warnings);
+    r.total_tok_s = round_throughput(round, k_total_keys, where, warnings);
+    if (!r.output_tok_s && !r.total_tok_s) {
+      detail::warn(warnings, where, "",
+                   "no throughput (output_throughput, total_token_throughput or their spellings); skipped");
+      continue;
+    }
+    rounds.push_back(r);
+  }
+  return rounds;
+}
+
+std::vector<double> bench_round_samples(std::span<const BenchRound> rounds,
+                                        const std::optional<std::string>& metric_basis)
+{
+  const bool total = metric_basis && *metric_basis == "aggregate_total_token_tok_s";
+  std::vector<double> out;
+  for (const auto& r : rounds) {
+    if (const auto v = total ? r.total_tok_s : r.output_tok_s; v) {
+      out.push_back(*v);
+    }
+  }
+  return out;
+}
 
 Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_path,
                                          std::vector<Warning>& warnings)

@@ -595,6 +595,35 @@ void sign_candidates(DerivedRun& run, const std::vector<ImplementationFile>& fil
   }
 }
 
+// The directory part of a '/'-separated rel_path ("" at the top).
+std::string parent_dir(std::string_view rel_path)
+{
+  const auto slash = rel_path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(rel_path.substr(0, slash));
+}
+
+// A bench summary that lists no samples takes them from the bench_runs.jsonl
+// in its directory (the rounds' throughputs on its metric_basis), and its
+// spread is decided again from them (decide_spread; warnings on the summary).
+void samples_from_rounds(
+    DerivedRun& run, const std::vector<std::string>& bench_paths,
+    const std::map<std::string, std::pair<std::string, std::vector<BenchRound>>, std::less<>>& rounds)
+{
+  for (std::size_t i = 0; i < run.bench.size(); ++i) {
+    auto& b = run.bench[i].second;
+    if (!b.throughput_samples.empty()) {
+      continue;
+    }
+    const auto it = rounds.find(parent_dir(bench_paths[i]));
+    if (it == rounds.end()) {
+      continue;
+    }
+    b.throughput_samples = bench_round_samples(it->second.second, b.metric_basis);
+    b.throughput_spread_pct = decide_spread(b.throughput_spread_pct, b.spread_pointer, b.throughput_samples,
+                                            bench_paths[i], run.warnings);
+  }
+}
+
 // The validated parse of `src` when `files` holds one for the same path and
 // content (moved out: each is derived once).
 std::optional<ParsedArtifact> take_parsed(ParsedFiles* files, const StoredSource& src)
@@ -630,6 +659,13 @@ Result<ParsedArtifact> parse_artifact(const ArtifactKind& kind, const std::strin
       domain::is(kind.kind, domain::Artifact::tuned_table)) {
     ParsedArtifact p; // bytes as they are: never fails
     p.implementation_text = std::string(text);
+    return p;
+  }
+  if (domain::is(kind.kind, domain::Artifact::bench_runs)) {
+    ParsedArtifact p; // one JSON object a line; a malformed line is skipped with a warning
+    std::vector<BenchRound> rounds;
+    RFDB_TRY_ASSIGN(rounds, parse_bench_runs(text, rel_path, warnings));
+    p.bench_rounds = std::move(rounds);
     return p;
   }
   auto parsed_json = parse_json_document(text);
@@ -727,6 +763,9 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   std::vector<SourcedClues> stack_clues;
   std::string env_source = "env_report.json";
   std::vector<ImplementationFile> implementation_files;
+  std::vector<std::string> bench_paths; // rel_path of each run.bench entry
+  std::map<std::string, std::pair<std::string, std::vector<BenchRound>>, std::less<>>
+      bench_rounds; // by directory: (rel_path, rounds) of its bench_runs.jsonl
   for (const auto& src : sources) {
     // Files were validated (and their warnings reported) when they were
     // stored; only what the run as a whole yields is run.warnings.
@@ -758,6 +797,10 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
     }
     if (p.bench) {
       run.bench.emplace_back(src.source_id, std::move(*p.bench));
+      bench_paths.push_back(src.rel_path);
+    }
+    if (p.bench_rounds) {
+      bench_rounds[parent_dir(src.rel_path)] = {src.rel_path, std::move(*p.bench_rounds)};
     }
     if (p.topn) {
       run.rounds.emplace_back(src.source_id, std::move(*p.topn));
@@ -780,6 +823,7 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
                              domain::is(src.kind.kind, domain::Artifact::tuned_table)});
     }
   }
+  samples_from_rounds(run, bench_paths, bench_rounds);
   {
     // env_info.txt first: the file that lists packages outranks the profiler's own records.
     std::stable_partition(stack_clues.begin(), stack_clues.end(),

@@ -59,6 +59,8 @@ struct ParsedArtifact {
   std::optional<DirectorFinal> director_final; // director_e2e_validation.json: what the validation ran
   std::vector<DuplicateKey> duplicates;        // keys the file repeats (none with differing measured values)
   StackClues stack; // env_info.txt, a roofline-v1 doc's tool, the install record (stack.hpp)
+  // bench_runs.jsonl: its timed rounds (the samples of the summary beside it that lists none).
+  std::optional<std::vector<BenchRound>> bench_rounds;
   // A patch or tuned_table file: its bytes, signed with the candidate that names it
   // (signature.hpp).
   std::optional<std::string> implementation_text;
@@ -155,8 +157,12 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // verdict's profiler version and profiler_hbm_undercount flag, carried to
 // the attempts and observations that rest on it, migration 0016); 7 = issue
 // 31 (a candidate's GEAK csha:/asha: content signature, migration 0018, and
-// the diff and tuning-table files it came from, now stored and cited).
-inline constexpr std::int64_t k_derivation_version = 7;
+// the diff and tuning-table files it came from, now stored and cited); 8 =
+// issue 30 (a bench summary's spread decided from its samples,
+// ingest::decide_spread, and the samples of a summary that lists none read
+// from the bench_runs.jsonl beside it, now stored as a source; a measured
+// verdict without a tool version flagged by the run's profiler).
+inline constexpr std::int64_t k_derivation_version = 8;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -182,6 +182,13 @@ std::optional<ArtifactKind> classify_artifact(std::string_view rel_path)
   if (file == "bench_summary.json") {
     return classify_bench(p);
   }
+  if (file == "bench_runs.jsonl") { // the rounds behind the bench_summary.json beside it
+    auto k = classify_bench(p);
+    if (k) {
+      k->kind = "bench_runs";
+    }
+    return k;
+  }
   if (p.size() == 3 && p[0] == "profile" && p[1].starts_with("round_")) {
     const std::string round(p[1].substr(6));
     if (file == "profile_topN.json") {

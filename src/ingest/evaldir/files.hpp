@@ -24,8 +24,8 @@ struct ArtifactKind {
   std::string kind;  // env_report | bench_summary | profile_topn | profile_roofline |
                      // measured_roofline | integrate_result | opbench_result |
                      // sweep_results | director_validation | workflow_return |
-                     // env_info | roofline_install | patch | tuned_table
-  std::string role;  // bench_summary: baseline | validation_base | validation_final |
+                     // env_info | roofline_install | patch | tuned_table | bench_runs
+  std::string role;  // bench_summary, bench_runs: baseline | validation_base | validation_final |
                      // config | overlay_ref | overlay_cand | final | other
   std::string label; // bench: config dir / overlay candidate; profile: round; measured: task;
                      // patch: the candidate dir (cand_X) or "final"; tuned_table: its config/ dir

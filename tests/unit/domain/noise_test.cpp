@@ -81,3 +81,22 @@ TEST(Noise, ProfilerUndercountsHbmOnGfx950BeforeRocprofCompute35)
   EXPECT_TRUE(profiler_undercounts_hbm("gfx950", "ROCm 7.1.1 rocprofiler-compute 3.1.1"));
   EXPECT_FALSE(profiler_undercounts_hbm("gfx950", "ROCm 7.0.0 rocprofiler-compute (3.5.1)"));
 }
+
+TEST(Noise, JudgeE2eAgainstTheRunsBand)
+{
+  const E2eBand measured = run_e2e_band(0.94);
+  const E2eBand fixed_band = run_e2e_band(0.3);
+  EXPECT_EQ(judge_e2e(0.94, measured), E2eJudgement::inside); // not beyond its own spread
+  EXPECT_EQ(judge_e2e(0.95, measured), E2eJudgement::beyond);
+  EXPECT_EQ(judge_e2e(0.94, fixed_band), E2eJudgement::beyond); // beyond ±0.5 %
+  EXPECT_EQ(judge_e2e(0.5, fixed_band), E2eJudgement::inside);
+  // A loss keeps the fixed edge whatever the band: −0.6 % is a loss on a 0.94 % band.
+  EXPECT_EQ(judge_e2e(-0.6, measured), E2eJudgement::loss);
+  EXPECT_EQ(judge_e2e(-0.5, fixed_band), E2eJudgement::loss);
+  EXPECT_EQ(judge_e2e(-0.49, fixed_band), E2eJudgement::inside);
+  EXPECT_EQ(to_string(E2eJudgement::beyond), "beyond");
+  EXPECT_EQ(to_string(E2eJudgement::inside), "inside");
+  EXPECT_EQ(to_string(E2eJudgement::loss), "loss");
+  EXPECT_EQ(to_string(measured.source), "measured");
+  EXPECT_EQ(to_string(fixed_band.source), "fixed");
+}

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,118 @@ TEST(ParseBenchSummary, FallsBackToLegacyOutputThroughput)
                                        "baseline/bench_summary.json", warnings);
   ASSERT_FALSE(neg);
   EXPECT_NE(neg.error().message.find("/throughput_tok_s_median"), std::string::npos);
+}
+
+TEST(DecideSpread, KeepsTheWiderAndWarnsWhenStatedAndSamplesDisagree)
+{
+  const std::vector<double> samples{1000.0, 1005.0, 1010.0}; // (1010 − 1000) / 1005 × 100 = 0.995 %
+  std::vector<Warning> w;
+  // Stated 0.93 %: narrower than the samples by more than the producer's rounding.
+  auto kept = decide_spread(0.93, "/throughput_tok_s_spread_pct", samples, "baseline/bench_summary.json", w);
+  ASSERT_TRUE(kept);
+  EXPECT_NEAR(*kept, 0.995025, 1e-6);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_EQ(w[0].file, "baseline/bench_summary.json");
+  EXPECT_EQ(w[0].pointer, "/throughput_tok_s_spread_pct");
+  EXPECT_EQ(w[0].message, "stated spread 0.93 % disagrees with the spread of the 3 samples, 1.00 % "
+                          "((max − min) / median × 100); the wider, computed 1.00 %, is kept");
+  // Stated 2 %: wider, kept, with a warning that says so.
+  w.clear();
+  kept = decide_spread(2.0, "/output_throughput_tok_s_spread_pct", samples, "b.json", w);
+  EXPECT_DOUBLE_EQ(*kept, 2.0);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_EQ(w[0].pointer, "/output_throughput_tok_s_spread_pct");
+  EXPECT_NE(w[0].message.find("the wider, stated 2.00 %, is kept"), std::string::npos) << w[0].message;
+  // Stated 0.99 %: within the 2-decimal rounding of 0.995 %; the wider (computed) is kept in silence.
+  w.clear();
+  kept = decide_spread(0.99, "/throughput_tok_s_spread_pct", samples, "b.json", w);
+  EXPECT_NEAR(*kept, 0.995025, 1e-6);
+  EXPECT_TRUE(w.empty());
+}
+
+TEST(DecideSpread, RefusesAnImplausibleStatedSpread)
+{
+  const std::vector<double> samples{1000.0, 1005.0, 1010.0};
+  std::vector<Warning> w;
+  auto kept = decide_spread(-0.4, "/throughput_tok_s_spread_pct", samples, "b.json", w);
+  EXPECT_NEAR(*kept, 0.995025, 1e-6);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_EQ(w[0].pointer, "/throughput_tok_s_spread_pct");
+  EXPECT_EQ(
+      w[0].message,
+      "implausible spread -0.4 % (expected 0–100 %); refused, the spread of the 3 samples, 1.00 %, is kept");
+  w.clear();
+  kept = decide_spread(140.0, "/throughput_tok_s_spread_pct", {}, "b.json", w);
+  EXPECT_FALSE(kept);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_NE(w[0].message.find("refused, no spread is stored"), std::string::npos) << w[0].message;
+  w.clear();
+  kept =
+      decide_spread(std::numeric_limits<double>::infinity(), "/throughput_tok_s_spread_pct", {}, "b.json", w);
+  EXPECT_FALSE(kept);
+  EXPECT_EQ(w.size(), 1U);
+  // One sample: no spread to compute, the stated one stands.
+  w.clear();
+  const std::vector<double> one{1000.0};
+  kept = decide_spread(0.7, "/throughput_tok_s_spread_pct", one, "b.json", w);
+  EXPECT_DOUBLE_EQ(*kept, 0.7);
+  EXPECT_TRUE(w.empty());
+  // No stated spread: the samples'.
+  kept = decide_spread(std::nullopt, "", samples, "b.json", w);
+  EXPECT_NEAR(*kept, 0.995025, 1e-6);
+}
+
+TEST(ParseBenchSummary, SpreadIsDecidedFromAllThroughput)
+{
+  std::vector<Warning> w;
+  const auto r =
+      parse_bench_summary(doc_of(R"({"throughput_tok_s_median": 3712.4, "throughput_tok_s_spread_pct": 0.5,
+                                                "all_throughput": [3727.261, 3692.364, 3712.4]})"),
+                          "baseline/bench_summary.json", w);
+  ASSERT_TRUE(r) << r.error().describe();
+  // (3727.261 − 3692.364) / 3712.4 × 100 = 0.94 %, wider than the stated 0.5 %.
+  EXPECT_NEAR(*r->throughput_spread_pct, 0.940012, 1e-6);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_EQ(w[0].pointer, "/throughput_tok_s_spread_pct");
+}
+
+TEST(ParseBenchRuns, ReadsEachRoundAndSkipsMalformedLines)
+{
+  std::vector<Warning> w;
+  const std::string text =
+      "{\"round\": 1, \"output_throughput\": 4171.441, \"total_token_throughput\": 8342.882}\n"
+      "{\"round\": 2, \"output_throughput\": 4186.5\n"
+      "\n"
+      "{\"round\": 3, \"output_token_throughput\": 4199.9, \"total_throughput\": 8399.8}\r\n"
+      "[1, 2]\n"
+      "{\"round\": 5, \"median_ttft_ms\": 212.4}\n"
+      "{\"round\": 6, \"output_throughput_tok_s\": \"fast\", \"total_token_throughput_tok_s\": 9000}";
+  const auto r = parse_bench_runs(text, "baseline/bench_runs.jsonl", w);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->size(), 3U);
+  EXPECT_EQ((*r)[0].line, 1U);
+  EXPECT_DOUBLE_EQ(*(*r)[0].output_tok_s, 4171.441);
+  EXPECT_DOUBLE_EQ(*(*r)[0].total_tok_s, 8342.882);
+  EXPECT_EQ((*r)[1].line, 4U);
+  EXPECT_DOUBLE_EQ(*(*r)[1].output_tok_s, 4199.9);
+  EXPECT_DOUBLE_EQ(*(*r)[1].total_tok_s, 8399.8);
+  EXPECT_EQ((*r)[2].line, 7U);
+  EXPECT_FALSE((*r)[2].output_tok_s);
+  EXPECT_DOUBLE_EQ(*(*r)[2].total_tok_s, 9000.0);
+  ASSERT_EQ(w.size(), 4U);
+  EXPECT_EQ(w[0].file, "baseline/bench_runs.jsonl:2");
+  EXPECT_EQ(w[0].message, "not a JSON object (malformed line); skipped");
+  EXPECT_EQ(w[1].file, "baseline/bench_runs.jsonl:5");
+  EXPECT_EQ(w[2].file, "baseline/bench_runs.jsonl:6");
+  EXPECT_EQ(w[3].file, "baseline/bench_runs.jsonl:7");
+  EXPECT_EQ(w[3].pointer, "/output_throughput_tok_s");
+
+  // The summary's metric_basis picks the key: output by default, total for aggregate_total_token_tok_s.
+  EXPECT_EQ(bench_round_samples(*r, std::nullopt), (std::vector<double>{4171.441, 4199.9}));
+  EXPECT_EQ(bench_round_samples(*r, std::string("aggregate_output_tok_s")),
+            (std::vector<double>{4171.441, 4199.9}));
+  EXPECT_EQ(bench_round_samples(*r, std::string("aggregate_total_token_tok_s")),
+            (std::vector<double>{8342.882, 8399.8, 9000.0}));
 }
 
 TEST(ParseProfileTopN, ParsesVariantARows)
