@@ -31,6 +31,8 @@ const std::string k_kimi_e2e_exact =
     "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8/isl_8192/osl_1024/conc_64";
 const std::string k_kimi_e2e_sid = "rfdb-kimi-k2.6-d69bb746a337-b2ac0967496a";
 
+const std::string k_kimi_patch_csha = "7d5653adbf37c9eb34a79211abe4ccbf";
+
 class KbExport : public ::testing::Test {
 protected:
   static void SetUpTestSuite()
@@ -211,6 +213,43 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
   }
   // --strict is not refused by a note.
   EXPECT_EQ(rfdb(copy.string(), {"ingest", "--strict", store.string()}).code, 0);
+}
+
+// A kernel attempt signed by its own stored diff (Kimi's candidate with a diff in its candidate
+// directory: csha of the whole file) carries it as the session's files/patch.diff, byte-identical,
+// named by artifacts.patch and value.content_signature; a re-export rewrites nothing.
+TEST_F(KbExport, WritesTheStoredPatchAsTheSessionsPatchDiff)
+{
+  const std::string run = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
+  fs::copy(dev_run(run), m_dir / run, fs::copy_options::recursive);
+  // Another workspace's paths and spacing: the bytes are kept as they are.
+  const std::string diff = "diff --git a/fused_moe.py b/fused_moe.py\n"
+                           "--- a/fused_moe.py\n"
+                           "+++ b/fused_moe.py\n"
+                           "@@ -10,2 +10,2 @@\n"
+                           "-    BLOCK_SIZE_K = 64\n"
+                           "+    BLOCK_SIZE_K  =  128\n";
+  write_bytes(m_dir / run / "overlay/cand_fused_moe_kernel_gptq_awq/fused_moe.diff", diff);
+  const fs::path db = m_dir / "patch.db";
+  const auto in = run_cli({"--db", db.string(), "ingest", "-q", (m_dir / run).string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const fs::path store = m_dir / "kb";
+  const auto r = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& identity : {k_kimi_kernel, fs::path(k_kimi_kernel).parent_path().generic_string()}) {
+    const fs::path session = store / identity / "sessions" / k_kimi_kernel_sid;
+    EXPECT_EQ(read_bytes(session / "files/patch.diff"), diff) << identity;
+    const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+    EXPECT_EQ(value.at("artifacts").at("patch"), "patch.diff");
+    // sha256("-BLOCK_SIZE_K = 64\n+BLOCK_SIZE_K = 128")[:32], GEAK's csha rule.
+    EXPECT_EQ(value.at("content_signature"), "csha:" + k_kimi_patch_csha);
+    EXPECT_FALSE(value.contains("carrier"));
+    // The evidence stays beside it.
+    EXPECT_TRUE(fs::exists(session / "files/evidence/overlay/cand_fused_moe_kernel_gptq_awq/fused_moe.diff"));
+  }
+  const auto again = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out).at("sessions_written"), 0);
 }
 
 TEST_F(KbExport, ForeignSessionsSurviveAndOnlyTheRuleRepointsChampions)
