@@ -302,6 +302,85 @@ TEST_F(KbExport, RefusesLinksAndFilesWhereTheStoreHasDirectories)
   EXPECT_NE(f.err.find("is not a directory"), std::string::npos) << f.err;
 }
 
+// A run retracted since the last export: its rfdb session pages are removed from every rung,
+// foreign sessions stay, and a champion that named a removed session is re-pointed to the best
+// session left that is not retired (GEAK's retract_session), or removed when none is.
+TEST_F(KbExport, ReExportRemovesTheSessionsOfARetractedRun)
+{
+  const fs::path store = m_dir / "kb";
+  const fs::path db = m_dir / "retract.db";
+  fs::copy_file(s_db, db);
+  ASSERT_EQ(export_kb(store).at("sessions_written"), 16);
+  // A foreign session below rfdb's 1.5902 on rung 0, a retired foreign one on rung 1.
+  const fs::path rung1 = store / fs::path(k_kimi_kernel).parent_path();
+  const std::string sid = "geak-fused_moe_kernel_gptq_awq-9a2cc98bc403-4b3227c7e42e";
+  const std::string doc = R"({"producer": "geak", "speedup": 1.2, "value": {"direction": "BLOCK_SIZE_K"}})";
+  write_bytes(store / k_kimi_kernel / "sessions" / sid / "knowledge.json", doc);
+  write_bytes(store / k_kimi_kernel / "sessions" / sid / "files/patch.diff", "-a\n+b\n");
+  write_bytes(
+      rung1 / "sessions" / sid / "knowledge.json",
+      R"({"producer": "geak", "speedup": 1.4, "value": {"retained": false, "retired_reason": "curate"}})");
+  const auto pages_before = tree(store);
+
+  const std::string kimi = k_dev_runs[3];
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", kimi, "--reason", "box was not quiet"}).code, 0);
+  const auto r = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+
+  // The removed pages are exactly the rfdb pages of the retracted run.
+  std::size_t removed = 0;
+  const auto after = tree(store);
+  for (const auto& [path, bytes] : pages_before) {
+    if (!path.ends_with("/knowledge.json") || path.find("/sessions/rfdb-") == std::string::npos) {
+      continue;
+    }
+    const bool of_kimi = json::parse(bytes).at("value").at("rfdb").at("run_id") == kimi;
+    EXPECT_EQ(after.contains(path), !of_kimi) << path;
+    removed += of_kimi ? 1 : 0;
+  }
+  EXPECT_EQ(removed, 5); // the kernel session on 2 rungs, the e2e session on 3
+  EXPECT_EQ(summary.at("sessions_removed"), removed);
+  EXPECT_FALSE(fs::exists(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid));
+  EXPECT_FALSE(fs::exists(store / k_kimi_e2e_exact / "sessions" / k_kimi_e2e_sid));
+  // Foreign sessions are untouched.
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "sessions" / sid / "knowledge.json"), doc);
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "sessions" / sid / "files/patch.diff"), "-a\n+b\n");
+  // Rung 0: re-pointed to the foreign 1.2; rung 1: only a retired session left, no champion;
+  // the e2e identities held only Kimi's session.
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "champion.json"),
+            R"({
+  "metric": "speedup",
+  "session_id": ")" +
+                sid + R"(",
+  "value": 1.2
+})");
+  EXPECT_FALSE(fs::exists(rung1 / "champion.json"));
+  EXPECT_FALSE(fs::exists(store / k_kimi_e2e_exact / "champion.json"));
+  EXPECT_EQ(summary.at("champions_removed"), 4); // rung 1 and the 3 e2e rungs
+  // Exported again: nothing left to remove.
+  const auto again = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out).at("sessions_removed"), 0);
+  EXPECT_EQ(json::parse(again.out).at("sessions_written"), 0);
+}
+
+// Every target is checked before anything is written: a file where a session directory belongs,
+// in the last identity written, refuses the export with the store untouched.
+TEST_F(KbExport, AFileWhereADirectoryBelongsRefusesBeforeAnythingIsWritten)
+{
+  const fs::path store = m_dir / "kb";
+  const fs::path blocker = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
+  write_bytes(blocker, "not a directory");
+  const auto r = rfdb(s_db.string(), {"export", "--kb", store.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(blocker.string() + ": is not a directory"), std::string::npos) << r.err;
+  const auto left = tree(store);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.begin()->first, fs::path(blocker).lexically_relative(store).generic_string());
+  EXPECT_EQ(identities(store), std::vector<std::string>{k_kimi_kernel});
+}
+
 TEST_F(KbExport, KbGoesAlone)
 {
   const auto r = rfdb(s_db.string(), {"export", "--kb", (m_dir / "kb").string(), "--raw", "--all"});
