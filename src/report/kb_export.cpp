@@ -151,9 +151,33 @@ void add_evidence(const std::vector<std::string>& rel_paths,
   put(value, "artifacts", std::move(artifacts));
 }
 
+// The sections of a git diff: each from a line starting "diff " to the next (text before the
+// first is not a section).
+std::vector<std::string_view> git_sections(std::string_view diff)
+{
+  std::vector<std::string_view> out;
+  std::size_t start = std::string_view::npos;
+  for (std::size_t at = 0; at < diff.size();) {
+    const std::size_t nl = diff.find('\n', at);
+    const std::size_t next = nl == std::string_view::npos ? diff.size() : nl + 1;
+    if (diff.substr(at).starts_with("diff ")) {
+      if (start != std::string_view::npos) {
+        out.push_back(diff.substr(start, at - start));
+      }
+      start = at;
+    }
+    at = next;
+  }
+  if (start != std::string_view::npos) {
+    out.push_back(diff.substr(start));
+  }
+  return out;
+}
+
 // The implementation of a signed kernel attempt (its content_signature), as GEAK's layout
 // holds it: the stored diff(s) the csha: was computed from as files/patch.diff (one file
-// verbatim; several joined in path order, each ending in a newline, as they were signed), or
+// verbatim; several joined in path order, each ending in a newline, as they were signed; else
+// the one `diff ` section of a stored diff that signs the same, byte for byte), or
 // the stored tuned tables the asha: was computed from under files/artifact/<stored name>
 // (carrier tuned_artifact, artifact_files, artifact_names). `cited` are the attempt's stored
 // sources (kind patch / tuned_table, cited whole), `texts` the run's current files.
@@ -188,10 +212,22 @@ void add_implementation(const AttemptInfo& a, const std::vector<store::CitedSour
         diff.push_back('\n');
       }
     }
-    // Only a diff that is the signed change: a part of a shared diff (the sections of
-    // final_patch.diff for one candidate's file) is not written as the session's patch.
+    // Only the signed change: of a shared diff (final_patch.diff, signed by its section that
+    // changes the candidate's file) that section, never the whole diff with other changes.
+    std::optional<std::string> signed_diff;
     if (domain::content_signature(diff) == a.content_signature) {
-      files["patch.diff"] = std::move(diff);
+      signed_diff = std::move(diff);
+    }
+    for (std::size_t i = 0; !signed_diff && i < parts.size(); ++i) {
+      for (const std::string_view section : git_sections(*parts[i].second)) {
+        if (domain::content_signature(section) == a.content_signature) {
+          signed_diff = std::string(section);
+          break;
+        }
+      }
+    }
+    if (signed_diff) {
+      files["patch.diff"] = std::move(*signed_diff);
       artifacts["patch"] = "patch.diff";
     }
   } else {

@@ -302,6 +302,64 @@ TEST_F(KbExport, RefusesLinksAndFilesWhereTheStoreHasDirectories)
   EXPECT_NE(f.err.find("is not a directory"), std::string::npos) << f.err;
 }
 
+// D6's triton candidate of the 27B run names final/overlay/sitecustomize.py: it is signed by that
+// file's section of final/final_patch.diff (csha:4ba4f644…), and that section alone, byte for
+// byte, is its patch.diff (the whole diff also adds another candidate's module).
+TEST_F(KbExport, ASectionSignedAttemptCarriesItsSectionOfTheSharedDiff)
+{
+  const fs::path store = m_dir / "kb";
+  export_kb(store);
+  const fs::path session = store / "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm/7.1/sessions" /
+                           "rfdb-_w8a8_block_fp8_matmul-51f86500d95b-97b89dc20b7c";
+  EXPECT_EQ(read_bytes(session / "files/patch.diff"),
+            "diff --git a/overlay/sitecustomize.py b/overlay/sitecustomize.py\n"
+            "new file mode 100644\n"
+            "--- /dev/null\n"
+            "+++ b/overlay/sitecustomize.py\n"
+            "@@ -0,0 +1,3 @@\n"
+            "+# overlay module (content omitted in this corpus)\n"
+            "+\n"
+            "+\n");
+  const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+  EXPECT_EQ(value.at("content_signature"), "csha:4ba4f6446b6b97a59a99e8df7cb65a9d");
+  EXPECT_EQ(value.at("artifacts").at("patch"), "patch.diff");
+  // The whole diff stays cited under evidence/.
+  EXPECT_EQ(read_bytes(session / "files/evidence/final/final_patch.diff"),
+            read_bytes(dev_run(k_dev_runs[0]) / "final/final_patch.diff"));
+}
+
+// A kernel attempt signed by its tuned table (Kimi's candidate naming a moe_tuned table in its
+// integrate result): the table under files/artifact/<GEAK's stored name>, byte-identical, with
+// carrier tuned_artifact, artifact_files and artifact_names as GEAK's kernel lane writes them.
+TEST_F(KbExport, WritesTheStoredTunedTableUnderArtifact)
+{
+  const std::string run = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
+  fs::copy(dev_run(run), m_dir / run, fs::copy_options::recursive);
+  const std::string table_name = "E=384,N=256,device_name=AMD_Instinct_MI300X,dtype=int4_w4a16.json";
+  const std::string table = "{\"16\": {\"BLOCK_SIZE_M\": 16}}\n";
+  write_bytes(m_dir / run / "config/moe_tuned_int4" / table_name, table);
+  const fs::path integrate = m_dir / run / "overlay/cand_fused_moe_kernel_gptq_awq/integrate_result.json";
+  json doc = json::parse(read_bytes(integrate));
+  doc["tuned_config_file"] = "config/moe_tuned_int4/" + table_name;
+  write_bytes(integrate, doc.dump(2));
+  const fs::path db = m_dir / "table.db";
+  const auto in = run_cli({"--db", db.string(), "ingest", "-q", (m_dir / run).string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const fs::path store = m_dir / "kb";
+  ASSERT_EQ(rfdb(db.string(), {"export", "--kb", store.string()}).code, 0);
+  const std::string stored = "E-384-N-256-device_name-AMD_Instinct_MI300X-dtype-int4_w4a16.json";
+  const fs::path session = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
+  EXPECT_EQ(read_bytes(session / "files/artifact" / stored), table);
+  EXPECT_FALSE(fs::exists(session / "files/patch.diff"));
+  const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+  // GEAK's artifact_signature of the one file (checked in signature_test.cpp).
+  EXPECT_EQ(value.at("content_signature"), "asha:ea59683045e9d79a87154e3895e0a3e0");
+  EXPECT_EQ(value.at("carrier"), "tuned_artifact");
+  EXPECT_EQ(value.at("artifacts").at(stored), "artifact/" + stored);
+  EXPECT_EQ(value.at("artifact_files"), json::array({stored}));
+  EXPECT_EQ(value.at("artifact_names"), json({{stored, table_name}}));
+}
+
 // A run retracted since the last export: its rfdb session pages are removed from every rung,
 // foreign sessions stay, and a champion that named a removed session is re-pointed to the best
 // session left that is not retired (GEAK's retract_session), or removed when none is.
