@@ -1,13 +1,5 @@
 -- Every current GEAK kb record (kb_records, migration 0017; docs/kb.md), by lane and record key.
-SELECT record_id,
-       source_id, lane, record_key, store_path, files_sha256, canonical_id, rung, rungs, id_order,
-       gfx, kernel_name, kernel_class, backend, framework, framework_version, model, precision, tp,
-       ep, isl, osl, conc, workload_kind, metric_name, metric_value, speedup, throughput_tok_s,
-       baseline_tok_s, metric_kind, bench_key, case_names, direction, techniques, strategy,
-       verified_on, verified_stack, reproductions, lifecycle, validated, retained, retired_reason,
-       retracted_at, withdrawn_scores, content_signature, signature_origin, carrier, apply_env,
-       apply_route, recalls, validations, failures, not_reproduced, inapplicable, last_outcome,
-       last_at, last_by, retired, retired_why, extra, ingested_at, superseded
+SELECT /*@kb_record_columns*/
 FROM kb_records
 WHERE superseded = 0
 ORDER BY lane, record_key;

@@ -4,7 +4,8 @@
 # In the queries (both dialects) the attempt column lists are expanded from the member table
 # ATTEMPT_FIELDS (src/store/attempt_fields.def): /*@attempt_insert_columns*/ → every column,
 # /*@attempt_insert_values*/ → :column for each, /*@attempt_select:R*/ (C, S) → a.column for
-# each member that reader reads, in table order.
+# each member that reader reads, in table order; /*@NAME*/ → queries/fragments/NAME.sql (e.g.
+# kb_record_columns, the kb_records column list). An unknown placeholder fails the build.
 # Writes rfdb_sql.hpp/.cpp: rfdb::sql::k_<query_stem>, rfdb::sql::k_migrations,
 # rfdb::sql::k_pg_migrations and rfdb::sql::k_pg_queries (the PostgreSQL text of the
 # queries whose SQLite text PostgreSQL does not run as is; same name).
@@ -56,6 +57,26 @@ foreach(reader R C S)
   list(JOIN attempt_select_${reader} ", " attempt_select_${reader})
 endforeach()
 
+# Shared fragments: queries/fragments/<name>.sql is expanded where a query (either dialect)
+# says /*@<name>*/, its `--` comment lines dropped and surrounding whitespace trimmed.
+file(GLOB fragments RELATIVE ${QUERIES_DIR}/fragments ${QUERIES_DIR}/fragments/*.sql)
+list(SORT fragments)
+set(fragment_names "")
+foreach(f IN LISTS fragments)
+  if(NOT f MATCHES "^([a-z0-9_]+)\\.sql$")
+    message(FATAL_ERROR "queries/fragments/${f}: name must be <snake_case>.sql")
+  endif()
+  set(fname "${CMAKE_MATCH_1}")
+  file(READ ${QUERIES_DIR}/fragments/${f} ftext)
+  string(REGEX REPLACE "(^|\n)--[^\n]*" "\\1" ftext "${ftext}")
+  string(STRIP "${ftext}" ftext)
+  if(ftext STREQUAL "" OR ftext MATCHES "/\\*@")
+    message(FATAL_ERROR "queries/fragments/${f}: empty, or holds a /*@…*/ placeholder")
+  endif()
+  set(fragment_${fname} "${ftext}")
+  list(APPEND fragment_names "${fname}")
+endforeach()
+
 function(read_sql path out)
   file(READ ${path} text)
   string(FIND "${text}" ")${delim}\"" found)
@@ -66,6 +87,9 @@ function(read_sql path out)
   string(REPLACE "/*@attempt_insert_values*/" "${attempt_insert_values}" text "${text}")
   foreach(reader R C S)
     string(REPLACE "/*@attempt_select:${reader}*/" "${attempt_select_${reader}}" text "${text}")
+  endforeach()
+  foreach(fname IN LISTS fragment_names)
+    string(REPLACE "/*@${fname}*/" "${fragment_${fname}}" text "${text}")
   endforeach()
   if(text MATCHES "/\\*@")
     message(FATAL_ERROR "${path}: a /*@…*/ placeholder embed_sql.cmake does not know")

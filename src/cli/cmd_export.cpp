@@ -118,14 +118,21 @@ Result<int> run_export_kb(const ExportOptions& opts, Context& ctx)
                                    {"sessions_unchanged", s.sessions_unchanged},
                                    {"champions_promoted", s.champions_promoted},
                                    {"champions_kept", s.champions_kept},
+                                   {"sessions_removed", s.sessions_removed},
+                                   {"champions_removed", s.champions_removed},
                                    {"skipped", s.skipped}};
     fmt::print(ctx.out, "{}\n", j.dump(2));
   } else {
     fmt::print(
         ctx.out,
-        "kb store {}: {} identities, {} sessions written, {} unchanged, {} champions promoted, {} kept{}\n",
+        "kb store {}: {} identities, {} sessions written, {} unchanged, {} champions promoted, {} kept{}{}\n",
         opts.kb, s.identities, s.sessions_written, s.sessions_unchanged, s.champions_promoted,
-        s.champions_kept, s.skipped.empty() ? "" : fmt::format(", {} findings skipped", s.skipped.size()));
+        s.champions_kept,
+        s.sessions_removed == 0 && s.champions_removed == 0
+            ? ""
+            : fmt::format(", {} stale sessions removed, {} champions removed", s.sessions_removed,
+                          s.champions_removed),
+        s.skipped.empty() ? "" : fmt::format(", {} findings skipped", s.skipped.size()));
     if (!ctx.quiet) {
       for (const auto& why : s.skipped) {
         fmt::print(ctx.err, "skipped {}\n", why);

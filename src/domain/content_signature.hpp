@@ -38,4 +38,9 @@ struct ArtifactFile {
 // reads the files and passes none when one is unreadable.) Never fails.
 std::string artifact_signature(std::vector<ArtifactFile> files);
 
+// The stored name GEAK gives a tuning-table file under `artifact/` (`_safe` of its file name):
+// runs of characters outside [A-Za-z0-9._-] become "-", "-" and "." stripped from both ends,
+// "x" when empty, cut to 80 characters. Never fails.
+std::string geak_safe_name(std::string_view file_name);
+
 } // namespace rfdb::domain

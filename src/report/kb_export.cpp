@@ -2,6 +2,7 @@
 // their knowledge documents; the writing is in kb_store_write.cpp.
 #include "report/kb_export.hpp"
 
+#include "domain/content_signature.hpp"
 #include "domain/kb_identity.hpp"
 #include "report/findings.hpp"
 #include "report/from_store.hpp"
@@ -146,6 +147,113 @@ void add_evidence(const std::vector<std::string>& rel_paths,
     }
     artifacts["evidence:" + rel] = stored;
     files[stored] = it->second;
+  }
+  put(value, "artifacts", std::move(artifacts));
+}
+
+// The sections of a git diff: each from a line starting "diff " to the next (text before the
+// first is not a section).
+std::vector<std::string_view> git_sections(std::string_view diff)
+{
+  std::vector<std::string_view> out;
+  std::size_t start = std::string_view::npos;
+  for (std::size_t at = 0; at < diff.size();) {
+    const std::size_t nl = diff.find('\n', at);
+    const std::size_t next = nl == std::string_view::npos ? diff.size() : nl + 1;
+    if (diff.substr(at).starts_with("diff ")) {
+      if (start != std::string_view::npos) {
+        out.push_back(diff.substr(start, at - start));
+      }
+      start = at;
+    }
+    at = next;
+  }
+  if (start != std::string_view::npos) {
+    out.push_back(diff.substr(start));
+  }
+  return out;
+}
+
+// The implementation of a signed kernel attempt (its content_signature), as GEAK's layout
+// holds it: the stored diff(s) the csha: was computed from as files/patch.diff (one file
+// verbatim; several joined in path order, each ending in a newline, as they were signed; else
+// the one `diff ` section of a stored diff that signs the same, byte for byte), or
+// the stored tuned tables the asha: was computed from under files/artifact/<stored name>
+// (carrier tuned_artifact, artifact_files, artifact_names). `cited` are the attempt's stored
+// sources (kind patch / tuned_table, cited whole), `texts` the run's current files.
+void add_implementation(const AttemptInfo& a, const std::vector<store::CitedSource>& cited,
+                        const std::unordered_map<std::string, std::string>& texts, json& value,
+                        std::map<std::string, std::string>& files)
+{
+  const bool patch = a.content_signature.starts_with("csha:");
+  const bool table = a.content_signature.starts_with("asha:");
+  if (!patch && !table) {
+    return;
+  }
+  value["content_signature"] = a.content_signature;
+  std::vector<std::pair<std::string, const std::string*>> parts; // rel_path → bytes, by path
+  for (const auto& c : cited) {
+    const auto it = texts.find(c.rel_path);
+    if (c.superseded || !c.json_pointer.empty() || c.kind != (patch ? "patch" : "tuned_table") ||
+        it == texts.end() || (!parts.empty() && parts.back().first == c.rel_path)) {
+      continue;
+    }
+    parts.emplace_back(c.rel_path, &it->second);
+  }
+  if (parts.empty()) {
+    return;
+  }
+  json artifacts = value.contains("artifacts") ? value["artifacts"] : json::object();
+  if (patch) {
+    std::string diff;
+    for (const auto& [rel, bytes] : parts) {
+      diff += *bytes;
+      if (parts.size() > 1 && !diff.empty() && diff.back() != '\n') {
+        diff.push_back('\n');
+      }
+    }
+    // Only the signed change: of a shared diff (final_patch.diff, signed by its section that
+    // changes the candidate's file) that section, never the whole diff with other changes.
+    std::optional<std::string> signed_diff;
+    if (domain::content_signature(diff) == a.content_signature) {
+      signed_diff = std::move(diff);
+    }
+    for (std::size_t i = 0; !signed_diff && i < parts.size(); ++i) {
+      for (const std::string_view section : git_sections(*parts[i].second)) {
+        if (domain::content_signature(section) == a.content_signature) {
+          signed_diff = std::string(section);
+          break;
+        }
+      }
+    }
+    if (signed_diff) {
+      files["patch.diff"] = std::move(*signed_diff);
+      artifacts["patch"] = "patch.diff";
+    }
+  } else {
+    json names = json::object();
+    json stored = json::array();
+    std::vector<domain::ArtifactFile> signed_files;
+    for (const auto& [rel, bytes] : parts) {
+      const std::string file = rel.substr(rel.rfind('/') + 1);
+      const std::string name = domain::geak_safe_name(file);
+      if (names.contains(name)) {
+        continue; // GEAK keeps the first of two files with one stored name
+      }
+      stored.push_back(name);
+      names[name] = file;
+      signed_files.push_back(domain::ArtifactFile{name, *bytes});
+    }
+    if (domain::artifact_signature(signed_files) != a.content_signature) {
+      return;
+    }
+    for (auto& f : signed_files) {
+      artifacts[f.stored_name] = "artifact/" + f.stored_name;
+      files["artifact/" + f.stored_name] = std::move(f.bytes);
+    }
+    value["carrier"] = "tuned_artifact";
+    value["artifact_files"] = std::move(stored);
+    value["artifact_names"] = std::move(names);
   }
   put(value, "artifacts", std::move(artifacts));
 }
@@ -460,6 +568,9 @@ Result<KbPlan> plan_kb_export(store::Database& db)
       }
     }
     add_evidence(rels, texts, rec->knowledge["value"], rec->files);
+    if (rec->lane == "kernel") {
+      add_implementation(a, *cited, texts, rec->knowledge["value"], rec->files);
+    }
     plan.records.push_back(std::move(*rec));
   }
   std::sort(plan.records.begin(), plan.records.end(),

@@ -64,6 +64,8 @@ struct KbExportSummary {
   std::size_t sessions_unchanged = 0; // session pages already byte-identical
   std::size_t champions_promoted = 0; // champion.json files (re-)pointed
   std::size_t champions_kept = 0;     // identities whose incumbent stayed (a foreign or equal score)
+  std::size_t sessions_removed = 0;   // stale rfdb session pages removed (no longer exported)
+  std::size_t champions_removed = 0;  // champion.json removed: it named a removed session, none left
   std::vector<std::string> skipped;   // "RUN#ATTEMPT: why" of findings not exported
 };
 
@@ -74,10 +76,13 @@ struct KbExportSummary {
 // `champion.json` by the promotion rule (domain::kb::should_promote) applied to the
 // identity's rfdb sessions in session-id order against the incumbent on disk. A foreign
 // session (an id not starting "rfdb-") is never written or removed; a foreign champion is
-// replaced only by a strictly higher score under its metric. Errors: invalid_input for a
-// canonical id, session id or file path the rules refuse (before anything is written); io
-// for a root that is not a directory, a symbolic link below the root, a target that is not a
-// plain file, or a failed write.
+// replaced only by a strictly higher score under its metric. `records` are the whole export:
+// an rfdb session on disk that they do not hold (per identity) is removed, and a champion.json
+// naming it re-pointed to the best non-retired session left, or removed (docs/kb-export.md,
+// "Stale sessions"). Every target is checked before anything is written. Errors:
+// invalid_input for a canonical id, session id or file path the rules refuse; io for a root
+// that is not a directory, a symbolic link below the root, a target that is not a plain file
+// (all before anything is written), or a failed write.
 Result<KbExportSummary> write_kb_store(const std::filesystem::path& root,
                                        const std::vector<KbRecord>& records);
 

@@ -198,6 +198,175 @@ Result<void> check_records(const std::vector<KbRecord>& records)
   return {};
 }
 
+// The directory of canonical id `cid` under `root` (its segments split on ':').
+fs::path identity_dir(const fs::path& root, const std::string& cid)
+{
+  fs::path dir = root;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = cid.find(':', start);
+    dir /= cid.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (colon == std::string::npos) {
+      return dir;
+    }
+    start = colon + 1;
+  }
+}
+
+// Ok when `path` can be written: no link or non-directory from `root` down to its parent, and
+// `path` itself absent or a plain file. Errors: io naming the path.
+Result<void> check_target(const fs::path& root, const fs::path& path)
+{
+  RFDB_TRY(no_link_below(root, path.parent_path()));
+  std::error_code ec;
+  const auto type = fs::symlink_status(path, ec).type();
+  if (type == fs::file_type::symlink) {
+    return fail(io_error(path, "is a symbolic link").with_hint("a kb store is written without links"));
+  }
+  if (type != fs::file_type::not_found && type != fs::file_type::regular) {
+    return fail(io_error(path, "is not a plain file"));
+  }
+  return {};
+}
+
+// An rfdb session found on disk that this export no longer writes.
+struct StaleSession {
+  std::string cid;
+  fs::path identity;
+  std::string session_id;
+};
+
+// The rfdb sessions under `root`/geak whose (canonical id, session id) `keep` does not hold:
+// every `<identity>/sessions/<rfdb-…>` directory (links are not followed). Errors: io.
+Result<std::vector<StaleSession>>
+find_stale_sessions(const fs::path& root, const std::set<std::pair<std::string, std::string>>& keep)
+{
+  std::vector<StaleSession> out;
+  std::error_code ec;
+  const fs::path geak = root / "geak";
+  if (fs::symlink_status(geak, ec).type() != fs::file_type::directory) {
+    return out;
+  }
+  for (auto it = fs::recursive_directory_iterator(geak, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->symlink_status(ec).type() != fs::file_type::directory || it->path().filename() != "sessions") {
+      continue;
+    }
+    it.disable_recursion_pending(); // a session's files/ may hold a "sessions" directory too
+    const fs::path identity = it->path().parent_path();
+    std::string cid;
+    for (const auto& part : identity.lexically_relative(root)) {
+      cid += (cid.empty() ? "" : ":") + part.string();
+    }
+    std::vector<std::string> ids;
+    for (const auto& e : fs::directory_iterator(it->path(), ec)) {
+      const std::string sid = e.path().filename().string();
+      if (sid.starts_with(k_own_prefix) && e.symlink_status(ec).type() == fs::file_type::directory &&
+          !keep.contains({cid, sid})) {
+        ids.push_back(sid);
+      }
+    }
+    std::sort(ids.begin(), ids.end());
+    for (auto& sid : ids) {
+      out.push_back(StaleSession{cid, identity, std::move(sid)});
+    }
+  }
+  if (ec) {
+    return fail(io_error(geak, "cannot list: " + ec.message()));
+  }
+  return out;
+}
+
+// The rung's promotion lane read from its canonical id: the kernel lane; the e2e lane's
+// exact-workload rung (an `isl_` segment) ranks by throughput_tok_s, its other rungs by speedup.
+kb::PromotionLane lane_of(const std::string& cid)
+{
+  if (cid.starts_with("geak:e2e:")) {
+    return cid.find(":isl_") != std::string::npos ? kb::e2e_lane(0, 3) : kb::e2e_lane(1, 3);
+  }
+  return kb::kernel_lane(0);
+}
+
+// GEAK's re-point after a retraction (retract_session): the best session left in `identity`
+// that is not retired (value.retained false or a retired_reason) and whose score under the
+// rung's metric would promote over no incumbent; ties by ascending session id. nullopt: none.
+std::optional<kb::Champion> best_remaining(const fs::path& identity, const kb::PromotionLane& lane)
+{
+  std::vector<fs::path> sessions;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(identity / "sessions", ec)) {
+    if (e.symlink_status(ec).type() == fs::file_type::directory) {
+      sessions.push_back(e.path());
+    }
+  }
+  std::sort(sessions.begin(), sessions.end());
+  std::optional<kb::Champion> best;
+  for (const auto& dir : sessions) {
+    auto text = util::read_plain_file(dir / "knowledge.json");
+    if (!text || !*text) {
+      continue;
+    }
+    const json k = json::parse(**text, nullptr, false);
+    if (!k.is_object()) {
+      continue;
+    }
+    const json value = k.contains("value") && k["value"].is_object() ? k["value"] : json::object();
+    const bool retired = (value.contains("retained") && value["retained"] == false) ||
+                         (value.contains("retired_reason") && value["retired_reason"].is_string() &&
+                          !value["retired_reason"].get_ref<const std::string&>().empty());
+    const auto score = kb_score(k, lane.metric);
+    if (!retired && kb::should_promote(score, lane, std::nullopt) && (!best || *score > best->value)) {
+      best = kb::Champion{std::string(lane.metric), dir.filename().string(), *score};
+    }
+  }
+  return best;
+}
+
+// Remove the stale rfdb sessions (each identity under its lock), then re-point a champion.json
+// that named one of them (best_remaining), or remove it when no session is left to name.
+Result<void> remove_stale(const std::vector<StaleSession>& stale, KbExportSummary& summary)
+{
+  for (std::size_t i = 0; i < stale.size();) {
+    const fs::path identity = stale[i].identity;
+    const std::string cid = stale[i].cid;
+    auto lock = IdentityLock::take(identity);
+    if (!lock) {
+      return fail(lock.error());
+    }
+    std::set<std::string> removed;
+    for (; i < stale.size() && stale[i].identity == identity; ++i) {
+      std::error_code ec;
+      fs::remove_all(identity / "sessions" / stale[i].session_id, ec);
+      if (ec) {
+        return fail(io_error(identity / "sessions" / stale[i].session_id,
+                             "cannot remove an rfdb session no longer exported: " + ec.message()));
+      }
+      removed.insert(stale[i].session_id);
+      ++summary.sessions_removed;
+    }
+    auto incumbent = read_champion(identity / "champion.json");
+    if (!incumbent) {
+      return fail(incumbent.error());
+    }
+    if (!*incumbent || !removed.contains((*incumbent)->session_id)) {
+      continue;
+    }
+    const auto best = best_remaining(identity, lane_of(cid));
+    if (best) {
+      const json doc{{"metric", best->metric}, {"session_id", best->session_id}, {"value", best->value}};
+      RFDB_TRY(util::write_file_atomically(identity / "champion.json", kb_json_text(doc)));
+      ++summary.champions_promoted;
+    } else {
+      std::error_code ec;
+      fs::remove(identity / "champion.json", ec);
+      if (ec) {
+        return fail(io_error(identity / "champion.json", "cannot remove: " + ec.message()));
+      }
+      ++summary.champions_removed;
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 Result<KbExportSummary> write_kb_store(const fs::path& root, const std::vector<KbRecord>& records)
@@ -219,20 +388,38 @@ Result<KbExportSummary> write_kb_store(const fs::path& root, const std::vector<K
       by_identity[r.ladder[i]].push_back(Page{static_cast<int>(i), &r});
     }
   }
+  // Every target checked before anything is written (a link, or a file where a directory
+  // belongs, found after some sessions were written would leave a half-written store).
+  std::set<std::pair<std::string, std::string>> keep;
+  for (const auto& [cid, pages] : by_identity) {
+    const fs::path dir = identity_dir(root, cid);
+    RFDB_TRY(no_link_below(root, dir / "sessions"));
+    RFDB_TRY(check_target(root, dir / ".lock"));
+    RFDB_TRY(check_target(root, dir / "champion.json"));
+    for (const Page& p : pages) {
+      keep.emplace(cid, p.record->session_id);
+      const fs::path session = dir / "sessions" / p.record->session_id;
+      RFDB_TRY(check_target(root, session / "knowledge.json"));
+      for (const auto& [rel, bytes] : p.record->files) {
+        RFDB_TRY(check_target(root, session / "files" / rel));
+      }
+    }
+  }
+  auto stale = find_stale_sessions(root, keep);
+  if (!stale) {
+    return fail(stale.error());
+  }
+  for (const auto& old : *stale) {
+    RFDB_TRY(no_link_below(root, old.identity / "sessions"));
+    RFDB_TRY(check_target(root, old.identity / "champion.json"));
+  }
   KbExportSummary summary;
+  RFDB_TRY(remove_stale(*stale, summary));
   for (auto& [cid, pages] : by_identity) {
     std::stable_sort(pages.begin(), pages.end(), [](const Page& a, const Page& b) {
       return a.record->session_id < b.record->session_id;
     });
-    fs::path dir = root;
-    for (std::size_t start = 0;;) {
-      const std::size_t colon = cid.find(':', start);
-      dir /= cid.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-      if (colon == std::string::npos) {
-        break;
-      }
-      start = colon + 1;
-    }
+    const fs::path dir = identity_dir(root, cid);
     RFDB_TRY(make_dirs(root, dir / "sessions"));
     auto lock = IdentityLock::take(dir);
     if (!lock) {

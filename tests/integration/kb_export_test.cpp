@@ -31,6 +31,8 @@ const std::string k_kimi_e2e_exact =
     "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8/isl_8192/osl_1024/conc_64";
 const std::string k_kimi_e2e_sid = "rfdb-kimi-k2.6-d69bb746a337-b2ac0967496a";
 
+const std::string k_kimi_patch_csha = "7d5653adbf37c9eb34a79211abe4ccbf";
+
 class KbExport : public ::testing::Test {
 protected:
   static void SetUpTestSuite()
@@ -213,6 +215,43 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
   EXPECT_EQ(rfdb(copy.string(), {"ingest", "--strict", store.string()}).code, 0);
 }
 
+// A kernel attempt signed by its own stored diff (Kimi's candidate with a diff in its candidate
+// directory: csha of the whole file) carries it as the session's files/patch.diff, byte-identical,
+// named by artifacts.patch and value.content_signature; a re-export rewrites nothing.
+TEST_F(KbExport, WritesTheStoredPatchAsTheSessionsPatchDiff)
+{
+  const std::string run = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
+  fs::copy(dev_run(run), m_dir / run, fs::copy_options::recursive);
+  // Another workspace's paths and spacing: the bytes are kept as they are.
+  const std::string diff = "diff --git a/fused_moe.py b/fused_moe.py\n"
+                           "--- a/fused_moe.py\n"
+                           "+++ b/fused_moe.py\n"
+                           "@@ -10,2 +10,2 @@\n"
+                           "-    BLOCK_SIZE_K = 64\n"
+                           "+    BLOCK_SIZE_K  =  128\n";
+  write_bytes(m_dir / run / "overlay/cand_fused_moe_kernel_gptq_awq/fused_moe.diff", diff);
+  const fs::path db = m_dir / "patch.db";
+  const auto in = run_cli({"--db", db.string(), "ingest", "-q", (m_dir / run).string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const fs::path store = m_dir / "kb";
+  const auto r = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& identity : {k_kimi_kernel, fs::path(k_kimi_kernel).parent_path().generic_string()}) {
+    const fs::path session = store / identity / "sessions" / k_kimi_kernel_sid;
+    EXPECT_EQ(read_bytes(session / "files/patch.diff"), diff) << identity;
+    const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+    EXPECT_EQ(value.at("artifacts").at("patch"), "patch.diff");
+    // sha256("-BLOCK_SIZE_K = 64\n+BLOCK_SIZE_K = 128")[:32], GEAK's csha rule.
+    EXPECT_EQ(value.at("content_signature"), "csha:" + k_kimi_patch_csha);
+    EXPECT_FALSE(value.contains("carrier"));
+    // The evidence stays beside it.
+    EXPECT_TRUE(fs::exists(session / "files/evidence/overlay/cand_fused_moe_kernel_gptq_awq/fused_moe.diff"));
+  }
+  const auto again = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out).at("sessions_written"), 0);
+}
+
 TEST_F(KbExport, ForeignSessionsSurviveAndOnlyTheRuleRepointsChampions)
 {
   const fs::path store = m_dir / "kb";
@@ -261,6 +300,143 @@ TEST_F(KbExport, RefusesLinksAndFilesWhereTheStoreHasDirectories)
   const auto f = rfdb(s_db.string(), {"export", "--kb", (m_dir / "plain").string()});
   EXPECT_EQ(f.code, 1);
   EXPECT_NE(f.err.find("is not a directory"), std::string::npos) << f.err;
+}
+
+// D6's triton candidate of the 27B run names final/overlay/sitecustomize.py: it is signed by that
+// file's section of final/final_patch.diff (csha:4ba4f644…), and that section alone, byte for
+// byte, is its patch.diff (the whole diff also adds another candidate's module).
+TEST_F(KbExport, ASectionSignedAttemptCarriesItsSectionOfTheSharedDiff)
+{
+  const fs::path store = m_dir / "kb";
+  export_kb(store);
+  const fs::path session = store / "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm/7.1/sessions" /
+                           "rfdb-_w8a8_block_fp8_matmul-51f86500d95b-97b89dc20b7c";
+  EXPECT_EQ(read_bytes(session / "files/patch.diff"),
+            "diff --git a/overlay/sitecustomize.py b/overlay/sitecustomize.py\n"
+            "new file mode 100644\n"
+            "--- /dev/null\n"
+            "+++ b/overlay/sitecustomize.py\n"
+            "@@ -0,0 +1,3 @@\n"
+            "+# overlay module (content omitted in this corpus)\n"
+            "+\n"
+            "+\n");
+  const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+  EXPECT_EQ(value.at("content_signature"), "csha:4ba4f6446b6b97a59a99e8df7cb65a9d");
+  EXPECT_EQ(value.at("artifacts").at("patch"), "patch.diff");
+  // The whole diff stays cited under evidence/.
+  EXPECT_EQ(read_bytes(session / "files/evidence/final/final_patch.diff"),
+            read_bytes(dev_run(k_dev_runs[0]) / "final/final_patch.diff"));
+}
+
+// A kernel attempt signed by its tuned table (Kimi's candidate naming a moe_tuned table in its
+// integrate result): the table under files/artifact/<GEAK's stored name>, byte-identical, with
+// carrier tuned_artifact, artifact_files and artifact_names as GEAK's kernel lane writes them.
+TEST_F(KbExport, WritesTheStoredTunedTableUnderArtifact)
+{
+  const std::string run = "e2e_Kimi-K2.6_20260621_142207_774130_3902";
+  fs::copy(dev_run(run), m_dir / run, fs::copy_options::recursive);
+  const std::string table_name = "E=384,N=256,device_name=AMD_Instinct_MI300X,dtype=int4_w4a16.json";
+  const std::string table = "{\"16\": {\"BLOCK_SIZE_M\": 16}}\n";
+  write_bytes(m_dir / run / "config/moe_tuned_int4" / table_name, table);
+  const fs::path integrate = m_dir / run / "overlay/cand_fused_moe_kernel_gptq_awq/integrate_result.json";
+  json doc = json::parse(read_bytes(integrate));
+  doc["tuned_config_file"] = "config/moe_tuned_int4/" + table_name;
+  write_bytes(integrate, doc.dump(2));
+  const fs::path db = m_dir / "table.db";
+  const auto in = run_cli({"--db", db.string(), "ingest", "-q", (m_dir / run).string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const fs::path store = m_dir / "kb";
+  ASSERT_EQ(rfdb(db.string(), {"export", "--kb", store.string()}).code, 0);
+  const std::string stored = "E-384-N-256-device_name-AMD_Instinct_MI300X-dtype-int4_w4a16.json";
+  const fs::path session = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
+  EXPECT_EQ(read_bytes(session / "files/artifact" / stored), table);
+  EXPECT_FALSE(fs::exists(session / "files/patch.diff"));
+  const json value = json::parse(read_bytes(session / "knowledge.json")).at("value");
+  // GEAK's artifact_signature of the one file (checked in signature_test.cpp).
+  EXPECT_EQ(value.at("content_signature"), "asha:ea59683045e9d79a87154e3895e0a3e0");
+  EXPECT_EQ(value.at("carrier"), "tuned_artifact");
+  EXPECT_EQ(value.at("artifacts").at(stored), "artifact/" + stored);
+  EXPECT_EQ(value.at("artifact_files"), json::array({stored}));
+  EXPECT_EQ(value.at("artifact_names"), json({{stored, table_name}}));
+}
+
+// A run retracted since the last export: its rfdb session pages are removed from every rung,
+// foreign sessions stay, and a champion that named a removed session is re-pointed to the best
+// session left that is not retired (GEAK's retract_session), or removed when none is.
+TEST_F(KbExport, ReExportRemovesTheSessionsOfARetractedRun)
+{
+  const fs::path store = m_dir / "kb";
+  const fs::path db = m_dir / "retract.db";
+  fs::copy_file(s_db, db);
+  ASSERT_EQ(export_kb(store).at("sessions_written"), 16);
+  // A foreign session below rfdb's 1.5902 on rung 0, a retired foreign one on rung 1.
+  const fs::path rung1 = store / fs::path(k_kimi_kernel).parent_path();
+  const std::string sid = "geak-fused_moe_kernel_gptq_awq-9a2cc98bc403-4b3227c7e42e";
+  const std::string doc = R"({"producer": "geak", "speedup": 1.2, "value": {"direction": "BLOCK_SIZE_K"}})";
+  write_bytes(store / k_kimi_kernel / "sessions" / sid / "knowledge.json", doc);
+  write_bytes(store / k_kimi_kernel / "sessions" / sid / "files/patch.diff", "-a\n+b\n");
+  write_bytes(
+      rung1 / "sessions" / sid / "knowledge.json",
+      R"({"producer": "geak", "speedup": 1.4, "value": {"retained": false, "retired_reason": "curate"}})");
+  const auto pages_before = tree(store);
+
+  const std::string kimi = k_dev_runs[3];
+  ASSERT_EQ(run_cli({"--db", db.string(), "retract", kimi, "--reason", "box was not quiet"}).code, 0);
+  const auto r = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+
+  // The removed pages are exactly the rfdb pages of the retracted run.
+  std::size_t removed = 0;
+  const auto after = tree(store);
+  for (const auto& [path, bytes] : pages_before) {
+    if (!path.ends_with("/knowledge.json") || path.find("/sessions/rfdb-") == std::string::npos) {
+      continue;
+    }
+    const bool of_kimi = json::parse(bytes).at("value").at("rfdb").at("run_id") == kimi;
+    EXPECT_EQ(after.contains(path), !of_kimi) << path;
+    removed += of_kimi ? 1 : 0;
+  }
+  EXPECT_EQ(removed, 5); // the kernel session on 2 rungs, the e2e session on 3
+  EXPECT_EQ(summary.at("sessions_removed"), removed);
+  EXPECT_FALSE(fs::exists(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid));
+  EXPECT_FALSE(fs::exists(store / k_kimi_e2e_exact / "sessions" / k_kimi_e2e_sid));
+  // Foreign sessions are untouched.
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "sessions" / sid / "knowledge.json"), doc);
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "sessions" / sid / "files/patch.diff"), "-a\n+b\n");
+  // Rung 0: re-pointed to the foreign 1.2; rung 1: only a retired session left, no champion;
+  // the e2e identities held only Kimi's session.
+  EXPECT_EQ(read_bytes(store / k_kimi_kernel / "champion.json"),
+            R"({
+  "metric": "speedup",
+  "session_id": ")" +
+                sid + R"(",
+  "value": 1.2
+})");
+  EXPECT_FALSE(fs::exists(rung1 / "champion.json"));
+  EXPECT_FALSE(fs::exists(store / k_kimi_e2e_exact / "champion.json"));
+  EXPECT_EQ(summary.at("champions_removed"), 4); // rung 1 and the 3 e2e rungs
+  // Exported again: nothing left to remove.
+  const auto again = rfdb(db.string(), {"export", "--kb", store.string(), "--format", "json"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out).at("sessions_removed"), 0);
+  EXPECT_EQ(json::parse(again.out).at("sessions_written"), 0);
+}
+
+// Every target is checked before anything is written: a file where a session directory belongs,
+// in the last identity written, refuses the export with the store untouched.
+TEST_F(KbExport, AFileWhereADirectoryBelongsRefusesBeforeAnythingIsWritten)
+{
+  const fs::path store = m_dir / "kb";
+  const fs::path blocker = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
+  write_bytes(blocker, "not a directory");
+  const auto r = rfdb(s_db.string(), {"export", "--kb", store.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(blocker.string() + ": is not a directory"), std::string::npos) << r.err;
+  const auto left = tree(store);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.begin()->first, fs::path(blocker).lexically_relative(store).generic_string());
+  EXPECT_EQ(identities(store), std::vector<std::string>{k_kimi_kernel});
 }
 
 TEST_F(KbExport, KbGoesAlone)

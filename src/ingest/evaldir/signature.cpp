@@ -199,31 +199,6 @@ std::string diff_sections_for(std::string_view diff, std::string_view path)
   return out;
 }
 
-std::string geak_safe_name(std::string_view name)
-{
-  std::string out;
-  bool in_run = false;
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x80 && std::isalnum(u) != 0) || c == '.' || c == '_' || c == '-') {
-      out.push_back(c);
-      in_run = false;
-    } else if (!in_run) {
-      out.push_back('-');
-      in_run = true;
-    }
-  }
-  const auto first = out.find_first_not_of("-.");
-  if (first == std::string::npos) {
-    return "x";
-  }
-  out = out.substr(first, out.find_last_not_of("-.") - first + 1);
-  if (out.size() > 80) {
-    out.resize(80);
-  }
-  return out;
-}
-
 std::optional<CandidateSignature> candidate_signature(const AttemptRecord& candidate,
                                                       const std::vector<ImplementationFile>& files,
                                                       std::string_view dir_name)

@@ -3,6 +3,7 @@
 // same change as another run, or as a GEAK kb record, is recognised as a reproduction of it.
 #pragma once
 
+#include "domain/content_signature.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 
 #include <cstdint>
@@ -43,10 +44,8 @@ std::optional<std::string> run_relative_path(std::string_view path, std::string_
 // "/" + `path`'s file name. "" when no section does.
 std::string diff_sections_for(std::string_view diff, std::string_view path);
 
-// The stored name GEAK gives a tuning-table file (`_safe` of its file name, GEAK-KB §3.1):
-// runs of characters outside [A-Za-z0-9._-] become "-", "-" and "." stripped from both ends,
-// "x" when empty, cut to 80 characters.
-std::string geak_safe_name(std::string_view file_name);
+// The stored name GEAK gives a tuning-table file (domain/content_signature.hpp).
+using domain::geak_safe_name;
 
 // The signature of one candidate, or nullopt when the run stores none of its implementation.
 // Order (first that yields a signature):

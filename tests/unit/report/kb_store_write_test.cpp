@@ -48,15 +48,29 @@ TEST(KbStoreWrite, TiesNeverPromoteTheFirstInSessionOrderHolds)
   const std::string rung0 = "geak/kernel/gfx950/fused_moe_kernel/triton/rocm/7.2";
   EXPECT_EQ(read_bytes(dir / (rung0 + "/champion.json")),
             "{\n  \"metric\": \"speedup\",\n  \"session_id\": \"rfdb-a\",\n  \"value\": 1.8742\n}");
-  // A later, higher score re-points; an equal one (a foreign tie) does not.
-  ASSERT_TRUE(write_kb_store(dir.path(), {kernel_record("rfdb-c", 1.8742)}).has_value());
+  // A later, higher score re-points; an equal one (a tie) does not. Each write is a whole
+  // export: the records it is given are every rfdb session of the store.
+  const auto tie =
+      write_kb_store(dir.path(), {kernel_record("rfdb-a", 1.8742), kernel_record("rfdb-b", 1.8742),
+                                  kernel_record("rfdb-c", 1.8742)});
+  ASSERT_TRUE(tie.has_value());
+  EXPECT_EQ(tie->champions_promoted, 0U);
+  EXPECT_EQ(tie->sessions_removed, 0U);
   EXPECT_EQ(champion(dir.path(), rung0)["session_id"], "rfdb-a");
-  const auto up = write_kb_store(dir.path(), {kernel_record("rfdb-c", 1.8743)});
+  const auto up =
+      write_kb_store(dir.path(), {kernel_record("rfdb-a", 1.8742), kernel_record("rfdb-b", 1.8742),
+                                  kernel_record("rfdb-c", 1.8743)});
   ASSERT_TRUE(up.has_value());
   EXPECT_EQ(up->champions_promoted, 2U);
   EXPECT_EQ(champion(dir.path(), rung0)["session_id"], "rfdb-c");
-  // Sessions written before stay (a write never removes another session).
-  EXPECT_TRUE(fs::exists(dir / (rung0 + "/sessions/rfdb-a/knowledge.json")));
+  // An rfdb session no longer given is removed from both rungs; the champion it is not stays.
+  const auto only_c = write_kb_store(dir.path(), {kernel_record("rfdb-c", 1.8743)});
+  ASSERT_TRUE(only_c.has_value());
+  EXPECT_EQ(only_c->sessions_removed, 4U);
+  EXPECT_EQ(only_c->champions_kept, 2U);
+  EXPECT_FALSE(fs::exists(dir / (rung0 + "/sessions/rfdb-a")));
+  EXPECT_FALSE(fs::exists(dir / (rung0 + "/sessions/rfdb-b")));
+  EXPECT_EQ(champion(dir.path(), rung0)["session_id"], "rfdb-c");
 }
 
 TEST(KbStoreWrite, NoPromotionAtOrBelowTheFloor)
