@@ -391,7 +391,7 @@ TEST(IngestLinks, SymlinkLeavingTheEvalDirIsRefusedWithAWarningAndStrictFails)
   EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
                                   ": workflow_return.json: not read: symlink leaving the eval dir"))
       << r.err;
-  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "17");
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run +
                                   "' AND rel_path = 'workflow_return.json'"),
             "0");
@@ -408,7 +408,7 @@ TEST(IngestLinks, SymlinkLoopIsRefusedNotFollowedForever)
   EXPECT_TRUE(
       contains(r.err, "rfdb: warning: " + k_canonical_run + ": profile/round_0/up: not read: symlink loop"))
       << r.err;
-  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "17");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "18");
 }
 
 TEST(IngestLinks, FifoNamedLikeAnArtifactDoesNotHangAndIsRefused)
@@ -428,7 +428,7 @@ TEST(IngestLinks, FifoNamedLikeAnArtifactDoesNotHangAndIsRefused)
   EXPECT_TRUE(contains(r.err, "rfdb: warning: " + k_canonical_run +
                                   ": director_e2e_validation.json: not read: a FIFO"))
       << r.err;
-  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "17");
 }
 
 TEST(IngestLinks, DirectoryNamedLikeAnArtifactIsRefusedNotSkippedInSilence)
@@ -451,7 +451,7 @@ TEST(IngestLinks, DirectoryNamedLikeAnArtifactIsRefusedNotSkippedInSilence)
                                   ": director_e2e_validation.json: not read: a directory, not the "
                                   "artifact file its name says"))
       << r.err;
-  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "16");
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE run_id = '" + k_canonical_run + "'"), "17");
 }
 
 // ---- duplicate JSON keys
@@ -510,13 +510,13 @@ TEST(IngestLimits, FileOverMaxFileSizeIsRefusedBeforeReadingNamingItsSize)
 {
   StoredGemm s;
   const auto run = copy_run(k_canonical_run, s.tmp.path());
-  // The walk goes in name order: baseline/ is the first artifact it meets.
-  const auto size = fs::file_size(run / "baseline/bench_summary.json");
+  // The walk goes in name order: baseline/bench_runs.jsonl is the first artifact it meets.
+  const auto size = fs::file_size(run / "baseline/bench_runs.jsonl");
   ASSERT_GT(size, 100U);
   auto r = run_cli({"--db", s.db.string(), "ingest", "--max-file-size", "100", run.string()});
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_TRUE(contains(r.err, "baseline/bench_summary.json is " + std::to_string(size) +
-                                  " bytes, over the limit of 100 bytes; not read"))
+  EXPECT_TRUE(contains(r.err, "baseline/bench_runs.jsonl is " + std::to_string(size) +
+                                  " bytes (1.1 KiB), over the limit of 100 bytes; not read"))
       << r.err;
   EXPECT_TRUE(contains(r.err, "hint: raise the limit with --max-file-size")) << r.err;
   EXPECT_EQ(read_bytes(s.db), s.before);

@@ -134,7 +134,7 @@ TEST_P(IngestRace, FileSwappedForALinkOutsideTheEvalDirAfterTheWalkIsNotReadAndI
       << r.err;
   EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources WHERE rel_path = 'director_e2e_validation.json'"),
             "0");
-  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources"), "16");
+  EXPECT_EQ(query_value(s.db, "SELECT count(*) FROM sources"), "17");
   const std::string exported = exported_text(s.db, k_canonical_run, s.tmp / "export");
   EXPECT_FALSE(contains(exported, k_marker));
   EXPECT_TRUE(contains(exported, "\"gfx\"")) << "the rest of the run is exported";

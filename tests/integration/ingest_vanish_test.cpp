@@ -97,7 +97,7 @@ TEST_P(IngestVanish, ScratchDirectoryRemovedAfterListingIsSkippedSilently)
   }
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(contains(r.err, "warning")) << r.err;
-  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "17");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "18");
 }
 
 TEST_P(IngestVanish, ArtifactRemovedBetweenListingAndStatIsWarnedAndTheRunStoredWithoutIt)
@@ -116,7 +116,7 @@ TEST_P(IngestVanish, ArtifactRemovedBetweenListingAndStatIsWarnedAndTheRunStored
   EXPECT_TRUE(contains(r.err, "profile/round_0/profile_roofline.json: not read: vanished between listing "
                               "and reading"))
       << r.err;
-  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "16");
+  EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "17");
   EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE rel_path LIKE '%profile_roofline.json'"),
             "0");
 }
@@ -157,7 +157,7 @@ TEST_P(IngestVanish, DirectoryRenamedBeforeItsFilesAreOpenedIsWarnedPerFileAndSt
           << r.err;
     }
     EXPECT_FALSE(contains(r.err, "cannot open")) << r.err;
-    EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "14");
+    EXPECT_EQ(query_value(db, "SELECT count(*) FROM sources"), "15");
   }
 }
 

@@ -122,10 +122,10 @@ Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_p
 // throughput_tok_s_spread_pct, read at `stated_pointer`) is refused with a
 // warning when negative, not finite or above domain::k_spread_max_pct; with
 // ≥ 2 `samples` (tok/s) the spread computed from them
-// (domain::spread_pct, (max − min) / median × 100) is compared: the wider is
-// kept, and a difference above domain::k_spread_rounding_pct (the producer's
-// 2-decimal rounding) warns on `rel_path` at the pointer, naming both values
-// and which was kept. Fewer samples: the plausible stated spread, or none.
+// (domain::spread_pct, (max − min) / median × 100) is compared: within
+// domain::k_spread_rounding_pct (the producer's 2-decimal rounding) the stated
+// value stands; beyond it the wider is kept and a warning on `rel_path` at the
+// pointer names both values and which was kept. Fewer samples: the plausible stated spread, or none.
 std::optional<double> decide_spread(std::optional<double> stated, std::string_view stated_pointer,
                                     std::span<const double> samples, std::string_view rel_path,
                                     std::vector<Warning>& warnings);

@@ -123,14 +123,15 @@ std::optional<double> decide_spread(std::optional<double> stated, std::string_vi
   if (!stated) {
     return computed;
   }
-  if (std::abs(*stated - *computed) > domain::k_spread_rounding_pct + 1e-9) {
-    const bool keep_stated = *stated >= *computed;
-    detail::warn(warnings, rel_path, pointer,
-                 fmt::format("stated spread {:.2f} % disagrees with the spread of the {} samples, {:.2f} % "
-                             "((max − min) / median × 100); the wider, {} {:.2f} %, is kept",
-                             *stated, samples.size(), *computed, keep_stated ? "stated" : "computed",
-                             keep_stated ? *stated : *computed));
+  if (std::abs(*stated - *computed) <= domain::k_spread_rounding_pct + 1e-9) {
+    return stated; // the same spread, rounded by the producer to 2 dp: its value stands
   }
+  const bool keep_stated = *stated >= *computed;
+  detail::warn(warnings, rel_path, pointer,
+               fmt::format("stated spread {:.2f} % disagrees with the spread of the {} samples, {:.2f} % "
+                           "((max − min) / median × 100); the wider, {} {:.2f} %, is kept",
+                           *stated, samples.size(), *computed, keep_stated ? "stated" : "computed",
+                           keep_stated ? *stated : *computed));
   return std::max(*stated, *computed);
 }
 

@@ -193,9 +193,11 @@ TEST(ClassifyArtifact, KindRoleLabelAndPhaseFromThePath)
   }
   EXPECT_EQ(kind(deep + "/t_task/roofline/post_roofline.json"), "measured_roofline||t_task|post");
   EXPECT_EQ(kind(deep + "/post_roofline.json"), "-");
+  // A bench directory's per-round file: read for the samples of a summary that lists none.
+  EXPECT_EQ(kind("baseline/bench_runs.jsonl"), "bench_runs|baseline|baseline|");
   // Not read.
   for (const char* rel :
-       {"", "/", "env_report.md", "baseline/bench_runs.jsonl", "baseline/x/bench_summary.json",
+       {"", "/", "env_report.md", "baseline/x/bench_summary.json",
         "profile/round_0/profile_topN.md", "profile/r0/profile_topN.json", "overlay/x/ref/bench_summary.json",
         "overlay/cand_a/x/integrate_result.json", "kernels/t/opbench_result.txt",
         "roofline/post_roofline.json", "a/env_report.json"}) {
