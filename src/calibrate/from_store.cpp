@@ -75,7 +75,8 @@ Result<ObservationTable> load_observations(store::Database& db, const store::Evi
   return table;
 }
 
-Result<std::vector<Observation>> censored_observations(store::Database& db, const store::EvidenceFilter& filter)
+Result<std::vector<Observation>> censored_observations(store::Database& db,
+                                                       const store::EvidenceFilter& filter)
 {
   std::vector<Observation> out;
   RFDB_TRY(store::for_each_censored_head(db, filter, [&](const store::CensoredHeadRecord& c) {

@@ -23,7 +23,8 @@ std::vector<Observation> observations_from(const store::Evidence& evidence);
 // roofline_pct >= target_eff, or was banded saturated), as Observations with
 // `censored` set, gfx and regime grouped as observations_from groups them.
 // Errors: db.
-Result<std::vector<Observation>> censored_observations(store::Database& db, const store::EvidenceFilter& filter);
+Result<std::vector<Observation>> censored_observations(store::Database& db,
+                                                       const store::EvidenceFilter& filter);
 
 // The estimator's rows of every non-retracted run inside `filter`, read from
 // the materialized observations table into a compact table, with gfx and

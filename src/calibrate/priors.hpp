@@ -218,11 +218,11 @@ struct PriorRow {
   // "not computed" (bootstrap_resamples = 0).
   std::string interval_reason;
   IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from runs ≥ k_large_sample_units
-  int measured = 0;                     // observations whose prediction is measured (roofline-v1)
-  int analytic = 0;                     // observations whose prediction is analytic (or unknown)
-  int contradictions = 0;               // observations beating the prediction + infeasible attempts
-  int infeasible = 0;                   // attempts with e > 1.05 before clamping
-  int censored = 0; // right-censored observations that entered q at their bound (counted in n)
+  int measured = 0;       // observations whose prediction is measured (roofline-v1)
+  int analytic = 0;       // observations whose prediction is analytic (or unknown)
+  int contradictions = 0; // observations beating the prediction + infeasible attempts
+  int infeasible = 0;     // attempts with e > 1.05 before clamping
+  int censored = 0;       // right-censored observations that entered q at their bound (counted in n)
   std::optional<std::string> last_seen; // newest run_date among the observations
   PriorSource source = PriorSource::seed;
   // For a key without observations (source parent): the keys at its level

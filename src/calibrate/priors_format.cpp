@@ -348,11 +348,12 @@ std::string explain_censored(const KeyExplanation& ex)
       {"  run", "date", "round", "kernel", "gfx", "regime", "censored", "weight", "in q"}};
   for (const auto& x : ex.censored) {
     const Observation& a = x.attempt;
-    rows.push_back({"  " + a.run_id, a.run_date, a.round, a.short_name, a.gfx, a.regime,
-                    fmt::format("censored ({}): e >= {}", domain::to_string(a.censored), fixed(x.evaluation.e, 4)),
-                    fixed(x.evaluation.weight, 3),
-                    censored_enters(x.evaluation.e, ex.censor_threshold) ? "entered at its bound"
-                                                                          : "left out (not above)"});
+    rows.push_back(
+        {"  " + a.run_id, a.run_date, a.round, a.short_name, a.gfx, a.regime,
+         fmt::format("censored ({}): e >= {}", domain::to_string(a.censored), fixed(x.evaluation.e, 4)),
+         fixed(x.evaluation.weight, 3),
+         censored_enters(x.evaluation.e, ex.censor_threshold) ? "entered at its bound"
+                                                              : "left out (not above)"});
   }
   return "\n" + out + aligned(rows, {false, false, true, false, false, false, false, true, false});
 }

@@ -1,8 +1,9 @@
 // Typed readers of the calibration evidence (attempts with their prediction, verdicts, findings).
 #include "store/evidence.hpp"
 
-#include "domain/roofline.hpp"
 #include "rfdb_sql.hpp"
+
+#include "domain/roofline.hpp"
 
 #include <nlohmann/json.hpp>
 

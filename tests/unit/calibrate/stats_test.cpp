@@ -28,7 +28,8 @@ TEST(CensoredQuantile, BoundAtOrBelowTheUncensoredQuantileIsLeftOut)
   const std::vector<WeightedValue> exact = {{0.5, 1.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}};
   // Entered at L = 0.55 with weight 4 it would lower q: W = 8, 0.75·W = 6, cumulative 1 (0.5),
   // 5 (0.55), 6 (0.6) → 0.6. Left out (0.55 is not above 0.7), q stays 0.7; so at L = 0.7.
-  EXPECT_DOUBLE_EQ(*weighted_quantile({{0.5, 1.0}, {0.55, 4.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}}, 0.75), 0.6);
+  EXPECT_DOUBLE_EQ(*weighted_quantile({{0.5, 1.0}, {0.55, 4.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}}, 0.75),
+                   0.6);
   EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.55, 4.0}}, 0.75, 0.9), 0.7);
   EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.7, 1.0}}, 0.75, 0.9), 0.7);
   EXPECT_FALSE(censored_enters(0.7, 0.7));
