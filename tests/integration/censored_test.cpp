@@ -116,6 +116,10 @@ TEST(CensoredHeads, SkipGateAndSaturatedHeadsWithoutAttemptsByName)
   EXPECT_EQ(attn.at("censored")[0].at("kernel"), "kernel_unified_attention_3d");
   EXPECT_EQ(attn.at("censored")[0].at("censored"), "saturated, no attempt");
   EXPECT_DOUBLE_EQ(attn.at("censored")[0].at("bound").get<double>(), 0.46);
+  // attn has attempts in both runs: their q (0.4752, gemma's _fwd_grouped_kernel_stage1 at
+  // 0.432 × 1.10) is above 0.46, so the saturated head is left out and attn is unchanged.
+  EXPECT_DOUBLE_EQ(attn.at("censor_threshold").get<double>(), 0.4752);
+  EXPECT_FALSE(attn.at("censored")[0].at("entered").get<bool>());
 }
 
 } // namespace
