@@ -43,6 +43,14 @@ void set_verdict(const std::filesystem::path& run, const std::string& kernel, do
   });
 }
 
+// A copy of the dev run `name` under `dir`.
+std::filesystem::path copy_dev_run(const std::string& name, const std::filesystem::path& dir)
+{
+  const auto run = dir / name;
+  std::filesystem::copy(dev_run(name), run, std::filesystem::copy_options::recursive);
+  return run;
+}
+
 json query_json(const std::string& db, const std::vector<std::string>& args)
 {
   const auto r = rfdb(db, args);
@@ -72,9 +80,9 @@ TEST(CensoredHeads, SkipGateAndSaturatedHeadsWithoutAttemptsByName)
   // Qwen3.5-27B's kernel_unified_attention_3d (no attempt) at 0.46 of 0.50 (0.92 >= 0.9):
   // saturated, no attempt.
   TempDir tmp;
-  const auto gemma = copy_run(k_gemma, tmp.path());
+  const auto gemma = copy_dev_run(k_gemma, tmp.path());
   set_verdict(gemma, "fused_moe_kernel", 0.93, "saturated", 1.0);
-  const auto qwen = copy_run(k_qwen27, tmp.path());
+  const auto qwen = copy_dev_run(k_qwen27, tmp.path());
   set_verdict(qwen, "kernel_unified_attention_3d", 0.46, "saturated", 1.087);
   const auto db = (tmp / "censored.sqlite").string();
   ingest_runs(db, {gemma.string(), qwen.string()});
