@@ -100,6 +100,9 @@ std::optional<TransferPoint> transfer_point(const Observation& a, const AttemptE
   if (ex && bars_transfer(*ex)) {
     return std::nullopt; // outside the window, unknown class, parity failed or no valid s
   }
+  if (eval.censored || a.censored != domain::CensorReason::none) {
+    return std::nullopt; // a head never tried: no speedup, no e2e delta
+  }
   if (parity_failed(a) || domain::is(a.reject_reason, domain::RejectReason::no_engagement)) {
     return std::nullopt;
   }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 
 namespace rfdb::calibrate {
@@ -75,7 +76,45 @@ Result<ObservationTable> load_observations(store::Database& db, const store::Evi
     grouped.regime = regime(r.regime);
     table.add(grouped);
   }));
+  RFDB_TRY(store::for_each_censored_head(db, filter, [&](const store::CensoredHeadRecord& c) {
+    domain::ObservationRow grouped = c.row;
+    grouped.gfx = gfx(c.row.gfx);
+    grouped.regime = regime(c.row.regime);
+    table.add(grouped);
+  }));
   return table;
+}
+
+Result<std::vector<Observation>> censored_observations(store::Database& db,
+                                                       const store::EvidenceFilter& filter)
+{
+  std::vector<Observation> out;
+  RFDB_TRY(store::for_each_censored_head(db, filter, [&](const store::CensoredHeadRecord& c) {
+    const domain::ObservationRow& r = c.row;
+    const auto text = [](const std::optional<std::string_view>& t) {
+      return t ? std::optional<std::string>(*t) : std::nullopt;
+    };
+    Observation o;
+    o.run_id = r.run_id;
+    o.run_date = r.run_date;
+    o.round = c.round;
+    o.short_name = r.short_name;
+    o.op_class = r.op_class;
+    o.gfx = gfx_key(r.gfx);
+    o.regime = regime_key(r.regime);
+    o.prediction.source_kind = text(r.source_kind);
+    o.prediction.headroom_class = text(r.headroom_class);
+    o.prediction.confidence = text(r.confidence);
+    o.prediction.roofline_pct = r.roofline_pct;
+    o.prediction.attainable_speedup = r.attainable_speedup;
+    o.prediction.pct_gpu_time = r.pct_gpu_time;
+    o.prediction.suspect = false;
+    o.prediction.dispatch_bound = false;
+    o.profiler_hbm_undercount = r.profiler_hbm_undercount;
+    o.censored = r.censored;
+    out.push_back(std::move(o));
+  }));
+  return out;
 }
 
 std::vector<Observation> observations_from(const store::Evidence& evidence)
@@ -220,7 +259,11 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
 {
   store::Evidence evidence;
   RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, filter));
-  const auto attempts = observations_from(evidence);
+  auto attempts = observations_from(evidence);
+  std::vector<Observation> censored;
+  RFDB_TRY_ASSIGN(censored, censored_observations(db, filter));
+  attempts.insert(attempts.end(), std::make_move_iterator(censored.begin()),
+                  std::make_move_iterator(censored.end()));
   PriorsParams p = params;
   std::vector<Shift> found;
   RFDB_TRY_ASSIGN(found, detect_shifts(attempts, params));

@@ -25,10 +25,19 @@ std::string priors_regime_key(std::string_view raw);
 // an Observation.
 std::vector<Observation> observations_from(const store::Evidence& evidence);
 
+// The right-censored observations of the runs inside `filter`
+// (store::for_each_censored_head: heads never tried whose verdict had
+// roofline_pct >= target_eff, or was banded saturated), as Observations with
+// `censored` set, gfx and regime grouped as observations_from groups them.
+// Errors: db.
+Result<std::vector<Observation>> censored_observations(store::Database& db,
+                                                       const store::EvidenceFilter& filter);
+
 // The estimator's rows of every non-retracted run inside `filter`, read from
 // the materialized observations table into a compact table, with gfx and
-// regime grouped as observations_from groups them: compute_priors_from_table on it gives
-// what it gives on observations_from(load_evidence(…)). Errors: db.
+// regime grouped as observations_from groups them, followed by the censored
+// heads (censored_observations): compute_priors_from_table on it gives what it
+// gives on observations_from(load_evidence(…)) + censored_observations(…). Errors: db.
 Result<ObservationTable> load_observations(store::Database& db, const store::EvidenceFilter& filter);
 
 // The priors of the evidence inside `filter` (`rfdb priors`): load_observations,

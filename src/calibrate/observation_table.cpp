@@ -39,6 +39,7 @@ struct ObservationTable::Data {
     std::int8_t suspect = -1; // -1 = nullopt
     bool dispatch_bound = false;
     bool profiler_hbm_undercount = false;
+    domain::CensorReason censored = domain::CensorReason::none;
   };
   static_assert(sizeof(Row) <= 64);
   struct Run {
@@ -160,6 +161,7 @@ void ObservationTable::add(const domain::ObservationRow& a)
   r.suspect = a.suspect ? static_cast<std::int8_t>(*a.suspect ? 1 : 0) : std::int8_t{-1};
   r.dispatch_bound = a.dispatch_bound;
   r.profiler_hbm_undercount = a.profiler_hbm_undercount;
+  r.censored = a.censored;
 }
 
 void ObservationTable::add(const Observation& a)
@@ -186,7 +188,8 @@ void ObservationTable::add(const Observation& a)
                              a.prediction.dispatch_bound,
                              a.short_name,
                              view(a.prediction.source_kind),
-                             a.profiler_hbm_undercount});
+                             a.profiler_hbm_undercount,
+                             a.censored});
 }
 
 std::size_t ObservationTable::size() const
@@ -259,6 +262,7 @@ void ObservationTable::fill(std::size_t i, Observation& out) const
   out.output_parity = d.text(ids[3]);
   out.reject_reason = d.text(ids[4]);
   out.profiler_hbm_undercount = r.profiler_hbm_undercount;
+  out.censored = r.censored;
 }
 
 } // namespace rfdb::calibrate

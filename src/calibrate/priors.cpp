@@ -77,6 +77,9 @@ std::optional<ExclusionReason> outcome_exclusion(const Observation& a, const Pri
   if (!domain::seed_target_eff(a.op_class)) {
     return ExclusionReason::unknown_class;
   }
+  if (a.censored != domain::CensorReason::none) {
+    return std::nullopt; // no attempt: no parity, no speedup; its verdict is judged below
+  }
   if (!p.include_parity_fail && parity_failed(a)) {
     return ExclusionReason::parity_fail;
   }
@@ -143,6 +146,28 @@ AttemptEvaluation evaluate(const Observation& a, const PriorsParams& p, const Da
   }
   if (a.profiler_hbm_undercount && !p.include_biased_profiler) {
     out.excluded = ExclusionReason::biased_profiler;
+    return out;
+  }
+  if (a.censored != domain::CensorReason::none) {
+    // Right-censored: the head's efficiency was at least its roofline_pct.
+    out.censored = true;
+    out.e = *a.prediction.roofline_pct;
+    out.weight = *cw * decay_of(a, p, window);
+    if (!(out.weight > 0.0) || !std::isfinite(out.weight)) {
+      out.excluded = ExclusionReason::zero_weight;
+      return out;
+    }
+    if (!p.shifts.empty() && applying_shift(p.shifts, a.op_class, group_name(a.gfx), a.run_date, a.run_id)) {
+      out.before_shift = true;
+      if (p.shift_weighting == ShiftWeighting::since_shift) {
+        out.excluded = ExclusionReason::before_shift;
+        return out;
+      }
+      out.weight *= p.before_shift_weight;
+      if (!(out.weight > 0.0)) {
+        out.excluded = ExclusionReason::zero_weight;
+      }
+    }
     return out;
   }
   const double s = *a.isolated_speedup;
@@ -257,6 +282,7 @@ struct Scored {
   bool is_infeasible = false;
   bool contradiction = false;
   bool measured = false; // the prediction's source_kind is measured
+  bool censored = false; // right-censored: e is a lower bound
   [[nodiscard]] bool infeasible() const { return is_infeasible; }
 
   Scored(std::string_view run_id_, std::string_view run_date_, std::uint32_t run_,
@@ -265,7 +291,7 @@ struct Scored {
       : run_id(run_id_), run_date(run_date_), attempt(attempt_), gfx(gfx_),
         regime(regime_), evaluation{eval.e, eval.weight}, run(run_),
         is_infeasible(eval.excluded == ExclusionReason::infeasible), contradiction(eval.contradiction),
-        measured(measured_)
+        measured(measured_), censored(eval.censored)
   {
   }
 };
@@ -279,6 +305,39 @@ double shrink(double parent, double total_weight, double q, double k)
   }
   const double t = (k * parent + total_weight * q) / (k + total_weight);
   return std::clamp(t, k_min_target_eff, 1.0);
+}
+
+// The threshold of the censoring rule for a set (docs/estimator.md, "Censored
+// observations"): the weighted quantile of its uncensored observations, else
+// `parent`, the value the set is shrunk toward.
+double censor_threshold_of(const std::vector<const Scored*>& members, double parent, const PriorsParams& p)
+{
+  std::vector<WeightedValue> exact;
+  for (const Scored* m : members) {
+    if (!m->infeasible() && !m->censored) {
+      exact.push_back({m->evaluation.e, m->evaluation.weight});
+    }
+  }
+  return censoring_threshold(std::move(exact), p.quantile, parent);
+}
+
+// `members` without the censored observations that do not enter the set's
+// quantile (bound ≤ censor_threshold_of): the set the estimate is made of.
+std::vector<const Scored*> with_censoring(const std::vector<const Scored*>& members, double parent,
+                                          const PriorsParams& p)
+{
+  const bool any = std::any_of(members.begin(), members.end(), [](const Scored* m) { return m->censored; });
+  if (!any) {
+    return members;
+  }
+  const double threshold = censor_threshold_of(members, parent, p);
+  std::vector<const Scored*> out;
+  for (const Scored* m : members) {
+    if (!m->censored || censored_enters(m->evaluation.e, threshold)) {
+      out.push_back(m);
+    }
+  }
+  return out;
 }
 
 // Dense indices of run ids (0, 1, … in first-seen order), so counting
@@ -333,9 +392,10 @@ struct RankedValue {
 
 // Fill the estimate of `row` (identity, seed and parent already set) from the
 // attempts that count for its key.
-void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, const PriorsParams& p,
+void estimate_row(PriorRow& row, const std::vector<const Scored*>& all_members, const PriorsParams& p,
                   PriorSource empty_source)
 {
+  const std::vector<const Scored*> members = with_censoring(all_members, row.parent, p);
   std::vector<std::string_view> run_ids;
   for (const Scored* m : members) {
     if (m->infeasible()) {
@@ -343,6 +403,7 @@ void estimate_row(PriorRow& row, const std::vector<const Scored*>& members, cons
       ++row.contradictions;
       continue;
     }
+    row.censored += m->censored ? 1 : 0;
     run_ids.push_back(m->run_id);
     row.contradictions += m->contradiction ? 1 : 0;
     (m->measured ? row.measured : row.analytic) += 1;
@@ -456,9 +517,10 @@ std::vector<const Scored*> members_of(const std::vector<Scored>& scored, const K
 // One step of the path: shrink `from` by the observations of `members`;
 // with `with_text`, each observation is also listed (--explain; the members
 // then carry their attempt).
-ShrinkStep shrink_step(std::string set, double from, const std::vector<const Scored*>& members,
+ShrinkStep shrink_step(std::string set, double from, const std::vector<const Scored*>& all_members,
                        const PriorsParams& p, bool with_text)
 {
+  const std::vector<const Scored*> members = with_censoring(all_members, from, p);
   ShrinkStep step;
   step.set = std::move(set);
   step.from = from;
@@ -471,8 +533,9 @@ ShrinkStep shrink_step(std::string set, double from, const std::vector<const Sco
     sample.push_back({m->evaluation.e, m->evaluation.weight});
     if (with_text) {
       step.observations.push_back(fmt::format(
-          "{} {} {} e={:.4f} w={:.3f}", m->run_id, m->attempt != nullptr ? m->attempt->short_name : "",
-          m->attempt != nullptr ? m->attempt->lever : "", m->evaluation.e, m->evaluation.weight));
+          "{} {} {} e{}{:.4f} w={:.3f}", m->run_id, m->attempt != nullptr ? m->attempt->short_name : "",
+          m->attempt != nullptr ? m->attempt->lever : "", m->censored ? ">=" : "=", m->evaluation.e,
+          m->evaluation.weight));
     }
   }
   std::sort(step.observations.begin(), step.observations.end());
@@ -882,8 +945,8 @@ Result<std::vector<Shift>> shifts_with(const Rows& rows, const PriorsParams& par
       sample.run_date = rows.run_date(i);
       sample.e.push_back({point->x, point->c});
     }
-    if (eval.excluded) {
-      continue;
+    if (eval.excluded || eval.censored) {
+      continue; // a censored bound is no run value
     }
     kept.push_back({cls, std::string(group_name(rows.gfx(i))), std::string(rows.run_id(i)),
                     std::string(rows.run_date(i)), eval.e, eval.weight, groups(rows.run_id(i), a)});
@@ -1104,7 +1167,7 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
         (key.regime && group_name(a.regime) != *key.regime)) {
       continue;
     }
-    auto& list = evals[i].excluded ? out.excluded : out.observations;
+    auto& list = evals[i].excluded ? out.excluded : (evals[i].censored ? out.censored : out.observations);
     list.push_back({a, evals[i]});
   }
   auto chronological = [](const ExplainedAttempt& x, const ExplainedAttempt& y) {
@@ -1119,6 +1182,13 @@ Result<KeyExplanation> explain_priors(std::span<const Observation> attempts, con
   };
   std::sort(out.observations.begin(), out.observations.end(), chronological);
   std::sort(out.excluded.begin(), out.excluded.end(), chronological);
+  std::sort(out.censored.begin(), out.censored.end(), chronological);
+  {
+    const ShrinkStep& own = out.steps.back();
+    out.censor_threshold = censor_threshold_of(
+        members_of(scored, {key.gfx, key.gfx ? key.regime : std::nullopt, std::nullopt, std::nullopt}),
+        own.from, p);
+  }
   add_shift_notes(key, p, out);
   return out;
 }

@@ -76,6 +76,10 @@ struct Observation {
   // Its prediction or post efficiency is a measured verdict flagged
   // profiler_hbm_undercount (rocprof-compute < 3.5 on gfx950: e reads low).
   bool profiler_hbm_undercount = false;
+  // Not an attempt: a head the run never tried (skip gate, or saturated with
+  // no attempt), a right-censored observation: its efficiency was at least
+  // prediction.roofline_pct (docs/estimator.md, "Censored observations").
+  domain::CensorReason censored = domain::CensorReason::none;
 };
 
 // True when the attempt's output was wrong: parity `fail`, or a gate reason
@@ -180,6 +184,7 @@ struct AttemptEvaluation {
                               // before weighting); split in --explain's lists
   bool before_shift = false;  // the run lies before the newest shift of the attempt's key
   bool contradiction = false; // s > attainable × (1 + iso_noise), or infeasible
+  bool censored = false;      // a right-censored observation: e is its lower bound (roofline_pct)
 };
 
 // Judge one attempt against params whose as_of is already resolved (a valid
@@ -213,10 +218,11 @@ struct PriorRow {
   // "not computed" (bootstrap_resamples = 0).
   std::string interval_reason;
   IntervalMethod interval_method = IntervalMethod::bootstrap; // large_sample from runs ≥ k_large_sample_units
-  int measured = 0;                     // observations whose prediction is measured (roofline-v1)
-  int analytic = 0;                     // observations whose prediction is analytic (or unknown)
-  int contradictions = 0;               // observations beating the prediction + infeasible attempts
-  int infeasible = 0;                   // attempts with e > 1.05 before clamping
+  int measured = 0;       // observations whose prediction is measured (roofline-v1)
+  int analytic = 0;       // observations whose prediction is analytic (or unknown)
+  int contradictions = 0; // observations beating the prediction + infeasible attempts
+  int infeasible = 0;     // attempts with e > 1.05 before clamping
+  int censored = 0;       // right-censored observations that entered q at their bound (counted in n)
   std::optional<std::string> last_seen; // newest run_date among the observations
   PriorSource source = PriorSource::seed;
   // For a key without observations (source parent): the keys at its level
@@ -347,6 +353,12 @@ struct KeyExplanation {
   std::vector<std::string> notes;             // e.g. a gfx with no runs, answered from the class level
   std::vector<ExplainedAttempt> observations; // contributing to the key, chronological
   std::vector<ExplainedAttempt> excluded;     // attempts matching the key that are not
+  // Right-censored observations of the key (heads never tried), apart from
+  // `observations`; each entered the key's own q at its bound when that
+  // bound is above censor_threshold (the q of the key's uncensored
+  // observations, else its parent value), and was left out otherwise.
+  std::vector<ExplainedAttempt> censored;
+  double censor_threshold = 0.0;
 };
 
 // Explain one key: its chain of rows from the class down, every contributing

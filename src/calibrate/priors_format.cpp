@@ -360,6 +360,32 @@ std::string explain_excluded(const KeyExplanation& ex)
   return out + aligned(rows, {false, false, true, false, false, false, false, true, true, false});
 }
 
+// Right-censored observations (heads never tried), apart from the
+// attempts; empty when the key has none.
+std::string explain_censored(const KeyExplanation& ex)
+{
+  if (ex.censored.empty()) {
+    return "";
+  }
+  std::string out =
+      fmt::format("Censored observations ({}; heads the run never tried: e is at least roofline_pct; one "
+                  "enters q at its bound when that is above {}, the q of the uncensored observations or "
+                  "else the parent value):\n",
+                  ex.censored.size(), fixed(ex.censor_threshold, 4));
+  std::vector<std::vector<std::string>> rows = {
+      {"  run", "date", "round", "kernel", "gfx", "regime", "censored", "weight", "in q"}};
+  for (const auto& x : ex.censored) {
+    const Observation& a = x.attempt;
+    rows.push_back(
+        {"  " + a.run_id, a.run_date, a.round, a.short_name, a.gfx, a.regime,
+         fmt::format("censored ({}): e >= {}", domain::to_string(a.censored), fixed(x.evaluation.e, 4)),
+         fixed(x.evaluation.weight, 3),
+         censored_enters(x.evaluation.e, ex.censor_threshold) ? "entered at its bound"
+                                                              : "left out (not above)"});
+  }
+  return "\n" + out + aligned(rows, {false, false, true, false, false, false, false, true, false});
+}
+
 // The md "why" cell of a transfer row.
 std::string transfer_why(const TransferRow& r)
 {
@@ -811,7 +837,7 @@ std::string render_explain(const KeyExplanation& ex, const std::optional<Childre
   key_row.regime = ex.key.regime;
   std::string out = fmt::format("rfdb priors --explain {}\nas_of {}; {}\n\n", row_key(key_row),
                                 ex.as_of.value_or("- (no runs)"), params_summary(ex.params));
-  out += explain_observations(ex) + "\n" + explain_excluded(ex) + "\n";
+  out += explain_observations(ex) + "\n" + explain_excluded(ex) + explain_censored(ex) + "\n";
   out += "Arithmetic: shrink(p, W, q) = (k*p + W*q) / (k + W), clamped to (0, 1]; each observation counts\n"
          "once on the path from the seed to the key (an empty set leaves the value unchanged):\n";
   const std::string k = trimmed(ex.params.prior_strength, 3, 0);
@@ -908,6 +934,19 @@ std::string render_explain_json(const KeyExplanation& ex, const std::optional<Ch
     observations.push_back(std::move(j));
   }
   doc["observations"] = std::move(observations);
+  if (!ex.censored.empty()) {
+    Json censored = Json::array();
+    for (const ExplainedAttempt& x : ex.censored) {
+      Json j = attempt_json(x);
+      j["censored"] = domain::to_string(x.attempt.censored);
+      j["bound"] = round_dp(x.evaluation.e, 4);
+      j["weight"] = round_dp(x.evaluation.weight, 3);
+      j["entered"] = censored_enters(x.evaluation.e, ex.censor_threshold);
+      censored.push_back(std::move(j));
+    }
+    doc["censored"] = std::move(censored);
+    doc["censor_threshold"] = round_dp(ex.censor_threshold, 4);
+  }
   Json excluded = Json::array();
   for (const ExplainedAttempt& x : ex.excluded) {
     Json j = attempt_json(x);

@@ -60,7 +60,8 @@ std::string render_priors_python(const PriorsResult& result);
 
 // The --explain text: parameters, contributing observations (run, round,
 // kernel, lever, roofline_pct, s, e, weight), excluded attempts with their
-// reasons, the arithmetic from the seed down to the key and, with
+// reasons, right-censored observations (heads never tried) apart with whether
+// each entered q, the arithmetic from the seed down to the key and, with
 // `children` (explain_children), why the key lies outside its children's range.
 std::string render_explain(const KeyExplanation& explanation,
                            const std::optional<ChildrenCoherence>& children = std::nullopt);
@@ -69,7 +70,9 @@ std::string render_explain(const KeyExplanation& explanation,
 //  "steps": [{set, from, n, runs, weight, statistic, to, observations}],
 //  "nearest", "notes", "observations": [{run, date, round, kernel, lever, gfx,
 //  regime, roofline_pct, isolated_speedup, prediction_source, e, weight,
-//  e_from_post, contradiction}], "excluded": [{…, reason, e}],
+//  e_from_post, contradiction}], "excluded": [{…, reason, e}], and when the key
+//  has right-censored observations "censored": [{…, censored, bound, weight,
+//  entered}] with "censor_threshold",
 //  "children": null | {position, seed, key: path, children: [path]}} with a
 // path {key, target_eff, seed_share, steps: [{set, from, n, runs, weight,
 // statistic, to, share}]}.

@@ -80,6 +80,25 @@ std::optional<double> weighted_median(std::vector<WeightedValue> sample)
   return weighted_quantile(std::move(sample), 0.5);
 }
 
+double censoring_threshold(std::vector<WeightedValue> exact, double p, double fallback)
+{
+  return weighted_quantile(std::move(exact), p).value_or(fallback);
+}
+
+std::optional<double> censored_weighted_quantile(const std::vector<WeightedValue>& exact,
+                                                 const std::vector<WeightedValue>& censored, double p,
+                                                 double fallback)
+{
+  const double threshold = censoring_threshold(exact, p, fallback);
+  std::vector<WeightedValue> sample = exact;
+  for (const WeightedValue& c : censored) {
+    if (censored_enters(c.value, threshold)) {
+      sample.push_back(c);
+    }
+  }
+  return weighted_quantile(std::move(sample), p);
+}
+
 std::optional<double> percentile_sorted(std::span<const double> sorted, double p)
 {
   if (sorted.empty()) {

@@ -45,6 +45,28 @@ double stable_sum(std::vector<double> values);
 // empty or W ≤ 0. The input need not be sorted.
 std::optional<double> weighted_quantile(std::vector<WeightedValue> sample, double p);
 
+// Right-censored observations (docs/estimator.md, "Censored observations"):
+// each is known only to be at least its `value` (a lower bound L). The rule
+// is one deterministic pass: the threshold is the weighted p-quantile of the
+// exact (uncensored) sample, or `fallback` (the value the set is shrunk
+// toward) when that sample is empty or weighs nothing; a censored value
+// enters at its bound L when L > threshold, and is left out otherwise (it
+// cannot raise the quantile, and its true value may lie anywhere above L).
+// Entering values all lie above the exact quantile, so the result is never
+// below it, and it is non-decreasing in every L.
+double censoring_threshold(std::vector<WeightedValue> exact, double p, double fallback);
+// True when a censored bound enters the quantile (bound > threshold).
+inline bool censored_enters(double bound, double threshold)
+{
+  return bound > threshold;
+}
+// The weighted p-quantile of `exact` plus the censored bounds that enter
+// (censored_enters against censoring_threshold). nullopt when nothing
+// enters and `exact` is empty.
+std::optional<double> censored_weighted_quantile(const std::vector<WeightedValue>& exact,
+                                                 const std::vector<WeightedValue>& censored, double p,
+                                                 double fallback);
+
 // Weighted median = weighted_quantile(sample, 0.5): the lower weighted median.
 std::optional<double> weighted_median(std::vector<WeightedValue> sample);
 

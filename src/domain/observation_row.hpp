@@ -7,6 +7,28 @@
 
 namespace rfdb::domain {
 
+// Why a row is a right-censored observation (docs/estimator.md, "Censored
+// observations"): a head the run never tried, whose efficiency is known only
+// to be at least its roofline_pct. none: an attempt.
+enum class CensorReason : unsigned char {
+  none,
+  skip_gate,            // verdict roofline_pct >= target_eff, no attempt (GEAK's skip gate)
+  saturated_no_attempt, // banded saturated, no attempt in the run
+};
+// "none" | "skip gate" | "saturated, no attempt"
+constexpr const char* to_string(CensorReason reason)
+{
+  switch (reason) {
+  case CensorReason::skip_gate:
+    return "skip gate";
+  case CensorReason::saturated_no_attempt:
+    return "saturated, no attempt";
+  case CensorReason::none:
+    break;
+  }
+  return "none";
+}
+
 // An attempt with its run's date and GPU, its parity facts and its
 // prediction snapshot with the predicting verdict's dispatch_bound. The
 // views belong to whoever hands the row over (valid for that call only);
@@ -27,6 +49,8 @@ struct ObservationRow {
   // Its prediction or post efficiency is a measured verdict flagged
   // profiler_hbm_undercount (observations.profiler_hbm_undercount, migration 0016).
   bool profiler_hbm_undercount = false;
+  // A head without an attempt, censored at roofline_pct (none: an attempt).
+  CensorReason censored = CensorReason::none;
 };
 
 } // namespace rfdb::domain

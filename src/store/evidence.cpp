@@ -3,6 +3,8 @@
 
 #include "rfdb_sql.hpp"
 
+#include "domain/roofline.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace rfdb::store {
@@ -181,6 +183,46 @@ Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
       return;
     }
     fn(r);
+  });
+}
+
+Result<void> for_each_censored_head(Database& db, const EvidenceFilter& filter,
+                                    const std::function<void(const CensoredHeadRecord&)>& fn)
+{
+  auto prepared = db.prepare(sql::k_evidence_censored, "evidence_censored");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
+  bind_filter(s, filter, true);
+  s.bind(":head_min_pct", domain::k_head_min_pct);
+  // Columns by position, in the query's SELECT order.
+  const auto text = [&s](int col) { return s.get_opt_text_view(col).value_or(std::string_view()); };
+  CensoredHeadRecord c;
+  domain::ObservationRow& r = c.row;
+  return for_each_row(s, [&](const Statement&) {
+    r.run_id = text(0);
+    r.run_date = text(1);
+    r.gfx = text(2);
+    r.op_class = text(3);
+    r.regime = text(4);
+    r.headroom_class = s.get_opt_text_view(5);
+    r.confidence = s.get_opt_text_view(6);
+    r.roofline_pct = s.get_opt_double(7);
+    r.attainable_speedup = s.get_opt_double(8);
+    r.pct_gpu_time = s.get_opt_double(9);
+    r.short_name = text(10);
+    r.source_kind = s.get_opt_text_view(11);
+    r.profiler_hbm_undercount = s.get_opt_int(12).value_or(0) != 0;
+    r.censored = text(13) == "skip_gate" ? domain::CensorReason::skip_gate
+                                         : domain::CensorReason::saturated_no_attempt;
+    c.round = text(14);
+    r.suspect = false;
+    r.dispatch_bound = false;
+    if (filter.run_ids && !filter.run_ids->contains(r.run_id)) {
+      return;
+    }
+    fn(c);
   });
 }
 

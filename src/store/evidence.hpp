@@ -64,6 +64,24 @@ using ObservationRecord = domain::ObservationRow;
 Result<void> for_each_observation(Database& db, const EvidenceFilter& filter,
                                   const std::function<void(const ObservationRecord&)>& fn);
 
+// A head its run never tried but judged close to its roofline: a
+// right-censored observation at roofline_pct (row.censored set; no speedup,
+// parity or post efficiency), with its profile round. Views as in
+// ObservationRecord.
+struct CensoredHeadRecord {
+  domain::ObservationRow row;
+  std::string_view round;
+};
+
+// Call `fn` on every censored head of a non-retracted run inside `filter`
+// (queries/evidence_censored.sql: heads of the latest profiled round with no
+// attempt in their run whose verdict, measured preferred, has roofline_pct >=
+// target_eff, censor skip_gate, or is banded saturated, censor
+// saturated_no_attempt), in (run_date, run_id, pct_gpu_time desc) order.
+// Derived at read time from the stored verdicts and attempts. Errors: db.
+Result<void> for_each_censored_head(Database& db, const EvidenceFilter& filter,
+                                    const std::function<void(const CensoredHeadRecord&)>& fn);
+
 // Load everything priors and the playbook need. Errors: db.
 Result<Evidence> load_evidence(Database& db, const EvidenceFilter& filter);
 

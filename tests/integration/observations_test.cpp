@@ -64,7 +64,11 @@ std::string priors_from_attempts(const fs::path& db, calibrate::PriorsLevel leve
   EXPECT_TRUE(evidence.has_value());
   calibrate::PriorsParams p;
   p.level = level;
-  auto result = calibrate::compute_priors(calibrate::observations_from(*evidence), p);
+  auto attempts = calibrate::observations_from(*evidence);
+  auto censored = calibrate::censored_observations(*conn, {}); // heads never tried
+  EXPECT_TRUE(censored.has_value());
+  attempts.insert(attempts.end(), censored->begin(), censored->end());
+  auto result = calibrate::compute_priors(attempts, p);
   EXPECT_TRUE(result.has_value());
   return calibrate::render_priors(*result, calibrate::PriorsFormat::json);
 }

@@ -118,9 +118,10 @@ TEST(Report, GoldenPlaybookForTheEmptyDatabase)
 TEST_F(ReportSample, PriorsSentenceCountsTheAttemptsUpToAsOf)
 {
   EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-11-30"}).out,
-                       "(as of 2026-11-30; 9 attempts, 3 observations)")); // 1 biased_profiler
+                       "(as of 2026-11-30; 10 attempts, 4 observations)")); // 1 biased_profiler
+  // Each count includes the sample's one censored head (an untried saturated gemm of 2026-07-03).
   EXPECT_TRUE(contains(report(s_db, {"--as-of", "2026-08-14"}).out,
-                       "(as of 2026-08-14; 7 attempts, 3 observations)"));
+                       "(as of 2026-08-14; 8 attempts, 4 observations)"));
 }
 
 TEST_F(ReportSample, UnknownGfxNamesTheGpusThatExist)
@@ -143,7 +144,7 @@ TEST_F(ReportSample, GoldenPlaybookForGfx950)
   EXPECT_FALSE(contains(r.out, k_gemm_run)); // the gfx942 run
   EXPECT_FALSE(contains(r.out, "gemm:gfx942"));
   // Class-level priors pool every GPU: the same numbers `rfdb priors` prints.
-  EXPECT_TRUE(contains(r.out, "| gemm | 0.9000 | 0.8882 | 1 |"));
+  EXPECT_TRUE(contains(r.out, "| gemm | 0.9000 | 0.8791 | 2 |")); // with the censored gfx942 head
   // The GPU id is matched case-insensitively.
   EXPECT_EQ(report(s_db, {"--gfx", "GFX950", "--as-of", "2026-11-30"}).out, r.out);
   RFDB_EXPECT_GOLDEN("report/gfx950.md", r.out);

@@ -1269,3 +1269,78 @@ TEST(ObservationTable, RowsAcrossChunksComeBackAsAdded)
 
 } // namespace
 } // namespace rfdb::calibrate
+
+namespace rfdb::calibrate {
+namespace {
+
+// A head the run never tried, censored at its roofline_pct (docs/estimator.md, "Censored observations").
+Observation censored_head(double roofline_pct, std::string run_id, domain::CensorReason why)
+{
+  Observation o = obs("moe", "gfx950", "decode", roofline_pct, 1.0, "high", "2025-05-03");
+  o.run_id = std::move(run_id);
+  o.short_name = "skipped_head";
+  o.lever.clear();
+  o.isolated_speedup.reset();
+  o.censored = why;
+  return o;
+}
+
+// Two runs with e = 0.5 × 1.2 = 0.6 and 0.5 × 1.4 = 0.7 (high, weight 1 each):
+// W = 2, 0.75·W = 1.5 → q of the uncensored = 0.7; moe = (2·0.9 + 2·0.7) / 4 = 0.8.
+std::vector<Observation> two_tried_runs()
+{
+  std::vector<Observation> in = {obs("moe", "gfx950", "decode", 0.5, 1.2, "high", "2025-05-01"),
+                                 obs("moe", "gfx950", "decode", 0.5, 1.4, "high", "2025-05-02")};
+  return in;
+}
+
+TEST(CensoredObservations, SkipGateBoundAboveTheQuantileEntersAtItsBound)
+{
+  auto in = two_tried_runs();
+  EXPECT_NEAR(row(compute(in), "moe").target_eff, 0.8, 1e-12);
+  in.push_back(censored_head(0.91, "run_skip", domain::CensorReason::skip_gate));
+  const auto r = compute(in);
+  const PriorRow& moe = row(r, "moe");
+  // 0.91 > 0.7 enters: 0.6 0.7 0.91, W = 3, 2.25 → q = 0.91; (1.8 + 3 × 0.91) / 5 = 0.906.
+  EXPECT_EQ(moe.n, 3);
+  EXPECT_EQ(moe.censored, 1);
+  EXPECT_EQ(moe.runs, 3);
+  EXPECT_DOUBLE_EQ(*moe.statistic, 0.91);
+  EXPECT_NEAR(moe.target_eff, 0.906, 1e-12);
+  EXPECT_EQ(r.observations, 3);
+}
+
+TEST(CensoredObservations, BoundNotAboveTheQuantileIsLeftOut)
+{
+  auto in = two_tried_runs();
+  in.push_back(censored_head(0.65, "run_sat", domain::CensorReason::saturated_no_attempt));
+  const PriorRow& moe = row(compute(in), "moe");
+  EXPECT_EQ(moe.n, 2);
+  EXPECT_EQ(moe.censored, 0);
+  EXPECT_DOUBLE_EQ(*moe.statistic, 0.7);
+  EXPECT_NEAR(moe.target_eff, 0.8, 1e-12);
+}
+
+TEST(CensoredObservations, ExplainListsThemApart)
+{
+  auto in = two_tried_runs();
+  in.push_back(censored_head(0.91, "run_skip", domain::CensorReason::skip_gate));
+  in.push_back(censored_head(0.65, "run_sat", domain::CensorReason::saturated_no_attempt));
+  PriorsParams p;
+  p.bootstrap_resamples = 0;
+  const auto ex = explain_priors(in, p, {"moe", std::nullopt, std::nullopt});
+  ASSERT_TRUE(ex.has_value());
+  EXPECT_EQ(ex->observations.size(), 2U);
+  ASSERT_EQ(ex->censored.size(), 2U);
+  EXPECT_DOUBLE_EQ(ex->censor_threshold, 0.7);
+  EXPECT_NEAR(ex->chain.back().target_eff, 0.906, 1e-12);
+  const std::string text = render_explain(*ex);
+  EXPECT_NE(text.find("Censored observations (2;"), std::string::npos) << text;
+  EXPECT_NE(text.find("censored (skip gate): e >= 0.9100"), std::string::npos) << text;
+  EXPECT_NE(text.find("censored (saturated, no attempt): e >= 0.6500"), std::string::npos) << text;
+  EXPECT_NE(text.find("entered at its bound"), std::string::npos) << text;
+  EXPECT_NE(text.find("left out (not above)"), std::string::npos) << text;
+}
+
+} // namespace
+} // namespace rfdb::calibrate

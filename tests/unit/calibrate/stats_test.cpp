@@ -11,6 +11,52 @@
 namespace rfdb::calibrate {
 namespace {
 
+// The censoring rule (docs/estimator.md, "Censored observations").
+// Exact: 0.5, 0.6, 0.7, 0.8 (weight 1 each): W = 4, 0.75·W = 3 → q = 0.7.
+TEST(CensoredQuantile, BoundAboveTheUncensoredQuantileEntersAndRaisesIt)
+{
+  const std::vector<WeightedValue> exact = {{0.5, 1.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}};
+  EXPECT_DOUBLE_EQ(censoring_threshold(exact, 0.75, 0.9), 0.7);
+  // 0.91 > 0.7 enters: 0.5 0.6 0.7 0.8 0.91, W = 5, 0.75·W = 3.75 → the 4th value, 0.8.
+  EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.91, 1.0}}, 0.75, 0.9), 0.8);
+  // Two such bounds: W = 6, 4.5 → the 5th value, 0.91.
+  EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.91, 1.0}, {0.95, 1.0}}, 0.75, 0.9), 0.91);
+}
+
+TEST(CensoredQuantile, BoundAtOrBelowTheUncensoredQuantileIsLeftOut)
+{
+  const std::vector<WeightedValue> exact = {{0.5, 1.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}};
+  // Entered at L = 0.55 with weight 4 it would lower q: W = 8, 0.75·W = 6, cumulative 1 (0.5),
+  // 5 (0.55), 6 (0.6) → 0.6. Left out (0.55 is not above 0.7), q stays 0.7; so at L = 0.7.
+  EXPECT_DOUBLE_EQ(*weighted_quantile({{0.5, 1.0}, {0.55, 4.0}, {0.6, 1.0}, {0.7, 1.0}, {0.8, 1.0}}, 0.75),
+                   0.6);
+  EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.55, 4.0}}, 0.75, 0.9), 0.7);
+  EXPECT_DOUBLE_EQ(*censored_weighted_quantile(exact, {{0.7, 1.0}}, 0.75, 0.9), 0.7);
+  EXPECT_FALSE(censored_enters(0.7, 0.7));
+  EXPECT_TRUE(censored_enters(0.7001, 0.7));
+}
+
+TEST(CensoredQuantile, WithoutUncensoredValuesTheFallbackIsTheThreshold)
+{
+  // No exact values: threshold = fallback 0.9. 0.88 is left out, 0.93 enters alone.
+  EXPECT_DOUBLE_EQ(censoring_threshold({}, 0.75, 0.9), 0.9);
+  EXPECT_FALSE(censored_weighted_quantile({}, {{0.88, 1.0}}, 0.75, 0.9).has_value());
+  EXPECT_DOUBLE_EQ(*censored_weighted_quantile({}, {{0.88, 1.0}, {0.93, 0.6}}, 0.75, 0.9), 0.93);
+}
+
+TEST(CensoredQuantile, NonDecreasingInTheBound)
+{
+  const std::vector<WeightedValue> exact = {{0.3, 0.6}, {0.45, 1.0}, {0.62, 0.25}, {0.7, 0.6}};
+  double last = 0.0;
+  for (int i = 1; i <= 100; ++i) {
+    const double bound = 0.01 * i;
+    const double q = *censored_weighted_quantile(exact, {{bound, 0.6}}, 0.75, 0.9);
+    EXPECT_GE(q, last) << bound;
+    EXPECT_GE(q, *weighted_quantile(exact, 0.75)) << bound;
+    last = q;
+  }
+}
+
 TEST(WeightedQuantile, EqualWeightsPickThirdOfFour)
 {
   // W = 4, 0.75·W = 3: cumulative 1, 2, 3 → the third value.

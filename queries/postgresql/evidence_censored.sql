@@ -1,0 +1,52 @@
+-- PostgreSQL text of queries/evidence_censored.sql: the optional filters cast to text, the head threshold to double precision.
+-- The estimator's right-censored observations (docs/estimator.md, "Censored
+-- observations"): every head (pct_gpu_time >= :head_min_pct in a run's latest
+-- profiled round) of a non-retracted run that has no attempt in its run and
+-- whose verdict says it was close to its roofline: roofline_pct >= target_eff
+-- (censor 'skip_gate': GEAK's skip gate leaves such a head untried) or banded
+-- saturated (censor 'saturated_no_attempt'). A kernel's measured baseline
+-- roofline outranks its analytic verdict, as in an attempt's prediction and in
+-- playbook_saturated_heads. Suspect and dispatch-bound verdicts carry no band and
+-- are left out. Optional filters :since (run_date on or after) and :gfx.
+WITH latest AS (
+  SELECT run_id, max(round_order) AS round_order
+  FROM verdicts WHERE superseded = 0 AND round IS NOT NULL GROUP BY run_id
+),
+heads AS (
+  SELECT v.*, (SELECT m.verdict_id FROM verdicts m
+               WHERE m.run_id = v.run_id AND m.superseded = 0 AND m.source_kind = 'measured'
+                 AND m.phase = 'baseline' AND m.suspect = 0
+                 AND m.headroom_class IN ('saturated', 'moderate', 'underperforming')
+                 AND (m.short_name = v.short_name OR m.name = v.short_name)
+               ORDER BY m.verdict_id LIMIT 1) AS measured_id
+  FROM verdicts v
+  JOIN latest l ON l.run_id = v.run_id AND l.round_order = v.round_order
+  WHERE v.superseded = 0 AND v.round IS NOT NULL AND v.pct_gpu_time >= CAST(:head_min_pct AS double precision)
+    AND v.suspect = 0 AND v.dispatch_bound = 0
+    AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = v.run_id AND a.short_name = v.short_name)
+),
+chosen AS (
+  SELECT h.run_id, h.round, h.short_name, h.op_class, h.regime,
+         coalesce(m.headroom_class, h.headroom_class) AS headroom_class,
+         coalesce(m.confidence, h.confidence) AS confidence,
+         coalesce(m.roofline_pct, h.roofline_pct) AS roofline_pct,
+         coalesce(m.target_eff, h.target_eff) AS target_eff,
+         coalesce(m.attainable_speedup, h.attainable_speedup) AS attainable_speedup,
+         h.pct_gpu_time,
+         CASE WHEN m.verdict_id IS NULL THEN h.source_kind ELSE 'measured' END AS source_kind,
+         coalesce(m.profiler_hbm_undercount, 0) AS profiler_hbm_undercount
+  FROM heads h
+  LEFT JOIN verdicts m ON m.verdict_id = h.measured_id
+)
+SELECT c.run_id, r.run_date, r.gfx, c.op_class, c.regime, c.headroom_class, c.confidence,
+       c.roofline_pct, c.attainable_speedup, c.pct_gpu_time, c.short_name, c.source_kind,
+       c.profiler_hbm_undercount,
+       CASE WHEN c.roofline_pct >= c.target_eff THEN 'skip_gate' ELSE 'saturated_no_attempt' END AS censor,
+       c.round
+FROM chosen c
+JOIN runs r ON r.run_id = c.run_id
+WHERE c.run_id NOT IN (SELECT run_id FROM retractions)
+  AND (c.roofline_pct >= c.target_eff OR c.headroom_class = 'saturated')
+  AND (CAST(:since AS text) IS NULL OR r.run_date >= CAST(:since AS text))
+  AND (CAST(:gfx AS text) IS NULL OR r.gfx = CAST(:gfx AS text))
+ORDER BY r.run_date NULLS FIRST, c.run_id, c.pct_gpu_time DESC, c.short_name;
