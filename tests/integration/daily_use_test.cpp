@@ -338,8 +338,9 @@ TEST_F(DailyUse, QueryParametersAreCheckedAgainstTheQuery)
   r = run_cli({"--db", db(), "query", "evidence_attempts", "-p", "gfx=gfx942", "-p", "gfx=gfx950"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "rfdb: error: query: --param gfx is given twice ('gfx942' and 'gfx950')\nhint: a parameter "
-                   "binds one value; run the query once per value\n");
+  EXPECT_EQ(r.err,
+            "rfdb: error: query: --param gfx is given twice ('gfx942' and 'gfx950')\nhint: a parameter "
+            "binds one value; run the query once per value\n");
 }
 
 TEST_F(DailyUse, ReportDashOutputIsStdout)

@@ -197,8 +197,8 @@ TEST(ClassifyArtifact, KindRoleLabelAndPhaseFromThePath)
   EXPECT_EQ(kind("baseline/bench_runs.jsonl"), "bench_runs|baseline|baseline|");
   // Not read.
   for (const char* rel :
-       {"", "/", "env_report.md", "baseline/x/bench_summary.json",
-        "profile/round_0/profile_topN.md", "profile/r0/profile_topN.json", "overlay/x/ref/bench_summary.json",
+       {"", "/", "env_report.md", "baseline/x/bench_summary.json", "profile/round_0/profile_topN.md",
+        "profile/r0/profile_topN.json", "overlay/x/ref/bench_summary.json",
         "overlay/cand_a/x/integrate_result.json", "kernels/t/opbench_result.txt",
         "roofline/post_roofline.json", "a/env_report.json"}) {
     EXPECT_EQ(kind(rel), "-") << rel;
