@@ -125,7 +125,10 @@ Result<BenchSummary> parse_bench_summary(const json& doc, std::string_view rel_p
 // (domain::spread_pct, (max − min) / median × 100) is compared: within
 // domain::k_spread_rounding_pct (the producer's 2-decimal rounding) the stated
 // value stands; beyond it the wider is kept and a warning on `rel_path` at the
-// pointer names both values and which was kept. Fewer samples: the plausible stated spread, or none.
+// pointer names both values and which was kept. Fewer samples: the plausible
+// stated spread, or none. A computed spread above domain::k_spread_max_pct
+// (an outlier round) is not used, with a warning: the plausible stated
+// spread, or none.
 std::optional<double> decide_spread(std::optional<double> stated, std::string_view stated_pointer,
                                     std::span<const double> samples, std::string_view rel_path,
                                     std::vector<Warning>& warnings);

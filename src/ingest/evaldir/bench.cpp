@@ -117,6 +117,18 @@ std::optional<double> decide_spread(std::optional<double> stated, std::string_vi
                                       : std::string("no spread is stored")));
     stated.reset();
   }
+  if (computed && !(std::isfinite(*computed) && *computed <= domain::k_spread_max_pct)) {
+    // An outlier sample (1e308 tok/s, a dead round at 0) makes the spread absurd: the band
+    // would swallow every win of the run. The samples stay stored and shown; the spread is
+    // not taken from them.
+    detail::warn(warnings, rel_path, "",
+                 fmt::format("the {} samples spread over more than {} % of their median (an outlier "
+                             "round?); their spread is not used, {}",
+                             samples.size(), domain::k_spread_max_pct,
+                             stated ? fmt::format("the stated {:.2f} % is kept", *stated)
+                                    : std::string("no spread is stored")));
+    return stated;
+  }
   if (!computed) {
     return stated;
   }

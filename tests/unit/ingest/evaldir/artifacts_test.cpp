@@ -188,6 +188,19 @@ TEST(DecideSpread, RefusesAnImplausibleStatedSpread)
       decide_spread(std::numeric_limits<double>::infinity(), "/throughput_tok_s_spread_pct", {}, "b.json", w);
   EXPECT_FALSE(kept);
   EXPECT_EQ(w.size(), 1U);
+  // An outlier round (1e308 tok/s) spreads the samples over far more than 100 %: their spread is
+  // not used, the stated one stands, and a warning says why.
+  w.clear();
+  const std::vector<double> outlier{2871.6, 1e308, 2880.0};
+  kept = decide_spread(0.66, "/throughput_tok_s_spread_pct", outlier, "b.json", w);
+  EXPECT_DOUBLE_EQ(*kept, 0.66);
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_EQ(w[0].message, "the 3 samples spread over more than 100 % of their median (an outlier round?); "
+                          "their spread is not used, the stated 0.66 % is kept");
+  w.clear();
+  const std::vector<double> dead{0.0, 2871.6, 5743.0};
+  EXPECT_FALSE(decide_spread(std::nullopt, "", dead, "b.json", w));
+  EXPECT_EQ(w.size(), 1U);
   // One sample: no spread to compute, the stated one stands.
   w.clear();
   const std::vector<double> one{1000.0};
