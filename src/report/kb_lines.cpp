@@ -1,6 +1,7 @@
 // GEAK kb records on What works lines and in Cautions (rules in kb_lines.hpp).
 #include "report/kb_lines.hpp"
 
+#include "domain/kb_identity.hpp"
 #include "domain/normalize.hpp"
 #include "domain/roofline.hpp"
 #include "report/cautions.hpp"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -121,6 +123,39 @@ std::string kb_ledger_text(int validations, int failures, int not_reproduced, in
                      not_reproduced, inapplicable);
 }
 
+namespace {
+
+// GEAK's kernel-name fold: lower case, `_`, `-`, `.` and whitespace removed.
+std::string folded_kernel(std::string_view name)
+{
+  std::string out;
+  for (const char c : name) {
+    if (c != '_' && c != '-' && c != '.' && std::isspace(static_cast<unsigned char>(c)) == 0) {
+      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  return out;
+}
+
+// A record joins a run line by its content signature only when it is about the same kernel on
+// the same GPU: equal signatures of two kernels' patches (a shared boilerplate hunk) say nothing
+// about either. The record's gfx (when stated) is the line's, and a kernel-lane record's kernel
+// (canon_name, folded) is one of the line's kernels; an e2e-lane record names no kernel.
+bool fits_line(const KbRecordInfo& r, const detail::Line& l)
+{
+  if (!r.gfx.empty() && domain::gfx_key(r.gfx) != l.key.gfx) {
+    return false;
+  }
+  if (r.kernel_name.empty()) {
+    return true;
+  }
+  const std::string want = folded_kernel(domain::kb::canon_name(r.kernel_name));
+  return std::any_of(l.run_evidence.kernels.begin(), l.run_evidence.kernels.end(),
+                     [&](const std::string& k) { return folded_kernel(k) == want; });
+}
+
+} // namespace
+
 void detail::merge_kb(std::vector<Line>& lines, const ReportInput& scoped)
 {
   if (scoped.kb_records.empty()) {
@@ -149,6 +184,9 @@ void detail::merge_kb(std::vector<Line>& lines, const ReportInput& scoped)
         continue;
       }
       for (const KbRecordInfo* r : it->second) {
+        if (!fits_line(*r, l)) {
+          continue;
+        }
         KbSource k = source_of(*r);
         k.reproduced_by.assign(runs.begin(), runs.end());
         l.kb_sources.push_back(std::move(k));

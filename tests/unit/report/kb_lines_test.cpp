@@ -180,6 +180,7 @@ TEST(KbLines, ARetiredMatchKeepsTheMeasuredRunLineWithTheCautionNoteAtMostTwoSta
   auto in = base_input();
   KbRecordInfo r = retired_record();
   r.gfx = "gfx942";
+  r.kernel_name = "gemm_a8w8_kernel_task"; // canon_name: the runs' gemm_a8w8_kernel
   r.content_signature = k_sig;
   in.attempts = {signed_attempt(make_run("r1", "2026-09-10", "gfx942"), k_sig),
                  signed_attempt(make_run("r2", "2026-09-12", "gfx942"), k_sig)};
@@ -199,6 +200,27 @@ TEST(KbLines, ARetiredMatchKeepsTheMeasuredRunLineWithTheCautionNoteAtMostTwoSta
                     "not_reproduced, failed; see Cautions)"),
             std::string::npos)
       << md;
+}
+
+// The same signature on another kernel's record (a shared boilerplate hunk) or on another GPU
+// joins nothing: the run line keeps its ★★★ and names no kb record.
+TEST(KbLines, ASignatureMatchOnAnotherKernelOrGpuJoinsNothing)
+{
+  for (const auto& [kernel, gfx] : {std::pair<std::string, std::string>{"rmsnorm_fwd", "gfx942"},
+                                    std::pair<std::string, std::string>{"gemm_a8w8_kernel", "gfx950"}}) {
+    auto in = base_input();
+    KbRecordInfo r = retired_record();
+    r.gfx = gfx;
+    r.kernel_name = kernel;
+    r.content_signature = k_sig;
+    in.attempts = {signed_attempt(make_run("r1", "2026-09-10", "gfx942"), k_sig),
+                   signed_attempt(make_run("r2", "2026-09-12", "gfx942"), k_sig)};
+    in.kb_records = {r};
+    const Analysis a = analyze(in);
+    ASSERT_EQ(a.findings.size(), 1u) << kernel << " " << gfx;
+    EXPECT_EQ(a.findings[0].stars, 3) << kernel << " " << gfx;
+    EXPECT_TRUE(a.findings[0].kb_sources.empty()) << kernel << " " << gfx;
+  }
 }
 
 // ---- kb-only lines ---------------------------------------------------------------------------
