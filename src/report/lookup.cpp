@@ -151,7 +151,8 @@ LookupLever make_lever(const std::string& key, const std::vector<const LookupCan
   std::vector<const LookupCandidate*> wins;
   std::vector<const LookupCandidate*> kbs;
   for (const auto* c : all) {
-    if (c->win) {
+    // A retired kb record is negative history: its speedup is no win of the lever.
+    if (c->win && !(c->source == "kb" && c->retired)) {
       wins.push_back(c);
     }
     if (c->source == "kb") {
@@ -237,8 +238,10 @@ LookupLever make_lever(const std::string& key, const std::vector<const LookupCan
     l.failures += c->failures;
     l.not_reproduced += c->not_reproduced;
     l.inapplicable += c->inapplicable;
-    kb_reproductions = std::max(kb_reproductions, c->kb_reproductions);
-    kb_validated = kb_validated || c->kb_validated;
+    if (!c->retired) { // a retired record's reproductions and validation no longer count
+      kb_reproductions = std::max(kb_reproductions, c->kb_reproductions);
+      kb_validated = kb_validated || c->kb_validated;
+    }
     if (c->retired && !l.retired) {
       l.retired = true;
       l.retired_why = c->kb_record + ": " + c->retired_why;
