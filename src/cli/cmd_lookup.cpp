@@ -4,19 +4,23 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/show_attempt.hpp"
+#include "domain/normalize.hpp"
 #include "domain/vocab.hpp"
 #include "report/lookup.hpp"
 #include "report/lookup_store.hpp"
 #include "util/table.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <iterator>
 #include <memory>
+#include <set>
 
 namespace rfdb::cli {
 
@@ -194,6 +198,63 @@ void print_table(const report::LookupQuery& q, const report::LookupAnswer& a, st
   }
 }
 
+// The answer on a kernel no lever was tried on that was a profile head: exit 0, no levers, and
+// where it stood (docs/lookup.md, "A head no run tried").
+void print_untried(const report::LookupQuery& q, const std::vector<report::LookupHead>& heads,
+                   const std::string& format, std::ostream& out)
+{
+  std::set<std::string> runs;
+  for (const auto& h : heads) {
+    runs.insert(h.run_id);
+  }
+  const std::string note =
+      fmt::format("no lever stored for {} on {}: no run tried one; it was a profile head in {} run{}",
+                  heads.front().short_name, heads.front().gfx, runs.size(), runs.size() == 1 ? "" : "s");
+  if (format == "json") {
+    ordered_json arr = ordered_json::array();
+    for (const auto& h : heads) {
+      arr.push_back({{"run_id", h.run_id},
+                     {"run_date", h.run_date},
+                     {"round", h.round ? ordered_json(*h.round) : ordered_json(nullptr)},
+                     {"short_name", h.short_name},
+                     {"op_class", h.op_class},
+                     {"source", h.source_kind},
+                     {"pct_gpu_time", opt_number(h.pct_gpu_time)},
+                     {"roofline_pct", opt_number(h.roofline_pct)},
+                     {"target_eff", opt_number(h.target_eff)},
+                     {"expected_e2e_gain_pct", opt_number(h.expected_e2e_gain_pct)},
+                     {"headroom_class", h.headroom_class},
+                     {"bound_type", h.bound_type}});
+    }
+    ordered_json doc = {{"kernel", q.kernel},
+                        {"gfx", heads.front().gfx},
+                        {"levers", ordered_json::array()},
+                        {"untried_heads", std::move(arr)},
+                        {"notes", ordered_json::array({note})}};
+    fmt::print(out, "{}\n", doc.dump(2));
+    return;
+  }
+  fmt::print(out, "{}\n\n", util::escape_for_display(note));
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& h : heads) {
+    rows.push_back({h.run_id, h.run_date, h.round.value_or("-"), h.op_class, h.source_kind,
+                    fmt_percent(h.pct_gpu_time), fmt_fraction(h.roofline_pct), fmt_fraction(h.target_eff),
+                    fmt_percent(h.expected_e2e_gain_pct), h.headroom_class, h.bound_type});
+  }
+  out << util::render_table({{"run", util::Align::left},
+                             {"date", util::Align::left},
+                             {"round", util::Align::left},
+                             {"op_class", util::Align::left},
+                             {"source", util::Align::left},
+                             {"pct_gpu_time", util::Align::right},
+                             {"roofline_pct", util::Align::right},
+                             {"target_eff", util::Align::right},
+                             {"exp_e2e_%", util::Align::right},
+                             {"headroom_class", util::Align::left},
+                             {"bound_type", util::Align::left}},
+                            rows);
+}
+
 } // namespace
 
 Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
@@ -243,6 +304,24 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   candidates->insert(candidates->end(), std::make_move_iterator(kb->begin()),
                      std::make_move_iterator(kb->end()));
   const auto answer = report::lookup(q, *candidates);
+  const std::string gfx = domain::gfx_key(q.gfx);
+  const std::string folded = report::fold_kernel_name(q.kernel);
+  const bool tried =
+      std::any_of(candidates->begin(), candidates->end(), [&](const report::LookupCandidate& c) {
+        return c.gfx == gfx && report::fold_kernel_name(c.kernel) == folded;
+      });
+  if (!tried && answer.levers.empty()) {
+    // A profile head no run tried a lever on (and no kb record names) is known, not a miss: say
+    // where it stood.
+    auto heads = report::lookup_heads(*db, q.kernel, gfx);
+    if (!heads) {
+      return fail(heads.error());
+    }
+    if (!heads->empty()) {
+      print_untried(q, *heads, domain::is(*format, domain::OutputFormat::json) ? "json" : "table", ctx.out);
+      return 0;
+    }
+  }
   if (answer.match == report::KeyMatch::miss) {
     return fail(make_error(ErrorCode::not_found, fmt::format("no stored evidence for kernel '{}'", q.kernel))
                     .with_hint(answer.nearest.empty()

@@ -317,4 +317,62 @@ Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
   return out;
 }
 
+Result<std::vector<LookupHead>> lookup_heads(store::Database& db, const std::string& kernel,
+                                             const std::string& gfx)
+{
+  auto runs = store::list_runs(db, store::IncludeRetracted::no);
+  if (!runs) {
+    return fail(std::move(runs).error());
+  }
+  std::vector<LookupHead> exact;
+  std::vector<LookupHead> folded;
+  const std::string want = fold_kernel_name(kernel);
+  for (const auto& summary : *runs) {
+    if (!summary.gfx || domain::gfx_key(*summary.gfx) != gfx) {
+      continue;
+    }
+    auto run = store::get_run(db, summary.run_id);
+    if (!run) {
+      return fail(std::move(run).error());
+    }
+    for (const auto& v : run->verdicts) {
+      if (!v.pct_gpu_time || *v.pct_gpu_time < domain::k_head_min_pct) {
+        continue;
+      }
+      const bool is_exact = v.short_name == kernel;
+      if (!is_exact && fold_kernel_name(v.short_name) != want) {
+        continue;
+      }
+      LookupHead h{summary.run_id,
+                   run->run_date.value_or(""),
+                   gfx,
+                   v.short_name,
+                   v.op_class,
+                   v.headroom_class,
+                   v.bound_type,
+                   v.source_kind,
+                   v.round,
+                   v.pct_gpu_time,
+                   v.roofline_pct,
+                   v.target_eff,
+                   v.expected_e2e_gain_pct};
+      (is_exact ? exact : folded).push_back(std::move(h));
+    }
+  }
+  auto& out = exact.empty() ? folded : exact;
+  std::stable_sort(out.begin(), out.end(), [](const LookupHead& a, const LookupHead& b) {
+    if (a.run_date != b.run_date) {
+      return a.run_date > b.run_date;
+    }
+    if (a.run_id != b.run_id) {
+      return a.run_id < b.run_id;
+    }
+    if (a.round != b.round) {
+      return a.round < b.round;
+    }
+    return a.source_kind > b.source_kind; // measured before analytic
+  });
+  return std::move(out);
+}
+
 } // namespace rfdb::report

@@ -5,9 +5,28 @@
 #include "store/database.hpp"
 #include "util/result.hpp"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace rfdb::report {
+
+// A profile head (pct_gpu_time ≥ domain::k_head_min_pct) of a run not retracted, for the answer
+// `rfdb lookup` gives on a kernel no lever was tried on: where it stood and what its verdict was.
+struct LookupHead {
+  std::string run_id, run_date, gfx, short_name, op_class, headroom_class, bound_type, source_kind;
+  std::optional<std::string> round;
+  std::optional<double> pct_gpu_time;          // percent 0–100
+  std::optional<double> roofline_pct;          // fraction 0–1
+  std::optional<double> target_eff;            // fraction 0–1
+  std::optional<double> expected_e2e_gain_pct; // percent
+};
+
+// The head verdicts of `kernel` on `gfx` (normalized, "gfx950") in the runs not retracted: those
+// whose short_name equals it, else those equal to it folded (fold_kernel_name, as lookup resolves
+// keys), newest run first, then round and source (measured first). Empty when none. Errors: db.
+Result<std::vector<LookupHead>> lookup_heads(store::Database& db, const std::string& kernel,
+                                             const std::string& gfx);
 
 // One LookupCandidate per measured kernel attempt of every run not retracted (serving-config
 // trials are about no kernel and are left out). `win` is report::in_what_works of the attempt

@@ -156,6 +156,33 @@ TEST_F(DevRunsLookup, AMissNamesTheNearestKernelsAndExitsNonZero)
   EXPECT_NE(other.err.find("it has evidence on gfx942"), std::string::npos) << other.err;
 }
 
+// A profile head no run tried a lever on is known, not a miss: exit 0, no lever, and where it
+// stood (docs/lookup.md, "A head no run tried"). D6's kernel_unified_attention_3d: 5.37 % of GPU
+// time in round 0, analytic roofline_pct 0.296 of target_eff 0.5, underperforming.
+TEST_F(DevRunsLookup, AnUntriedHeadIsAnsweredWithItsVerdictNotAMiss)
+{
+  const json j = lookup_json({"Kernel-Unified-Attention-3D", "--gfx", "MI355X"});
+  EXPECT_EQ(j.at("levers"), json::array());
+  ASSERT_EQ(j.at("untried_heads").size(), 1U) << j.dump(2);
+  const json& h = j.at("untried_heads").at(0);
+  EXPECT_EQ(h.at("run_id"), k_d6);
+  EXPECT_EQ(h.at("short_name"), "kernel_unified_attention_3d");
+  EXPECT_EQ(h.at("round"), "0");
+  EXPECT_EQ(h.at("op_class"), "attn");
+  EXPECT_DOUBLE_EQ(h.at("pct_gpu_time").get<double>(), 5.37);
+  EXPECT_DOUBLE_EQ(h.at("roofline_pct").get<double>(), 0.296);
+  EXPECT_DOUBLE_EQ(h.at("target_eff").get<double>(), 0.5);
+  EXPECT_EQ(h.at("headroom_class"), "underperforming");
+  EXPECT_EQ(j.at("notes"), json::array({"no lever stored for kernel_unified_attention_3d on gfx950: no run "
+                                        "tried one; it was a profile head in 1 run"}));
+  // A kernel with attempts but no win keeps its answer (tried, no measured win), not this one.
+  const auto tried =
+      run_cli({"--db", s_db.string(), "lookup", "fused_moe_kernel", "--gfx", "gfx950", "--format", "table"});
+  ASSERT_EQ(tried.code, 0) << tried.err;
+  EXPECT_EQ(tried.out.find("no run tried one"), std::string::npos) << tried.out;
+  EXPECT_NE(tried.out.find("2 attempt(s) on the key"), std::string::npos) << tried.out;
+}
+
 TEST_F(DevRunsLookup, TheDtypeFilterFollowsGeaksPrecisionRule)
 {
   // D6's model dtype is fp8: float8 and fp8_w8a8 match it, bf16 does not.
