@@ -200,7 +200,11 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
       own += w.at("message").get<std::string>().find("rfdb's own export") != std::string::npos ? 1 : 0;
     }
   }
-  EXPECT_EQ(own, 8);
+  EXPECT_EQ(own, 8 + 16); // the 8 sessions, and the 16 champions (one per rung) pointing to them
+  // Nothing of the export is stored: no record, no champion, no source file.
+  EXPECT_EQ(query_value(copy, "SELECT count(*) FROM kb_champions"), "0");
+  EXPECT_EQ(query_value(copy, "SELECT count(*) FROM sources"),
+            query_value(s_db, "SELECT count(*) FROM sources"));
   const auto records = rfdb(copy.string(), {"query", "kb_records", "--format", "json"});
   ASSERT_EQ(records.code, 0) << records.err;
   EXPECT_EQ(json::parse(records.out), json::array());

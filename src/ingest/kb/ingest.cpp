@@ -425,6 +425,15 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
       ++rep.skipped_files;
       continue;
     }
+    if (champion->session_id.starts_with(std::string(domain::kb::k_rfdb_producer) + "-")) {
+      // A pointer to one of rfdb's own exported sessions (skipped above): importing it back
+      // would add a champion for evidence the runs already hold.
+      warnings.push_back(warn(c.file->stored,
+                              "skipped: points to rfdb's own export " + champion->session_id +
+                                  " (rfdb export --kb); its evidence is the runs already stored",
+                              true));
+      continue;
+    }
     plan.champions.emplace_back(std::move(*champion), c.file);
   }
   if (plan.records.empty() && plan.champions.empty() && warnings.empty()) {
