@@ -816,7 +816,7 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
   if (!p.as_of.empty()) {
     result.as_of = p.as_of;
   }
-  result.attempts = static_cast<int>(rows.size());
+  int censored_rows = 0;
   std::array<int, k_exclusion_reason_count> counts{};
   std::vector<std::vector<Scored>> by_class(domain::k_seeded_op_classes.size());
   reserve_by_class(rows, by_class);
@@ -830,7 +830,10 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
     const Observation& a = rows.row(i, buffer);
     const AttemptEvaluation eval = evaluate(a, p, window);
     const std::uint32_t run = run_index(rows.run_id(i));
-    if (eval.excluded) {
+    if (a.censored != domain::CensorReason::none) {
+      ++censored_rows; // a head never tried: no attempt, and not in the exclusion counts
+      result.censored += eval.excluded ? 0 : 1;
+    } else if (eval.excluded) {
       ++counts[static_cast<std::size_t>(*eval.excluded)];
     } else {
       ++result.observations;
@@ -845,6 +848,7 @@ template <typename Rows> Result<PriorsResult> compute_with(const Rows& rows, con
     }
     transfer.add(a, rows.run_id(i), run, eval, p, decay_of(a, p, window));
   }
+  result.attempts = static_cast<int>(rows.size()) - censored_rows;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (counts[r] > 0) {
       result.excluded.push_back({static_cast<ExclusionReason>(r), counts[r]});

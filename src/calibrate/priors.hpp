@@ -265,9 +265,12 @@ struct PriorsResult {
   PriorsParams params;                   // with as_of resolved
   std::vector<PriorRow> priors;          // pre-order: class, its gfx rows, each with its regimes
   std::vector<TransferRow> e2e_transfer; // class order, then regime
-  int attempts = 0;                      // input rows
-  int observations = 0;                  // rows that are observations
-  std::vector<ExclusionCount> excluded;  // nonzero counts, in ExclusionReason order
+  int attempts = 0;                      // input rows that are attempts (censored heads are not)
+  int observations = 0;                  // attempts that are observations
+  // Censored heads (never tried, e ≥ roofline_pct) not excluded: observations of a lower bound,
+  // counted apart from the attempts (docs/estimator.md, "Censored observations").
+  int censored = 0;
+  std::vector<ExclusionCount> excluded; // nonzero counts, in ExclusionReason order
 };
 
 // Calibrate target_eff priors and the e2e transfer from attempt rows.

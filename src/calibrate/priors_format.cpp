@@ -681,8 +681,10 @@ std::string render_priors_table(const PriorsResult& result)
   for (const ExclusionCount& c : result.excluded) {
     excluded += fmt::format("{}{} {}", excluded.empty() ? "" : ", ", to_string(c.reason), c.count);
   }
-  out += fmt::format("\n{}, {}; excluded: {}\n", plural(result.attempts, "attempt"),
-                     plural(result.observations, "observation"), excluded.empty() ? "none" : excluded);
+  out += fmt::format("\n{}, {}{}; excluded: {}\n", plural(result.attempts, "attempt"),
+                     plural(result.observations, "observation"),
+                     result.censored > 0 ? ", " + plural(result.censored, "censored head") : std::string(),
+                     excluded.empty() ? "none" : excluded);
   return out;
 }
 

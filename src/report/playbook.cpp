@@ -292,17 +292,24 @@ Blocks priors_section(const Analysis& a)
     return {fmt::format("No calibrated priors yet; the seeds apply: {}.", util::join(seeds, ", "))};
   }
   const std::string as_of = p.as_of ? fmt::format("as of {}; ", *p.as_of) : std::string();
-  return {fmt::format("Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx{}, "
-                      "with the numbers `rfdb priors --by class,gfx` prints ({}{}, {}). A key without "
-                      "observations shows its parent's value (source parent); the interval is the 90 % "
-                      "bootstrap interval over runs (\"one run\": a single run's observations give "
-                      "none); measured / analytic count the observations made on measured and on "
-                      "analytic predictions.",
-                      a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
-                      plural(static_cast<std::size_t>(attempts_in_window(p)), "attempt", "attempts"),
-                      plural(static_cast<std::size_t>(p.observations), "observation", "observations")) +
-              biased_profiler_sentence(p),
-          priors_table(p, a.scoped.gfx_filter)};
+  return {
+      fmt::format(
+          "Seed vs calibrated target_eff (fraction of roofline) per op class, and per gfx{}, "
+          "with the numbers `rfdb priors --by class,gfx` prints ({}{}, {}). A key without "
+          "observations shows its parent's value (source parent); the interval is the 90 % "
+          "bootstrap interval over runs (\"one run\": a single run's observations give "
+          "none); measured / analytic count the observations made on measured and on "
+          "analytic predictions.",
+          a.scoped.gfx_filter ? " of this scope" : " where data allow", as_of,
+          plural(static_cast<std::size_t>(attempts_in_window(p)), "attempt", "attempts"),
+          plural(static_cast<std::size_t>(p.observations), "observation", "observations") +
+              (p.censored > 0
+                   ? ", " + plural(static_cast<std::size_t>(p.censored), "censored head", "censored heads") +
+                         (p.censored == 1 ? " (never tried: at least its roofline_pct)"
+                                          : " (never tried: at least their roofline_pct)")
+                   : std::string())) +
+          biased_profiler_sentence(p),
+      priors_table(p, a.scoped.gfx_filter)};
 }
 
 // The detected shifts the priors above respected (calibrate/shifts.hpp), newest first.

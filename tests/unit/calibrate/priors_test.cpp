@@ -1307,7 +1307,9 @@ TEST(CensoredObservations, SkipGateBoundAboveTheQuantileEntersAtItsBound)
   EXPECT_EQ(moe.runs, 3);
   EXPECT_DOUBLE_EQ(*moe.statistic, 0.91);
   EXPECT_NEAR(moe.target_eff, 0.906, 1e-12);
-  EXPECT_EQ(r.observations, 3);
+  EXPECT_EQ(r.observations, 2); // the attempts' observations; the censored head is counted apart
+  EXPECT_EQ(r.censored, 1);
+  EXPECT_EQ(r.attempts, 2);
 }
 
 TEST(CensoredObservations, BoundNotAboveTheQuantileIsLeftOut)
