@@ -1316,7 +1316,7 @@ TEST(CensoredObservations, BoundNotAboveTheQuantileIsLeftOut)
 {
   auto in = two_tried_runs();
   in.push_back(censored_head(0.65, "run_sat", domain::CensorReason::saturated_no_attempt));
-  const PriorRow& moe = row(compute(in), "moe");
+  const PriorRow moe = row(compute(in), "moe"); // a copy: the result is a temporary
   EXPECT_EQ(moe.n, 2);
   EXPECT_EQ(moe.censored, 0);
   EXPECT_DOUBLE_EQ(*moe.statistic, 0.7);
