@@ -6,13 +6,13 @@
 #include "domain/roofline.hpp"
 #include "report/cautions.hpp"
 #include "report/lines.hpp"
+#include "report/lookup.hpp"
 #include "report/text.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -125,18 +125,6 @@ std::string kb_ledger_text(int validations, int failures, int not_reproduced, in
 
 namespace {
 
-// GEAK's kernel-name fold: lower case, `_`, `-`, `.` and whitespace removed.
-std::string folded_kernel(std::string_view name)
-{
-  std::string out;
-  for (const char c : name) {
-    if (c != '_' && c != '-' && c != '.' && std::isspace(static_cast<unsigned char>(c)) == 0) {
-      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
-  return out;
-}
-
 // A record joins a run line by its content signature only when it is about the same kernel on
 // the same GPU: equal signatures of two kernels' patches (a shared boilerplate hunk) say nothing
 // about either. The record's gfx (when stated) is the line's, and a kernel-lane record's kernel
@@ -149,9 +137,9 @@ bool fits_line(const KbRecordInfo& r, const detail::Line& l)
   if (r.kernel_name.empty()) {
     return true;
   }
-  const std::string want = folded_kernel(domain::kb::canon_name(r.kernel_name));
+  const std::string want = fold_kernel_name(domain::kb::canon_name(r.kernel_name));
   return std::any_of(l.run_evidence.kernels.begin(), l.run_evidence.kernels.end(),
-                     [&](const std::string& k) { return folded_kernel(k) == want; });
+                     [&](const std::string& k) { return fold_kernel_name(k) == want; });
 }
 
 } // namespace
