@@ -253,12 +253,7 @@ Result<void> warn_unstated_stack_packages(store::Database& db, const std::vector
   if (unstated.empty()) {
     return {};
   }
-  std::set<std::string> stated;
-  for (const auto& [run_id, rows] : stacks) {
-    for (const auto& r : rows) {
-      stated.insert(r.package);
-    }
-  }
+  const std::set<std::string> stated = store::stated_packages(stacks);
   for (const auto* spec : unstated) {
     fmt::print(ctx.err, "rfdb: warning: --stack '{}': no stored run states the package '{}'; {}\n",
                util::escape_for_display(spec->text), util::escape_for_display(spec->package),

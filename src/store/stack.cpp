@@ -78,16 +78,22 @@ const StackRow* find_package(std::span<const StackRow> stack, const std::string&
   return nullptr;
 }
 
-std::vector<const domain::StackSpec*>
-unstated_packages(const std::map<std::string, std::vector<StackRow>>& stacks,
-                  std::span<const domain::StackSpec> specs)
+std::set<std::string> stated_packages(const std::map<std::string, std::vector<StackRow>>& stacks)
 {
-  std::set<std::string, std::less<>> stated;
+  std::set<std::string> stated;
   for (const auto& [run_id, rows] : stacks) {
     for (const auto& r : rows) {
       stated.insert(r.package);
     }
   }
+  return stated;
+}
+
+std::vector<const domain::StackSpec*>
+unstated_packages(const std::map<std::string, std::vector<StackRow>>& stacks,
+                  std::span<const domain::StackSpec> specs)
+{
+  const std::set<std::string> stated = stated_packages(stacks);
   std::vector<const domain::StackSpec*> out;
   for (const auto& spec : specs) {
     const bool known = spec.package == "backend" ? !stated.empty() : stated.contains(spec.package);

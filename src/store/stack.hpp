@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ Result<std::map<std::string, std::vector<StackRow>>> all_run_stacks(Database& db
 // "backend" is that backend's row. nullptr when the run lacks it.
 const StackRow* find_package(std::span<const StackRow> stack, const std::string& package,
                              const std::optional<std::string>& backend);
+
+// Every package (normalized) a stack row of a run in `stacks` states, sorted.
+std::set<std::string> stated_packages(const std::map<std::string, std::vector<StackRow>>& stacks);
 
 // The `--stack` specs naming a package no stored run states: neither a stack
 // row's package (normalized) of any run in `stacks` nor "backend" when any
