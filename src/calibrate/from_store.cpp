@@ -151,26 +151,51 @@ std::vector<Observation> observations_from(const store::Evidence& evidence)
 
 namespace {
 
+// What attribution reads from the store, read once: the runs' backend
+// versions and their stack rows. compute_priors_at_dates attributes the
+// shifts of every date from one read (rfdb rescore asks for hundreds).
+struct AttributionData {
+  bool loaded = false;
+  std::map<std::string, std::vector<store::StackRow>> run_stacks;
+  std::map<std::string, RunStack, std::less<>> stacks;
+};
+
+// Fill `data` from the store unless it is loaded; `runs` when given are the
+// runs to attribute from, else every non-retracted run is read. Errors: db.
+Result<void> load_attribution(store::Database& db, AttributionData& data,
+                              const std::vector<store::RunSummary>* runs)
+{
+  if (data.loaded) {
+    return {};
+  }
+  RFDB_TRY_ASSIGN(data.run_stacks, store::all_run_stacks(db));
+  std::vector<store::RunSummary> listed;
+  if (runs == nullptr) {
+    RFDB_TRY_ASSIGN(listed, store::list_runs(db, store::IncludeRetracted::no));
+    runs = &listed;
+  }
+  for (const auto& r : *runs) {
+    data.stacks.emplace(r.run_id, RunStack{r.backend.value_or(""), r.backend_version.value_or("")});
+  }
+  data.loaded = true;
+  return {};
+}
+
 // `shifts` with each one's attribution: what changed in the stack between
 // its two runs (store::stack_changes over run_stack, "; "-joined), else,
 // when neither run has stored stack rows, the backend version change of the
-// runs table (stack_change).
+// runs table (stack_change). `data` is loaded on the first shift.
 // Errors: db.
-Result<std::vector<Shift>> attributed(store::Database& db, std::vector<Shift> shifts,
-                                      const std::vector<store::RunSummary>& runs)
+Result<std::vector<Shift>> attributed(store::Database& db, std::vector<Shift> shifts, AttributionData& data,
+                                      const std::vector<store::RunSummary>* runs = nullptr)
 {
   if (shifts.empty()) {
     return shifts;
   }
-  std::map<std::string, std::vector<store::StackRow>> run_stacks;
-  RFDB_TRY_ASSIGN(run_stacks, store::all_run_stacks(db));
-  std::map<std::string_view, RunStack> stacks;
-  for (const auto& r : runs) {
-    stacks.emplace(r.run_id, RunStack{r.backend.value_or(""), r.backend_version.value_or("")});
-  }
+  RFDB_TRY(load_attribution(db, data, runs));
   const auto rows_of = [&](const std::string& run) -> std::span<const store::StackRow> {
-    const auto it = run_stacks.find(run);
-    return it == run_stacks.end() ? std::span<const store::StackRow>{} : std::span{it->second};
+    const auto it = data.run_stacks.find(run);
+    return it == data.run_stacks.end() ? std::span<const store::StackRow>{} : std::span{it->second};
   };
   for (Shift& s : shifts) {
     const auto before_rows = rows_of(s.before_run);
@@ -179,28 +204,25 @@ Result<std::vector<Shift>> attributed(store::Database& db, std::vector<Shift> sh
       s.attribution = util::join(store::stack_changes(before_rows, after_rows), "; ");
       continue;
     }
-    const auto before = stacks.find(s.before_run);
-    const auto after = stacks.find(s.after_run);
-    if (before != stacks.end() && after != stacks.end()) {
+    const auto before = data.stacks.find(s.before_run);
+    const auto after = data.stacks.find(s.after_run);
+    if (before != data.stacks.end() && after != data.stacks.end()) {
       s.attribution = stack_change(before->second, after->second).value_or("");
     }
   }
   return shifts;
 }
 
-// params with the shifts detected in `observations` (as of params' dates), attributed.
+// params with the shifts detected in `observations` (as of params' dates),
+// attributed from `data` (loaded on the first date with a shift).
 Result<PriorsParams> with_shifts(store::Database& db, const ObservationTable& observations,
-                                 const PriorsParams& params)
+                                 const PriorsParams& params, AttributionData& data)
 {
   PriorsParams out = params;
   out.shifts.clear(); // the detected ones only
   std::vector<Shift> found;
   RFDB_TRY_ASSIGN(found, detect_shifts_from_table(observations, params));
-  if (!found.empty()) {
-    std::vector<store::RunSummary> runs;
-    RFDB_TRY_ASSIGN(runs, store::list_runs(db, store::IncludeRetracted::no));
-    RFDB_TRY_ASSIGN(out.shifts, attributed(db, std::move(found), runs));
-  }
+  RFDB_TRY_ASSIGN(out.shifts, attributed(db, std::move(found), data));
   return out;
 }
 
@@ -212,7 +234,8 @@ Result<PriorsResult> compute_priors_from_store(store::Database& db, const store:
   ObservationTable observations;
   RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
   PriorsParams p;
-  RFDB_TRY_ASSIGN(p, with_shifts(db, observations, params));
+  AttributionData data;
+  RFDB_TRY_ASSIGN(p, with_shifts(db, observations, params, data));
   return compute_priors_from_table(observations, p);
 }
 
@@ -223,12 +246,13 @@ Result<PriorsAtTwoDates> compute_priors_at_two_dates(store::Database& db, const 
   ObservationTable observations;
   RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
   PriorsAtTwoDates out;
+  AttributionData data;
   PriorsParams later;
-  RFDB_TRY_ASSIGN(later, with_shifts(db, observations, params));
+  RFDB_TRY_ASSIGN(later, with_shifts(db, observations, params, data));
   RFDB_TRY_ASSIGN(out.after, compute_priors_from_table(observations, later));
   PriorsParams earlier = params;
   earlier.as_of = before_as_of;
-  RFDB_TRY_ASSIGN(earlier, with_shifts(db, observations, earlier));
+  RFDB_TRY_ASSIGN(earlier, with_shifts(db, observations, earlier, data));
   RFDB_TRY_ASSIGN(out.before, compute_priors_from_table(observations, earlier));
   return out;
 }
@@ -242,10 +266,11 @@ Result<std::vector<PriorsResult>> compute_priors_at_dates(store::Database& db,
   RFDB_TRY_ASSIGN(observations, load_observations(db, filter));
   std::vector<PriorsResult> out;
   out.reserve(as_of_dates.size());
+  AttributionData data;
   for (const auto& date : as_of_dates) {
     PriorsParams at = params;
     at.as_of = date;
-    RFDB_TRY_ASSIGN(at, with_shifts(db, observations, at));
+    RFDB_TRY_ASSIGN(at, with_shifts(db, observations, at, data));
     PriorsResult result;
     RFDB_TRY_ASSIGN(result, compute_priors_from_table(observations, at));
     out.push_back(std::move(result));
@@ -267,7 +292,8 @@ Result<StoredKeyExplanation> explain_priors_from_store(store::Database& db,
   PriorsParams p = params;
   std::vector<Shift> found;
   RFDB_TRY_ASSIGN(found, detect_shifts(attempts, params));
-  RFDB_TRY_ASSIGN(p.shifts, attributed(db, std::move(found), evidence.runs));
+  AttributionData data;
+  RFDB_TRY_ASSIGN(p.shifts, attributed(db, std::move(found), data, &evidence.runs));
   StoredKeyExplanation out;
   RFDB_TRY_ASSIGN(out.key, explain_priors(attempts, p, key));
   RFDB_TRY_ASSIGN(out.children, explain_children(attempts, out.key));

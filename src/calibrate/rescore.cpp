@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace rfdb::calibrate {
@@ -229,44 +231,44 @@ RescoreResult rescore(std::span<const store::RescoreVerdict> verdicts, const Pri
 
 void replay_routing(RescoreResult& result, std::span<const store::Attempt> attempts)
 {
-  std::map<std::string, const store::Attempt*> best; // run → its best measured kernel win
+  // The ranked (under stored) verdicts of each run's kernel, in load order.
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<const RescoredVerdict*>> ranked;
+  for (const auto& r : result.verdicts) {
+    if (r.under[static_cast<std::size_t>(PriorSet::stored)].rank) {
+      ranked[{r.verdict.run_id, r.verdict.short_name}].push_back(&r);
+    }
+  }
+  std::map<std::string_view, const store::Attempt*> best; // run → its best measured kernel win
   for (const auto& a : attempts) {
     if (!a.e2e_delta_pct || !domain::is_e2e_gain(*a.e2e_delta_pct) ||
         domain::parity_failed(a.output_parity.value_or(""), a.reject_reason.value_or("")) ||
-        a.reject_reason.value_or("") == "no_engagement") {
+        a.reject_reason.value_or("") == "no_engagement" || ranked.count({a.run_id, a.short_name}) == 0) {
       continue;
     }
-    const bool ranked =
-        std::any_of(result.verdicts.begin(), result.verdicts.end(), [&](const RescoredVerdict& r) {
-          return r.verdict.run_id == a.run_id && r.verdict.short_name == a.short_name &&
-                 r.under[static_cast<std::size_t>(PriorSet::stored)].rank;
-        });
     auto& slot = best[a.run_id];
-    if (ranked && (slot == nullptr || *a.e2e_delta_pct > *slot->e2e_delta_pct)) {
+    if (slot == nullptr || *a.e2e_delta_pct > *slot->e2e_delta_pct) {
       slot = &a;
     }
   }
   std::array<double, k_prior_set_count> sum_error{};
   std::array<int, k_prior_set_count> n_error{};
-  std::set<std::string> done;
+  std::set<std::string_view> done;
   for (const auto& r : result.verdicts) {
     const auto it = best.find(r.verdict.run_id);
-    if (it == best.end() || it->second == nullptr || done.count(r.verdict.run_id) != 0) {
+    if (it == best.end() || !done.insert(it->first).second) {
       continue;
     }
     const store::Attempt& a = *it->second;
     // The verdict of the attempt's round, else the kernel's first ranked one.
-    const RescoredVerdict* v = nullptr;
-    for (const auto& c : result.verdicts) {
-      if (c.verdict.run_id != a.run_id || c.verdict.short_name != a.short_name ||
-          !c.under[static_cast<std::size_t>(PriorSet::stored)].rank) {
-        continue;
-      }
-      if (v == nullptr || (a.round && c.verdict.round == *a.round)) {
-        v = &c;
+    const auto& candidates = ranked.at({a.run_id, a.short_name});
+    const RescoredVerdict* v = candidates.front();
+    if (a.round) {
+      for (const auto* c : candidates) {
+        if (c->verdict.round == *a.round) {
+          v = c;
+        }
       }
     }
-    done.insert(r.verdict.run_id);
     ReplayRun run;
     run.run_id = a.run_id;
     run.run_date = v->verdict.run_date;
