@@ -150,8 +150,8 @@ TEST_F(Rescore, OneDevRunUnderStoredTodaysAndLeaveRunOutPriors)
   EXPECT_EQ(prefill.at("today").at("rank"), 1);
   EXPECT_EQ(prefill.at("before").at("rank"), 1);
 
-  EXPECT_EQ(doc.at("summary"), json::parse(R"({"runs": 1, "rounds": 1, "verdicts": 5, "banded": 3,
-    "heads": 5, "changed": 2, "today": {"band": 0, "saturated": 0, "rank": 2, "skip": 0},
+  EXPECT_EQ(doc.at("summary"), json::parse(R"({"runs": 1, "rounds": 2, "verdicts": 6, "banded": 4,
+    "heads": 6, "changed": 2, "today": {"band": 0, "saturated": 0, "rank": 2, "skip": 0},
     "before": {"band": 0, "saturated": 0, "rank": 2, "skip": 0},
     "replay": {"runs": 1, "up": 0, "down": 0, "same": 1,
                "mean_abs_error_pct": {"stored": 17.4292, "today": 17.6573, "before": 17.4292}}})"));
@@ -375,13 +375,61 @@ TEST_F(Rescore, AnUnknownRunIsAnErrorAsForShow)
   EXPECT_EQ(by.code, 2) << by.err;
 }
 
+// A measured baseline verdict (roofline-v1, phase baseline) is rescored as the round `measured`,
+// with its kernel's profile pct_gpu_time, ranked among the run's measured heads only; post
+// verdicts (after a lever) are left out.
+// Kimi (D9): fused_moe_kernel_gptq_awq measured 0.496 of 0.90, profile share 53.71 %:
+//   a: attainable 0.90 / 0.496 = 1.8145, gain 53.71 x (1 - 0.496 / 0.90) = 24.11 %, underperforming
+//   (its post verdict, 0.803, is an outcome and is not listed).
+// gemma (D8): _fwd_kernel measured 0.614 of 0.50: saturated under a and c (0.614 >= 0.9 x 0.50),
+//   attainable 1, skipped by the gate, while its analytic verdict (0.196) ranks it first under c.
+TEST_F(Rescore, MeasuredBaselineVerdictsAreRescoredOnTheirOwnScale)
+{
+  const json kimi = rescore_json(s_db, {"--run", k_kimi, "--all"});
+  std::vector<json> measured;
+  for (const auto& v : kimi.at("verdicts")) {
+    if (v.at("round") == "measured") {
+      measured.push_back(v);
+    }
+  }
+  ASSERT_EQ(measured.size(), 1U) << kimi.dump();
+  const json& moe = measured.front();
+  EXPECT_EQ(moe.at("short_name"), "fused_moe_kernel_gptq_awq");
+  EXPECT_EQ(moe.at("source_kind"), "measured");
+  EXPECT_NEAR(num(moe.at("pct_gpu_time")), 53.71, 1e-9);
+  EXPECT_NEAR(num(moe.at("roofline_pct")), 0.496, 1e-9);
+  const json& a = moe.at("stored");
+  EXPECT_EQ(a.at("headroom_class"), "underperforming");
+  EXPECT_NEAR(num(a.at("attainable_speedup")), 0.90 / 0.496, 1e-4);
+  EXPECT_NEAR(num(a.at("expected_e2e_gain_pct")), 53.71 * (1 - 0.496 / 0.90), 1e-3);
+  EXPECT_EQ(a.at("rank"), 1);
+
+  const json gemma = rescore_json(s_db, {"--run", k_gemma, "--all"});
+  bool found = false;
+  for (const auto& v : gemma.at("verdicts")) {
+    if (v.at("round") != "measured") {
+      continue;
+    }
+    found = true;
+    EXPECT_EQ(v.at("short_name"), "_fwd_kernel");
+    EXPECT_NEAR(num(v.at("roofline_pct")), 0.614, 1e-9);
+    EXPECT_NEAR(num(v.at("pct_gpu_time")), 6.21, 1e-9);
+    for (const char* set : {"stored", "before"}) {
+      EXPECT_EQ(v.at(set).at("headroom_class"), "saturated") << set;
+      EXPECT_EQ(v.at(set).at("skip"), true) << set;
+      EXPECT_NEAR(num(v.at(set).at("attainable_speedup")), 1.0, 1e-12) << set;
+    }
+  }
+  EXPECT_TRUE(found) << gemma.dump();
+}
+
 // Every run: the changed decisions only, in run-date order, and the summary counts them.
 TEST_F(Rescore, EveryRunListsOnlyTheChangedDecisions)
 {
   const json doc = rescore_json(s_db, {});
   EXPECT_EQ(doc.at("listed"), "changed");
   EXPECT_EQ(doc.at("summary").at("runs"), 4);
-  EXPECT_EQ(doc.at("summary").at("rounds"), 5);
+  EXPECT_EQ(doc.at("summary").at("rounds"), 8); // 5 profile rounds, 3 runs with a measured baseline
   for (const auto& v : doc.at("verdicts")) {
     EXPECT_FALSE(v.at("changes").empty()) << v.dump();
   }
