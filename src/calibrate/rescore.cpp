@@ -229,6 +229,19 @@ RescoreResult rescore(std::span<const store::RescoreVerdict> verdicts, const Pri
   return out;
 }
 
+namespace {
+
+// An attempt the replay counts as a measured kernel win (before the check that its kernel is a
+// banded head): beyond the noise band, parity held, engaged.
+bool is_replay_win(const store::Attempt& a)
+{
+  return a.e2e_delta_pct && domain::is_e2e_gain(*a.e2e_delta_pct) &&
+         !domain::parity_failed(a.output_parity.value_or(""), a.reject_reason.value_or("")) &&
+         a.reject_reason.value_or("") != "no_engagement";
+}
+
+} // namespace
+
 void replay_routing(RescoreResult& result, std::span<const store::Attempt> attempts)
 {
   // The ranked (under stored) verdicts of each run's kernel, in load order.
@@ -240,9 +253,7 @@ void replay_routing(RescoreResult& result, std::span<const store::Attempt> attem
   }
   std::map<std::string_view, const store::Attempt*> best; // run → its best measured kernel win
   for (const auto& a : attempts) {
-    if (!a.e2e_delta_pct || !domain::is_e2e_gain(*a.e2e_delta_pct) ||
-        domain::parity_failed(a.output_parity.value_or(""), a.reject_reason.value_or("")) ||
-        a.reject_reason.value_or("") == "no_engagement" || ranked.count({a.run_id, a.short_name}) == 0) {
+    if (!is_replay_win(a) || ranked.count({a.run_id, a.short_name}) == 0) {
       continue;
     }
     auto& slot = best[a.run_id];
@@ -329,6 +340,68 @@ Result<RescoreResult> rescore_from_store(store::Database& db, const RescoreParam
   RFDB_TRY_ASSIGN(evidence, store::load_evidence(db, runs));
   replay_routing(out, evidence.attempts);
   return out;
+}
+
+Result<std::optional<RescoreResult>> playbook_replay(store::Database& db, const PriorsResult& today,
+                                                     const PlaybookReplayScope& scope)
+{
+  std::vector<store::ReplayRunRef> candidates;
+  RFDB_TRY_ASSIGN(candidates, store::list_replay_win_runs(db, scope.as_of, scope.since));
+  std::string day;
+  std::vector<store::Attempt> attempts;
+  std::vector<store::RescoreVerdict> verdicts;
+  std::size_t read = 0;
+  std::size_t runs = 0;
+  for (const auto& c : candidates) {
+    if ((!day.empty() && c.run_date != day) || runs == k_playbook_replay_runs ||
+        read == k_playbook_replay_candidates) {
+      break;
+    }
+    if (scope.gfx_key && domain::gfx_key(c.gfx) != *scope.gfx_key) {
+      continue;
+    }
+    ++read;
+    std::vector<store::Attempt> run_attempts;
+    RFDB_TRY_ASSIGN(run_attempts, store::load_replay_attempts(db, c.run_id));
+    if (std::none_of(run_attempts.begin(), run_attempts.end(), is_replay_win)) {
+      continue;
+    }
+    day = c.run_date;
+    ++runs;
+    std::vector<store::RescoreVerdict> run_verdicts;
+    RFDB_TRY_ASSIGN(run_verdicts, store::load_rescore_verdicts(db, c.run_id));
+    attempts.insert(attempts.end(), std::make_move_iterator(run_attempts.begin()),
+                    std::make_move_iterator(run_attempts.end()));
+    verdicts.insert(verdicts.end(), std::make_move_iterator(run_verdicts.begin()),
+                    std::make_move_iterator(run_verdicts.end()));
+  }
+  if (day.empty()) {
+    return std::optional<RescoreResult>{};
+  }
+  // The verdicts in rescore's load order: (run_date, run_id, …); the candidates came newest first.
+  std::stable_sort(
+      verdicts.begin(), verdicts.end(),
+      [](const store::RescoreVerdict& a, const store::RescoreVerdict& b) { return a.run_id < b.run_id; });
+  const std::string before_as_of = day_before(day);
+  std::map<std::string, PriorsResult, std::less<>> before;
+  if (!before_as_of.empty()) {
+    PriorsParams p;
+    p.as_of = before_as_of;
+    p.level = PriorsLevel::op_class_gfx;
+    p.bootstrap_resamples = 0; // values only: intervals change no target_eff
+    store::EvidenceFilter filter;
+    if (!scope.since.empty()) {
+      filter.since = scope.since;
+    }
+    std::vector<PriorsResult> priors;
+    RFDB_TRY_ASSIGN(priors, compute_priors_at_dates(db, filter, p, {before_as_of}));
+    before.emplace(before_as_of, std::move(priors.front()));
+  }
+  RescoreResult out = rescore(verdicts, today, before, PriorsLevel::op_class_gfx);
+  out.replay_day = day;
+  out.runs = static_cast<int>(runs);
+  replay_routing(out, attempts);
+  return std::optional<RescoreResult>{std::move(out)};
 }
 
 } // namespace rfdb::calibrate

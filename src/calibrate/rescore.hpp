@@ -107,6 +107,7 @@ struct RescoreResult {
   std::string as_of; // the date of (b); "" when no run has a valid date
   PriorsLevel level = PriorsLevel::op_class;
   std::optional<std::string> run_id;     // --run: the one run rescored
+  std::string replay_day;                // playbook_replay: the run date replayed; "" otherwise
   std::vector<RescoredVerdict> verdicts; // in load order (run_date, run_id, round, heads first)
   int runs = 0;
   int rounds = 0;
@@ -137,5 +138,30 @@ struct RescoreParams {
 // as of the day before each rescored run's date (compute_priors_at_dates; evidence of
 // non-retracted runs), and rescore. Errors: db; as compute_priors.
 Result<RescoreResult> rescore_from_store(store::Database& db, const RescoreParams& params);
+
+// The scope of the playbook's routing replay: the report's --as-of (resolved), --since ("" =
+// all the history) and --gfx (its domain::gfx_key; nullopt = every GPU).
+struct PlaybookReplayScope {
+  std::string as_of;
+  std::string since;
+  std::optional<std::string> gfx_key;
+};
+
+// At most this many runs are replayed in the playbook (the rest: rfdb rescore).
+inline constexpr std::size_t k_playbook_replay_runs = 20;
+// At most this many candidate runs (an attempt with a positive e2e delta) are read while looking
+// for the newest day with a measured kernel win.
+inline constexpr std::size_t k_playbook_replay_candidates = 200;
+
+// The playbook's routing replay ("Would calibration have changed routing?", docs/playbook.md):
+// the runs in `scope` of the newest run date with a measured kernel win (an attempt beyond the
+// noise band whose parity held and that engaged; at most k_playbook_replay_runs), rescored at
+// class × gfx under the stored target_eff (a), `today` (b: the report's own priors by class,gfx)
+// and the priors as of the day before that date over the evidence since scope.since (c), with
+// replay_routing. nullopt when no run in scope has such a win among the newest
+// k_playbook_replay_candidates candidates. One priors computation (c), and three short queries
+// per candidate run read. Errors: db; as compute_priors.
+Result<std::optional<RescoreResult>> playbook_replay(store::Database& db, const PriorsResult& today,
+                                                     const PlaybookReplayScope& scope);
 
 } // namespace rfdb::calibrate

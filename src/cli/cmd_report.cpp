@@ -114,8 +114,9 @@ void add_report_command(CLI::App& app, Context& ctx, Runner& runner)
       ->check(path_validator());
   cmd->footer(R"(Sections: a Noise paragraph (the runs' measured e2e spread), target_eff priors, Shifts (steps
 in a class's efficiency or e2e transfer, with the stack change between their runs), Calibration,
-Routing quality, What works (tiers ★/★★/★★★, at most 40 lines), Cautions, Methods and seams,
-Saturated heads, and a quadrant chart of the newest run. Every section is capped, so the
+Routing quality, Would calibration have changed routing? (the newest day's winners ranked under
+the stored and the day-before priors, as rfdb rescore), What works (tiers ★/★★/★★★, at most 40
+lines), Cautions, Methods and seams, Saturated heads, and a quadrant chart of the newest run. Every section is capped, so the
 playbook stays small at any history size.
 The same database and --as-of give byte-identical output. Files are written to a temporary
 beside the target and renamed over it; a symlink, FIFO or other non-regular file at a target

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "calibrate/priors.hpp"
+#include "calibrate/rescore.hpp"
 #include "domain/knowledge_kind.hpp"
 #include "domain/noise.hpp"
 #include "domain/prediction.hpp"
@@ -217,6 +218,9 @@ struct ReportInput {
   std::vector<ImportedFinding> imported;
   // Current GEAK kb records (record_key order); scoped by gfx only (report/kb_lines.hpp).
   std::vector<KbRecordInfo> kb_records;
+  // The routing replay of the newest day with a measured kernel win (calibrate::playbook_replay);
+  // nullopt when no run in scope has one.
+  std::optional<calibrate::RescoreResult> routing_replay;
 };
 
 } // namespace rfdb::report

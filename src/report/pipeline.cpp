@@ -4,6 +4,7 @@
 
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
+#include "calibrate/rescore.hpp"
 #include "domain/normalize.hpp"
 #include "report/analysis.hpp"
 #include "report/findings.hpp"
@@ -314,6 +315,16 @@ Result<ReportOutput> generate(store::Database& db, const std::string& db_path, c
       return fail(std::move(read).error());
     }
     input = std::move(*read);
+  }
+  if (!input->as_of.empty()) {
+    // In the same read transaction: the replay's rows are of the report's snapshot.
+    const auto replay_start = std::chrono::steady_clock::now();
+    calibrate::PlaybookReplayScope scope{input->as_of, request.since, std::nullopt};
+    if (!request.gfx.empty()) {
+      scope.gfx_key = domain::gfx_key(request.gfx);
+    }
+    RFDB_TRY_ASSIGN(input->routing_replay, calibrate::playbook_replay(db, input->priors, scope));
+    timings.replay_s = seconds_since(replay_start);
   }
   RFDB_TRY(db.end_read());
   input->as_of_given = !request.as_of.empty();

@@ -37,6 +37,7 @@ struct ReportPhases {
   double priors_s = 0.0;  // the priors by class,gfx (on their own thread when there is one)
   double analyze_s = 0.0; // report::analyze
   double render_s = 0.0;  // the playbook's markdown and the cards
+  double replay_s = 0.0;  // the routing replay (calibrate::playbook_replay), after the read
 };
 
 // What the command prints or writes.

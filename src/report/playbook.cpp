@@ -444,6 +444,69 @@ Blocks routing_section(const Analysis& a)
   return out;
 }
 
+std::string signed_pct(const std::optional<double>& v)
+{
+  return v ? fmt::format("{:+.2f}", *v) : "-";
+}
+
+std::string rank_text(const std::optional<int>& v)
+{
+  return v ? std::to_string(*v) : "-";
+}
+
+// "## Would calibration have changed routing?" (docs/playbook.md): the routing replay of the
+// newest day with a measured kernel win (calibrate::playbook_replay), under a and c.
+Blocks replay_section(const Analysis& a)
+{
+  const auto& replay = a.scoped.routing_replay;
+  if (!replay) {
+    return {"No run in scope has a measured kernel win yet (an e2e gain beyond the noise band whose "
+            "parity held and that engaged): nothing to replay. `rfdb rescore` rescores every verdict."};
+  }
+  const auto& r = *replay;
+  constexpr auto a_set = static_cast<std::size_t>(calibrate::PriorSet::stored);
+  constexpr auto c_set = static_cast<std::size_t>(calibrate::PriorSet::before);
+  const std::string before = r.verdicts.empty() ? std::string() : r.verdicts.front().before_as_of;
+  Blocks out{fmt::format(
+      "Replayed: {} of {}, the newest day with a measured kernel win. Each run's winner (its best "
+      "realized e2e win) is ranked by expected gain among its round's heads under the `target_eff` the "
+      "run used (a) and under the priors by class \u00d7 gfx as of {} (c: what rfdb would have told "
+      "the run; docs/rescore.md).",
+      plural(static_cast<std::size_t>(r.runs), "run", "runs"), r.replay_day,
+      before.empty() ? "the day before" : before)};
+  if (r.replay.empty()) {
+    out.push_back("No winner is a banded head of its round, so no rank is compared.");
+  } else {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& run : r.replay) {
+      rows.push_back(
+          {md_code(run.run_id), run.round, md_code(run.short_name),
+           fmt::format("{:+.2f}", run.realized_e2e_pct),
+           fmt::format("{} \u2192 {}", rank_text(run.rank[a_set]), rank_text(run.rank[c_set])),
+           fmt::format("{} / {}", signed_pct(run.error_pct[a_set]), signed_pct(run.error_pct[c_set]))});
+    }
+    out.push_back(table(
+        {"run", "round", "winner", "realized e2e %", "rank a \u2192 c", "expected \u2212 realized % a / c"},
+        {"---", "---", "---", "---:", "---:", "---:"}, rows));
+    const auto& s = r.replay_summary;
+    const auto mean = [&](std::size_t set) {
+      return s.mean_abs_error_pct[set] ? fmt::format("{:.2f} %", *s.mean_abs_error_pct[set])
+                                       : std::string("-");
+    };
+    out.push_back(fmt::format("Under c the winner ranks higher in {}, lower in {} and the same in {} of {}; "
+                              "mean |expected \u2212 realized| a {}, c {}.",
+                              s.up, s.down, s.same, plural(static_cast<std::size_t>(s.runs), "run", "runs"),
+                              mean(a_set), mean(c_set)));
+  }
+  out.push_back(fmt::format(
+      "Among these runs' verdicts, c changes {} (of them {} into or out of saturated), "
+      "{} and {}. Every run and every changed decision: `rfdb rescore --by class,gfx`.",
+      plural(static_cast<std::size_t>(r.before.band), "band", "bands"), r.before.saturated,
+      plural(static_cast<std::size_t>(r.before.rank), "head rank", "head ranks"),
+      plural(static_cast<std::size_t>(r.before.skip), "skip-gate decision", "skip-gate decisions")));
+  return out;
+}
+
 std::string ratio_text(const HeadVerdict& h)
 {
   return fmt::format("{} / {}", h.roofline_pct ? fixed(*h.roofline_pct, 3) : "-",
@@ -586,9 +649,10 @@ std::string render_playbook(const Analysis& a)
         "No evidence yet: ingest a run with `rfdb ingest EVAL_DIR` (or legacy cards and playbook lines) "
         "and regenerate this playbook.");
   }
-  const std::vector<Blocks> sections{priors_section(a),  shifts_section(a),     calibration_section(a),
-                                     routing_section(a), what_works_section(a), cautions_section(a),
-                                     methods_section(a), saturated_section(a),  glance_section(a)};
+  const std::vector<Blocks> sections{priors_section(a),   shifts_section(a),  calibration_section(a),
+                                     routing_section(a),  replay_section(a),  what_works_section(a),
+                                     cautions_section(a), methods_section(a), saturated_section(a),
+                                     glance_section(a)};
   for (std::size_t i = 0; i < sections.size(); ++i) {
     doc.push_back(std::string(k_playbook_headings[i + 1]));
     doc.insert(doc.end(), sections[i].begin(), sections[i].end());

@@ -37,12 +37,18 @@
 
 namespace rfdb::report {
 
-inline constexpr std::array<std::string_view, 10> k_playbook_headings = {
-    "# Backend playbook", "## target_eff priors",
-    "## Shifts",          "## Calibration",
-    "## Routing quality", "## What works",
-    "## Cautions",        "## Methods and seams",
-    "## Saturated heads", "## Newest run at a glance"};
+inline constexpr std::array<std::string_view, 11> k_playbook_headings = {
+    "# Backend playbook",
+    "## target_eff priors",
+    "## Shifts",
+    "## Calibration",
+    "## Routing quality",
+    "## Would calibration have changed routing?",
+    "## What works",
+    "## Cautions",
+    "## Methods and seams",
+    "## Saturated heads",
+    "## Newest run at a glance"};
 
 // Render the whole playbook; ends with exactly one newline.
 std::string render_playbook(const ReportInput& input);

@@ -40,4 +40,48 @@ Result<std::vector<RescoreVerdict>> load_rescore_verdicts(Database& db,
   return out;
 }
 
+Result<std::vector<ReplayRunRef>> list_replay_win_runs(Database& db, const std::string& as_of,
+                                                       const std::string& since)
+{
+  auto prepared = db.prepare(sql::k_replay_win_runs, "replay_win_runs");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
+  s.bind(":as_of", as_of);
+  if (since.empty()) {
+    s.bind(":since", std::nullopt);
+  } else {
+    s.bind(":since", since);
+  }
+  std::vector<ReplayRunRef> out;
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    out.push_back({row.get_text("run_id"), row.get_opt_text("run_date").value_or(""),
+                   row.get_opt_text("gfx").value_or("")});
+  }));
+  return out;
+}
+
+Result<std::vector<Attempt>> load_replay_attempts(Database& db, const std::string& run_id)
+{
+  auto prepared = db.prepare(sql::k_replay_attempts, "replay_attempts");
+  if (!prepared) {
+    return fail(std::move(prepared).error());
+  }
+  Statement& s = *prepared;
+  s.bind(":run_id", run_id);
+  std::vector<Attempt> out;
+  RFDB_TRY(for_each_row(s, [&](const Statement& row) {
+    Attempt a;
+    a.run_id = row.get_text("run_id");
+    a.short_name = row.get_text("short_name");
+    a.round = row.get_opt_text("round");
+    a.e2e_delta_pct = row.get_opt_double("e2e_delta_pct");
+    a.output_parity = row.get_opt_text("output_parity");
+    a.reject_reason = row.get_opt_text("reject_reason");
+    out.push_back(std::move(a));
+  }));
+  return out;
+}
+
 } // namespace rfdb::store

@@ -4,6 +4,7 @@
 // pct_gpu_time and expected_e2e_gain_pct percent 0–100.
 #pragma once
 
+#include "store/attempt.hpp"
 #include "store/database.hpp"
 
 #include <optional>
@@ -33,5 +34,23 @@ struct RescoreVerdict {
 // round_order, pct_gpu_time descending, short_name) order. Errors: db.
 Result<std::vector<RescoreVerdict>> load_rescore_verdicts(Database& db,
                                                           const std::optional<std::string>& run_id);
+
+// A candidate run of the playbook's routing replay (queries/replay_win_runs.sql).
+struct ReplayRunRef {
+  std::string run_id;
+  std::string run_date; // YYYY-MM-DD as stored
+  std::string gfx;      // as stored; "" when unknown
+};
+
+// The non-retracted runs dated on or before `as_of` (and on or after `since` when not empty)
+// with an attempt whose e2e delta is positive, newest first (run_date descending, run_id).
+// Errors: db.
+Result<std::vector<ReplayRunRef>> list_replay_win_runs(Database& db, const std::string& as_of,
+                                                       const std::string& since);
+
+// The attempts of `run_id` (queries/replay_attempts.sql) with only what the replay reads set:
+// run_id, short_name, round, e2e_delta_pct (percent), output_parity, reject_reason.
+// Errors: db.
+Result<std::vector<Attempt>> load_replay_attempts(Database& db, const std::string& run_id);
 
 } // namespace rfdb::store

@@ -361,6 +361,72 @@ TEST_F(Rescore, RoutingReplayWinnerMovesUpUnderTheLeaveRunOutPriors)
   EXPECT_EQ(doc.at("summary").at("replay").at("down"), 0);
 }
 
+// The playbook's "Would calibration have changed routing?" replays the newest day with a measured
+// kernel win (gemma, 2026-08-24) at class x gfx, on the history above where the leave-run-out
+// priors move the winner up: 3 -> 2, errors 22.8 x (1 - 0.432 / 0.44) - 20.53 = -20.12 under a and
+// 22.8 x (1 - 0.432 / 0.50) - 20.53 = -17.43 under c (attn:gfx950 as of 2026-08-23 is its seed,
+// 0.50). The winner itself changes band: 0.432 / 0.44 = 0.98 is saturated under a, 0.432 / 0.50 =
+// 0.86 moderate under c.
+TEST_F(Rescore, PlaybookReplaysTheNewestDayWithAWin)
+{
+  const fs::path db = scratch("replay_playbook.sqlite");
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET target_eff = 0.44 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_grouped_kernel_stage1' AND superseded = 0"),
+              1);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET roofline_pct = 0.30 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_kernel' AND superseded = 0"),
+              1);
+  }
+  const auto report = run_cli({"--db", db.string(), "report", "-o", "-"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  const auto begin = report.out.find("## Would calibration have changed routing?");
+  const auto end = report.out.find("## What works");
+  ASSERT_NE(begin, std::string::npos) << report.out;
+  ASSERT_NE(end, std::string::npos) << report.out;
+  const std::string section = report.out.substr(begin, end - begin);
+  EXPECT_NE(section.find("Replayed: 1 run of 2026-08-24, the newest day with a measured kernel win."),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("as of 2026-08-23 (c:"), std::string::npos) << section;
+  EXPECT_NE(section.find("| `" + k_gemma +
+                         "` | 0 | `_fwd_grouped_kernel_stage1` | +20.53 | 3 \u2192 2 | "
+                         "-20.12 / -17.43 |"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("Under c the winner ranks higher in 1, lower in 0 and the same in 0 of 1 run; mean "
+                         "|expected \u2212 realized| a 20.12 %, c 17.43 %."),
+            std::string::npos)
+      << section;
+  EXPECT_NE(
+      section.find("c changes 1 band (of them 1 into or out of saturated), 2 head ranks and 0 skip-gate "
+                   "decisions."),
+      std::string::npos)
+      << section;
+  // The same figures as rfdb rescore at the same level for that run.
+  const json doc = rescore_json(db, {"--run", k_gemma, "--by", "class,gfx"});
+  ASSERT_EQ(doc.at("replay").size(), 1U) << doc.dump(1);
+  EXPECT_EQ(doc.at("replay").at(0).at("rank").at("before"), 2);
+  EXPECT_NEAR(num(doc.at("summary").at("replay").at("mean_abs_error_pct").at("stored")), 20.1155, 1e-3);
+}
+
+// With no run holding a measured kernel win (every e2e delta removed), the section says so.
+TEST_F(Rescore, PlaybookSaysWhenNoRunHasAWinToReplay)
+{
+  const fs::path db = scratch("replay_none.sqlite");
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    conn.exec("UPDATE attempts SET e2e_delta_pct = NULL");
+  }
+  const auto report = run_cli({"--db", db.string(), "report", "-o", "-"});
+  ASSERT_EQ(report.code, 0) << report.err;
+  EXPECT_NE(report.out.find("## Would calibration have changed routing?\n\nNo run in scope has a measured "
+                            "kernel win yet"),
+            std::string::npos)
+      << report.out;
+}
+
 TEST_F(Rescore, AnUnknownRunIsAnErrorAsForShow)
 {
   const auto r = run_cli({"--db", s_db.string(), "rescore", "--run", "e2e_nope"});

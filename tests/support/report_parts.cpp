@@ -3,6 +3,7 @@
 
 #include "calibrate/from_store.hpp"
 #include "calibrate/priors.hpp"
+#include "calibrate/rescore.hpp"
 #include "report/analysis.hpp"
 #include "report/cards.hpp"
 #include "report/findings.hpp"
@@ -71,7 +72,15 @@ report::Analysis analysis_in_parts(const fs::path& db_path, std::size_t parts, b
   params.level = calibrate::PriorsLevel::op_class_gfx;
   auto priors = calibrate::compute_priors_from_table(*observations, params);
   EXPECT_TRUE(priors.has_value());
-  return report::analyze(builder.finish(std::move(verdicts), std::move(*priors)));
+  report::ReportInput input = builder.finish(std::move(verdicts), std::move(*priors));
+  // The routing replay, as report::generate adds it after the read.
+  auto replay =
+      calibrate::playbook_replay(*db, input.priors, calibrate::PlaybookReplayScope{input.as_of, "", {}});
+  EXPECT_TRUE(replay.has_value());
+  if (replay) {
+    input.routing_replay = std::move(*replay);
+  }
+  return report::analyze(std::move(input));
 }
 
 } // namespace

@@ -222,6 +222,8 @@ void add_queries(const Results& r, std::vector<Metric>& m)
           count("report.compute_priors_s", "report", "priors --by class,gfx (own thread)", q.report_priors_s,
                 3, "s"),
           count("report.read_s", "report", "read the report's rows", q.report_read_s, 3, "s"),
+          count("report.replay_s", "report", "routing replay (newest day with a win)", q.report_replay_s, 3,
+                "s"),
           count("report.analyze_s", "report", "analyze", q.report_analyze_s, 3, "s"),
           count("report.render_s", "report", "render_playbook", q.report_render_s, 3, "s"),
           count("report.total_s", "report", "total (open + report::generate)", q.report_cmd_s, 3, "s"),

@@ -188,7 +188,7 @@ std::int64_t file_size_or_zero(const fs::path& path)
 // One repeat of priors + report; every field is one sample.
 struct QuerySample {
   double open_s = 0, load_s = 0, class_s = 0, regime_s = 0;
-  double report_priors_s = 0, read_s = 0, analyze_s = 0, render_s = 0, report_total_s = 0;
+  double report_priors_s = 0, read_s = 0, replay_s = 0, analyze_s = 0, render_s = 0, report_total_s = 0;
 };
 
 Result<calibrate::PriorsResult> timed_priors(const std::vector<calibrate::Observation>& obs,
@@ -240,6 +240,7 @@ Result<QuerySample> query_once(const fs::path& db_path, QueryStats& stats)
   s.report_total_s = report_watch.elapsed().wall;
   s.report_priors_s = phases.priors_s;
   s.read_s = phases.read_s;
+  s.replay_s = phases.replay_s;
   s.analyze_s = phases.analyze_s;
   s.render_s = phases.render_s;
   stats.attempts = static_cast<std::int64_t>(evidence->attempts.size());
@@ -316,6 +317,7 @@ Result<QueryStats> query_pass(const fs::path& db_path, int repeats)
   stats.priors_regime_s = med([](const QuerySample& s) { return s.regime_s; });
   stats.report_priors_s = med([](const QuerySample& s) { return s.report_priors_s; });
   stats.report_read_s = med([](const QuerySample& s) { return s.read_s; });
+  stats.report_replay_s = med([](const QuerySample& s) { return s.replay_s; });
   stats.report_analyze_s = med([](const QuerySample& s) { return s.analyze_s; });
   stats.report_render_s = med([](const QuerySample& s) { return s.render_s; });
   stats.priors_cmd_class_s = med([](const QuerySample& s) { return s.open_s + s.load_s + s.class_s; });

@@ -103,6 +103,7 @@ struct QueryStats {
   double report_priors_s = 0.0;  // its priors by class,gfx (load + compute)
   double report_read_s = 0.0;    // its read of the report's rows into the input
   double report_analyze_s = 0.0; // its analyze
+  double report_replay_s = 0.0;  // its routing replay (calibrate::playbook_replay)
   double report_render_s = 0.0;  // its render_playbook
   std::int64_t attempts = 0, verdicts = 0, evidence_runs = 0, observations = 0;
   std::int64_t playbook_bytes = 0;
