@@ -84,6 +84,11 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
          {{"kind", l.apply_kind},
           {"text", l.apply},
           {"files", l.files},
+          {"section", l.apply_section.empty()
+                          ? ordered_json(nullptr)
+                          : ordered_json{{"file", l.files.front()},
+                                         {"changes", l.apply_section},
+                                         {"lines", {l.apply_first_line, l.apply_last_line}}}},
           {"export", l.export_command.empty() ? ordered_json(nullptr) : ordered_json(l.export_command)},
           {"show", l.show_command.empty() ? ordered_json(nullptr) : ordered_json(l.show_command)}}},
         {"isolated_speedup",

@@ -178,6 +178,9 @@ LookupLever make_lever(const std::string& key, const std::vector<const LookupCan
   l.apply_kind = head->apply_kind;
   l.apply = head->apply;
   l.files = head->files;
+  l.apply_section = head->apply_section;
+  l.apply_first_line = head->apply_first_line;
+  l.apply_last_line = head->apply_last_line;
   if (!head->files.empty() && head->source == "run") {
     l.export_command = fmt::format("rfdb export --raw {} --out DIR", head->run_id);
   }

@@ -23,6 +23,7 @@
 //   isolated speedup, median e2e gain, reproductions, lever key.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,7 +50,11 @@ struct LookupCandidate {
   // binding, the flag, or the stored file's run-relative path).
   std::string apply_kind;
   std::string apply;
-  std::vector<std::string> files;         // stored files holding it (run-relative paths)
+  std::vector<std::string> files; // stored files holding it (run-relative paths)
+  // A patch signed by one section of a stored diff (report::signed_patch): the file that section
+  // changes and its lines in files.front() (1-based); "" = the files whole.
+  std::string apply_section;
+  std::size_t apply_first_line = 0, apply_last_line = 0;
   std::optional<double> isolated_speedup; // × over baseline
   std::optional<double> e2e_delta_pct;    // percent, signed
   bool win = false;                       // a What works finding (report::in_what_works)
@@ -90,6 +95,8 @@ struct LookupLever {
   std::string apply_kind;
   std::string apply;
   std::vector<std::string> files;
+  std::string apply_section; // as LookupCandidate's
+  std::size_t apply_first_line = 0, apply_last_line = 0;
   std::string export_command; // `rfdb export --raw RUN --out DIR` when files are stored
   std::string show_command;   // kb records: `rfdb show --finding ID` (the record, its ledger, its files)
   std::optional<double> iso_median, iso_min, iso_max; // ×, over its wins

@@ -6,9 +6,11 @@
 #include "domain/normalize.hpp"
 #include "domain/vocab.hpp"
 #include "report/findings.hpp"
+#include "report/kb_export.hpp"
 #include "store/attempt_sources.hpp"
 #include "store/kb_records.hpp"
 #include "store/runs.hpp"
+#include "store/sources.hpp"
 #include "store/stack.hpp"
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace rfdb::report {
 
@@ -97,6 +100,8 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
       stack = *run->backend + " " + (row != nullptr ? row->raw : run->backend_version.value_or("?"));
     }
     const auto* rocm = store::find_package(run->stack, "rocm", run->backend);
+    bool texts_read = false; // the run's stored diffs, read at its first signed patch
+    std::unordered_map<std::string, std::string> texts;
     for (const auto& a : run->attempts) {
       if (a.kind == domain::AttemptKind::config || !a.measured) {
         continue;
@@ -132,6 +137,31 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
         }
         if (!c.files.empty()) {
           c.apply = c.files.front();
+        }
+        // A csha: names the stored diff it was computed from — of a shared diff only the
+        // lever's own section, as `export --kb` writes it (signed_patch).
+        if (c.content_signature.starts_with("csha:") && c.apply_kind == "patch") {
+          if (!texts_read) {
+            texts_read = true;
+            store::FileScope scope;
+            scope.run_id = run->run_id;
+            scope.verify = true;
+            RFDB_TRY(store::for_each_current_file(db, scope, [&](const store::StoredFile& f) -> Result<void> {
+              if (!f.problem && f.kind == "patch") {
+                texts.emplace(f.rel_path, f.text);
+              }
+              return {};
+            }));
+          }
+          if (auto sp = signed_patch(c.content_signature, *cited, texts)) {
+            c.files = sp->files;
+            c.apply = sp->section.empty() ? c.files.front()
+                                          : fmt::format("{}, section {} (lines {}-{})", c.files.front(),
+                                                        sp->section, sp->first_line, sp->last_line);
+            c.apply_section = sp->section;
+            c.apply_first_line = sp->first_line;
+            c.apply_last_line = sp->last_line;
+          }
         }
       }
       for (const auto& share : a.prediction.case_mix) {

@@ -94,6 +94,13 @@ TEST_F(DevRunsLookup, TheHeadKernelOfEachRunGetsItsLeversBestFirst)
   EXPECT_DOUBLE_EQ(l6[0].at("e2e_gain_pct").at("median").get<double>(), 15.81);
   EXPECT_EQ(l6[0].at("apply").at("kind"), "patch");
   EXPECT_EQ(l6[0].at("apply").at("files"), json::array({"final/final_patch.diff"}));
+  // Its own section of the shared final diff, as export --kb writes it (signed_patch), not the
+  // whole diff that also adds another candidate's module.
+  EXPECT_EQ(l6[0].at("apply").at("text"),
+            "final/final_patch.diff, section overlay/sitecustomize.py (lines 1-8)");
+  EXPECT_EQ(
+      l6[0].at("apply").at("section"),
+      json({{"file", "final/final_patch.diff"}, {"changes", "overlay/sitecustomize.py"}, {"lines", {1, 8}}}));
   EXPECT_EQ(l6[0].at("apply").at("export"), "rfdb export --raw " + k_d6 + " --out DIR");
   EXPECT_EQ(l6[0].at("content_signatures"), json::array({k_overlay_csha}));
   EXPECT_EQ(l6[0].at("freshness"), "2026-08-22");
