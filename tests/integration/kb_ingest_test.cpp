@@ -228,6 +228,53 @@ TEST_F(KbIngest, InvalidYamlNamesItsLine)
       << s.err;
 }
 
+// GEAK tests `retained is False`: only the YAML (or JSON) boolean false retires a record. A quoted
+// 'false' is a string: the record is not retired, and a warning names the file and the key.
+TEST_F(KbIngest, OnlyTheBooleanFalseRetiresAQuotedFalseIsAWarning)
+{
+  const fs::path tree = tmp / "kb_artifacts";
+  const auto experience = [&](const std::string& exp_id, const std::string& retained) {
+    const fs::path exp = tree / "gfx950/triton/x__triton__gfx950" / exp_id;
+    fs::create_directories(exp);
+    write_bytes(exp / "meta.yaml", "gfx: gfx950\nkernel_name: x\nlanguage: triton\nmetric: {speedup: 1.2}\n"
+                                   "direction: tile retune\nretained: " +
+                                       retained + "\n");
+  };
+  experience("20260901_000000_aaaaa1", "'false'");
+  experience("20260901_000000_aaaaa2", "false");
+  experience("20260901_000000_aaaaa3", "\"false\"");
+  const auto r = ingest(db, {tree.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("x__triton__gfx950/20260901_000000_aaaaa1/meta.yaml: /retained: the string \"false\", "
+                       "not the YAML boolean false; the record is not retired (GEAK retires a record on "
+                       "`retained: false` only)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("20260901_000000_aaaaa3/meta.yaml: /retained: the string"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("20260901_000000_aaaaa2/meta.yaml"), std::string::npos) << r.err;
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa1", "retained,retired,retired_why"), "NULL|0|NULL");
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa3", "retained,retired,retired_why"), "NULL|0|NULL");
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa2", "retained,retired,retired_why"), "0|1|retained: false");
+  // In a knowledge.json the JSON string "false" is named the same way.
+  const fs::path store = tmp / "store";
+  const fs::path session =
+      store / "geak/kernel/gfx950/k/triton/rocm/7.2/sessions/geak-k-000000000000-000000000000";
+  fs::create_directories(session);
+  write_bytes(session / "knowledge.json", R"({"speedup": 1.2, "value": {"retained": "false"}})");
+  const auto s = ingest(db, {store.string()});
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.err.find("knowledge.json: /value/retained: the string \"false\", not the JSON boolean false"),
+            std::string::npos)
+      << s.err;
+  EXPECT_EQ(record(db, "geak-k-000000000000-000000000000", "retained,retired"), "NULL|0");
+  // --strict counts it as a warning and refuses.
+  const std::string before = read_bytes(db);
+  write_bytes(session / "knowledge.json", R"({"speedup": 1.3, "value": {"retained": "false"}})");
+  EXPECT_EQ(ingest(db, {store.string()}, {"--strict"}).code, 1);
+  EXPECT_EQ(read_bytes(db), before);
+}
+
 TEST_F(KbIngest, StrictRefusesAndLeavesTheDatabaseByteForByte)
 {
   ASSERT_EQ(ingest(db, {kb_fixture("store").string()}).code, 0);

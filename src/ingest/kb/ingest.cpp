@@ -407,11 +407,16 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
           "skipped: rfdb's own export (rfdb export --kb); its evidence is the runs already stored", true));
       continue;
     }
-    auto record = doc ? parse_record(*doc, g.ctx) : Result<store::KbRecord>(fail(doc.error()));
+    std::vector<std::string> field_warnings;
+    auto record =
+        doc ? parse_record(*doc, g.ctx, &field_warnings) : Result<store::KbRecord>(fail(doc.error()));
     if (!record) {
       warnings.push_back(warn(g.record->stored, "skipped: " + record.error().describe()));
       ++rep.skipped_files;
       continue;
+    }
+    for (const auto& w : field_warnings) {
+      warnings.push_back(warn(g.record->stored, w));
     }
     record->store_path = g.record->stored;
     record->files_sha256 = files_digest(g.files);
