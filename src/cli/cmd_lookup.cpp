@@ -273,7 +273,26 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   q.gfx = opts.gfx;
   q.backend = given(opts.backend);
   q.dtype = given(opts.dtype);
+  if (q.dtype && !report::well_formed_dtype(*q.dtype)) {
+    return fail(make_error(ErrorCode::usage,
+                           fmt::format("--dtype '{}': not a precision identifier (a letter, then letters and "
+                                       "digits joined by single _ or -, at most 32 characters)",
+                                       util::escape_for_display(*q.dtype)))
+                    .with_hint("e.g. --dtype fp8, bf16, fp8_w8a8 or int4_w4a16"));
+  }
   q.shape = given(opts.shape);
+  if (q.shape) {
+    auto shape = report::normalize_shape(*q.shape);
+    if (!shape) {
+      return fail(
+          make_error(ErrorCode::usage,
+                     fmt::format("--shape '{}': expected 1 to 4 positive integers separated by ',' or "
+                                 "'x' (M,N,K)",
+                                 util::escape_for_display(*q.shape)))
+              .with_hint("e.g. --shape 16,4096,4096 or --shape 16x4096x4096"));
+    }
+    q.shape = std::move(shape);
+  }
   q.case_name = given(opts.case_name);
   q.model = given(opts.model);
   if (!opts.workload.empty()) {

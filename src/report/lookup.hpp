@@ -146,6 +146,16 @@ std::string normalize_precision(std::string_view dtype);
 // its refinements both ways on the `_` boundary (fp8 ~ fp8_w8a8, not fp8x nor fp16).
 bool precision_matches(std::string_view wanted, std::string_view stated);
 
+// A well-formed --shape (docs/lookup.md): 1 to 4 positive decimal integers (M,N,K) separated by
+// `,` or `x` (any case; no spaces, no empty part), surrounding whitespace ignored; returned in
+// the comma form the evidence states ("16x4096x4096" → "16,4096,4096", "016" → "16"). nullopt
+// when malformed (a zero, a sign, a non-digit, more than 4 parts, a part beyond 2^31 − 1).
+std::optional<std::string> normalize_shape(std::string_view shape);
+// A well-formed --dtype (docs/lookup.md): a precision identifier as GEAK's precision filter reads
+// it — a letter, then letters and digits, in runs joined by single `_` or `-` (fp8, bf16,
+// FP8-w8a8, float8_e4m3fn, int4_w4a16), at most 32 characters.
+bool well_formed_dtype(std::string_view dtype);
+
 LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>& candidates);
 
 } // namespace rfdb::report

@@ -218,5 +218,30 @@ TEST(LookupRules, ShapeAndCaseNarrowWhatStatesThemAndSayWhatCannot)
                                                       "run attempts carry no shape; not narrowed"}));
 }
 
+TEST(LookupRules, AShapeIsOneToFourPositiveIntegersInTheCommaForm)
+{
+  EXPECT_EQ(normalize_shape("16,4096,4096"), "16,4096,4096");
+  EXPECT_EQ(normalize_shape(" 16x4096X4096 "), "16,4096,4096");
+  EXPECT_EQ(normalize_shape("016,7168"), "16,7168");
+  EXPECT_EQ(normalize_shape("64"), "64");
+  EXPECT_EQ(normalize_shape("1,2,3,4"), "1,2,3,4");
+  for (const char* bad : {"", "16,,4096", "16,4096,", "0,4096,4096", "-16,4096", "+16,4096", "16, 4096",
+                          "16;4096", "M,N,K", "1,2,3,4,5", "16.5,4096", "2147483648,1"}) {
+    EXPECT_FALSE(normalize_shape(bad).has_value()) << bad;
+  }
+}
+
+TEST(LookupRules, ADtypeIsAPrecisionIdentifier)
+{
+  for (const char* good : {"fp8", "bf16", "FP8-w8a8", "float8_e4m3fn", "int4_w4a16", "mxfp4", "half"}) {
+    EXPECT_TRUE(well_formed_dtype(good)) << good;
+  }
+  for (const char* bad :
+       {"", "8bit", "fp8 ", "fp 8", "fp8,bf16", "fp8__w8a8", "fp8_", "_fp8", "c10::BFloat16", "torch.float8",
+        "fp8\u00e9", "abcdefghijklmnopqrstuvwxyzabcdefg"}) {
+    EXPECT_FALSE(well_formed_dtype(bad)) << bad;
+  }
+}
+
 } // namespace
 } // namespace rfdb::report
