@@ -317,7 +317,8 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (!db) {
     return fail(db.error());
   }
-  auto candidates = report::run_lookup_candidates(*db);
+  std::vector<report::LookupHead> all_heads;
+  auto candidates = report::run_lookup_candidates(*db, &all_heads);
   if (!candidates) {
     return fail(candidates.error());
   }
@@ -337,12 +338,9 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (!tried && answer.levers.empty()) {
     // A profile head no run tried a lever on (and no kb record names) is known, not a miss: say
     // where it stood.
-    auto heads = report::lookup_heads(*db, q.kernel, gfx);
-    if (!heads) {
-      return fail(heads.error());
-    }
-    if (!heads->empty()) {
-      print_untried(q, *heads, domain::is(*format, domain::OutputFormat::json) ? "json" : "table", ctx.out);
+    const auto heads = report::lookup_heads(all_heads, q.kernel, gfx);
+    if (!heads.empty()) {
+      print_untried(q, heads, domain::is(*format, domain::OutputFormat::json) ? "json" : "table", ctx.out);
       return 0;
     }
   }

@@ -81,7 +81,8 @@ std::pair<std::string, std::string> apply_of_lever(const std::string& lever)
 
 } // namespace
 
-Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
+Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db,
+                                                           std::vector<LookupHead>* heads)
 {
   auto runs = store::list_runs(db, store::IncludeRetracted::no);
   if (!runs) {
@@ -92,6 +93,16 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
     auto run = store::get_run(db, summary.run_id);
     if (!run) {
       return fail(std::move(run).error());
+    }
+    if (heads != nullptr && run->gfx) {
+      for (const auto& v : run->verdicts) {
+        if (v.pct_gpu_time && *v.pct_gpu_time >= domain::k_head_min_pct) {
+          heads->push_back(LookupHead{run->run_id, run->run_date.value_or(""), domain::gfx_key(*run->gfx),
+                                      v.short_name, v.op_class, v.headroom_class, v.bound_type, v.source_kind,
+                                      v.round, v.pct_gpu_time, v.roofline_pct, v.target_eff,
+                                      v.expected_e2e_gain_pct});
+        }
+      }
     }
     const domain::E2eBand band = domain::run_e2e_band(store::measured_spread_pct(run->bench));
     std::string stack;
@@ -347,46 +358,19 @@ Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
   return out;
 }
 
-Result<std::vector<LookupHead>> lookup_heads(store::Database& db, const std::string& kernel,
-                                             const std::string& gfx)
+std::vector<LookupHead> lookup_heads(const std::vector<LookupHead>& heads, const std::string& kernel,
+                                     const std::string& gfx)
 {
-  auto runs = store::list_runs(db, store::IncludeRetracted::no);
-  if (!runs) {
-    return fail(std::move(runs).error());
-  }
   std::vector<LookupHead> exact;
   std::vector<LookupHead> folded;
   const std::string want = fold_kernel_name(kernel);
-  for (const auto& summary : *runs) {
-    if (!summary.gfx || domain::gfx_key(*summary.gfx) != gfx) {
+  for (const auto& h : heads) {
+    if (h.gfx != gfx) {
       continue;
     }
-    auto run = store::get_run(db, summary.run_id);
-    if (!run) {
-      return fail(std::move(run).error());
-    }
-    for (const auto& v : run->verdicts) {
-      if (!v.pct_gpu_time || *v.pct_gpu_time < domain::k_head_min_pct) {
-        continue;
-      }
-      const bool is_exact = v.short_name == kernel;
-      if (!is_exact && fold_kernel_name(v.short_name) != want) {
-        continue;
-      }
-      LookupHead h{summary.run_id,
-                   run->run_date.value_or(""),
-                   gfx,
-                   v.short_name,
-                   v.op_class,
-                   v.headroom_class,
-                   v.bound_type,
-                   v.source_kind,
-                   v.round,
-                   v.pct_gpu_time,
-                   v.roofline_pct,
-                   v.target_eff,
-                   v.expected_e2e_gain_pct};
-      (is_exact ? exact : folded).push_back(std::move(h));
+    const bool is_exact = h.short_name == kernel;
+    if (is_exact || fold_kernel_name(h.short_name) == want) {
+      (is_exact ? exact : folded).push_back(h);
     }
   }
   auto& out = exact.empty() ? folded : exact;
