@@ -322,6 +322,17 @@ Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
         c.apply = k.contains("patch") && k["patch"].is_string()
                       ? k["patch"].get<std::string>() + " (as the e2e record names it; not stored)"
                       : "(the e2e record names no patch)";
+        // The entry's patch stored with the session (files/kernels/<name>.patch): applied by that
+        // file, and signed, so it joins the lever of a run or kb record of the same change.
+        if (const std::string patch =
+                k.contains("patch") && k["patch"].is_string() ? k["patch"].get<std::string>() : std::string();
+            !patch.empty() && extra.contains("kernel_patches") && extra["kernel_patches"].is_object() &&
+            extra["kernel_patches"].contains(patch) && extra["kernel_patches"][patch].is_string()) {
+          const std::string dir = r.store_path.substr(0, r.store_path.rfind('/') + 1);
+          c.content_signature = extra["kernel_patches"][patch].get<std::string>();
+          c.apply = dir + "files/" + patch;
+          c.files = {c.apply};
+        }
         c.win =
             (c.isolated_speedup && *c.isolated_speedup > 1.0) || (c.e2e_delta_pct && *c.e2e_delta_pct > 0);
         out.push_back(std::move(c));

@@ -52,7 +52,9 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db,
 //   `win` when the speedup is > 1;
 // - e2e lane: one candidate per `accepted_kernels` entry naming a kernel, with the model,
 //   precision, workload, the entry's isolated_speedup and the session's e2e gain
-//   (final / baseline throughput − 1, %), applied by the entry's `patch` as the record names it.
+//   (final / baseline throughput − 1, %), applied by the entry's `patch`: the session's stored
+//   `…/files/kernels/<name>.patch` with its signature (extra.kernel_patches) when ingest stored
+//   it, else the name as the record gives it.
 // Every candidate carries the record's ledger counters, `reproductions` (absent = 1), retired
 // state and reason, `verified_on` (else the newest attestation) as its date and
 // `verified_stack` ("rocm 7.2.0-43, torch 2.9.0") as its stack. Errors: db.

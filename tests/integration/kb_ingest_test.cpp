@@ -275,6 +275,52 @@ TEST_F(KbIngest, OnlyTheBooleanFalseRetiresAQuotedFalseIsAWarning)
   EXPECT_EQ(read_bytes(db), before);
 }
 
+// An e2e session's per-kernel patch (files/kernels/<name>.patch, named by
+// value.accepted_kernels[].patch) is stored as a source of its record and signed (csha:): lookup
+// applies the entry by that file and joins it to the lever of the same change. The session's own
+// record signature is not taken from it.
+TEST_F(KbIngest, AnE2eSessionsKernelPatchIsStoredAndSigned)
+{
+  fs::copy(kb_fixture("store"), tmp / "store", fs::copy_options::recursive);
+  const std::string patch =
+      "--- a/fused_moe.py\n+++ b/fused_moe.py\n@@ -1 +1 @@\n-BLOCK_SIZE_K = 64\n+BLOCK_SIZE_K = 128\n";
+  const std::string sig = domain::content_signature(patch);
+  ASSERT_FALSE(sig.empty());
+  const fs::path session = tmp /
+                           "store/geak/e2e/qwen3-235b-a22b/gfx950/vllm/0.11.2/fp8/tp_8/isl_1024/osl_1024/"
+                           "conc_64/sessions" /
+                           k_qwen;
+  write_bytes(session / "files/kernels/fused_moe_kernel.patch", patch);
+  write_bytes(session / "files/tuning/01_table.csv", "M,N\n1,2\n"); // not a kernel patch: not stored
+  const auto r = ingest(db, {(tmp / "store").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db,
+                        "SELECT group_concat(kind) FROM sources WHERE rel_path LIKE '%/files/kernels/%' OR "
+                        "rel_path LIKE '%/files/tuning/%'"),
+            "kb_kernel_patch");
+  EXPECT_EQ(
+      query_value(db, "SELECT json_extract(extra, '$.kernel_patches') FROM kb_records WHERE superseded = 0 "
+                      "AND record_key = '" +
+                          k_qwen + "'"),
+      "{\"kernels/fused_moe_kernel.patch\":\"" + sig + "\"}");
+  EXPECT_EQ(record(db, k_qwen, "signature_origin"), "NULL");
+  const auto l = rfdb(
+      db.string(), {"lookup", "fused_moe_kernel", "--gfx", "gfx950", "--model", "qwen3", "--format", "json"});
+  ASSERT_EQ(l.code, 0) << l.err;
+  const json answer = json::parse(l.out);
+  const json* lever = nullptr;
+  for (const auto& x : answer.at("levers")) {
+    if (x.at("kb_records") == json::array({k_qwen})) {
+      lever = &x;
+    }
+  }
+  ASSERT_NE(lever, nullptr) << answer.dump(1);
+  EXPECT_EQ(lever->at("content_signatures"), json::array({sig}));
+  const std::string file = lever->at("apply").at("text").get<std::string>();
+  EXPECT_TRUE(file.ends_with("/sessions/" + k_qwen + "/files/kernels/fused_moe_kernel.patch")) << file;
+  EXPECT_EQ(lever->at("apply").at("files"), json::array({file}));
+}
+
 TEST_F(KbIngest, StrictRefusesAndLeavesTheDatabaseByteForByte)
 {
   ASSERT_EQ(ingest(db, {kb_fixture("store").string()}).code, 0);

@@ -537,6 +537,17 @@ Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx,
       extra[k] = body->at(k);
     }
   }
+  if (e2e && !ctx.kernel_patches.empty()) {
+    json signatures = json::object();
+    for (const auto& [rel, bytes] : ctx.kernel_patches) {
+      if (std::string sig = domain::content_signature(bytes); !sig.empty()) {
+        signatures[rel] = std::move(sig);
+      }
+    }
+    if (!signatures.empty()) {
+      extra["kernel_patches"] = std::move(signatures);
+    }
+  }
   if (doc.contains("schema") && doc.at("schema").is_string()) {
     extra["schema"] = doc.at("schema");
   }
