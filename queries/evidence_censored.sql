@@ -7,23 +7,7 @@
 -- roofline outranks its analytic verdict, as in an attempt's prediction and in
 -- playbook_saturated_heads. Suspect and dispatch-bound verdicts carry no band and
 -- are left out. Optional filters :since (run_date on or after) and :gfx.
-WITH latest AS (
-  SELECT run_id, max(round_order) AS round_order
-  FROM verdicts WHERE superseded = 0 AND round IS NOT NULL GROUP BY run_id
-),
-heads AS (
-  SELECT v.*, (SELECT m.verdict_id FROM verdicts m
-               WHERE m.run_id = v.run_id AND m.superseded = 0 AND m.source_kind = 'measured'
-                 AND m.phase = 'baseline' AND m.suspect = 0
-                 AND m.headroom_class IN ('saturated', 'moderate', 'underperforming')
-                 AND (m.short_name = v.short_name OR m.name = v.short_name)
-               ORDER BY m.verdict_id LIMIT 1) AS measured_id
-  FROM verdicts v
-  JOIN latest l ON l.run_id = v.run_id AND l.round_order = v.round_order
-  WHERE v.superseded = 0 AND v.round IS NOT NULL AND v.pct_gpu_time >= :head_min_pct
-    AND v.suspect = 0 AND v.dispatch_bound = 0
-    AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = v.run_id AND a.short_name = v.short_name)
-),
+WITH /*@head_verdicts*/,
 chosen AS (
   SELECT h.run_id, h.round, h.short_name, h.op_class, h.regime,
          coalesce(m.headroom_class, h.headroom_class) AS headroom_class,
@@ -36,6 +20,8 @@ chosen AS (
          coalesce(m.profiler_hbm_undercount, 0) AS profiler_hbm_undercount
   FROM heads h
   LEFT JOIN verdicts m ON m.verdict_id = h.measured_id
+  WHERE h.suspect = 0 AND h.dispatch_bound = 0
+    AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = h.run_id AND a.short_name = h.short_name)
 )
 SELECT c.run_id, r.run_date, r.gfx, c.op_class, c.regime, c.headroom_class, c.confidence,
        c.roofline_pct, c.attainable_speedup, c.pct_gpu_time, c.short_name, c.source_kind,

@@ -6,21 +6,7 @@
 -- actionable, beside it), listed as disputed and not rerouted. profiler_hbm_undercount = 1:
 -- the measured verdict's rocprof-compute under-counts HBM bytes on its gfx
 -- (docs/playbook.md, "Profiler-biased measured verdicts"). Non-retracted runs.
-WITH latest AS (
-  SELECT run_id, max(round_order) AS round_order
-  FROM verdicts WHERE superseded = 0 AND round IS NOT NULL GROUP BY run_id
-),
-heads AS (
-  SELECT v.*, (SELECT m.verdict_id FROM verdicts m
-               WHERE m.run_id = v.run_id AND m.superseded = 0 AND m.source_kind = 'measured'
-                 AND m.phase = 'baseline' AND m.suspect = 0
-                 AND m.headroom_class IN ('saturated', 'moderate', 'underperforming')
-                 AND (m.short_name = v.short_name OR m.name = v.short_name)
-               ORDER BY m.verdict_id LIMIT 1) AS measured_id
-  FROM verdicts v
-  JOIN latest l ON l.run_id = v.run_id AND l.round_order = v.round_order
-  WHERE v.superseded = 0 AND v.round IS NOT NULL AND v.pct_gpu_time >= :head_min_pct
-)
+WITH /*@head_verdicts*/
 SELECT h.run_id, r.run_date, r.gfx, h.op_class, h.short_name, h.pct_gpu_time,
        coalesce(m.roofline_pct, h.roofline_pct) AS roofline_pct,
        coalesce(m.target_eff, h.target_eff) AS target_eff,

@@ -84,6 +84,11 @@ ordered_json answer_json(const report::LookupQuery& q, const report::LookupAnswe
          {{"kind", l.apply_kind},
           {"text", l.apply},
           {"files", l.files},
+          {"section", l.apply_section.empty()
+                          ? ordered_json(nullptr)
+                          : ordered_json{{"file", l.files.front()},
+                                         {"changes", l.apply_section},
+                                         {"lines", {l.apply_first_line, l.apply_last_line}}}},
           {"export", l.export_command.empty() ? ordered_json(nullptr) : ordered_json(l.export_command)},
           {"show", l.show_command.empty() ? ordered_json(nullptr) : ordered_json(l.show_command)}}},
         {"isolated_speedup",
@@ -268,7 +273,26 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   q.gfx = opts.gfx;
   q.backend = given(opts.backend);
   q.dtype = given(opts.dtype);
+  if (q.dtype && !report::well_formed_dtype(*q.dtype)) {
+    return fail(make_error(ErrorCode::usage,
+                           fmt::format("--dtype '{}': not a precision identifier (a letter, then letters and "
+                                       "digits joined by single _ or -, at most 32 characters)",
+                                       util::escape_for_display(*q.dtype)))
+                    .with_hint("e.g. --dtype fp8, bf16, fp8_w8a8 or int4_w4a16"));
+  }
   q.shape = given(opts.shape);
+  if (q.shape) {
+    auto shape = report::normalize_shape(*q.shape);
+    if (!shape) {
+      return fail(
+          make_error(ErrorCode::usage,
+                     fmt::format("--shape '{}': expected 1 to 4 positive integers separated by ',' or "
+                                 "'x' (M,N,K)",
+                                 util::escape_for_display(*q.shape)))
+              .with_hint("e.g. --shape 16,4096,4096 or --shape 16x4096x4096"));
+    }
+    q.shape = std::move(shape);
+  }
   q.case_name = given(opts.case_name);
   q.model = given(opts.model);
   if (!opts.workload.empty()) {
@@ -293,7 +317,8 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (!db) {
     return fail(db.error());
   }
-  auto candidates = report::run_lookup_candidates(*db);
+  std::vector<report::LookupHead> all_heads;
+  auto candidates = report::run_lookup_candidates(*db, &all_heads);
   if (!candidates) {
     return fail(candidates.error());
   }
@@ -313,12 +338,9 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (!tried && answer.levers.empty()) {
     // A profile head no run tried a lever on (and no kb record names) is known, not a miss: say
     // where it stood.
-    auto heads = report::lookup_heads(*db, q.kernel, gfx);
-    if (!heads) {
-      return fail(heads.error());
-    }
-    if (!heads->empty()) {
-      print_untried(q, *heads, domain::is(*format, domain::OutputFormat::json) ? "json" : "table", ctx.out);
+    const auto heads = report::lookup_heads(all_heads, q.kernel, gfx);
+    if (!heads.empty()) {
+      print_untried(q, heads, domain::is(*format, domain::OutputFormat::json) ? "json" : "table", ctx.out);
       return 0;
     }
   }

@@ -57,6 +57,11 @@ std::string effect_text(const Finding& f)
     runs += fmt::format("{}imported knowledge ({} finding{})", runs.empty() ? "" : " + ",
                         f.imported_identities.size(), f.imported_identities.size() == 1 ? "" : "s");
   }
+  if (const auto kb = std::count_if(f.kb_sources.begin(), f.kb_sources.end(),
+                                    [](const KbSource& k) { return !k.retired; });
+      kb > 0) {
+    runs += fmt::format("{}{} kb record{}", runs.empty() ? "" : " + ", kb, kb == 1 ? "" : "s");
+  }
   return fmt::format("isolated {}; e2e {}; {}", iso_range_text(f.iso_min, f.iso_max),
                      e2e_range_text(f.e2e_min_pct, f.e2e_max_pct), runs);
 }
@@ -176,6 +181,11 @@ std::string render_card(const Finding& f, const std::string& stem, const std::ve
   }
   for (const auto& s : f.imported_sources) {
     out += fmt::format("- source: {}\n", md_text(s));
+  }
+  for (const auto& k : f.kb_sources) {
+    if (!k.retired) { // a retired record is no source of the lever (its caution names it)
+      out += fmt::format("- source: kb record {}\n", md_text(k.record_key));
+    }
   }
   return out;
 }

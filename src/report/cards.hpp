@@ -10,10 +10,11 @@
 //   platforms, kernel_class (= op_class), regime, key, type, confidence,
 //   effect, confirms, lifecycle, last_seen, generator: rfdb. Body: a heading,
 //   then `- lever:`, `- apply:`, `- verify:`, `- caution:` (each starting
-//   "also verify"), one `- source:` per run id, then each imported source.
+//   "also verify"), one `- source:` per run id, then each imported source, then
+//   `- source: kb record ID` per GEAK kb record on the line that is not retired.
 //   Body values go through md_text; lever and source keys ignore the
 //   escapes (source_key), so ingesting the card matches the same line and
-//   run ids again: the round trip changes nothing.
+//   run ids (and kb records: merge.cpp) again: the round trip changes nothing.
 // - Nothing in a card depends on as_of, so re-running later rewrites nothing.
 // - Sync: a generated card whose bytes already exist is left alone; a card in
 //   DIR written by rfdb (front matter `generator: rfdb`) that is no longer

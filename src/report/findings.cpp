@@ -403,8 +403,6 @@ void kb_tier_evidence(const Line& l, Finding& f, TierEvidence& e)
     e.kb_geak_reproductions = std::max(e.kb_geak_reproductions, k.geak_reproductions);
     reproducing.insert(k.reproduced_by.begin(), k.reproduced_by.end());
   }
-  e.kb_records = static_cast<int>(
-      std::count_if(l.kb_sources.begin(), l.kb_sources.end(), [](const KbSource& k) { return !k.retired; }));
   e.kb_run_reproductions = static_cast<int>(reproducing.size());
   if (e.kb_source) {
     e.agreeing_sources += 1;

@@ -152,33 +152,126 @@ void add_evidence(const std::vector<std::string>& rel_paths,
 }
 
 // The sections of a git diff: each from a line starting "diff " to the next (text before the
-// first is not a section).
-std::vector<std::string_view> git_sections(std::string_view diff)
+// first is not a section), with its first and last line (1-based).
+struct GitSection {
+  std::string_view text;
+  std::size_t first_line = 0, last_line = 0;
+};
+std::vector<GitSection> git_sections(std::string_view diff)
 {
-  std::vector<std::string_view> out;
+  std::vector<GitSection> out;
   std::size_t start = std::string_view::npos;
+  std::size_t line = 0;
   for (std::size_t at = 0; at < diff.size();) {
     const std::size_t nl = diff.find('\n', at);
     const std::size_t next = nl == std::string_view::npos ? diff.size() : nl + 1;
+    ++line;
     if (diff.substr(at).starts_with("diff ")) {
       if (start != std::string_view::npos) {
-        out.push_back(diff.substr(start, at - start));
+        out.back().text = diff.substr(start, at - start);
+        out.back().last_line = line - 1;
       }
       start = at;
+      out.push_back(GitSection{{}, line, line});
     }
     at = next;
   }
   if (start != std::string_view::npos) {
-    out.push_back(diff.substr(start));
+    out.back().text = diff.substr(start);
+    out.back().last_line = line;
   }
   return out;
 }
 
+// The file a section changes: its `+++ b/<p>` path, else the b/ path of its `diff --git a/… b/…`
+// line, else the rest of its `diff ` line.
+std::string section_file(std::string_view section)
+{
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < section.size();) {
+    const std::size_t nl = std::min(section.find('\n', at), section.size());
+    std::string_view l = section.substr(at, nl - at);
+    while (!l.empty() && (l.back() == '\r' || l.back() == ' ' || l.back() == '\t')) {
+      l.remove_suffix(1);
+    }
+    lines.push_back(l);
+    at = nl + 1;
+  }
+  for (const std::string_view l : lines) {
+    if (std::string_view p = l.starts_with("+++ ") ? l.substr(4, l.find('\t', 4) - 4) : "";
+        !p.empty() && p != "/dev/null") {
+      return std::string(p.starts_with("b/") ? p.substr(2) : p);
+    }
+  }
+  const std::string_view head = lines.empty() ? std::string_view() : lines.front();
+  if (const auto b = head.rfind(" b/"); head.starts_with("diff --git ") && b != std::string_view::npos) {
+    return std::string(head.substr(b + 3));
+  }
+  return std::string(head.substr(std::min<std::size_t>(5, head.size())));
+}
+
+// The attempt's cited current files of `kind` (patch / tuned_table, cited whole), by path.
+std::vector<std::pair<std::string, const std::string*>>
+cited_parts(const std::vector<store::CitedSource>& cited,
+            const std::unordered_map<std::string, std::string>& texts, std::string_view kind)
+{
+  std::vector<std::pair<std::string, const std::string*>> parts; // rel_path → bytes, by path
+  for (const auto& c : cited) {
+    const auto it = texts.find(c.rel_path);
+    if (c.superseded || !c.json_pointer.empty() || c.kind != kind || it == texts.end() ||
+        (!parts.empty() && parts.back().first == c.rel_path)) {
+      continue;
+    }
+    parts.emplace_back(c.rel_path, &it->second);
+  }
+  return parts;
+}
+
+} // namespace
+
+std::optional<SignedPatch> signed_patch(std::string_view signature,
+                                        const std::vector<store::CitedSource>& cited,
+                                        const std::unordered_map<std::string, std::string>& texts)
+{
+  if (!signature.starts_with("csha:")) {
+    return std::nullopt;
+  }
+  const auto parts = cited_parts(cited, texts, "patch");
+  if (parts.empty()) {
+    return std::nullopt;
+  }
+  SignedPatch out;
+  for (const auto& [rel, bytes] : parts) {
+    out.text += *bytes;
+    out.files.push_back(rel);
+    if (parts.size() > 1 && !out.text.empty() && out.text.back() != '\n') {
+      out.text.push_back('\n');
+    }
+  }
+  if (domain::content_signature(out.text) == signature) {
+    return out;
+  }
+  // Only the signed change: of a shared diff (final_patch.diff, signed by its section that
+  // changes the candidate's file) that section, never the whole diff with other changes.
+  for (const auto& [rel, bytes] : parts) {
+    for (const GitSection& section : git_sections(*bytes)) {
+      if (domain::content_signature(section.text) == signature) {
+        return SignedPatch{std::string(section.text),
+                           {rel},
+                           section_file(section.text),
+                           section.first_line,
+                           section.last_line};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 // The implementation of a signed kernel attempt (its content_signature), as GEAK's layout
-// holds it: the stored diff(s) the csha: was computed from as files/patch.diff (one file
-// verbatim; several joined in path order, each ending in a newline, as they were signed; else
-// the one `diff ` section of a stored diff that signs the same, byte for byte), or
-// the stored tuned tables the asha: was computed from under files/artifact/<stored name>
+// holds it: the stored diff(s) the csha: was computed from as files/patch.diff (signed_patch),
+// or the stored tuned tables the asha: was computed from under files/artifact/<stored name>
 // (carrier tuned_artifact, artifact_files, artifact_names). `cited` are the attempt's stored
 // sources (kind patch / tuned_table, cited whole), `texts` the run's current files.
 void add_implementation(const AttemptInfo& a, const std::vector<store::CitedSource>& cited,
@@ -191,46 +284,19 @@ void add_implementation(const AttemptInfo& a, const std::vector<store::CitedSour
     return;
   }
   value["content_signature"] = a.content_signature;
-  std::vector<std::pair<std::string, const std::string*>> parts; // rel_path → bytes, by path
-  for (const auto& c : cited) {
-    const auto it = texts.find(c.rel_path);
-    if (c.superseded || !c.json_pointer.empty() || c.kind != (patch ? "patch" : "tuned_table") ||
-        it == texts.end() || (!parts.empty() && parts.back().first == c.rel_path)) {
-      continue;
-    }
-    parts.emplace_back(c.rel_path, &it->second);
-  }
-  if (parts.empty()) {
-    return;
-  }
   json artifacts = value.contains("artifacts") ? value["artifacts"] : json::object();
   if (patch) {
-    std::string diff;
-    for (const auto& [rel, bytes] : parts) {
-      diff += *bytes;
-      if (parts.size() > 1 && !diff.empty() && diff.back() != '\n') {
-        diff.push_back('\n');
-      }
+    auto signed_diff = signed_patch(a.content_signature, cited, texts);
+    if (!signed_diff) {
+      return;
     }
-    // Only the signed change: of a shared diff (final_patch.diff, signed by its section that
-    // changes the candidate's file) that section, never the whole diff with other changes.
-    std::optional<std::string> signed_diff;
-    if (domain::content_signature(diff) == a.content_signature) {
-      signed_diff = std::move(diff);
-    }
-    for (std::size_t i = 0; !signed_diff && i < parts.size(); ++i) {
-      for (const std::string_view section : git_sections(*parts[i].second)) {
-        if (domain::content_signature(section) == a.content_signature) {
-          signed_diff = std::string(section);
-          break;
-        }
-      }
-    }
-    if (signed_diff) {
-      files["patch.diff"] = std::move(*signed_diff);
-      artifacts["patch"] = "patch.diff";
-    }
+    files["patch.diff"] = std::move(signed_diff->text);
+    artifacts["patch"] = "patch.diff";
   } else {
+    const auto parts = cited_parts(cited, texts, "tuned_table");
+    if (parts.empty()) {
+      return;
+    }
     json names = json::object();
     json stored = json::array();
     std::vector<domain::ArtifactFile> signed_files;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "domain/kb_identity.hpp"
+#include "store/attempt_sources.hpp"
 #include "store/database.hpp"
 #include "util/result.hpp"
 
@@ -26,6 +27,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace rfdb::report {
@@ -56,6 +59,27 @@ std::string kb_json_text(const nlohmann::json& j);
 // GEAK's safe_rel_path (§2.2): nullopt when `rel` is a non-empty path with no NUL, no
 // backslash, no leading '/', no ':' and no empty, "." or ".." component; else why not.
 std::optional<std::string> kb_rel_path_problem(std::string_view rel);
+
+// The stored diff a `csha:` attempt signature was computed from: what `export --kb` writes as a
+// session's files/patch.diff and `rfdb lookup` names as the lever's `apply` (docs/kb-export.md,
+// docs/lookup.md). `cited` are the attempt's stored sources (store::attempt_cited_sources; the
+// current ones of kind patch, cited whole, are used, in path order), `texts` the run's current
+// files by rel_path. Rule: those diffs joined (each ending in a newline when there are several)
+// when they sign `signature`; else the first `diff ` section (a line starting "diff " up to the
+// next) of one of them that signs it byte for byte — a shared final/final_patch.diff is signed
+// by the section that changes the candidate's file, never whole. nullopt when neither signs, for
+// an `asha:` or empty signature, or when no cited patch is stored.
+struct SignedPatch {
+  std::string text;               // the bytes that sign
+  std::vector<std::string> files; // the stored files (rel_path) it comes from
+  // A section of files.front() (empty = the files whole): the file it changes (its `+++ b/…`
+  // path, else the b/ path of its `diff --git` line) and its lines there (1-based, inclusive).
+  std::string section;
+  std::size_t first_line = 0, last_line = 0;
+};
+std::optional<SignedPatch> signed_patch(std::string_view signature,
+                                        const std::vector<store::CitedSource>& cited,
+                                        const std::unordered_map<std::string, std::string>& texts);
 
 // What write_kb_store did.
 struct KbExportSummary {

@@ -4,9 +4,12 @@
 #include "report/tiers.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <tuple>
@@ -178,6 +181,9 @@ LookupLever make_lever(const std::string& key, const std::vector<const LookupCan
   l.apply_kind = head->apply_kind;
   l.apply = head->apply;
   l.files = head->files;
+  l.apply_section = head->apply_section;
+  l.apply_first_line = head->apply_first_line;
+  l.apply_last_line = head->apply_last_line;
   if (!head->files.empty() && head->source == "run") {
     l.export_command = fmt::format("rfdb export --raw {} --out DIR", head->run_id);
   }
@@ -360,6 +366,58 @@ bool precision_matches(std::string_view wanted, std::string_view stated)
     return refined.size() > base.size() && refined.starts_with(base) && refined[base.size()] == '_';
   };
   return refines(a, b) || refines(b, a);
+}
+
+std::optional<std::string> normalize_shape(std::string_view shape)
+{
+  while (!shape.empty() && std::isspace(static_cast<unsigned char>(shape.front())) != 0) {
+    shape.remove_prefix(1);
+  }
+  while (!shape.empty() && std::isspace(static_cast<unsigned char>(shape.back())) != 0) {
+    shape.remove_suffix(1);
+  }
+  std::vector<std::string> dims;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= shape.size(); ++i) {
+    if (i < shape.size() && shape[i] != ',' && shape[i] != 'x' && shape[i] != 'X') {
+      continue;
+    }
+    const std::string_view part = shape.substr(start, i - start);
+    std::int32_t v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || part.front() < '0' || part.front() > '9' || ec != std::errc() ||
+        end != part.data() + part.size() || v <= 0) {
+      return std::nullopt;
+    }
+    dims.push_back(std::to_string(v));
+    start = i + 1;
+  }
+  if (dims.size() > 4) {
+    return std::nullopt;
+  }
+  return fmt::format("{}", fmt::join(dims, ","));
+}
+
+bool well_formed_dtype(std::string_view dtype)
+{
+  if (dtype.empty() || dtype.size() > 32 || std::isalpha(static_cast<unsigned char>(dtype.front())) == 0) {
+    return false;
+  }
+  bool after_separator = false;
+  for (const char c : dtype) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '_' || c == '-') {
+      if (after_separator) {
+        return false;
+      }
+      after_separator = true;
+    } else if (u < 0x80 && std::isalnum(u) != 0) {
+      after_separator = false;
+    } else {
+      return false;
+    }
+  }
+  return !after_separator;
 }
 
 LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>& candidates)

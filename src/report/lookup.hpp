@@ -23,6 +23,7 @@
 //   isolated speedup, median e2e gain, reproductions, lever key.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,7 +50,11 @@ struct LookupCandidate {
   // binding, the flag, or the stored file's run-relative path).
   std::string apply_kind;
   std::string apply;
-  std::vector<std::string> files;         // stored files holding it (run-relative paths)
+  std::vector<std::string> files; // stored files holding it (run-relative paths)
+  // A patch signed by one section of a stored diff (report::signed_patch): the file that section
+  // changes and its lines in files.front() (1-based); "" = the files whole.
+  std::string apply_section;
+  std::size_t apply_first_line = 0, apply_last_line = 0;
   std::optional<double> isolated_speedup; // × over baseline
   std::optional<double> e2e_delta_pct;    // percent, signed
   bool win = false;                       // a What works finding (report::in_what_works)
@@ -90,6 +95,8 @@ struct LookupLever {
   std::string apply_kind;
   std::string apply;
   std::vector<std::string> files;
+  std::string apply_section; // as LookupCandidate's
+  std::size_t apply_first_line = 0, apply_last_line = 0;
   std::string export_command; // `rfdb export --raw RUN --out DIR` when files are stored
   std::string show_command;   // kb records: `rfdb show --finding ID` (the record, its ledger, its files)
   std::optional<double> iso_median, iso_min, iso_max; // ×, over its wins
@@ -138,6 +145,16 @@ std::string normalize_precision(std::string_view dtype);
 // The precision filter: unstated on either side matches; equal matches; a base dtype matches
 // its refinements both ways on the `_` boundary (fp8 ~ fp8_w8a8, not fp8x nor fp16).
 bool precision_matches(std::string_view wanted, std::string_view stated);
+
+// A well-formed --shape (docs/lookup.md): 1 to 4 positive decimal integers (M,N,K) separated by
+// `,` or `x` (any case; no spaces, no empty part), surrounding whitespace ignored; returned in
+// the comma form the evidence states ("16x4096x4096" → "16,4096,4096", "016" → "16"). nullopt
+// when malformed (a zero, a sign, a non-digit, more than 4 parts, a part beyond 2^31 − 1).
+std::optional<std::string> normalize_shape(std::string_view shape);
+// A well-formed --dtype (docs/lookup.md): a precision identifier as GEAK's precision filter reads
+// it — a letter, then letters and digits, in runs joined by single `_` or `-` (fp8, bf16,
+// FP8-w8a8, float8_e4m3fn, int4_w4a16), at most 32 characters.
+bool well_formed_dtype(std::string_view dtype);
 
 LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>& candidates);
 

@@ -6,9 +6,11 @@
 #include "domain/normalize.hpp"
 #include "domain/vocab.hpp"
 #include "report/findings.hpp"
+#include "report/kb_export.hpp"
 #include "store/attempt_sources.hpp"
 #include "store/kb_records.hpp"
 #include "store/runs.hpp"
+#include "store/sources.hpp"
 #include "store/stack.hpp"
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace rfdb::report {
 
@@ -78,7 +81,8 @@ std::pair<std::string, std::string> apply_of_lever(const std::string& lever)
 
 } // namespace
 
-Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
+Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db,
+                                                           std::vector<LookupHead>* heads)
 {
   auto runs = store::list_runs(db, store::IncludeRetracted::no);
   if (!runs) {
@@ -90,6 +94,16 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
     if (!run) {
       return fail(std::move(run).error());
     }
+    if (heads != nullptr && run->gfx) {
+      for (const auto& v : run->verdicts) {
+        if (v.pct_gpu_time && *v.pct_gpu_time >= domain::k_head_min_pct) {
+          heads->push_back(LookupHead{run->run_id, run->run_date.value_or(""), domain::gfx_key(*run->gfx),
+                                      v.short_name, v.op_class, v.headroom_class, v.bound_type, v.source_kind,
+                                      v.round, v.pct_gpu_time, v.roofline_pct, v.target_eff,
+                                      v.expected_e2e_gain_pct});
+        }
+      }
+    }
     const domain::E2eBand band = domain::run_e2e_band(store::measured_spread_pct(run->bench));
     std::string stack;
     if (run->backend) {
@@ -97,6 +111,8 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
       stack = *run->backend + " " + (row != nullptr ? row->raw : run->backend_version.value_or("?"));
     }
     const auto* rocm = store::find_package(run->stack, "rocm", run->backend);
+    bool texts_read = false; // the run's stored diffs, read at its first signed patch
+    std::unordered_map<std::string, std::string> texts;
     for (const auto& a : run->attempts) {
       if (a.kind == domain::AttemptKind::config || !a.measured) {
         continue;
@@ -132,6 +148,31 @@ Result<std::vector<LookupCandidate>> run_lookup_candidates(store::Database& db)
         }
         if (!c.files.empty()) {
           c.apply = c.files.front();
+        }
+        // A csha: names the stored diff it was computed from — of a shared diff only the
+        // lever's own section, as `export --kb` writes it (signed_patch).
+        if (c.content_signature.starts_with("csha:") && c.apply_kind == "patch") {
+          if (!texts_read) {
+            texts_read = true;
+            store::FileScope scope;
+            scope.run_id = run->run_id;
+            scope.verify = true;
+            RFDB_TRY(store::for_each_current_file(db, scope, [&](const store::StoredFile& f) -> Result<void> {
+              if (!f.problem && f.kind == "patch") {
+                texts.emplace(f.rel_path, f.text);
+              }
+              return {};
+            }));
+          }
+          if (auto sp = signed_patch(c.content_signature, *cited, texts)) {
+            c.files = sp->files;
+            c.apply = sp->section.empty() ? c.files.front()
+                                          : fmt::format("{}, section {} (lines {}-{})", c.files.front(),
+                                                        sp->section, sp->first_line, sp->last_line);
+            c.apply_section = sp->section;
+            c.apply_first_line = sp->first_line;
+            c.apply_last_line = sp->last_line;
+          }
         }
       }
       for (const auto& share : a.prediction.case_mix) {
@@ -281,6 +322,17 @@ Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
         c.apply = k.contains("patch") && k["patch"].is_string()
                       ? k["patch"].get<std::string>() + " (as the e2e record names it; not stored)"
                       : "(the e2e record names no patch)";
+        // The entry's patch stored with the session (files/kernels/<name>.patch): applied by that
+        // file, and signed, so it joins the lever of a run or kb record of the same change.
+        if (const std::string patch =
+                k.contains("patch") && k["patch"].is_string() ? k["patch"].get<std::string>() : std::string();
+            !patch.empty() && extra.contains("kernel_patches") && extra["kernel_patches"].is_object() &&
+            extra["kernel_patches"].contains(patch) && extra["kernel_patches"][patch].is_string()) {
+          const std::string dir = r.store_path.substr(0, r.store_path.rfind('/') + 1);
+          c.content_signature = extra["kernel_patches"][patch].get<std::string>();
+          c.apply = dir + "files/" + patch;
+          c.files = {c.apply};
+        }
         c.win =
             (c.isolated_speedup && *c.isolated_speedup > 1.0) || (c.e2e_delta_pct && *c.e2e_delta_pct > 0);
         out.push_back(std::move(c));
@@ -317,46 +369,19 @@ Result<std::vector<LookupCandidate>> kb_lookup_candidates(store::Database& db)
   return out;
 }
 
-Result<std::vector<LookupHead>> lookup_heads(store::Database& db, const std::string& kernel,
-                                             const std::string& gfx)
+std::vector<LookupHead> lookup_heads(const std::vector<LookupHead>& heads, const std::string& kernel,
+                                     const std::string& gfx)
 {
-  auto runs = store::list_runs(db, store::IncludeRetracted::no);
-  if (!runs) {
-    return fail(std::move(runs).error());
-  }
   std::vector<LookupHead> exact;
   std::vector<LookupHead> folded;
   const std::string want = fold_kernel_name(kernel);
-  for (const auto& summary : *runs) {
-    if (!summary.gfx || domain::gfx_key(*summary.gfx) != gfx) {
+  for (const auto& h : heads) {
+    if (h.gfx != gfx) {
       continue;
     }
-    auto run = store::get_run(db, summary.run_id);
-    if (!run) {
-      return fail(std::move(run).error());
-    }
-    for (const auto& v : run->verdicts) {
-      if (!v.pct_gpu_time || *v.pct_gpu_time < domain::k_head_min_pct) {
-        continue;
-      }
-      const bool is_exact = v.short_name == kernel;
-      if (!is_exact && fold_kernel_name(v.short_name) != want) {
-        continue;
-      }
-      LookupHead h{summary.run_id,
-                   run->run_date.value_or(""),
-                   gfx,
-                   v.short_name,
-                   v.op_class,
-                   v.headroom_class,
-                   v.bound_type,
-                   v.source_kind,
-                   v.round,
-                   v.pct_gpu_time,
-                   v.roofline_pct,
-                   v.target_eff,
-                   v.expected_e2e_gain_pct};
-      (is_exact ? exact : folded).push_back(std::move(h));
+    const bool is_exact = h.short_name == kernel;
+    if (is_exact || fold_kernel_name(h.short_name) == want) {
+      (is_exact ? exact : folded).push_back(h);
     }
   }
   auto& out = exact.empty() ? folded : exact;

@@ -41,6 +41,20 @@ bool covers(const Line& l, std::string_view source)
   return l.runs.count(token) > 0;
 }
 
+// The kb record a cited source names ("kb record <key>", as `rfdb report --cards` writes it),
+// or "".
+std::string cited_kb_record(std::string_view source)
+{
+  const std::string s = source_key(source);
+  constexpr std::string_view k_prefix = "kb record ";
+  if (s.size() <= k_prefix.size() ||
+      util::lower_ascii(std::string_view(s).substr(0, k_prefix.size())) != k_prefix) {
+    return {};
+  }
+  const std::string_view rest = std::string_view(s).substr(k_prefix.size());
+  return std::string(rest.substr(0, rest.find_first_of(" ,;()`")));
+}
+
 std::vector<std::string> cited_sources(const ImportedFinding& f)
 {
   std::vector<std::string> cited;
@@ -342,14 +356,23 @@ ReuseKey imported_reuse_key(const ImportedFinding& f)
 void merge_imported(std::vector<Line>& lines, const ReportInput& scoped)
 {
   const RunFacts facts(scoped.runs);
+  std::set<std::string, std::less<>> kb_keys; // the kb records in scope (merge_kb puts them on lines)
+  for (const auto& r : scoped.kb_records) {
+    kb_keys.insert(r.record_key);
+  }
   for (const ImportedFinding* f : merge_order(scoped.imported)) {
     const ReuseKey key = imported_reuse_key(*f);
     const std::string lever_key = imported_lever_key(*f);
     const auto cited = cited_sources(*f);
     Line* line = find_line(lines, key, lever_key, folded_key_text(*f), finding_dtypes(*f), facts);
-    if (f->generator == "rfdb" && line != nullptr &&
-        std::all_of(cited.begin(), cited.end(), [&](const std::string& s) { return covers(*line, s); })) {
-      continue; // our own card: it only restates evidence already on the line
+    // Our own card only restates evidence already in scope: the runs of its line, and the kb
+    // records it cites (merge_kb, after this, joins them to that line or gives them their own).
+    const auto restated = [&](const std::string& s) {
+      const std::string kb = cited_kb_record(s);
+      return kb.empty() ? line != nullptr && covers(*line, s) : kb_keys.count(kb) != 0;
+    };
+    if (f->generator == "rfdb" && std::all_of(cited.begin(), cited.end(), restated)) {
+      continue;
     }
     if (line == nullptr) {
       lines.push_back(Line{});

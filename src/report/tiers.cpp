@@ -14,14 +14,15 @@ Tier assign_tier(const TierEvidence& e)
   const char* unit = e.imported_stars > 0 || e.kb_source ? "sources" : "runs";
   Tier t;
   if (!e.run_evidence && e.kb_source && e.imported_stars == 0) {
-    // kb records alone: ★★ when validated or reproduced (GEAK's count, or ≥ 2 records of one
-    // signature), else ★; never more until a run of ours reproduces them.
+    // kb records alone: ★★ when validated or reproduced (GEAK's count: the largest `reproductions`
+    // one of them states, as `rfdb lookup` counts it), else ★; never more until a run of ours
+    // reproduces them.
     if (e.kb_validated) {
       return {2, "kb record validated, no run reproduces it yet"};
     }
-    const int reproduced = std::max(e.kb_geak_reproductions, e.kb_records);
-    if (reproduced >= 2) {
-      return {2, fmt::format("kb record reproduced {} times, no run reproduces it yet", reproduced)};
+    if (e.kb_geak_reproductions >= 2) {
+      return {
+          2, fmt::format("kb record reproduced {} times, no run reproduces it yet", e.kb_geak_reproductions)};
     }
     return {1, "kb record, not validated, no run reproduces it yet"};
   }

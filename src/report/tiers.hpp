@@ -31,12 +31,14 @@ struct TierEvidence {
   bool validation_lost = false;       // a lost Director validation included the lever
   std::optional<double> lost_speedup; // its throughput_speedup
   // GEAK kb records on the line (report/kb_lines.hpp); retired ones count in none of these.
-  bool kb_source = false;        // at least one record counts: one source, like imported knowledge
-  bool kb_validated = false;     // one of them has a `validated` attestation: a clean source
-  int kb_records = 0;            // records that count
-  int kb_run_reproductions = 0;  // distinct runs whose attempt signs the same as one of them
-  int kb_geak_reproductions = 0; // the largest `reproductions` one of them states
-  std::string kb_retired;        // the first retired record on the line ("" = none): caps at ★★
+  bool kb_source = false;       // at least one record counts: one source, like imported knowledge
+  bool kb_validated = false;    // one of them has a `validated` attestation: a clean source
+  int kb_run_reproductions = 0; // distinct runs whose attempt signs the same as one of them
+  // The largest `reproductions` one of them states — never their sum nor their number: a store
+  // session and the experience it was also written as are one measurement written twice
+  // (report/lookup.cpp counts a lever's kb reproductions the same way).
+  int kb_geak_reproductions = 0;
+  std::string kb_retired; // the first retired record on the line ("" = none): caps at ★★
 };
 struct Tier {
   int stars = 1;

@@ -228,6 +228,99 @@ TEST_F(KbIngest, InvalidYamlNamesItsLine)
       << s.err;
 }
 
+// GEAK tests `retained is False`: only the YAML (or JSON) boolean false retires a record. A quoted
+// 'false' is a string: the record is not retired, and a warning names the file and the key.
+TEST_F(KbIngest, OnlyTheBooleanFalseRetiresAQuotedFalseIsAWarning)
+{
+  const fs::path tree = tmp / "kb_artifacts";
+  const auto experience = [&](const std::string& exp_id, const std::string& retained) {
+    const fs::path exp = tree / "gfx950/triton/x__triton__gfx950" / exp_id;
+    fs::create_directories(exp);
+    write_bytes(exp / "meta.yaml", "gfx: gfx950\nkernel_name: x\nlanguage: triton\nmetric: {speedup: 1.2}\n"
+                                   "direction: tile retune\nretained: " +
+                                       retained + "\n");
+  };
+  experience("20260901_000000_aaaaa1", "'false'");
+  experience("20260901_000000_aaaaa2", "false");
+  experience("20260901_000000_aaaaa3", "\"false\"");
+  const auto r = ingest(db, {tree.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("x__triton__gfx950/20260901_000000_aaaaa1/meta.yaml: /retained: the string \"false\", "
+                       "not the YAML boolean false; the record is not retired (GEAK retires a record on "
+                       "`retained: false` only)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("20260901_000000_aaaaa3/meta.yaml: /retained: the string"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("20260901_000000_aaaaa2/meta.yaml"), std::string::npos) << r.err;
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa1", "retained,retired,retired_why"), "NULL|0|NULL");
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa3", "retained,retired,retired_why"), "NULL|0|NULL");
+  EXPECT_EQ(record(db, "20260901_000000_aaaaa2", "retained,retired,retired_why"), "0|1|retained: false");
+  // In a knowledge.json the JSON string "false" is named the same way.
+  const fs::path store = tmp / "store";
+  const fs::path session =
+      store / "geak/kernel/gfx950/k/triton/rocm/7.2/sessions/geak-k-000000000000-000000000000";
+  fs::create_directories(session);
+  write_bytes(session / "knowledge.json", R"({"speedup": 1.2, "value": {"retained": "false"}})");
+  const auto s = ingest(db, {store.string()});
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.err.find("knowledge.json: /value/retained: the string \"false\", not the JSON boolean false"),
+            std::string::npos)
+      << s.err;
+  EXPECT_EQ(record(db, "geak-k-000000000000-000000000000", "retained,retired"), "NULL|0");
+  // --strict counts it as a warning and refuses.
+  const std::string before = read_bytes(db);
+  write_bytes(session / "knowledge.json", R"({"speedup": 1.3, "value": {"retained": "false"}})");
+  EXPECT_EQ(ingest(db, {store.string()}, {"--strict"}).code, 1);
+  EXPECT_EQ(read_bytes(db), before);
+}
+
+// An e2e session's per-kernel patch (files/kernels/<name>.patch, named by
+// value.accepted_kernels[].patch) is stored as a source of its record and signed (csha:): lookup
+// applies the entry by that file and joins it to the lever of the same change. The session's own
+// record signature is not taken from it.
+TEST_F(KbIngest, AnE2eSessionsKernelPatchIsStoredAndSigned)
+{
+  fs::copy(kb_fixture("store"), tmp / "store", fs::copy_options::recursive);
+  const std::string patch =
+      "--- a/fused_moe.py\n+++ b/fused_moe.py\n@@ -1 +1 @@\n-BLOCK_SIZE_K = 64\n+BLOCK_SIZE_K = 128\n";
+  const std::string sig = domain::content_signature(patch);
+  ASSERT_FALSE(sig.empty());
+  const fs::path session = tmp /
+                           "store/geak/e2e/qwen3-235b-a22b/gfx950/vllm/0.11.2/fp8/tp_8/isl_1024/osl_1024/"
+                           "conc_64/sessions" /
+                           k_qwen;
+  write_bytes(session / "files/kernels/fused_moe_kernel.patch", patch);
+  write_bytes(session / "files/tuning/01_table.csv", "M,N\n1,2\n"); // not a kernel patch: not stored
+  const auto r = ingest(db, {(tmp / "store").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(query_value(db,
+                        "SELECT group_concat(kind) FROM sources WHERE rel_path LIKE '%/files/kernels/%' OR "
+                        "rel_path LIKE '%/files/tuning/%'"),
+            "kb_kernel_patch");
+  EXPECT_EQ(
+      query_value(db, "SELECT json_extract(extra, '$.kernel_patches') FROM kb_records WHERE superseded = 0 "
+                      "AND record_key = '" +
+                          k_qwen + "'"),
+      "{\"kernels/fused_moe_kernel.patch\":\"" + sig + "\"}");
+  EXPECT_EQ(record(db, k_qwen, "signature_origin"), "NULL");
+  const auto l = rfdb(
+      db.string(), {"lookup", "fused_moe_kernel", "--gfx", "gfx950", "--model", "qwen3", "--format", "json"});
+  ASSERT_EQ(l.code, 0) << l.err;
+  const json answer = json::parse(l.out);
+  const json* lever = nullptr;
+  for (const auto& x : answer.at("levers")) {
+    if (x.at("kb_records") == json::array({k_qwen})) {
+      lever = &x;
+    }
+  }
+  ASSERT_NE(lever, nullptr) << answer.dump(1);
+  EXPECT_EQ(lever->at("content_signatures"), json::array({sig}));
+  const std::string file = lever->at("apply").at("text").get<std::string>();
+  EXPECT_TRUE(file.ends_with("/sessions/" + k_qwen + "/files/kernels/fused_moe_kernel.patch")) << file;
+  EXPECT_EQ(lever->at("apply").at("files"), json::array({file}));
+}
+
 TEST_F(KbIngest, StrictRefusesAndLeavesTheDatabaseByteForByte)
 {
   ASSERT_EQ(ingest(db, {kb_fixture("store").string()}).code, 0);

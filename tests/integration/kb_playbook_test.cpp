@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 namespace rfdb::test {
@@ -96,6 +97,97 @@ TEST_F(KbPlaybook, GoldenAndByteIdenticalOnTheSameData)
   const std::string md = report();
   EXPECT_EQ(report(), md);
   RFDB_EXPECT_GOLDEN("report/kb.md", md);
+}
+
+namespace {
+
+const std::string k_fused_moe_csha = "csha:4b3227c7e42ea185afcd6249b62c0476";
+
+// The What works line naming kb record `key`.
+std::string works_line(const std::string& md, const std::string& key)
+{
+  const std::string works = section(md, "What works");
+  const auto at = works.find("`" + key + "`");
+  if (at == std::string::npos) {
+    return "";
+  }
+  const auto start = works.rfind("\n- ", at) + 1;
+  return works.substr(start, works.find('\n', at) - start);
+}
+
+// The lookup lever (JSON) holding `signature`.
+nlohmann::json lever_of(const nlohmann::json& answer, const std::string& signature)
+{
+  for (const auto& l : answer.at("levers")) {
+    const auto& sigs = l.at("content_signatures");
+    if (std::find(sigs.begin(), sigs.end(), signature) != sigs.end()) {
+      return l;
+    }
+  }
+  return nullptr;
+}
+
+nlohmann::json lookup_json(const fs::path& db, const std::string& kernel, const std::string& gfx)
+{
+  const auto r = rfdb(db.string(), {"lookup", kernel, "--gfx", gfx, "--format", "json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+} // namespace
+
+// One GEAK session stored twice — the kb store's knowledge.json and the kb_artifacts experience
+// of csha:4b3227c7… (fused_moe_kernel on gfx950, `reproductions: 1` each) — is one measurement
+// written twice: the report and lookup both take the largest `reproductions`, not the sum of the
+// copies, and give it the same tier (★; the report used to count the two copies as ★★).
+TEST_F(KbPlaybook, ASessionStoredTwiceHasTheSameTierInReportAndLookup)
+{
+  const std::string line = works_line(report(), "20260903_141522_3fa9c1");
+  ASSERT_NE(line.find("`geak-fused_moe_kernel-ef134aed81ed-4b3227c7e42e`"), std::string::npos) << line;
+  EXPECT_TRUE(
+      line.starts_with("- \u2605 BLOCK_SIZE_K retune for decode M \u2014 kb record, not validated, no "
+                       "run reproduces it yet;"))
+      << line;
+  const auto lever = lever_of(lookup_json(db, "fused_moe_kernel", "gfx950"), k_fused_moe_csha);
+  ASSERT_TRUE(lever.is_object());
+  EXPECT_EQ(lever.at("kb_records"),
+            (std::vector<std::string>{"20260903_141522_3fa9c1",
+                                      "geak-fused_moe_kernel-ef134aed81ed-4b3227c7e42e"}));
+  EXPECT_EQ(lever.at("tier"), 1);
+  EXPECT_EQ(lever.at("reproductions"), 1);
+  EXPECT_EQ(lever.at("tier_reason"), "single kb record, not validated");
+}
+
+// The same two copies, the experience stating `reproductions: 2` (GEAK counted a repeated write):
+// ★★ in both, reproduced 2 times — not 3.
+TEST(KbPlaybookStoredTwice, TheLargestReproductionsGivesTwoStarsInReportAndLookup)
+{
+  TempDir tmp;
+  const fs::path db = tmp / "twice.sqlite";
+  fs::copy(kb_fixture("store"), tmp / "store", fs::copy_options::recursive);
+  fs::copy(kb_fixture("kb_artifacts"), tmp / "kb_artifacts", fs::copy_options::recursive);
+  const fs::path meta =
+      tmp / "kb_artifacts/gfx950/triton/fused_moe_kernel__triton__gfx950/20260903_141522_3fa9c1/meta.yaml";
+  std::string text = read_bytes(meta);
+  const auto at = text.find("reproductions: 1\n");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 17, "reproductions: 2\n");
+  write_bytes(meta, text);
+  const auto in =
+      rfdb(db.string(), {"ingest", "-q", (tmp / "store").string(), (tmp / "kb_artifacts").string()});
+  ASSERT_EQ(in.code, 0) << in.err;
+  const auto r = rfdb(db.string(), {"report"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string line = works_line(r.out, "20260903_141522_3fa9c1");
+  EXPECT_TRUE(
+      line.starts_with("- \u2605\u2605 BLOCK_SIZE_K retune for decode M \u2014 kb record reproduced 2 "
+                       "times, no run reproduces it yet;"))
+      << line;
+  const auto lever = lever_of(lookup_json(db, "fused_moe_kernel", "gfx950"), k_fused_moe_csha);
+  ASSERT_TRUE(lever.is_object());
+  EXPECT_EQ(lever.at("tier"), 2);
+  EXPECT_EQ(lever.at("reproductions"), 2);
+  EXPECT_EQ(lever.at("tier_reason"), "kb record reproduced 2 times");
 }
 
 // Both worlds: D6's authored w8a8 kernel (accepted, 1.899×, +15.81 %) is signed

@@ -94,6 +94,13 @@ TEST_F(DevRunsLookup, TheHeadKernelOfEachRunGetsItsLeversBestFirst)
   EXPECT_DOUBLE_EQ(l6[0].at("e2e_gain_pct").at("median").get<double>(), 15.81);
   EXPECT_EQ(l6[0].at("apply").at("kind"), "patch");
   EXPECT_EQ(l6[0].at("apply").at("files"), json::array({"final/final_patch.diff"}));
+  // Its own section of the shared final diff, as export --kb writes it (signed_patch), not the
+  // whole diff that also adds another candidate's module.
+  EXPECT_EQ(l6[0].at("apply").at("text"),
+            "final/final_patch.diff, section overlay/sitecustomize.py (lines 1-8)");
+  EXPECT_EQ(
+      l6[0].at("apply").at("section"),
+      json({{"file", "final/final_patch.diff"}, {"changes", "overlay/sitecustomize.py"}, {"lines", {1, 8}}}));
   EXPECT_EQ(l6[0].at("apply").at("export"), "rfdb export --raw " + k_d6 + " --out DIR");
   EXPECT_EQ(l6[0].at("content_signatures"), json::array({k_overlay_csha}));
   EXPECT_EQ(l6[0].at("freshness"), "2026-08-22");
@@ -138,6 +145,27 @@ TEST_F(DevRunsLookup, ANormalizedNameResolvesToTheStoredKernel)
   EXPECT_EQ(j.at("match"), "normalized");
   EXPECT_EQ(j.at("kernels"), json::array({"_w8a8_block_fp8_matmul"}));
   EXPECT_EQ(j.at("levers").size(), 2U);
+}
+
+// A malformed --shape or --dtype is a usage error (exit 2) naming the value and what is
+// well-formed (docs/lookup.md); a well-formed one in another spelling is read as the same.
+TEST_F(DevRunsLookup, AMalformedShapeOrDtypeIsAUsageError)
+{
+  const auto shape = run_cli(
+      {"--db", s_db.string(), "lookup", "_w8a8_block_fp8_matmul", "--gfx", "gfx950", "--shape", "16,,4096"});
+  EXPECT_EQ(shape.code, 2);
+  EXPECT_TRUE(shape.out.empty());
+  EXPECT_NE(shape.err.find("--shape '16,,4096': expected 1 to 4 positive integers separated by ',' or 'x' "
+                           "(M,N,K)"),
+            std::string::npos)
+      << shape.err;
+  const auto dtype = run_cli(
+      {"--db", s_db.string(), "lookup", "_w8a8_block_fp8_matmul", "--gfx", "gfx950", "--dtype", "fp 8"});
+  EXPECT_EQ(dtype.code, 2);
+  EXPECT_NE(dtype.err.find("--dtype 'fp 8': not a precision identifier"), std::string::npos) << dtype.err;
+  const auto x = lookup_json({"_w8a8_block_fp8_matmul", "--gfx", "gfx950", "--shape", "16x4096x4096"});
+  EXPECT_EQ(x.at("query").at("shape"), "16,4096,4096");
+  EXPECT_EQ(x.at("levers").size(), 2U);
 }
 
 TEST_F(DevRunsLookup, AMissNamesTheNearestKernelsAndExitsNonZero)

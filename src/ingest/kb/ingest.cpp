@@ -58,7 +58,9 @@ std::optional<ArtifactKind> kb_file(std::string_view rel_path)
   };
   if (name == "knowledge.json" || name == "champion.json" || name == "meta.yaml" || name == "meta.json" ||
       name == "patch.diff" || (parts.size() >= 2 && parts[parts.size() - 2] == "artifact") ||
-      (in("files") && in("artifact"))) {
+      (in("files") && in("artifact")) ||
+      (parts.size() >= 3 && parts[parts.size() - 3] == "files" && parts[parts.size() - 2] == "kernels" &&
+       name.ends_with(".patch"))) {
     return ArtifactKind{};
   }
   return std::nullopt;
@@ -69,7 +71,7 @@ struct File {
   std::string stored;
   std::string content;
   std::string sha256;
-  std::string kind; // kb_knowledge | kb_champion | kb_meta | kb_patch | kb_artifact
+  std::string kind; // kb_knowledge | kb_champion | kb_meta | kb_patch | kb_kernel_patch | kb_artifact
 };
 
 // One record: its files (the first is the record file) and what parse_record needs.
@@ -317,10 +319,15 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
         }
         g.files.push_back(&f);
       } else if (rest.size() >= 2 && rest[0] == "files") {
-        f.kind = rest.size() >= 3 && rest[1] == "artifact" ? "kb_artifact" : "kb_patch";
-        if (rest.size() == 2 && rest[1] != "patch.diff") {
+        // files/patch.diff, files/artifact/<name>, and an e2e session's per-kernel patches
+        // files/kernels/<name>.patch (value.accepted_kernels[].patch); nothing else.
+        const bool artifact = rest.size() >= 3 && rest[1] == "artifact";
+        const bool kernel_patch =
+            parts[1] == "e2e" && rest.size() == 3 && rest[1] == "kernels" && rest[2].ends_with(".patch");
+        if (!artifact && !kernel_patch && !(rest.size() == 2 && rest[1] == "patch.diff")) {
           continue;
         }
+        f.kind = artifact ? "kb_artifact" : kernel_patch ? "kb_kernel_patch" : "kb_patch";
         session_files[fmt::format("{}", fmt::join(parts.begin(), s + 2, "/"))].push_back(&f);
       }
     }
@@ -336,6 +343,8 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
         g.files.push_back(f);
         if (f->kind == "kb_patch") {
           g.ctx.patch = f->content;
+        } else if (f->kind == "kb_kernel_patch") {
+          g.ctx.kernel_patches.emplace_back("kernels/" + f->rel.substr(f->rel.rfind('/') + 1), f->content);
         } else {
           g.ctx.artifacts.emplace_back(f->rel.substr(f->rel.rfind('/') + 1), f->content);
         }
@@ -407,11 +416,16 @@ PathReport ingest_kb(store::Database& db, const fs::path& path, Layout layout, c
           "skipped: rfdb's own export (rfdb export --kb); its evidence is the runs already stored", true));
       continue;
     }
-    auto record = doc ? parse_record(*doc, g.ctx) : Result<store::KbRecord>(fail(doc.error()));
+    std::vector<std::string> field_warnings;
+    auto record =
+        doc ? parse_record(*doc, g.ctx, &field_warnings) : Result<store::KbRecord>(fail(doc.error()));
     if (!record) {
       warnings.push_back(warn(g.record->stored, "skipped: " + record.error().describe()));
       ++rep.skipped_files;
       continue;
+    }
+    for (const auto& w : field_warnings) {
+      warnings.push_back(warn(g.record->stored, w));
     }
     record->store_path = g.record->stored;
     record->files_sha256 = files_digest(g.files);

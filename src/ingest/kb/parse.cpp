@@ -161,6 +161,16 @@ Result<std::string> object_text(const json* obj, const char* key, const std::str
   return v == nullptr || v->empty() ? std::string() : v->dump();
 }
 
+// A `retained` that is not a boolean: "/retained: the string \"false\", not the YAML boolean
+// false; the record is not retired (GEAK retires on `retained: false` only)".
+std::string retained_warning(const std::string& pointer, const json& v, std::string_view syntax)
+{
+  const char* what = v.is_string() ? "the string" : v.is_number() ? "the number" : "the value";
+  return fmt::format("{}: {} {}, not the {} boolean false; the record is not retired (GEAK retires a record "
+                     "on `retained: false` only)",
+                     pointer, what, describe_value(v), syntax);
+}
+
 // GEAK's defensive counter: an integer ≥ 0, else 0 (bools, strings, negatives read 0).
 int counter(const json& obj, const char* key)
 {
@@ -367,7 +377,8 @@ bool valid_session_id(std::string_view sid)
   return std::regex_match(sid.begin(), sid.end(), k_sid);
 }
 
-Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx)
+Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx,
+                                     std::vector<std::string>* warnings)
 {
   if (!doc.is_object()) {
     return fail(field_error("(document)", "an object", doc));
@@ -465,7 +476,16 @@ Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx)
   RFDB_TRY_ASSIGN(r.reproductions, integer(body, "reproductions", vp));
   RFDB_TRY_ASSIGN(r.lifecycle, text(body, "lifecycle", vp));
   RFDB_TRY_ASSIGN(r.validated, flag(body, "validated", vp));
-  RFDB_TRY_ASSIGN(r.retained, flag(body, "retained", vp));
+  // `retained`: GEAK tests `retained is False`, so only the boolean false retires a record; any
+  // other value (a quoted 'false', 0, "no") retires nothing and is named in a warning.
+  if (body->contains("retained") && !body->at("retained").is_null()) {
+    const json& v = body->at("retained");
+    if (v.is_boolean()) {
+      r.retained = v.get<bool>();
+    } else if (warnings != nullptr) {
+      warnings->push_back(retained_warning(child_pointer(vp, "retained"), v, experience ? "YAML" : "JSON"));
+    }
+  }
   RFDB_TRY_ASSIGN(r.retired_reason, text(body, "retired_reason", vp));
   RFDB_TRY_ASSIGN(r.retracted_at, text(body, "retracted_at", vp));
   RFDB_TRY_ASSIGN(r.carrier, text(body, "carrier", vp));
@@ -515,6 +535,17 @@ Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx)
   for (const char* k : k_extra_keys) {
     if (body->contains(k) && !body->at(k).is_null()) {
       extra[k] = body->at(k);
+    }
+  }
+  if (e2e && !ctx.kernel_patches.empty()) {
+    json signatures = json::object();
+    for (const auto& [rel, bytes] : ctx.kernel_patches) {
+      if (std::string sig = domain::content_signature(bytes); !sig.empty()) {
+        signatures[rel] = std::move(sig);
+      }
+    }
+    if (!signatures.empty()) {
+      extra["kernel_patches"] = std::move(signatures);
     }
   }
   if (doc.contains("schema") && doc.at("schema").is_string()) {

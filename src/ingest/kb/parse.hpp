@@ -28,6 +28,8 @@ struct RecordContext {
   int rungs = 1;                     // identity dirs holding the session
   std::optional<std::string> patch;  // patch.diff's text, when the record has one
   std::vector<std::pair<std::string, std::string>> artifacts; // artifact/<name>: (name, bytes)
+  // e2e lane: files/kernels/<name>.patch as ("kernels/<name>.patch", bytes), by path.
+  std::vector<std::pair<std::string, std::string>> kernel_patches;
 };
 
 // The record `doc` (knowledge.json for kernel/e2e, meta.* for experience) describes.
@@ -36,8 +38,12 @@ struct RecordContext {
 // (a non-numeric speedup or throughput, a non-integer reproductions, techniques that are not
 // strings …), an e2e document without throughput_tok_s. Ledger counters are read defensively
 // (GEAK-KB §4.1): a non-integer, negative or boolean counter reads 0, a non-object history
-// entry is dropped.
-Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx);
+// entry is dropped. An e2e record's stored per-kernel patches are signed (csha:) into
+// extra.kernel_patches {"kernels/<name>.patch": "csha:…"}. `retained` retires the record only as the boolean
+// false (GEAK tests `retained is False`): another value (a quoted 'false', 0) is ignored and, when `warnings`
+// is given, named there ("/retained: the string \"false\", not the YAML boolean false; …").
+Result<store::KbRecord> parse_record(const json& doc, const RecordContext& ctx,
+                                     std::vector<std::string>* warnings = nullptr);
 
 // champion.json: {metric, session_id, value}. Errors (invalid_input, naming the field).
 Result<store::KbChampion> parse_champion(const json& doc, const std::string& canonical_id);

@@ -291,6 +291,56 @@ TEST(RoundTrip, IngestedOwnCardsChangeNeitherReportNorCards)
   EXPECT_TRUE(plan.archived.empty());
 }
 
+// A measured positive GEAK kb record that joins no run line (report/kb_lines.hpp).
+KbRecordInfo kb_only_record(std::string key, std::string signature)
+{
+  KbRecordInfo r;
+  r.record_key = std::move(key);
+  r.lane = "experience";
+  r.gfx = "gfx950";
+  r.kernel_name = "fused_moe_kernel";
+  r.backend = "triton";
+  r.framework = "rocm";
+  r.framework_version = "7.2";
+  r.direction = "BLOCK_SIZE_K retune for decode M";
+  r.speedup = 1.874;
+  r.content_signature = std::move(signature);
+  r.reproductions = 1;
+  r.date = "2026-09-03";
+  return r;
+}
+
+// The card of a kb-only line names its kb records as sources (`- source: kb record ID`), and
+// ingesting it again restates them: neither the playbook nor the cards change.
+TEST(RoundTrip, AKbOnlyLineCardCitesItsRecordsAndRoundTrips)
+{
+  auto in = testing::canonical_input();
+  const std::string sig = "csha:4b3227c7e42ea185afcd6249b62c0476";
+  in.kb_records = {kb_only_record("20260903_141522_3fa9c1", sig),
+                   kb_only_record("geak-fused_moe_kernel-ef134aed81ed-4b3227c7e42e", sig)};
+  const auto cards = render_cards(in);
+  const auto& card = file_named(cards, "block-size-k-retune-for-decode-m-moe-gfx950-unknown.md").content;
+  EXPECT_NE(card.find("- source: kb record 20260903_141522_3fa9c1\n"
+                      "- source: kb record geak-fused_moe_kernel-ef134aed81ed-4b3227c7e42e\n"),
+            std::string::npos)
+      << card;
+  EXPECT_NE(card.find("effect: isolated 1.874\u00d7; e2e not measured; 2 kb records\n"), std::string::npos)
+      << card;
+  const std::string report = render_playbook(in);
+  auto round = in;
+  const auto reingested = ingest_cards(cards);
+  round.imported.insert(round.imported.end(), reingested.begin(), reingested.end());
+  EXPECT_EQ(render_playbook(round), report);
+  const auto plan = plan_card_sync(render_cards(round), cards);
+  EXPECT_TRUE(plan.writes.empty());
+  // Without the kb records in scope the same card is evidence of its own (it cites records the
+  // store does not hold).
+  auto foreign = testing::canonical_input();
+  foreign.imported = reingested;
+  const std::string alone = render_playbook(foreign);
+  EXPECT_NE(alone.find("BLOCK_SIZE_K retune for decode M"), std::string::npos) << alone;
+}
+
 TEST(RoundTrip, HandMadeOwnCardIsInvisibleButAnIndependentOneIsNot)
 {
   const auto in = testing::canonical_input();

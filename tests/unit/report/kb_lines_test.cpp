@@ -337,7 +337,6 @@ TEST(KbTier, TwoIndependentRunsReproducingARecordAreThreeStars)
   e.run_evidence = true;
   e.agreeing_sources = 3;
   e.kb_source = true;
-  e.kb_records = 1;
   e.kb_run_reproductions = 2;
   const Tier t = assign_tier(e);
   EXPECT_EQ(t.stars, 3);
@@ -352,7 +351,6 @@ TEST(KbTier, KbRecordsAloneStayAtMostTwoStars)
 {
   TierEvidence e;
   e.kb_source = true;
-  e.kb_records = 1;
   EXPECT_EQ(assign_tier(e).stars, 1);
   e.kb_geak_reproductions = 2;
   EXPECT_EQ(assign_tier(e).stars, 2);

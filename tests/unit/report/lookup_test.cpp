@@ -1,6 +1,7 @@
 // `rfdb lookup`'s rules on hand-built candidates (report/lookup.hpp, docs/lookup.md): key
 // resolution, GEAK's precision filter, the order of levers and reproductions by signature.
 #include "report/lookup.hpp"
+#include "report/lookup_store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -216,6 +217,64 @@ TEST(LookupRules, ShapeAndCaseNarrowWhatStatesThemAndSayWhatCannot)
   EXPECT_EQ(by_shape.levers.size(), 4U);
   EXPECT_EQ(by_shape.notes, (std::vector<std::string>{"kb records carry no shape; not narrowed",
                                                       "run attempts carry no shape; not narrowed"}));
+}
+
+TEST(LookupRules, AShapeIsOneToFourPositiveIntegersInTheCommaForm)
+{
+  EXPECT_EQ(normalize_shape("16,4096,4096"), "16,4096,4096");
+  EXPECT_EQ(normalize_shape(" 16x4096X4096 "), "16,4096,4096");
+  EXPECT_EQ(normalize_shape("016,7168"), "16,7168");
+  EXPECT_EQ(normalize_shape("64"), "64");
+  EXPECT_EQ(normalize_shape("1,2,3,4"), "1,2,3,4");
+  for (const char* bad : {"", "16,,4096", "16,4096,", "0,4096,4096", "-16,4096", "+16,4096", "16, 4096",
+                          "16;4096", "M,N,K", "1,2,3,4,5", "16.5,4096", "2147483648,1"}) {
+    EXPECT_FALSE(normalize_shape(bad).has_value()) << bad;
+  }
+}
+
+TEST(LookupRules, ADtypeIsAPrecisionIdentifier)
+{
+  for (const char* good : {"fp8", "bf16", "FP8-w8a8", "float8_e4m3fn", "int4_w4a16", "mxfp4", "half"}) {
+    EXPECT_TRUE(well_formed_dtype(good)) << good;
+  }
+  for (const char* bad :
+       {"", "8bit", "fp8 ", "fp 8", "fp8,bf16", "fp8__w8a8", "fp8_", "_fp8", "c10::BFloat16", "torch.float8",
+        "fp8\u00e9", "abcdefghijklmnopqrstuvwxyzabcdefg"}) {
+    EXPECT_FALSE(well_formed_dtype(bad)) << bad;
+  }
+}
+
+// lookup_heads filters the head verdicts run_lookup_candidates gathered in its one pass: the
+// query's gfx, the exact name before the folded one, newest run first, measured before analytic.
+TEST(LookupRules, TheHeadsOfAnUntriedKernelAreFilteredFromTheOnePass)
+{
+  const auto head = [](std::string run, std::string date, std::string gfx, std::string name,
+                       std::string source) {
+    LookupHead h;
+    h.run_id = std::move(run);
+    h.run_date = std::move(date);
+    h.gfx = std::move(gfx);
+    h.short_name = std::move(name);
+    h.source_kind = std::move(source);
+    h.round = "r0";
+    h.pct_gpu_time = 12.5;
+    return h;
+  };
+  const std::vector<LookupHead> all{head("a", "2026-08-01", "gfx950", "Fused-MoE", "analytic"),
+                                    head("b", "2026-08-03", "gfx950", "fused_moe", "analytic"),
+                                    head("b", "2026-08-03", "gfx950", "fused_moe", "measured"),
+                                    head("c", "2026-08-05", "gfx942", "fused_moe", "measured"),
+                                    head("d", "2026-08-02", "gfx950", "fused_moe", "analytic")};
+  const auto exact = lookup_heads(all, "fused_moe", "gfx950");
+  std::vector<std::string> got;
+  for (const auto& h : exact) {
+    got.push_back(h.run_id + " " + h.source_kind);
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"b measured", "b analytic", "d analytic"}));
+  const auto folded = lookup_heads(all, "FUSED.moe", "gfx950");
+  ASSERT_EQ(folded.size(), 4U);
+  EXPECT_EQ(folded.back().short_name, "Fused-MoE");
+  EXPECT_TRUE(lookup_heads(all, "fused_moe", "gfx90a").empty());
 }
 
 } // namespace
