@@ -46,9 +46,7 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
       {"warnings", warnings},
       {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
   };
-  if (!p.tagged.empty()) { // only with --tag: "key=value (added | replaced | unchanged)"
-    j["tagged"] = p.tagged;
-  }
+  j["tagged"] = p.tagged; // --tag: "key=value (added | replaced | unchanged)"
   return j;
 }
 
@@ -113,7 +111,8 @@ std::optional<std::string> plain_path_element(const ingest::PathReport& p)
                  "        \"findings\": {}\n"
                  "      }},\n"
                  "      \"warnings\": [],\n"
-                 "      \"error\": null\n"
+                 "      \"error\": null,\n"
+                 "      \"tagged\": []\n"
                  "    }}",
                  p.unchanged_files, p.skipped_files, p.kernels, p.verdicts, p.verdicts_superseded, p.attempts,
                  p.findings);
