@@ -38,7 +38,7 @@ std::optional<std::string> tag_key_problem(std::string_view key)
 
 std::optional<std::string> tag_value_problem(std::string_view value)
 {
-  if (value.find_first_not_of(" ") == std::string_view::npos) {
+  if (value.find_first_not_of(' ') == std::string_view::npos) {
     return "the value is empty";
   }
   if (value.size() > k_tag_value_max_bytes) {
