@@ -565,8 +565,8 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<RunsOptions>();
-  auto* cmd =
-      app.add_subcommand("runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts)");
+  auto* cmd = app.add_subcommand(
+      "runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts, tags)");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
@@ -648,7 +648,8 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ShowOptions>();
-  auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions");
+  auto* cmd =
+      app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions, tags");
   auto* run = cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));

@@ -193,6 +193,9 @@ TEST(Tags, RunsTagFiltersTheDevRunsAndPriorsIgnoreTags)
   EXPECT_EQ(runs({"quant=FP8"}), ids{}) << "values match exactly";
   EXPECT_EQ(runs({"Quant=fp8"}), ids{}) << "keys match exactly";
 
+  r = run_cli_with({"--db", db.string(), "-q", "runs"}, CliEnv{true, "", false, {}, {}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  RFDB_EXPECT_GOLDEN("cli/runs_tags.txt", r.out);
   r = run_cli_with({"--db", db.string(), "-q", "runs", "--tag", "arch=moe"}, CliEnv{true, "", false, {}, {}});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "  tags\n")) << r.out;
