@@ -232,7 +232,8 @@ supersedes the older version (older roofline verdicts stay queryable); content
 the path held before (a file reverted on disk) makes that version current
 again. An edit that keeps both size and mtime is not seen unless --rehash is
 given; a file deleted from the eval dir stays stored (`rfdb retract` withdraws
-evidence).
+evidence). A re-ingest keeps the run's tags; --tag sets more (a run whose files
+are unchanged is tagged all the same, in a transaction of its own).
 
 --rehash reads and hashes every file regardless of its size and mtime. Use it
 when mtimes do not tell edits apart: eval dirs re-extracted from a (reproducible)

@@ -20,8 +20,8 @@ namespace rfdb::cli {
 namespace {
 
 constexpr const char* k_tag_rules =
-    "A key is 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit; a value is "
-    "1-256 bytes of UTF-8 without control characters (split at the first '=').";
+    "A key is 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit; a value\n"
+    "is 1-256 bytes of UTF-8 without control characters (split at the first '=').";
 
 } // namespace
 
