@@ -14,6 +14,7 @@
 #include "cli/cmd_restore.hpp"
 #include "cli/cmd_retract.hpp"
 #include "cli/cmd_runs.hpp"
+#include "cli/cmd_tag.hpp"
 #include "cli/common.hpp"
 
 #include <CLI/CLI.hpp>
@@ -237,6 +238,8 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   add_show_command(app, ctx, runner);
   add_retract_command(app, ctx, runner);
   add_restore_command(app, ctx, runner);
+  add_tag_command(app, ctx, runner);
+  add_untag_command(app, ctx, runner);
   add_query_command(app, ctx, runner);
   add_export_command(app, ctx, runner);
   add_check_command(app, ctx, runner);

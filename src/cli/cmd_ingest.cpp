@@ -5,10 +5,12 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/ingest_json.hpp"
+#include "domain/tags.hpp"
 #include "domain/vocab.hpp"
 #include "ingest/ingest.hpp"
 #include "ingest/ingest_paths.hpp"
 #include "util/time.hpp"
+#include "util/utf8.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -61,6 +63,9 @@ void print_text(const ingest::PathReport& p, bool dry_run, Context& ctx)
   for (const auto& f : p.superseded_files) {
     fmt::print(ctx.out, "  superseded {}\n", f);
   }
+  for (const auto& t : p.tagged) {
+    fmt::print(ctx.out, "  {}tagged {}\n", would, util::escape_for_display(t));
+  }
 }
 
 } // namespace
@@ -81,6 +86,10 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
                                paths.size() != opts.paths.size() ? " (expanded)" : ""))
             .with_hint("give --run one PATH, or drop --run to name each eval dir after its directory"));
   }
+  auto tags = domain::parse_tags(opts.tags);
+  if (!tags) {
+    return fail(std::move(tags).error().with_hint("e.g. rfdb ingest --tag quant=fp8 --tag tp=8 exp/e2e_x"));
+  }
   // A dry run never creates a database: a missing file reads as empty.
   auto db = opts.dry_run ? open_for_dry_run(ctx) : open_for_write(ctx);
   if (!db) {
@@ -99,6 +108,7 @@ Result<int> run_ingest(const IngestOptions& opts, Context& ctx)
     req.max_file_size = opts.max_file_size;
   }
   req.now = util::format_iso_timestamp(ctx.now());
+  req.tags = std::move(*tags);
   const bool progress = !ctx.quiet && paths.size() > 1;
   const bool text = domain::is(*format, domain::OutputFormat::table);
   StopScope stop(ctx);
@@ -200,6 +210,10 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
       ->transform(CLI::AsSizeValue(false))
       ->check(positive_number())
       ->default_str("64M");
+  cmd->add_option("--tag", opts->tags,
+                  "Tag every ingested run key=value in the ingest's transaction (repeatable; as `rfdb tag`)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false); // one tag per --tag: a PATH after it stays a PATH
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
   cmd->footer(R"(Examples:
@@ -209,6 +223,7 @@ void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner)
   rfdb ingest knowledge/learned/ knowledge/backend_playbook.md
   rfdb ingest /shared/geak_kb_store repo/kb_artifacts   # GEAK kb records (docs/kb.md)
   rfdb ingest --dry-run --format json exp/e2e_x
+  rfdb ingest --tag quant=fp8 --tag tp=8 exp/e2e_x   # tags, as `rfdb tag`
   rfdb ingest --max-file-size 256M exp/e2e_x   # the default limit is 64M
 
 Re-ingesting is safe: a file whose size and mtime match the stored version is
@@ -217,7 +232,8 @@ supersedes the older version (older roofline verdicts stay queryable); content
 the path held before (a file reverted on disk) makes that version current
 again. An edit that keeps both size and mtime is not seen unless --rehash is
 given; a file deleted from the eval dir stays stored (`rfdb retract` withdraws
-evidence).
+evidence). A re-ingest keeps the run's tags; --tag sets more (a run whose files
+are unchanged is tagged all the same, in a transaction of its own).
 
 --rehash reads and hashes every file regardless of its size and mtime. Use it
 when mtimes do not tell edits apart: eval dirs re-extracted from a (reproducible)

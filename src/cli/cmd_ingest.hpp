@@ -22,6 +22,7 @@ struct IngestOptions {
   bool rehash = false; // --rehash: ignore the size+mtime fast path; repair damaged stored copies
   bool follow_links = false;
   std::uint64_t max_file_size = 0; // bytes; 0 = ingest's default (64 MiB)
+  std::vector<std::string> tags;   // --tag key=value, set on every ingested run
   std::string format;              // table | json ("" = the global --format, else by terminal)
 };
 void add_ingest_command(CLI::App& app, Context& ctx, Runner& runner);

@@ -7,9 +7,11 @@
 #include "cli/show_finding.hpp"
 #include "domain/noise.hpp"
 #include "domain/roofline.hpp"
+#include "domain/tags.hpp"
 #include "domain/vocab.hpp"
 #include "store/runs.hpp"
 #include "store/stack.hpp"
+#include "store/tags.hpp"
 #include "util/table.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -104,6 +106,36 @@ ordered_json stack_json(const std::vector<store::StackRow>& stack)
   return j;
 }
 
+// {key: value} by key (docs/json.md).
+ordered_json tags_json(const std::vector<domain::Tag>& tags)
+{
+  ordered_json j = ordered_json::object();
+  for (const auto& t : tags) {
+    j[t.key] = t.value;
+  }
+  return j;
+}
+
+// [{action, key, value, at}] oldest first (docs/json.md).
+ordered_json tag_history_json(const std::vector<store::TagEvent>& events)
+{
+  ordered_json arr = ordered_json::array();
+  for (const auto& e : events) {
+    arr.push_back({{"action", e.action}, {"key", e.key}, {"value", e.value}, {"at", e.at}});
+  }
+  return arr;
+}
+
+// The tags cell of `rfdb runs`: "quant=fp8 tp=8", "-" for none.
+std::string tags_cell(const std::vector<domain::Tag>& tags)
+{
+  std::string out;
+  for (const auto& t : tags) {
+    out += (out.empty() ? "" : " ") + t.key + "=" + t.value;
+  }
+  return out.empty() ? "-" : util::escape_for_display(out);
+}
+
 // {pct, source}: the e2e band a run's deltas are judged against (docs/json.md).
 ordered_json band_json(const domain::E2eBand& band)
 {
@@ -121,6 +153,7 @@ ordered_json run_summary_json(const store::RunSummary& r)
   j["retracted"] = r.retracted_reason.has_value();
   j["retracted_reason"] = json_or_null(r.retracted_reason);
   j["e2e_band"] = band_json(domain::run_e2e_band(r.measured_spread_pct));
+  j["tags"] = tags_json(r.tags);
   return j;
 }
 
@@ -233,6 +266,8 @@ ordered_json show_json(const store::RunDetail& r)
   j["stack"] = stack_json(r.stack);
   j["retracted"] = r.retracted_reason.has_value();
   j["retraction_history"] = retractions_json(r.retraction_history);
+  j["tags"] = tags_json(r.tags);
+  j["tag_history"] = tag_history_json(r.tag_history);
   j["kernels"] = std::move(kernels);
   j["verdicts"] = std::move(verdicts);
   j["attempts"] = std::move(attempts);
@@ -350,6 +385,15 @@ void print_show_text(const store::RunDetail& r, std::ostream& out)
                  e.reason ? ": " + util::escape_for_display(*e.reason) : "");
     }
   }
+  if (!r.tags.empty()) {
+    fmt::print(out, "tags       {}\n", tags_cell(r.tags));
+  }
+  if (!r.tag_history.empty()) {
+    fmt::print(out, "tag history\n");
+    for (const auto& e : r.tag_history) {
+      fmt::print(out, "  {}  {} {}={}\n", e.at, e.action, e.key, util::escape_for_display(e.value));
+    }
+  }
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : r.verdicts) {
     rows.push_back({v.round.value_or(v.phase.value_or("-")), v.short_name, v.op_class,
@@ -458,6 +502,11 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
     }
     filter.stack.push_back(std::move(*spec));
   }
+  auto tags = domain::parse_tags(opts.tags);
+  if (!tags) {
+    return fail(std::move(tags).error().with_hint("e.g. --tag quant=fp8 --tag tp=8 (all must hold)"));
+  }
+  filter.tags = std::move(*tags);
   RFDB_TRY(warn_unstated_stack_packages(*db, filter.stack, ctx));
   auto runs = store::list_runs(*db, filter);
   if (!runs) {
@@ -486,7 +535,7 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
     rows.push_back({r.run_id + (r.retracted_reason ? " (retracted)" : ""), opt_text(r.run_date),
                     model_id(r.model), opt_text(r.gfx), opt_text(r.backend), workload(r.isl, r.osl, r.conc),
                     std::to_string(r.verdicts), std::to_string(r.attempts), fmt_speedup(r.throughput_speedup),
-                    e2e_band_cell(r.measured_spread_pct)});
+                    e2e_band_cell(r.measured_spread_pct), tags_cell(r.tags)});
     if (opts.retracted) {
       rows.back().push_back(r.retracted_reason.value_or(""));
     }
@@ -501,7 +550,8 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
                                        {"verdicts", Align::right},
                                        {"attempts", Align::right},
                                        {"speedup_×", Align::right},
-                                       {"e2e_band_%", Align::right}};
+                                       {"e2e_band_%", Align::right},
+                                       {"tags"}};
   if (opts.retracted) {
     columns.push_back({"retracted_reason"});
   }
@@ -515,8 +565,8 @@ Result<int> run_runs(const RunsOptions& opts, Context& ctx)
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<RunsOptions>();
-  auto* cmd =
-      app.add_subcommand("runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts)");
+  auto* cmd = app.add_subcommand(
+      "runs", "List stored runs (run_id, model, gfx, backend, workload, date, counts, tags)");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));
   cmd->add_flag("--all", opts->all, "Also list retracted runs");
@@ -543,7 +593,12 @@ void add_runs_command(CLI::App& app, Context& ctx, Runner& runner)
           ->expected(0, 1)
           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
           ->check(stack_spec_validator());
+  cmd->add_option("--tag", opts->tags,
+                  "Only runs tagged key=value (`rfdb tag`; repeatable, all must hold; exact, case-sensitive)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false); // one tag per --tag: a PATH after it stays a PATH
   cmd->footer("Examples:\n  rfdb runs\n  rfdb runs --gfx gfx950 --since 2026-06-01\n"
+              "  rfdb runs --tag quant=fp8 --tag tp=8\n"
               "  rfdb runs --model qwen --backend vllm\n  rfdb runs --retracted\n"
               "  rfdb runs --stack                     # the stack columns\n"
               "  rfdb runs --stack 'vllm>=0.26' --stack 'rocm==7.1.2'\n"
@@ -593,7 +648,8 @@ Result<int> run_show(const ShowOptions& opts, Context& ctx)
 void add_show_command(CLI::App& app, Context& ctx, Runner& runner)
 {
   auto opts = std::make_shared<ShowOptions>();
-  auto* cmd = app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions");
+  auto* cmd =
+      app.add_subcommand("show", "Show one run: kernels, roofline verdicts, attempts, retractions, tags");
   auto* run = cmd->add_option("RUN", opts->run_id, "Run id (eval dir basename) or any unique prefix of it");
   cmd->add_option("--format", opts->format, "table | json (default: table on a terminal, else json)")
       ->check(one_of({"table", "json"}));

@@ -18,6 +18,7 @@ struct RunsOptions {
   std::string gfx, model, backend, since, until; // filters ("" = any)
   bool show_stack = false;                       // --stack given (with or without a spec): stack columns
   std::vector<std::string> stack;                // --stack SPEC filters (all must hold)
+  std::vector<std::string> tags;                 // --tag key=value filters (all must hold)
 };
 void add_runs_command(CLI::App& app, Context& ctx, Runner& runner);
 Result<int> run_runs(const RunsOptions& opts, Context& ctx);

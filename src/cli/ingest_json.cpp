@@ -27,7 +27,7 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
                         {"message", w.message},
                         {"severity", w.note ? "note" : "warning"}});
   }
-  return {
+  nlohmann::ordered_json j{
       {"path", p.path},
       {"kind", p.kind.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.kind)},
       {"target", p.target.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.target)},
@@ -46,6 +46,8 @@ nlohmann::ordered_json path_json(const ingest::PathReport& p)
       {"warnings", warnings},
       {"error", p.error ? nlohmann::ordered_json(p.error->describe()) : nlohmann::ordered_json(nullptr)},
   };
+  j["tagged"] = p.tagged; // --tag: "key=value (added | replaced | unchanged)"
+  return j;
 }
 
 // True when nlohmann's dump writes `s` as itself between quotes: printable
@@ -63,7 +65,7 @@ bool plain_json_string(std::string_view s)
 // report (format it with nlohmann).
 std::optional<std::string> plain_path_element(const ingest::PathReport& p)
 {
-  if (!p.warnings.empty() || p.error || p.kind.empty() || p.target.empty()) {
+  if (!p.warnings.empty() || p.error || p.kind.empty() || p.target.empty() || !p.tagged.empty()) {
     return std::nullopt;
   }
   for (const std::string* s : {&p.path, &p.kind, &p.target, &p.status}) {
@@ -109,7 +111,8 @@ std::optional<std::string> plain_path_element(const ingest::PathReport& p)
                  "        \"findings\": {}\n"
                  "      }},\n"
                  "      \"warnings\": [],\n"
-                 "      \"error\": null\n"
+                 "      \"error\": null,\n"
+                 "      \"tagged\": []\n"
                  "    }}",
                  p.unchanged_files, p.skipped_files, p.kernels, p.verdicts, p.verdicts_superseded, p.attempts,
                  p.findings);

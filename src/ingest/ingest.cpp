@@ -9,6 +9,7 @@
 #include "ingest/run_copy.hpp"
 #include "store/run_writer.hpp"
 #include "store/sources.hpp"
+#include "store/tags.hpp"
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
@@ -39,7 +40,8 @@ struct Ingester::Prepared {
   store::Database& db;
   store::RunWriter writer;
   store::Sources sources;
-  bool read_files = false; // the last eval dir's files had to be read (not unchanged by their stat)
+  bool read_files = false;   // the last eval dir's files had to be read (not unchanged by their stat)
+  bool tags_written = false; // the last run's --tag went into its ingest transaction
 
   static Result<std::unique_ptr<Prepared>> create(store::Database& db)
   {
@@ -433,12 +435,23 @@ Result<void> load_files(std::vector<FileData>& files, std::vector<std::optional<
   return {};
 }
 
+// A run's --tag results in its report, "key=value (added)", in --tag order.
+void record_tags(const std::vector<domain::Tag>& tags, const std::vector<store::TagChange>& changes,
+                 PathReport& rep)
+{
+  rep.tagged.clear();
+  for (std::size_t i = 0; i < tags.size() && i < changes.size(); ++i) {
+    rep.tagged.push_back(tags[i].key + "=" + tags[i].value + " (" + store::to_string(changes[i]) + ")");
+  }
+}
+
 Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const std::string& dir_basename,
                                    const std::string& eval_dir, std::vector<FileData>& files,
                                    std::vector<std::optional<FileAhead>>* ahead, const IngestRequest& req,
                                    std::vector<RefusedEntry>& changed, PathReport& rep)
 {
   p.read_files = false;
+  p.tags_written = false;
   // Files an earlier try found changed (and dropped): warned again, as the
   // report starts over.
   RFDB_TRY(refuse_entries(changed, req.strict, rep.warnings));
@@ -565,6 +578,12 @@ Result<void> ingest_run_files_once(Prepared& p, const std::string& run_id, const
                                             attempt_rows(derived.attempts)));
   RFDB_TRY(writer.write_stack(run_id, derived.stack));
   RFDB_TRY(writer.set_derived_by(run_id, k_derivation_version));
+  if (!req.tags.empty()) { // user metadata: no derived row depends on it
+    std::vector<store::TagChange> changes;
+    RFDB_TRY_ASSIGN(changes, store::write_run_tags(p.db, run_id, req.tags, req.now));
+    record_tags(req.tags, changes, rep);
+    p.tags_written = true;
+  }
   rep.kernels = counts.kernels;
   rep.verdicts = counts.verdicts;
   rep.verdicts_superseded = counts.verdicts_superseded;
@@ -588,10 +607,18 @@ Result<void> ingest_run_files(Prepared& p, const std::string& run_id, const std:
 {
   const PathReport before = rep;
   std::vector<RefusedEntry> changed; // files found changed since listed, dropped from `files`
-  return store::with_retry([&] {
+  RFDB_TRY(store::with_retry([&] {
     rep = before;
     return ingest_run_files_once(p, run_id, dir_basename, eval_dir, files, ahead, req, changed, rep);
-  });
+  }));
+  if (p.tags_written || req.tags.empty() || req.dry_run == DryRun::yes) {
+    return {};
+  }
+  // An unchanged run wrote nothing: its tags go in a transaction of their own.
+  std::vector<store::TagChange> changes;
+  RFDB_TRY_ASSIGN(changes, store::tag_run(p.db, run_id, req.tags, req.now));
+  record_tags(req.tags, changes, rep);
+  return {};
 }
 
 // Why `id` cannot name a run, or nullopt: run ids become directory names
@@ -851,6 +878,10 @@ IngestReport Ingester::ingest(const IngestRequest& req,
       rep.error = make_error(ErrorCode::io, fs::exists(path, ec)
                                                 ? "not a regular file or directory (a FIFO, socket or device)"
                                                 : "no such file or directory");
+    }
+    if (!req.tags.empty() && !rep.error && rep.kind != "run") {
+      rep.warnings.push_back(
+          Warning{rep.path, "", "--tag applies to runs: this knowledge path is not tagged", false});
     }
     if (rep.error) {
       rep.status = "failed";

@@ -11,6 +11,7 @@
 // after its rows are derived (the run-copy rule: ingest/run_copy.hpp).
 #pragma once
 
+#include "domain/tags.hpp"
 #include "ingest/evaldir/artifacts.hpp"
 #include "ingest/evaldir/files.hpp"
 #include "ingest/evaldir/prefetch.hpp"
@@ -47,6 +48,10 @@ struct IngestRequest {
                                                          // knowledge file's or single artifact's link
                                                          // leaving its directory
   std::string now;                                       // ISO-8601 UTC timestamp for ingested_at
+  // --tag: set on every run ingested (store::write_run_tags), in the run's
+  // own transaction when it writes; an unchanged run gets them in a
+  // transaction of their own. Knowledge paths are not tagged (a warning).
+  std::vector<domain::Tag> tags;
   // Polled while a path is ingested (before its transaction, as it writes
   // and just before its commit); true once the user asked to stop at once
   // (a second Ctrl-C): the path's transaction is rolled back and the path
@@ -72,6 +77,8 @@ struct PathReport {
   int kernels = 0, verdicts = 0, verdicts_superseded = 0, attempts = 0, findings = 0;
   int skipped_files = 0;         // knowledge files skipped (malformed or not cards)
   std::vector<Warning> warnings; // warnings of the files read this time
+  // A run's --tag results, "key=value (added | replaced | unchanged)", in --tag order.
+  std::vector<std::string> tagged;
   std::optional<Error> error;
 };
 

@@ -241,6 +241,16 @@ Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter)
   if (!filter.stack.empty()) {
     std::erase_if(out, [&](const RunSummary& r) { return !stack_matches(r.stack, r.backend, filter.stack); });
   }
+  std::map<std::string, std::vector<domain::Tag>> tags;
+  RFDB_TRY_ASSIGN(tags, all_run_tags(db));
+  for (auto& r : out) {
+    if (auto it = tags.find(r.run_id); it != tags.end()) {
+      r.tags = std::move(it->second);
+    }
+  }
+  if (!filter.tags.empty()) {
+    std::erase_if(out, [&](const RunSummary& r) { return !domain::tags_match(r.tags, filter.tags); });
+  }
   return out;
 }
 
@@ -286,6 +296,8 @@ Result<RunDetail> get_run(Database& db, const std::string& run_id)
   RFDB_TRY(fill_attempts(db, r));
   RFDB_TRY(fill_retractions(db, r));
   RFDB_TRY_ASSIGN(r.stack, run_stack(db, r.run_id));
+  RFDB_TRY_ASSIGN(r.tags, run_tags(db, r.run_id));
+  RFDB_TRY_ASSIGN(r.tag_history, tag_history(db, r.run_id));
   RFDB_TRY(fill_noise(db, r));
   return r;
 }

@@ -9,6 +9,7 @@
 #include "store/attempt.hpp"
 #include "store/database.hpp"
 #include "store/run_records.hpp"
+#include "store/tags.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +27,8 @@ struct RunSummary {
   std::string validation_class;
   std::int64_t rounds = 0, verdicts = 0, attempts = 0, sources = 0;
   std::optional<std::string> retracted_reason;
-  std::vector<StackRow> stack; // run_stack, by package (store/stack.hpp)
+  std::vector<StackRow> stack;   // run_stack, by package (store/stack.hpp)
+  std::vector<domain::Tag> tags; // run_tags, by key (store/tags.hpp)
   // The widest throughput spread (percent) of the run's reference bench
   // summaries (domain::is_reference_bench_role; measured_spread_pct below):
   // `rfdb runs` prints the band it makes, the report judges e2e deltas by it.
@@ -115,6 +117,8 @@ struct RunDetail {
   std::vector<AttemptRow> attempts;
   std::vector<RetractionEvent> retraction_history; // oldest first
   std::vector<StackRow> stack;                     // run_stack, by package (store/stack.hpp)
+  std::vector<domain::Tag> tags;                   // run_tags, by key (store/tags.hpp)
+  std::vector<TagEvent> tag_history;               // tag_log, oldest first
   std::vector<BenchNoiseRow> bench;                // by role, label
   std::vector<std::string> limitations;            // env_report.json `limitations`, file order
 };
@@ -131,6 +135,7 @@ struct RunFilter {
   std::optional<std::string> model;        // a part of the model name, any case
   std::optional<std::string> since, until; // run_date range, inclusive (YYYY-MM-DD)
   std::vector<domain::StackSpec> stack;    // --stack specs, all must hold (store::stack_matches)
+  std::vector<domain::Tag> tags;           // --tag key=value, all must hold (domain::tags_match)
 };
 Result<std::vector<RunSummary>> list_runs(Database& db, const RunFilter& filter);
 

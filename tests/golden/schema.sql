@@ -31,6 +31,8 @@ CREATE INDEX retraction_log_run ON retraction_log (run_id, event_id);
 CREATE INDEX roofline_docs_run ON roofline_docs (run_id);
 -- index run_stack_package
 CREATE INDEX run_stack_package ON run_stack(package, run_id);
+-- index run_tags_key
+CREATE INDEX run_tags_key ON run_tags (key, value);
 -- index runs_identity
 CREATE INDEX runs_identity ON runs (model, gfx, backend, isl, osl, conc);
 -- index sources_identity
@@ -41,6 +43,8 @@ CREATE UNIQUE INDEX sources_knowledge ON sources (rel_path, sha256) WHERE run_id
 CREATE INDEX sources_sha256 ON sources (sha256);
 -- index sources_superseded_by
 CREATE INDEX sources_superseded_by ON sources (superseded_by);
+-- index tag_log_run
+CREATE INDEX tag_log_run ON tag_log (run_id, event_id);
 -- index verdicts_doc
 CREATE INDEX verdicts_doc ON verdicts (doc_id);
 -- index verdicts_run_current
@@ -349,6 +353,13 @@ CREATE TABLE run_stack (
   via      TEXT,
   PRIMARY KEY (run_id, package)
 );
+-- table run_tags
+CREATE TABLE run_tags (
+  run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  key    TEXT NOT NULL,
+  value  TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) STRICT;
 -- table runs
 CREATE TABLE runs (
   run_id                    TEXT PRIMARY KEY,
@@ -390,6 +401,15 @@ CREATE TABLE sources (
   ingested_at   TEXT NOT NULL,
   superseded_by INTEGER REFERENCES sources(source_id)
 , mtime_ns INTEGER, raw_zst BLOB NOT NULL DEFAULT x'', sha256 BLOB NOT NULL DEFAULT x'') STRICT;
+-- table tag_log
+CREATE TABLE tag_log (
+  event_id INTEGER PRIMARY KEY,
+  run_id   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  action   TEXT NOT NULL CHECK (action IN ('tag', 'untag')),
+  key      TEXT NOT NULL,
+  value    TEXT NOT NULL, -- tag: the new value; untag: the value removed
+  at       TEXT NOT NULL  -- ISO-8601 UTC timestamp
+) STRICT;
 -- table verdicts
 CREATE TABLE verdicts (
   verdict_id            INTEGER PRIMARY KEY,

@@ -30,6 +30,8 @@ void build_store(const TempDir& tmp, const fs::path& db)
   ASSERT_EQ(rfdb(db, {"ingest", "-q", run.string()}).code, 0);
   ASSERT_EQ(rfdb(db, {"ingest", "-q", (fixtures_dir() / "knowledge" / "learned").string()}).code, 0);
   ASSERT_EQ(rfdb(db, {"retract", k_attn_run, "--reason", "box was not quiet"}).code, 0);
+  ASSERT_EQ(rfdb(db, {"tag", k_canonical_run, "quant=fp8", "tp=1"}).code, 0);
+  ASSERT_EQ(rfdb(db, {"untag", k_canonical_run, "tp"}).code, 0);
   ASSERT_EQ(query_value(db, "SELECT count(*) FROM sources WHERE superseded_by IS NOT NULL"), "1");
 }
 
@@ -80,11 +82,18 @@ TEST(Copy, SqliteToSqliteKeepsEveryRowAndTheSameOutputs)
   // Row for row, ids included (rfdb_meta is the destination's own: its copy state).
   EXPECT_EQ(without_copy_state(dump_tables(dst)), dump_tables(src));
   EXPECT_EQ(query_value(dst, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified");
+  // The tags and their history (tag_log) come along.
+  EXPECT_EQ(query_value(dst, "SELECT group_concat(run_id || ' ' || key || '=' || value) FROM run_tags"),
+            k_canonical_run + " quant=fp8");
+  EXPECT_EQ(query_value(dst, "SELECT group_concat(action || ' ' || key, ',') FROM (SELECT * FROM tag_log "
+                             "ORDER BY event_id)"),
+            "tag quant,tag tp,untag tp");
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"priors", "--format", "json"},
                                              {"priors", "--by", "class,gfx,regime", "--format", "json"},
                                              {"report"},
                                              {"runs", "--all", "--format", "json"},
+                                             {"runs", "--tag", "quant=fp8", "--format", "json"},
                                              {"show", k_canonical_run, "--format", "json"}}) {
     const auto a = rfdb(src, args);
     const auto b = rfdb(dst, args);

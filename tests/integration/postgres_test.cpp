@@ -77,6 +77,8 @@ TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
   ASSERT_EQ(rfdb(src.string(), {"ingest", "-q", (fixtures_dir() / "knowledge" / "learned").string()}).code,
             0);
   ASSERT_EQ(rfdb(src.string(), {"retract", k_attn_run, "--reason", "box was not quiet"}).code, 0);
+  ASSERT_EQ(rfdb(src.string(), {"tag", k_canonical_run, "quant=fp8", "tp=1"}).code, 0);
+  ASSERT_EQ(rfdb(src.string(), {"untag", k_canonical_run, "tp"}).code, 0);
   const std::string pg = pg_url_for(url, pg_create_database(url, "copy_round_trip"));
 
   auto r = run_cli({"copy", "--from", src.string(), "--to", pg, "--format", "json"});
@@ -90,6 +92,9 @@ TEST(PostgresCopy, SqliteToPostgresToSqliteKeepsEveryRowPriorsAndReport)
   EXPECT_EQ(without_copy_state(dump_tables(back)), dump_tables(src))
       << "every row, ids included, survives the round trip";
   EXPECT_EQ(pg_query(pg, "SELECT value FROM rfdb_meta WHERE key = 'copy_state'"), "verified\n");
+  EXPECT_EQ(pg_query(pg, "SELECT action || ' ' || key || '=' || value FROM tag_log ORDER BY event_id"),
+            "tag quant=fp8\ntag tp=1\nuntag tp=1\n");
+  EXPECT_EQ(pg_query(pg, "SELECT key || '=' || value FROM run_tags"), "quant=fp8\n");
   expect_same_outputs(src.string(), pg);
   expect_same_outputs(src.string(), back.string());
   // The PostgreSQL copy's sequences are past the copied ids: it takes a new run.
