@@ -5,6 +5,7 @@
 #include "cli/common.hpp"
 #include "domain/vocab.hpp"
 #include "report/run_diff.hpp"
+#include "report/run_diff_format.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -52,7 +53,7 @@ void add_diff_command(CLI::App& app, Context& ctx, Runner& runner)
   stack       each package: same, changed, only in a, only in b (rocm on its release)
   workload    isl, osl, conc, tp, precision
   heads       kernels with pct_gpu_time >= 5 % in the latest round, matched by kernel name
-              (case, '_', '-', '.' ignored): pct_gpu_time and the verdict (roofline_pct,
+              (case, '_', '-', '.', spaces ignored): pct_gpu_time and the verdict (roofline_pct,
               target_eff, attainable_speedup, expected gain, headroom_class, bound_type;
               measured baseline when usable)
   attempts    matched by kernel and lever key (the playbook's): gate, verdict, deployed,

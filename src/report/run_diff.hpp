@@ -127,16 +127,4 @@ RunDiff diff_runs(const store::RunDetail& a, const store::RunDetail& b);
 // Errors: not_found for a run id no run has; db.
 Result<RunDiff> diff_runs(store::Database& db, const std::string& run_a, const std::string& run_b);
 
-// What a rendering lists: the differences only (the default), or every item.
-enum class DiffRows { changed, all };
-
-// The human table: the two runs, then one section per kind of item that has a row to list
-// (identity, stack, workload, heads, attempts, throughput, validation, tags); a changed value
-// reads "a → b". "no differences" when nothing differs and rows are `changed`.
-std::string render_run_diff_table(const RunDiff& diff, DiffRows rows);
-
-// The same as one JSON document (docs/json.md, `rfdb diff`): a, b, differences, then the
-// sections as arrays. Numbers as stored.
-std::string render_run_diff_json(const RunDiff& diff, DiffRows rows);
-
 } // namespace rfdb::report

@@ -1,6 +1,7 @@
-// `rfdb diff` as a text table or JSON (declared in report/run_diff.hpp).
+// `rfdb diff` as a text table or JSON (declared in report/run_diff_format.hpp).
+#include "report/run_diff_format.hpp"
+
 #include "domain/roofline.hpp"
-#include "report/run_diff.hpp"
 #include "report/text.hpp"
 #include "store/stack.hpp"
 #include "util/table.hpp"
