@@ -232,6 +232,23 @@ TEST_F(RunDiff, ARunAgainstItselfIsAnEmptyDiff)
   }
 }
 
+// A table on a terminal, JSON in a pipe (docs/README.md, "In scripts"); --format chooses.
+TEST_F(RunDiff, TheFormatFollowsTheTerminal)
+{
+  CliEnv terminal;
+  terminal.terminal = true;
+  const auto table = run_cli_with({"--db", s_db.string(), "diff", k_d6, k_rerun}, terminal);
+  EXPECT_EQ(table.code, 0) << table.err;
+  EXPECT_EQ(
+      table.out.rfind("a  " + k_d6 + " (2026-08-22)\nb  " + k_rerun + " (2026-09-05)\n6 differences\n", 0),
+      0U)
+      << table.out;
+  EXPECT_NE(table.out.find("accepted → rejected"), std::string::npos) << table.out;
+  const auto json_out =
+      run_cli_with({"--db", s_db.string(), "diff", k_d6, k_rerun, "--format", "json"}, terminal);
+  EXPECT_EQ(json::parse(json_out.out).at("differences"), 6);
+}
+
 // RUN is taken as `rfdb show` takes it, with its errors: unknown (exit 1), ambiguous (exit 2).
 TEST_F(RunDiff, RunsAreResolvedAsShowResolvesThem)
 {
