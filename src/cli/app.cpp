@@ -3,6 +3,7 @@
 
 #include "cli/cmd_check.hpp"
 #include "cli/cmd_copy.hpp"
+#include "cli/cmd_diff.hpp"
 #include "cli/cmd_export.hpp"
 #include "cli/cmd_ingest.hpp"
 #include "cli/cmd_lookup.hpp"
@@ -236,6 +237,7 @@ int run_with(const std::vector<std::string>& args, Context& ctx, const std::stri
   add_report_command(app, ctx, runner);
   add_runs_command(app, ctx, runner);
   add_show_command(app, ctx, runner);
+  add_diff_command(app, ctx, runner);
   add_retract_command(app, ctx, runner);
   add_restore_command(app, ctx, runner);
   add_tag_command(app, ctx, runner);

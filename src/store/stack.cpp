@@ -29,12 +29,12 @@ std::optional<domain::Pep440Version> version_of(const StackRow& r)
   return domain::find_version(r.raw);
 }
 
-std::string shown(const StackRow& r)
-{
-  return r.via && r.release ? *r.release : r.raw;
-}
-
 } // namespace
+
+std::string stack_version_text(const StackRow& row)
+{
+  return row.via && row.release ? *row.release : row.raw;
+}
 
 Result<std::vector<StackRow>> run_stack(Database& db, const std::string& run_id)
 {
@@ -133,8 +133,8 @@ std::vector<std::string> stack_changes(std::span<const StackRow> before, std::sp
   for (const auto& p : packages) {
     const StackRow* a = find_package(before, p, std::nullopt);
     const StackRow* b = find_package(after, p, std::nullopt);
-    const std::string x = a != nullptr ? shown(*a) : "(none)";
-    const std::string y = b != nullptr ? shown(*b) : "(none)";
+    const std::string x = a != nullptr ? stack_version_text(*a) : "(none)";
+    const std::string y = b != nullptr ? stack_version_text(*b) : "(none)";
     if (x != y) {
       out.push_back(fmt::format("{} {} → {}", p, x, y));
     }

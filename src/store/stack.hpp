@@ -45,6 +45,10 @@ unstated_packages(const std::map<std::string, std::vector<StackRow>>& stacks,
 bool stack_matches(std::span<const StackRow> stack, const std::optional<std::string>& backend,
                    std::span<const domain::StackSpec> specs);
 
+// The version a stack row is compared on between runs: rocm its release, any other package
+// its raw string ("0.26.1.dev37+g9c1d2e4.rocm712"). stack_changes and `rfdb diff` compare by it.
+std::string stack_version_text(const StackRow& row);
+
 // What changed between two runs' stacks, by package: "vllm 0.24.1.dev9+g0d3e7a1.rocm702 →
 // 0.26.0.dev412+gb81a6f0.rocm712", "flydsl (none) → 0.2.1", "sglang 0.5.17 → (none)". A package whose raw
 // string is the same in both is not listed; rocm compares its release.

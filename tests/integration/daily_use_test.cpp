@@ -132,7 +132,7 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: unknown command 'ingets'\n"
                    "hint: did you mean ingest? (the commands: ingest, priors, rescore, report, runs, show, "
-                   "retract, restore, tag, untag, query, export, check, lookup, migrate, copy)\n");
+                   "diff, retract, restore, tag, untag, query, export, check, lookup, migrate, copy)\n");
   r = run_cli({"runs", "--fromat", "json"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rfdb: error: runs: unknown option '--fromat'\n"
@@ -148,7 +148,7 @@ TEST(DailyUseErrors, AMistypedCommandOrOptionNamesTheNearestOne)
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "rfdb: error: unknown command 'xyzzy'\nhint: the commands: ingest, priors, rescore, report, "
-            "runs, show, retract, restore, tag, untag, query, export, check, lookup, migrate, copy\n");
+            "runs, show, diff, retract, restore, tag, untag, query, export, check, lookup, migrate, copy\n");
 }
 
 TEST(DailyUseErrors, UsageErrorsHaveTheErrorShape)

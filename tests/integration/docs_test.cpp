@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::string>> help_texts()
 {
   std::vector<std::pair<std::string, std::string>> out{{"rfdb --help", run_cli({"--help"}).out}};
   for (const char* cmd : {"ingest", "priors", "report", "runs", "show", "retract", "restore", "tag", "untag",
-                          "query", "export", "check", "migrate", "copy", "lookup", "rescore"}) {
+                          "query", "export", "check", "migrate", "copy", "lookup", "rescore", "diff"}) {
     out.emplace_back(std::string("rfdb ") + cmd + " --help", run_cli({cmd, "--help"}).out);
   }
   return out;

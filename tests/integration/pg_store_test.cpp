@@ -87,6 +87,12 @@ std::vector<std::pair<std::string, CliResult>> outputs(const std::string& db, co
   for (const auto& d : dirs_in(fixtures_dir() / "dev-runs")) {
     add("show " + d.filename().string(), {"show", d.filename().string(), "--format", "json"});
   }
+  // `rfdb diff` reads two runs as `show` does: every item, as JSON and as a table.
+  const auto dev = dirs_in(fixtures_dir() / "dev-runs");
+  const std::string a = dev.at(0).filename().string();
+  const std::string b = dev.at(1).filename().string();
+  add("diff", {"diff", a, b, "--all", "--format", "json"});
+  add("diff table", {"diff", a, b, "--all", "--format", "table"});
   (void)scratch;
   return out;
 }
