@@ -87,9 +87,30 @@ Result<void> parse_dir(const fs::path& dir, ParseStats& stats)
     if (!kind) {
       continue;
     }
+    if (kind->kind == "env_info" || kind->kind == "patch" || kind->kind == "tuned_table") {
+      continue; // free text or CSV: stored as read, never parsed as JSON
+    }
     std::string text;
     RFDB_TRY_ASSIGN(text, ingest::read_file(it->path()));
     const Stopwatch parse_watch;
+    if (kind->kind == "bench_runs") { // JSON Lines: one object a line
+      std::string_view rest = text;
+      while (!rest.empty()) {
+        const std::size_t newline = rest.find('\n');
+        const std::string_view line = rest.substr(0, newline);
+        rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+          continue;
+        }
+        auto parsed = ingest::parse_json_text(std::string(line));
+        if (!parsed) {
+          return fail(std::move(parsed).error().with_context(it->path().string()));
+        }
+      }
+      stats.parse += parse_watch.elapsed();
+      ++stats.files;
+      continue;
+    }
     auto parsed = ingest::parse_json_text(text);
     stats.parse += parse_watch.elapsed();
     if (!parsed) {
