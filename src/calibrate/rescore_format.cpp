@@ -144,7 +144,7 @@ std::string rescore_summary(const RescoreResult& result)
   const auto& rs = result.replay_summary;
   const std::string replay =
       rs.runs == 0
-          ? std::string("; routing replay: no run with a measured kernel win")
+          ? std::string("; routing replay: no run with a measured kernel win on a ranked head")
           : fmt::format("; routing replay: {} with a measured kernel win, the winner ranks higher under c in "
                         "{}, lower in {}, the same in {}; mean |expected - realized| a {} %, c {} %",
                         plural(rs.runs, "run", "runs"), rs.up, rs.down, rs.same,

@@ -284,12 +284,11 @@ Result<int> run_lookup(const LookupOptions& opts, Context& ctx)
   if (q.shape) {
     auto shape = report::normalize_shape(*q.shape);
     if (!shape) {
-      return fail(
-          make_error(ErrorCode::usage,
-                     fmt::format("--shape '{}': expected 1 to 4 positive integers separated by ',' or "
-                                 "'x' (M,N,K)",
-                                 util::escape_for_display(*q.shape)))
-              .with_hint("e.g. --shape 16,4096,4096 or --shape 16x4096x4096"));
+      return fail(make_error(ErrorCode::usage,
+                             fmt::format("--shape '{}': expected 1 to 4 positive integers (each at most "
+                                         "2147483647) separated by ',' or 'x', no spaces (M,N,K)",
+                                         util::escape_for_display(*q.shape)))
+                      .with_hint("e.g. --shape 16,4096,4096 or --shape 16x4096x4096"));
     }
     q.shape = std::move(shape);
   }

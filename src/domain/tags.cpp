@@ -53,6 +53,14 @@ std::optional<std::string> tag_value_problem(std::string_view value)
       })) {
     return "the value holds a control character";
   }
+  // C1 controls U+0080–U+009F: in valid UTF-8, the lead byte 0xC2 and a continuation 0x80–0x9F.
+  for (std::size_t i = 0; i + 1 < value.size(); ++i) {
+    const auto lead = static_cast<unsigned char>(value[i]);
+    const auto next = static_cast<unsigned char>(value[i + 1]);
+    if (lead == 0xC2U && next >= 0x80U && next <= 0x9FU) {
+      return "the value holds a control character";
+    }
+  }
   return std::nullopt;
 }
 

@@ -370,12 +370,6 @@ bool precision_matches(std::string_view wanted, std::string_view stated)
 
 std::optional<std::string> normalize_shape(std::string_view shape)
 {
-  while (!shape.empty() && std::isspace(static_cast<unsigned char>(shape.front())) != 0) {
-    shape.remove_prefix(1);
-  }
-  while (!shape.empty() && std::isspace(static_cast<unsigned char>(shape.back())) != 0) {
-    shape.remove_suffix(1);
-  }
   std::vector<std::string> dims;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= shape.size(); ++i) {

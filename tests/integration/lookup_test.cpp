@@ -155,8 +155,8 @@ TEST_F(DevRunsLookup, AMalformedShapeOrDtypeIsAUsageError)
       {"--db", s_db.string(), "lookup", "_w8a8_block_fp8_matmul", "--gfx", "gfx950", "--shape", "16,,4096"});
   EXPECT_EQ(shape.code, 2);
   EXPECT_TRUE(shape.out.empty());
-  EXPECT_NE(shape.err.find("--shape '16,,4096': expected 1 to 4 positive integers separated by ',' or 'x' "
-                           "(M,N,K)"),
+  EXPECT_NE(shape.err.find("--shape '16,,4096': expected 1 to 4 positive integers (each at most 2147483647) "
+                           "separated by ',' or 'x', no spaces (M,N,K)"),
             std::string::npos)
       << shape.err;
   const auto dtype = run_cli(

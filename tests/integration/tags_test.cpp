@@ -121,6 +121,8 @@ TEST(Tags, BadTagsAreUsageErrorsAndChangeNothing)
       {{"tag", k_gemm_run, std::string(65, 'k') + "=1"}, "the key is longer than 64 bytes"},
       {{"tag", k_gemm_run, "note=" + long_value}, "the value is longer than 256 bytes"},
       {{"tag", k_gemm_run, "note=a\tb"}, "the value holds a control character"},
+      {{"tag", k_gemm_run, "note=x\xc2\x9by"}, "the value holds a control character"}, // U+009B, a C1 CSI
+      {{"tag", k_gemm_run, "note=x\xc2\x85"}, "the value holds a control character"},  // U+0085
       {{"tag", k_gemm_run, "note=\xff"}, "the value is not valid UTF-8"},
       {{"tag", k_gemm_run, "tp=8", "tp=4"}, "tag key 'tp' is given twice"},
       {{"tag", k_gemm_run, "tp=8", "bad"}, "tag 'bad' is not key=value"},

@@ -222,7 +222,11 @@ TEST(LookupRules, ShapeAndCaseNarrowWhatStatesThemAndSayWhatCannot)
 TEST(LookupRules, AShapeIsOneToFourPositiveIntegersInTheCommaForm)
 {
   EXPECT_EQ(normalize_shape("16,4096,4096"), "16,4096,4096");
-  EXPECT_EQ(normalize_shape(" 16x4096X4096 "), "16,4096,4096");
+  EXPECT_EQ(normalize_shape("16x4096X4096"), "16,4096,4096");
+  EXPECT_EQ(normalize_shape(" 16"), std::nullopt); // no spaces, as docs/lookup.md says
+  EXPECT_EQ(normalize_shape("16,4096 "), std::nullopt);
+  EXPECT_EQ(normalize_shape("2147483647"), "2147483647");
+  EXPECT_EQ(normalize_shape("2147483648"), std::nullopt);
   EXPECT_EQ(normalize_shape("016,7168"), "16,7168");
   EXPECT_EQ(normalize_shape("64"), "64");
   EXPECT_EQ(normalize_shape("1,2,3,4"), "1,2,3,4");
