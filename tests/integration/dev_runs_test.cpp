@@ -151,6 +151,8 @@ TEST_P(DevRun, IngestsToExactlyTheExpectedAttemptsAndPredictions)
   EXPECT_EQ(got.at("backend_version"), want.at("backend_version"));
   EXPECT_EQ(got.at("run_date"), want.at("date"));
   EXPECT_EQ(got.at("workload"), want.at("workload"));
+  // tp: env_report.json's, else the Director's serving_config (D6 TP4, D8 TP2 state it only there).
+  EXPECT_EQ(query_value(db, "SELECT tp FROM runs"), std::to_string(want.at("tp").get<int>()));
   EXPECT_NEAR(got.at("throughput_speedup").get<double>(), want.at("throughput").at("speedup").get<double>(),
               1e-9);
   EXPECT_EQ(got.at("validation_status"), want.at("throughput").at("validation_status"));

@@ -91,16 +91,18 @@ TEST_F(KbExport, WritesGeakLayoutForEveryRung)
 {
   const fs::path store = m_dir / "kb";
   const json summary = export_kb(store);
-  EXPECT_EQ(summary["identities"], 16);
-  EXPECT_EQ(summary["sessions_written"], 16);
+  EXPECT_EQ(summary["identities"], 18);
+  EXPECT_EQ(summary["sessions_written"], 18);
   EXPECT_EQ(summary["sessions_unchanged"], 0);
-  EXPECT_EQ(summary["champions_promoted"], 16);
+  EXPECT_EQ(summary["champions_promoted"], 18);
   EXPECT_EQ(summary["skipped"], json::array());
   EXPECT_EQ(identities(store), (std::vector<std::string>{
                                    "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4",
                                    "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8",
                                    k_kimi_e2e_exact,
                                    "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8",
+                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4",
+                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4/isl_1024/osl_1024/conc_64",
                                    "geak/kernel/gfx942/fused_moe_kernel_gptq_awq/triton/rocm",
                                    k_kimi_kernel,
                                    "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/unknown/rocm",
@@ -168,9 +170,9 @@ TEST_F(KbExport, ReExportIsByteIdenticalAndWritesNothing)
       fs::last_write_time(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "knowledge.json");
   const json again = export_kb(store);
   EXPECT_EQ(again["sessions_written"], 0);
-  EXPECT_EQ(again["sessions_unchanged"], 16);
+  EXPECT_EQ(again["sessions_unchanged"], 18);
   EXPECT_EQ(again["champions_promoted"], 0);
-  EXPECT_EQ(again["champions_kept"], 16);
+  EXPECT_EQ(again["champions_kept"], 18);
   EXPECT_EQ(tree(store), before);
   EXPECT_EQ(fs::last_write_time(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "knowledge.json"),
             mtime);
@@ -178,7 +180,7 @@ TEST_F(KbExport, ReExportIsByteIdenticalAndWritesNothing)
   const auto r = rfdb(s_db.string(), {"export", "--kb", store.string(), "--format", "table"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "kb store " + store.string() +
-                       ": 16 identities, 0 sessions written, 16 unchanged, 0 champions promoted, 16 kept\n");
+                       ": 18 identities, 0 sessions written, 18 unchanged, 0 champions promoted, 18 kept\n");
 }
 
 // Export, then ingest the exported tree into a copy of the database: rfdb's own sessions are
@@ -188,7 +190,7 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
 {
   const fs::path store = m_dir / "kb";
   const json summary = export_kb(store);
-  ASSERT_EQ(summary.at("sessions_written"), 16); // 8 sessions, each on every rung
+  ASSERT_EQ(summary.at("sessions_written"), 18); // 8 sessions, each on every rung
   const fs::path copy = m_dir / "copy.db";
   fs::copy_file(s_db, copy);
   const auto ingested = rfdb(copy.string(), {"ingest", store.string(), "--format", "json"});
@@ -200,7 +202,7 @@ TEST_F(KbExport, ExportThenReimportChangesNothing)
       own += w.at("message").get<std::string>().find("rfdb's own export") != std::string::npos ? 1 : 0;
     }
   }
-  EXPECT_EQ(own, 8 + 16); // the 8 sessions, and the 16 champions (one per rung) pointing to them
+  EXPECT_EQ(own, 8 + 18); // the 8 sessions, and the 18 champions (one per rung) pointing to them
   // Nothing of the export is stored: no record, no champion, no source file.
   EXPECT_EQ(query_value(copy, "SELECT count(*) FROM kb_champions"), "0");
   EXPECT_EQ(query_value(copy, "SELECT count(*) FROM sources"),
@@ -278,7 +280,7 @@ TEST_F(KbExport, ForeignSessionsSurviveAndOnlyTheRuleRepointsChampions)
   write_bytes(store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid / "files/old.txt", "stale");
 
   const json summary = export_kb(store);
-  EXPECT_EQ(summary["champions_promoted"], 15);
+  EXPECT_EQ(summary["champions_promoted"], 17);
   EXPECT_EQ(summary["champions_kept"], 1);
   EXPECT_EQ(read_bytes(foreign / "knowledge.json"), foreign_doc);
   EXPECT_EQ(read_bytes(foreign / "files/patch.diff"), "-a\n+b\n");
@@ -372,7 +374,7 @@ TEST_F(KbExport, ReExportRemovesTheSessionsOfARetractedRun)
   const fs::path store = m_dir / "kb";
   const fs::path db = m_dir / "retract.db";
   fs::copy_file(s_db, db);
-  ASSERT_EQ(export_kb(store).at("sessions_written"), 16);
+  ASSERT_EQ(export_kb(store).at("sessions_written"), 18);
   // A foreign session below rfdb's 1.5902 on rung 0, a retired foreign one on rung 1.
   const fs::path rung1 = store / fs::path(k_kimi_kernel).parent_path();
   const std::string sid = "geak-fused_moe_kernel_gptq_awq-9a2cc98bc403-4b3227c7e42e";

@@ -128,7 +128,7 @@ TEST_F(RunDiff, TwoDevRunsAsJson)
   EXPECT_TRUE(flydsl.at("a").is_null());
   EXPECT_EQ(flydsl.at("b").at("raw"), "0.2.1");
   EXPECT_EQ(item(d.at("workload"), "field", "tp"),
-            json::parse(R"({"field": "tp", "a": 2, "b": null, "state": "changed"})"));
+            json::parse(R"({"field": "tp", "a": 2, "b": 4, "state": "changed"})"));
 
   // The gated-delta head is a head of both runs: D7's round-1 analytic verdict (6.25 %, no band)
   // against D6's usable measured baseline (6.84 %, roofline_pct 0.123, attainable 0.5 / 0.123 =

@@ -213,6 +213,7 @@ struct DirectorFinal {
   std::string env;
   std::string flags;
   std::string note;
+  std::optional<std::int64_t> tp; // serving_config.tp (or a top-level tp): a positive integer, else none
 };
 DirectorFinal read_director_final(const json& doc);
 

@@ -560,6 +560,7 @@ void fill_identity(DerivedRun& run, const EnvReport& wf)
   take(env.isl, wf.isl, "isl");
   take(env.osl, wf.osl, "osl");
   take(env.conc, wf.conc, "conc");
+  take(env.tp, wf.tp, "tp");
   if (!taken.empty()) {
     std::string names;
     for (const auto& t : taken) {
@@ -858,6 +859,12 @@ Result<DerivedRun> derive_run(const std::string& run_id, const std::string& dir_
   }
   if (workflow_identity) {
     fill_identity(run, *workflow_identity);
+  }
+  if (!run.run.env.tp && director_final && director_final->tp) {
+    run.run.env.tp = director_final->tp;
+    run.warnings.push_back(Warning{"director_e2e_validation.json", "/serving_config/tp",
+                                   "env_report.json states no tp; taken from the Director's serving_config",
+                                   true});
   }
   for (auto& att : run.attempts) {
     att.validation_class = domain::canonical<domain::ValidationClass>(outcome.validation_class);

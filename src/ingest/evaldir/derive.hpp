@@ -161,8 +161,10 @@ Result<void> validate_artifact(const ArtifactKind& kind, const std::string& rel_
 // issue 30 (a bench summary's spread decided from its samples,
 // ingest::decide_spread, and the samples of a summary that lists none read
 // from the bench_runs.jsonl beside it, now stored as a source; a measured
-// verdict without a tool version flagged by the run's profiler).
-inline constexpr std::int64_t k_derivation_version = 8;
+// verdict without a tool version flagged by the run's profiler); 9 = the
+// run's tp taken from workflow_return.json or director_e2e_validation.json's
+// serving_config when env_report.json states none.
+inline constexpr std::int64_t k_derivation_version = 9;
 
 // The attempt records (candidates and references) one stored file holds, as
 // derive_run reads them: for re-checking stored attempts against their

@@ -97,6 +97,12 @@ DirectorFinal read_director_final(const json& doc)
   for (const char* key : {"arbitration_note", "validation_note", "note"}) {
     join(f.note, config_text(member(doc, key)));
   }
+  for (const json* scope : {member(doc, "serving_config"), &doc}) {
+    if (const json* tp = scope != nullptr ? member(*scope, "tp") : nullptr;
+        !f.tp && tp != nullptr && tp->is_number_integer() && tp->get<std::int64_t>() > 0) {
+      f.tp = tp->get<std::int64_t>();
+    }
+  }
   return f;
 }
 

@@ -301,6 +301,9 @@ Result<EnvReport> workflow_identity(const json& doc)
     if (!id.conc) {
       RFDB_TRY_ASSIGN(id.conc, get_int(*wl, "conc", ptr));
     }
+    if (!id.tp) {
+      RFDB_TRY_ASSIGN(id.tp, get_int(*wl, "tp", ptr));
+    }
   }
   return id;
 }
