@@ -96,26 +96,27 @@ TEST_F(KbExport, WritesGeakLayoutForEveryRung)
   EXPECT_EQ(summary["sessions_unchanged"], 0);
   EXPECT_EQ(summary["champions_promoted"], 18);
   EXPECT_EQ(summary["skipped"], json::array());
-  EXPECT_EQ(identities(store), (std::vector<std::string>{
-                                   "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4",
-                                   "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8",
-                                   k_kimi_e2e_exact,
-                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8",
-                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4",
-                                   "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4/isl_1024/osl_1024/conc_64",
-                                   "geak/kernel/gfx942/fused_moe_kernel_gptq_awq/triton/rocm",
-                                   k_kimi_kernel,
-                                   "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/unknown/rocm",
-                                   "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/unknown/rocm/7.1",
-                                   "geak/kernel/gfx950/_fwd_kernel/unknown/rocm",
-                                   "geak/kernel/gfx950/_fwd_kernel/unknown/rocm/7.1",
-                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm",
-                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm/7.1",
-                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm",
-                                   "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm/7.1",
-                                   "geak/kernel/gfx950/kentry/ck/rocm",
-                                   "geak/kernel/gfx950/kentry/ck/rocm/7.1",
-                               }));
+  EXPECT_EQ(identities(store),
+            (std::vector<std::string>{
+                "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4",
+                "geak/e2e/kimi-k2.6/gfx942/vllm/0.24.1/int4/tp_8",
+                k_kimi_e2e_exact,
+                "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8",
+                "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4",
+                "geak/e2e/qwen3.5-27b-fp8/gfx950/vllm/0.26.1/fp8/tp_4/isl_1024/osl_1024/conc_64",
+                "geak/kernel/gfx942/fused_moe_kernel_gptq_awq/triton/rocm",
+                k_kimi_kernel,
+                "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/unknown/rocm",
+                "geak/kernel/gfx950/_fwd_grouped_kernel_stage1/unknown/rocm/7.1",
+                "geak/kernel/gfx950/_fwd_kernel/unknown/rocm",
+                "geak/kernel/gfx950/_fwd_kernel/unknown/rocm/7.1",
+                "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm",
+                "geak/kernel/gfx950/_w8a8_block_fp8_matmul/ck/rocm/7.1",
+                "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm",
+                "geak/kernel/gfx950/_w8a8_block_fp8_matmul/triton/rocm/7.1",
+                "geak/kernel/gfx950/kentry/ck/rocm",
+                "geak/kernel/gfx950/kentry/ck/rocm/7.1",
+            }));
   // The kernel session: the same document and files on both rungs, .lock beside champion.json.
   const fs::path session = store / k_kimi_kernel / "sessions" / k_kimi_kernel_sid;
   const std::string knowledge = read_bytes(session / "knowledge.json");
