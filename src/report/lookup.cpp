@@ -462,6 +462,9 @@ LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>
     int on_key = 0, shapes = 0, cases = 0;
   };
   std::map<std::string, Stated> stated;
+  // Candidates on the key that --dtype alone left out, and the precisions they state.
+  int dtype_excluded = 0;
+  std::set<std::string> excluded_dtypes;
   for (const auto& c : candidates) {
     if (resolved.count(c.kernel) == 0 || (c.kb_lane == "e2e" && !e2e_asked)) {
       continue;
@@ -481,7 +484,19 @@ LookupAnswer lookup(const LookupQuery& query, const std::vector<LookupCandidate>
     }
     if (filters_pass(query, c)) {
       in_key.push_back(&c);
+    } else if (query.dtype) {
+      LookupQuery any_dtype = query;
+      any_dtype.dtype.reset();
+      if (filters_pass(any_dtype, c)) {
+        ++dtype_excluded;
+        excluded_dtypes.insert(c.dtype);
+      }
     }
+  }
+  if (dtype_excluded > 0) {
+    answer.notes.push_back(fmt::format("--dtype {} left out {} candidate{} on the key (stated precision {})",
+                                       *query.dtype, dtype_excluded, dtype_excluded == 1 ? "" : "s",
+                                       fmt::join(excluded_dtypes, ", ")));
   }
   for (const auto& [source, st] : stated) {
     const std::string noun = source == "kb" ? "kb records" : "run attempts";

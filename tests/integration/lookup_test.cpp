@@ -147,6 +147,23 @@ TEST_F(DevRunsLookup, ANormalizedNameResolvesToTheStoredKernel)
   EXPECT_EQ(j.at("levers").size(), 2U);
 }
 
+// A --dtype that leaves out every candidate on the key says so, with the precisions they state:
+// "no measured win" alone would read as "nothing works" (D6's four GEMM attempts are fp8).
+TEST_F(DevRunsLookup, ADtypeThatLeavesEveryCandidateOutSaysSo)
+{
+  const auto r = run_cli({"--db", s_db.string(), "lookup", "_w8a8_block_fp8_matmul", "--gfx", "gfx950",
+                          "--dtype", "int4", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc.at("attempts"), 0);
+  EXPECT_EQ(doc.at("notes"),
+            json::parse(R"J(["--dtype int4 left out 4 candidates on the key (stated precision fp8)"])J"));
+  const auto kept = run_cli({"--db", s_db.string(), "lookup", "_w8a8_block_fp8_matmul", "--gfx", "gfx950",
+                             "--dtype", "fp8", "--format", "json"});
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  EXPECT_EQ(json::parse(kept.out).at("notes"), json::array());
+}
+
 // A malformed --shape or --dtype is a usage error (exit 2) naming the value and what is
 // well-formed (docs/lookup.md); a well-formed one in another spelling is read as the same.
 TEST_F(DevRunsLookup, AMalformedShapeOrDtypeIsAUsageError)
