@@ -47,19 +47,10 @@ std::optional<std::string> tag_value_problem(std::string_view value)
   if (util::find_invalid_utf8(value)) {
     return "the value is not valid UTF-8";
   }
-  if (std::any_of(value.begin(), value.end(), [](char c) {
-        const auto u = static_cast<unsigned char>(c);
-        return u < 0x20U || u == 0x7FU;
-      })) {
+  // A control character as the display escaping defines it: ASCII (U+0000–U+001F, U+007F) and
+  // C1 (U+0080–U+009F); `value` is well-formed UTF-8 here, so only those change under it.
+  if (util::escape_for_display(value) != value) {
     return "the value holds a control character";
-  }
-  // C1 controls U+0080–U+009F: in valid UTF-8, the lead byte 0xC2 and a continuation 0x80–0x9F.
-  for (std::size_t i = 0; i + 1 < value.size(); ++i) {
-    const auto lead = static_cast<unsigned char>(value[i]);
-    const auto next = static_cast<unsigned char>(value[i + 1]);
-    if (lead == 0xC2U && next >= 0x80U && next <= 0x9FU) {
-      return "the value holds a control character";
-    }
   }
   return std::nullopt;
 }
