@@ -51,6 +51,19 @@ protected:
     return copy;
   }
 
+  // The history of RoutingReplayWinnerMovesUpUnderTheLeaveRunOutPriors in `db`: gemma's split-KV
+  // head stored with target_eff 0.44, its prefill attention head at roofline_pct 0.30.
+  static void make_winner_move_up(const fs::path& db)
+  {
+    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET target_eff = 0.44 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_grouped_kernel_stage1' AND superseded = 0"),
+              1);
+    ASSERT_EQ(conn.exec("UPDATE verdicts SET roofline_pct = 0.30 WHERE run_id = '" + k_gemma +
+                        "' AND round = '0' AND short_name = '_fwd_kernel' AND superseded = 0"),
+              1);
+  }
+
   static json rescore_json(const fs::path& db, std::vector<std::string> args)
   {
     args.insert(args.begin(), {"--db", db.string(), "rescore"});
@@ -340,15 +353,7 @@ TEST_F(Rescore, RoutingReplayOnTheDevRuns)
 TEST_F(Rescore, RoutingReplayWinnerMovesUpUnderTheLeaveRunOutPriors)
 {
   const fs::path db = scratch("replay_up.sqlite");
-  {
-    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
-    ASSERT_EQ(conn.exec("UPDATE verdicts SET target_eff = 0.44 WHERE run_id = '" + k_gemma +
-                        "' AND round = '0' AND short_name = '_fwd_grouped_kernel_stage1' AND superseded = 0"),
-              1);
-    ASSERT_EQ(conn.exec("UPDATE verdicts SET roofline_pct = 0.30 WHERE run_id = '" + k_gemma +
-                        "' AND round = '0' AND short_name = '_fwd_kernel' AND superseded = 0"),
-              1);
-  }
+  ASSERT_NO_FATAL_FAILURE(make_winner_move_up(db));
   const json doc = rescore_json(db, {"--run", k_gemma});
   ASSERT_EQ(doc.at("replay").size(), 1U) << doc.dump(1);
   const json& winner = doc.at("replay").at(0);
@@ -370,15 +375,7 @@ TEST_F(Rescore, RoutingReplayWinnerMovesUpUnderTheLeaveRunOutPriors)
 TEST_F(Rescore, PlaybookReplaysTheNewestDayWithAWin)
 {
   const fs::path db = scratch("replay_playbook.sqlite");
-  {
-    SQLite::Database conn(db.string(), SQLite::OPEN_READWRITE);
-    ASSERT_EQ(conn.exec("UPDATE verdicts SET target_eff = 0.44 WHERE run_id = '" + k_gemma +
-                        "' AND round = '0' AND short_name = '_fwd_grouped_kernel_stage1' AND superseded = 0"),
-              1);
-    ASSERT_EQ(conn.exec("UPDATE verdicts SET roofline_pct = 0.30 WHERE run_id = '" + k_gemma +
-                        "' AND round = '0' AND short_name = '_fwd_kernel' AND superseded = 0"),
-              1);
-  }
+  ASSERT_NO_FATAL_FAILURE(make_winner_move_up(db));
   const auto report = run_cli({"--db", db.string(), "report", "-o", "-"});
   ASSERT_EQ(report.code, 0) << report.err;
   const auto begin = report.out.find("## Would calibration have changed routing?");
